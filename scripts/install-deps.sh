@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the system libraries Campus Gateway links against, only when they are missing,
+# and a local Python venv with the OpenAPI validator used by `make test`.
+set -euo pipefail
+
+PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The OpenAPI validator lives in a project-local venv so the system Python stays untouched.
+if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
+  VENV=".venv"
+  if [ ! -x "$VENV/bin/openapi-spec-validator" ]; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check openapi-spec-validator==0.9.0 >/dev/null
+  fi
+fi
