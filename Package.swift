@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // System libraries, bound through module maps.
@@ -49,6 +50,7 @@ let package = Package(
             name: "Auth",
             dependencies: [
                 "GatewayCore", "Storage", "CArgon2",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "GatewayCore", "Storage", "Auth",
+                "GatewayCore", "Storage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -119,6 +121,7 @@ let package = Package(
             dependencies: [
                 "GatewayApp", "GatewayCore", "Storage", "Auth", "Jobs", "HTTPClient", "Registration",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

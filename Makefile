@@ -1,0 +1,40 @@
+# Campus Gateway: `make run` serves the demo, `make test` runs every check CI runs.
+SHELL := /bin/bash
+SWIFT ?= swift
+PORT ?= 8080
+DATABASE ?= ./data/demo.sqlite
+
+.PHONY: run test build release deps check-slow openapi-validate bench clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## Serve the demo on an embedded SQLite file with seeded data at http://127.0.0.1:$(PORT)
+run: deps
+	$(SWIFT) build --product gateway
+	$$($(SWIFT) build --show-bin-path)/gateway serve --demo --host 127.0.0.1 --port $(PORT) --database $(DATABASE)
+
+## Everything CI checks: the OpenAPI document is valid, then the whole test suite.
+test: deps openapi-validate
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+openapi-validate: deps
+	@.venv/bin/openapi-spec-validator openapi/openapi.yaml
+
+## Slow suites kept out of `make test`: fuzzing and soak runs.
+check-slow: deps
+	$(SWIFT) build --build-tests
+	GATEWAY_SLOW_TESTS=1 $(SWIFT) test --skip-build --filter Slow
+
+bench: deps
+	bash bench/run-all.sh
+
+clean:
+	rm -rf .build data

@@ -1,0 +1,30 @@
+import Auth
+import Foundation
+import GRDB
+import GatewayCore
+
+/// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
+struct DemoSeed {
+    let app: GatewayApplication
+
+    /// Demo accounts, documented in the README. They exist only in demo databases.
+    static let accounts: [(username: String, password: String, role: Role)] = [
+        ("admin", "demo-admin-pass", .admin),
+        ("instructor", "demo-instructor-pass", .instructor),
+        ("student", "demo-student-pass", .student),
+    ]
+
+    func run() async throws {
+        let existing = try await app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0 }
+        guard existing == 0 else {
+            app.logger.info("demo: database already has data; not seeding")
+            return
+        }
+        for account in Self.accounts {
+            _ = try await app.auth.createAccount(
+                username: account.username, email: nil, password: account.password, role: account.role
+            )
+        }
+        app.logger.warning("demo: seeded demo accounts with published passwords; never expose a demo database")
+    }
+}

@@ -1,0 +1,114 @@
+import Auth
+import Foundation
+import GatewayCore
+import Hummingbird
+import HummingbirdTLS
+import Jobs
+import Logging
+import ServiceLifecycle
+import Storage
+
+/// The composition root: the only place that knows every module. It opens the database,
+/// builds the services, mounts every module's routes behind the shared middleware, and runs
+/// the HTTP server and background services under one service group.
+public struct GatewayApplication: Sendable {
+    /// Schema modules in dependency order.
+    public static let schemaModules: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self]
+
+    public let configuration: GatewayConfiguration
+    public let database: GatewayDatabase
+    public let clock: any GatewayClock
+    public let auth: AuthService
+    public let routes: RouteRegistry
+    public let logger: Logger
+
+    /// Opens and migrates the database and builds the module services.
+    public init(configuration: GatewayConfiguration, clock: any GatewayClock = SystemClock(), logger: Logger? = nil) throws {
+        var logger = logger ?? Logger(label: "campus-gateway")
+        logger.logLevel = configuration.logLevel
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.database = try GatewayDatabase(path: configuration.databasePath, modules: Self.schemaModules)
+        try database.migrate()
+        let hasher = PasswordHasher(
+            parameters: configuration.passwordHashing,
+            threads: configuration.passwordHashingThreads,
+            maxPending: configuration.passwordHashingQueue
+        )
+        self.auth = AuthService(
+            database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle),
+            clock: clock, settings: configuration.auth, logger: logger
+        )
+        self.routes = RouteRegistry()
+    }
+
+    /// The router with every route and middleware. Routes are recorded in ``routes``.
+    public func makeRouter() -> Router<GatewayContext> {
+        _ = GatewayMetrics.registry
+        let router = Router(context: GatewayContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
+        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        if configuration.trustProxyHeaders { router.add(middleware: ForwardedForMiddleware()) }
+        if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {
+            router.add(middleware: HTTPSOnlyMiddleware(trustProxyHeaders: configuration.trustProxyHeaders))
+        }
+        router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodyBytes))
+
+        let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
+        OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec())
+            .register(with: guarded, on: router)
+        AuthRoutes(service: auth).register(with: guarded, on: router)
+        return router
+    }
+
+    /// Compatibility protocols answer errors in their own form.
+    var errorRenderers: [ErrorRenderer] { [] }
+
+    /// Background services that run beside the HTTP server.
+    public func backgroundServices() -> [any Service] { [] }
+
+    /// The Hummingbird application, plain HTTP or TLS as configured.
+    public func makeApplication() throws -> some ApplicationProtocol {
+        let server: HTTPServerBuilder
+        if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+            )
+            server = try .tls(.http1(), tlsConfiguration: tls)
+        } else {
+            server = .http1()
+        }
+        return Application(
+            router: makeRouter(),
+            server: server,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "campus-gateway"),
+            services: backgroundServices(),
+            logger: logger
+        )
+    }
+
+    /// Seeds the demo data when asked to and the database holds no accounts yet.
+    public func seedDemoIfRequested() async throws {
+        guard configuration.demo else { return }
+        try await DemoSeed(app: self).run()
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
+    public func run() async throws {
+        try await seedDemoIfRequested()
+        let app = try makeApplication()
+        logger.info(
+            "serving",
+            metadata: [
+                "address": "\(configuration.host):\(configuration.port)",
+                "database": "\(configuration.databasePath)",
+                "sqlite": "\((try? database.sqliteVersion()) ?? "?")",
+            ]
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

@@ -1,0 +1,32 @@
+import Auth
+import Foundation
+import Logging
+
+/// Everything the service can be told at start-up. The CLI fills it from flags and `GATEWAY_*`
+/// environment variables (docs/configuration.md lists them all).
+public struct GatewayConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var databasePath = "./data/gateway.sqlite"
+    /// Seed demo data into an empty database.
+    public var demo = false
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// Refuse plain-HTTP requests unless a trusted proxy says the client used HTTPS.
+    public var requireHTTPS = false
+    /// Trust `X-Forwarded-Proto` and `X-Forwarded-For` (only behind a proxy you run).
+    public var trustProxyHeaders = false
+    /// Where `openapi.yaml` lives; found next to the working directory or the binary when nil.
+    public var openAPIPath: String?
+    public var logLevel: Logger.Level = .info
+    public var maxBodyBytes = 1 << 20
+    public var auth = AuthService.Settings()
+    public var passwordHashing = PasswordHasher.Parameters.owasp
+    /// Threads that hash passwords; the rest of the cores serve requests.
+    public var passwordHashingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// Sign-ins allowed to wait for a hashing thread before new ones get 503.
+    public var passwordHashingQueue = 64
+    public var loginThrottle = LoginThrottle.Limits()
+
+    public init() {}
+}

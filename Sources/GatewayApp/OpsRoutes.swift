@@ -1,0 +1,72 @@
+import Foundation
+import GatewayCore
+import Hummingbird
+import Storage
+
+/// Liveness, readiness, metrics and the API contract.
+struct OpsRoutes {
+    let database: GatewayDatabase
+    let openAPIPath: String?
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let database = self.database
+        let openAPIPath = self.openAPIPath
+
+        guarded.group(router, "healthz", access: .public).get { _, _ in
+            try GatewayJSON.response(["status": "ok"], headers: [.cacheControl: "no-store"])
+        }
+
+        // Readiness: the database answers and every migration is applied. `?deep=1` also runs
+        // PRAGMA integrity_check, which reads the whole file, so only admins may ask for it.
+        guarded.group(router, "readyz", access: .public).get { request, context in
+            var context = context
+            let deep = ["1", "true"].contains(request.uri.queryParameters["deep"].map(String.init) ?? "")
+            if deep {
+                context.identity = try await guarded.authenticator.authenticate(request, context: context)
+                guard let identity = context.identity else { throw Problem.unauthenticated() }
+                guard identity.role >= .admin else { throw Problem.forbidden("Only admins may run the deep check.") }
+            }
+            let ready = database.isReady()
+            var body: [String: String] = ["status": ready ? "ready" : "not-ready", "database": ready ? "ok" : "unavailable"]
+            var healthy = ready
+            if deep {
+                let report = (try? database.integrityCheck()) ?? ["check failed"]
+                body["integrity"] = report.joined(separator: "; ")
+                healthy = healthy && report == ["ok"]
+            }
+            if !healthy { body["status"] = "not-ready" }
+            return try GatewayJSON.response(body, status: healthy ? .ok : .serviceUnavailable, headers: [.cacheControl: "no-store"])
+        }
+
+        guarded.group(router, "metrics", access: .public).get { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: GatewayMetrics.exposition()))
+            )
+        }
+
+        guarded.group(router, "openapi.yaml", access: .public).get { _, _ in
+            guard let path = openAPIPath, let data = FileManager.default.contents(atPath: path) else {
+                throw Problem.notFound("The API description is not installed with this build.")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(data: data))
+            )
+        }
+    }
+
+    /// Finds `openapi/openapi.yaml` from the working directory or above the executable.
+    static func locateSpec() -> String? {
+        var candidates = [FileManager.default.currentDirectoryPath]
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        for _ in 0..<6 {
+            candidates.append(dir.path)
+            dir = dir.deletingLastPathComponent()
+        }
+        return candidates
+            .map { URL(fileURLWithPath: $0).appendingPathComponent("openapi/openapi.yaml").path }
+            .first { FileManager.default.fileExists(atPath: $0) }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// An opaque pagination cursor: the sort key of the last item a page returned, encoded as
+/// base64url JSON so clients treat it as a token and never build one by hand.
+public struct PageCursor: Codable, Sendable, Equatable {
+    /// The last item's sort key (for example its id, or a name and an id).
+    public var after: [String]
+
+    public init(after: [String]) { self.after = after }
+
+    public var token: String {
+        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        return data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a token; a malformed one is a 400 problem.
+    public init(token: String) throws {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard token.count <= 512, let data = Data(base64Encoded: base64),
+            let cursor = try? JSONDecoder().decode(PageCursor.self, from: data)
+        else { throw Problem.badRequest("The cursor is not one this server issued.", invalidFields: ["cursor"]) }
+        self = cursor
+    }
+}
+
+/// One page of a list, with the cursor for the next page when there is one.
+public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
+    public var items: [Item]
+    public var nextCursor: String?
+
+    public init(items: [Item], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+/// Reads `limit` from a query, clamped to `1...maximum`; a non-number is a 400 problem.
+public func pageLimit(_ raw: String?, default defaultLimit: Int = 50, maximum: Int = 200) throws -> Int {
+    guard let raw else { return defaultLimit }
+    guard let value = Int(raw), value > 0 else {
+        throw Problem.badRequest("'limit' must be a positive integer.", invalidFields: ["limit"])
+    }
+    return min(value, maximum)
+}

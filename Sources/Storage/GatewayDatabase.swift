@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+/// The service's one SQLite database: a GRDB `DatabasePool` in WAL mode with foreign keys on,
+/// a busy timeout, and `synchronous=NORMAL`.
+public final class GatewayDatabase: Sendable {
+    public let pool: DatabasePool
+    public let path: String
+    let migrator: DatabaseMigrator
+
+    /// Opens (creating the file and its folder when missing) and configures the database.
+    /// It does not migrate: call ``migrate()``.
+    public init(path: String, modules: [any SchemaModule.Type], readers: Int = 8) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true
+        )
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.maximumReaderCount = readers
+        config.journalMode = .wal
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        self.path = path
+        self.pool = try DatabasePool(path: path, configuration: config)
+        self.migrator = makeMigrator(modules)
+    }
+
+    /// Applies every migration not yet applied.
+    public func migrate() throws {
+        try migrator.migrate(pool)
+    }
+
+    /// The migrations known to the code but not applied to the file.
+    public func pendingMigrations() throws -> [String] {
+        try pool.read { db in
+            let applied = try migrator.appliedIdentifiers(db)
+            return migrator.migrations.filter { !applied.contains($0) }
+        }
+    }
+
+    /// Whether the database answers and every migration has been applied.
+    public func isReady() -> Bool {
+        (try? pool.read { db in try migrator.hasCompletedMigrations(db) }) ?? false
+    }
+
+    /// `PRAGMA integrity_check`: "ok" or the list of problems SQLite found.
+    public func integrityCheck() throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// The SQLite library version the process links.
+    public func sqliteVersion() throws -> String {
+        try pool.read { db in try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?" }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the command line. Bad flags print one line to stderr and exit 2; `--help` exits 0.
+@main
+struct Entry {
+    static func main() async {
+        do {
+            var command = try Gateway.parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = Gateway.exitCode(for: error)
+            if code == .success {
+                Gateway.exit(withError: error)
+            }
+            let message = Gateway.message(for: error)
+                .split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("gateway: \(message)\n".utf8))
+            exit(code == .validationFailure ? 2 : (code.rawValue == 0 ? 1 : (code.rawValue == 64 ? 2 : code.rawValue)))
+        }
+    }
+}
+
+struct Gateway: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gateway",
+        abstract: "Campus Gateway: registration, schedules, gradebooks and push for student apps.",
+        discussion: "Every flag can also be set by an environment variable: GATEWAY_ and the flag in upper case (for example GATEWAY_DATABASE).",
+        subcommands: [Serve.self, Migrate.self, Admin.self]
+    )
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import GatewayApp
+import Logging
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the HTTP API until SIGTERM or SIGINT.",
+        discussion: "With --demo, an empty database is seeded with demo accounts and data (see README)."
+    )
+
+    @Option(help: "Address to listen on (GATEWAY_HOST).") var host: String?
+    @Option(help: "Port to listen on (GATEWAY_PORT).") var port: Int?
+    @Option(help: "SQLite database file, created with its folder (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Flag(help: "Seed demo data into an empty database (GATEWAY_DEMO=1).") var demo = false
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for native TLS (GATEWAY_TLS_CERT).") var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: "PEM private key for native TLS (GATEWAY_TLS_KEY).") var tlsKey: String?
+    @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
+    @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
+    @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
+
+    func validate() throws {
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
+    func resolved() throws -> GatewayConfiguration {
+        var config = GatewayConfiguration()
+        config.host = host ?? Env.string("host") ?? config.host
+        config.port = try port ?? Env.int("port") ?? config.port
+        config.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+        config.demo = demo || Env.bool("demo")
+        config.tlsCertificatePath = tlsCert ?? Env.string("tls-cert")
+        config.tlsKeyPath = tlsKey ?? Env.string("tls-key")
+        if (config.tlsCertificatePath == nil) != (config.tlsKeyPath == nil) {
+            throw GatewayCLIError("TLS needs both a certificate and a key")
+        }
+        config.requireHTTPS = requireHTTPS || Env.bool("require-https")
+        config.trustProxyHeaders = trustProxy || Env.bool("trust-proxy")
+        if let level = logLevel ?? Env.string("log-level") {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw GatewayCLIError("unknown log level '\(level)'")
+            }
+            config.logLevel = parsed
+        }
+        if let max = try tokenMaxMinutes ?? Env.int("token-max-minutes") {
+            guard max >= 1 else { throw GatewayCLIError("--token-max-minutes must be at least 1") }
+            config.auth.maxTokenMinutes = max
+            config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
+        }
+        return config
+    }
+
+    func run() async throws {
+        let config = try resolved()
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = config.logLevel
+            return handler
+        }
+        let app = try GatewayApplication(configuration: config)
+        try await app.run()
+    }
+}

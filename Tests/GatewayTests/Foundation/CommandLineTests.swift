@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("The gateway command line", .serialized)
+struct CommandLineTests {
+    static func tempDatabase() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)/db.sqlite").path
+    }
+
+    @Test func helpIsClearAndExitsZero() throws {
+        let top = try GatewayBinary.run(["--help"])
+        #expect(top.status == 0)
+        for command in ["serve", "migrate", "admin"] { #expect(top.stdout.contains(command)) }
+        let serve = try GatewayBinary.run(["serve", "--help"])
+        #expect(serve.status == 0)
+        for flag in ["--host", "--port", "--database", "--demo", "--tls-cert", "--tls-key", "--require-https"] {
+            #expect(serve.stdout.contains(flag), "serve --help mentions \(flag)")
+        }
+    }
+
+    @Test(arguments: [["--bogus"], ["serve", "--port", "eighty"], ["serve", "--tls-cert", "a.pem"], ["admin", "create-user", "--role", "wizard", "--username", "x"]])
+    func badFlagsPrintOneLineAndExit2(arguments: [String]) throws {
+        let outcome = try GatewayBinary.run(arguments)
+        #expect(outcome.status == 2)
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr was: \(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("gateway: "))
+    }
+
+    @Test func migrateThenCreateUserFromStdin() throws {
+        let db = Self.tempDatabase()
+        let migrate = try GatewayBinary.run(["migrate", "--database", db])
+        #expect(migrate.status == 0)
+        #expect(migrate.stdout.contains("Applied"))
+        let again = try GatewayBinary.run(["migrate", "--database", db])
+        #expect(again.stdout.contains("up to date"))
+        let created = try GatewayBinary.run(
+            ["admin", "create-user", "--database", db, "--username", "ops", "--role", "admin"], stdin: "a long admin passphrase\n"
+        )
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("admin 'ops'"))
+        let duplicate = try GatewayBinary.run(
+            ["admin", "create-user", "--database", db, "--username", "ops", "--role", "admin", "--password", "another passphrase"]
+        )
+        #expect(duplicate.status != 0)
+        #expect(duplicate.stderr.contains("already exists"))
+        let weak = try GatewayBinary.run(["admin", "create-user", "--database", db, "--username", "x1", "--role", "student", "--password", "short"])
+        #expect(weak.status != 0)
+    }
+
+    @Test func serveAnswersHealthAndStopsOnSIGTERM() async throws {
+        let db = Self.tempDatabase()
+        let server = try ServingGateway(arguments: ["--database", db, "--demo"])
+        #expect(await server.waitUntilServing())
+        let health = await server.get("/healthz")
+        #expect(health?.0 == 200)
+        let ready = await server.get("/readyz")
+        #expect(ready?.0 == 200)
+        #expect(server.terminate() == 0)
+    }
+
+    @Test func environmentVariablesMirrorFlags() async throws {
+        let db = Self.tempDatabase()
+        let outcome = try GatewayBinary.run(["migrate"], environment: ["GATEWAY_DATABASE": db])
+        #expect(outcome.status == 0)
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
+}

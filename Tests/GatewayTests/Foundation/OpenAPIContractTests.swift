@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// The router and `openapi/openapi.yaml` must describe the same routes.
+@Suite("openapi.yaml matches the router")
+struct OpenAPIContractTests {
+    static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+
+    /// Reads `paths:` from the spec: path keys at two spaces, method keys at four.
+    static func specRoutes() throws -> Set<String> {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("openapi/openapi.yaml")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var routes = Set<String>()
+        var inPaths = false
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("paths:") { inPaths = true; continue }
+            if inPaths, let first = line.first, first != " ", first != "#" { inPaths = false }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                current = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path = current {
+                let key = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ":", with: "")
+                if methods.contains(key) { routes.insert("\(key.uppercased()) \(path)") }
+            }
+        }
+        return routes
+    }
+
+    /// `/v1/jobs/:id` and `/v1/jobs/{id}` both become `/v1/jobs/{id}`.
+    static func normalize(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).map { part in
+            part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+        }.reduce("") { $0 + "/" + $1 }
+    }
+
+    @Test func everyRouteIsInTheSpecAndEverySpecPathIsRouted() throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let router = gateway.app.makeRouter()
+        let routed = Set(router.routes.map { "\($0.method.rawValue) \(Self.normalize($0.path.description))" })
+        let documented = try Self.specRoutes()
+        #expect(!documented.isEmpty)
+        for route in routed.subtracting(documented).sorted() {
+            Issue.record("route missing from openapi.yaml: \(route)")
+        }
+        for route in documented.subtracting(routed).sorted() {
+            Issue.record("openapi.yaml documents a route the router lacks: \(route)")
+        }
+    }
+}

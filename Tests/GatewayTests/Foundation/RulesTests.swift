@@ -1,0 +1,67 @@
+import Auth
+import Foundation
+import GatewayCore
+import Testing
+
+@Suite("Pure auth rules")
+struct RulesTests {
+    @Test(arguments: [
+        ("short", false), ("password123", false), ("PassWord1", false), ("correct horse", true),
+        ("12345678", false), ("analytical-engine", true),
+    ])
+    func passwordPolicy(password: String, acceptable: Bool) {
+        #expect((PasswordPolicy.violation(password) == nil) == acceptable)
+    }
+
+    @Test func passwordMustDifferFromUsername() {
+        #expect(PasswordPolicy.violation("ada.lovelace", username: "Ada.Lovelace") != nil)
+    }
+
+    @Test func usernamesNormalizeAndEmailsAreAccepted() {
+        #expect(try Username.normalize("  Ada_L ").get() == "ada_l")
+        #expect(try Username.normalize("Ada@Example.EDU").get() == "ada@example.edu")
+        #expect(throws: UsernameError.length) { try Username.normalize("ab").get() }
+        #expect(throws: UsernameError.characters) { try Username.normalize("ada lovelace").get() }
+        #expect(throws: UsernameError.invalidEmail) { try Username.normalize("ada@localhost").get() }
+    }
+
+    @Test func throttleCountsFailuresPerUsernameAndAddress() {
+        let throttle = LoginThrottle(limits: .init(failuresPerUsername: 2, failuresPerAddress: 3, window: 60))
+        let t0 = Date(timeIntervalSince1970: 1_000_000)
+        #expect(throttle.retryAfter(username: "a", address: "10.0.0.1", now: t0) == nil)
+        throttle.recordFailure(username: "a", address: "10.0.0.1", now: t0)
+        throttle.recordFailure(username: "a", address: "10.0.0.1", now: t0.addingTimeInterval(10))
+        #expect(throttle.retryAfter(username: "a", address: "10.0.0.2", now: t0.addingTimeInterval(20)) == 40)
+        // Another username from the same address: one more failure trips the address limit.
+        #expect(throttle.retryAfter(username: "b", address: "10.0.0.1", now: t0.addingTimeInterval(20)) == nil)
+        throttle.recordFailure(username: "b", address: "10.0.0.1", now: t0.addingTimeInterval(20))
+        #expect(throttle.retryAfter(username: "c", address: "10.0.0.1", now: t0.addingTimeInterval(21)) == 39)
+        #expect(throttle.retryAfter(username: "c", address: "10.0.0.9", now: t0.addingTimeInterval(21)) == nil)
+        // The window slides.
+        #expect(throttle.retryAfter(username: "a", address: nil, now: t0.addingTimeInterval(61)) == nil)
+        throttle.recordSuccess(username: "b")
+    }
+
+    @Test func productionHashesUseOWASPParametersAndVerify() async throws {
+        let hasher = PasswordHasher(parameters: .owasp, threads: 1)
+        let encoded = try await hasher.hash("correct horse battery")
+        #expect(encoded.hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"))
+        #expect(try await hasher.verify("correct horse battery", encoded: encoded))
+        #expect(try await !hasher.verify("correct horse batterz", encoded: encoded))
+        #expect(try await !hasher.verify("correct horse battery", encoded: nil))
+        let again = try await hasher.hash("correct horse battery")
+        #expect(again != encoded, "every hash has its own salt")
+    }
+
+    @Test func constantTimeEqualityIsEquality() {
+        #expect(constantTimeEquals(Array("secret".utf8), Array("secret".utf8)))
+        #expect(!constantTimeEquals(Array("secret".utf8), Array("secreT".utf8)))
+        #expect(!constantTimeEquals(Array("secret".utf8), Array("secrets".utf8)))
+    }
+
+    @Test func cursorsRoundTripAndRejectForgeries() throws {
+        let cursor = PageCursor(after: ["Computer Science", "42"])
+        #expect(try PageCursor(token: cursor.token) == cursor)
+        #expect(throws: Problem.self) { try PageCursor(token: "%%%not-a-cursor") }
+    }
+}

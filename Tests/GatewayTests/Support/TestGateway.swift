@@ -1,0 +1,75 @@
+import Auth
+import Foundation
+import GatewayApp
+import GatewayCore
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+
+/// A gateway on a fresh SQLite file in a temporary folder, with a manual clock and cheap
+/// password hashing (the real parameters are checked in their own test).
+struct TestGateway {
+    let app: GatewayApplication
+    let clock: ManualClock
+    let directory: URL
+
+    init(configure: (inout GatewayConfiguration) -> Void = { _ in }) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        var config = GatewayConfiguration()
+        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        config.passwordHashingThreads = 2
+        config.logLevel = .critical
+        config.port = 0
+        configure(&config)
+        clock = ManualClock(Date())
+        app = try GatewayApplication(configuration: config, clock: clock)
+    }
+
+    func makeApplication() throws -> some ApplicationProtocol { try app.makeApplication() }
+
+    /// Runs `body` against the real router (no sockets).
+    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await makeApplication().test(.router) { client in try await body(client) }
+    }
+
+    /// Runs `body` against a real server on 127.0.0.1.
+    func withLiveServer(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await makeApplication().test(.live) { client in try await body(client) }
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+
+    /// Creates an account through the service (not the API) and returns a bearer token for it.
+    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        _ = try await app.auth.createAccount(username: username, email: nil, password: password, role: role)
+        let issued = try await app.auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil)
+        return issued.token
+    }
+}
+
+extension TestClientProtocol {
+    func json(
+        _ method: HTTPRequest.Method, _ uri: String, body: String? = nil, token: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> HTTPReply {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if body != nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
+            HTTPReply(status: response.status, headers: response.headers, body: String(buffer: response.body))
+        }
+    }
+}
+
+/// A response with its body read, so assertions can run outside the client closure.
+struct HTTPReply: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: String
+
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+    }
+
+    var contentType: String? { headers[.contentType] }
+}
