@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTLS
 import Jobs
 import Logging
+import Registration
 import ServiceLifecycle
 import Storage
 
@@ -13,12 +14,13 @@ import Storage
 /// the HTTP server and background services under one service group.
 public struct GatewayApplication: Sendable {
     /// Schema modules in dependency order.
-    public static let schemaModules: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self]
+    public static let schemaModules: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, RegistrationSchema.self]
 
     public let configuration: GatewayConfiguration
     public let database: GatewayDatabase
     public let clock: any GatewayClock
     public let auth: AuthService
+    public let registration: RegistrationService
     public let routes: RouteRegistry
     public let logger: Logger
 
@@ -39,6 +41,9 @@ public struct GatewayApplication: Sendable {
         self.auth = AuthService(
             database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle),
             clock: clock, settings: configuration.auth, logger: logger
+        )
+        self.registration = try RegistrationService(
+            database: database, auth: auth, clock: clock, settings: configuration.registration, logger: logger
         )
         self.routes = RouteRegistry()
     }
@@ -61,11 +66,12 @@ public struct GatewayApplication: Sendable {
         OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec())
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
+        RegistrationRoutes(service: registration, maxImportBytes: configuration.maxBodyBytes).register(with: guarded, on: router)
         return router
     }
 
     /// Compatibility protocols answer errors in their own form.
-    var errorRenderers: [ErrorRenderer] { [] }
+    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer] }
 
     /// Background services that run beside the HTTP server.
     public func backgroundServices() -> [any Service] { [] }

@@ -1,6 +1,7 @@
 import Auth
 import Foundation
 import Logging
+import Registration
 
 /// Everything the service can be told at start-up. The CLI fills it from flags and `GATEWAY_*`
 /// environment variables (docs/configuration.md lists them all).
@@ -27,6 +28,8 @@ public struct GatewayConfiguration: Sendable {
     /// Sign-ins allowed to wait for a hashing thread before new ones get 503.
     public var passwordHashingQueue = 64
     public var loginThrottle = LoginThrottle.Limits()
+    /// Class limit, waitlist policy, offer window and red id policy (docs/registration.md).
+    public var registration = RegistrationSettings()
 
     public init() {}
 }
