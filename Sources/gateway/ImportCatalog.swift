@@ -43,11 +43,11 @@ struct ImportCatalog: AsyncParsableCommand {
         try db.migrate()
         let settings = try RegistrationOptions.fromEnvironment()
         let terminal = isatty(STDERR_FILENO) == 1
+        let progress: CatalogImporter.Progress? = terminal
+            ? { phase, done, total in FileHandle.standardError.write(Data("\rimporting \(phase): \(done)/\(total)\u{1B}[K".utf8)) }
+            : nil
         let report = try await RegistrationService.importCatalog(
-            document, into: db, settings: settings, now: Date(), strict: strict,
-            progress: terminal ? { phase, done, total in
-                FileHandle.standardError.write(Data("\rimporting \(phase): \(done)/\(total)\u{1B}[K".utf8))
-            } : nil
+            document, into: db, settings: settings, now: Date(), strict: strict, progress: progress
         )
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if json {

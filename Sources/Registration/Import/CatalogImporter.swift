@@ -55,20 +55,27 @@ public struct CatalogImporter: Sendable {
             done += 1
             if done % 250 == 0 || done == total { progress?(phase, done, total) }
         }
+        var counts = (subjects: ImportReport.Counts(), courses: ImportReport.Counts(), classes: ImportReport.Counts())
+        var rejected: [RejectedRow] = []
         for row in document.subjects {
-            guarded(row.label, &report) { try applySubject(row, db: db, counts: &report.subjects) }
+            if let rejection = attempt(row.label, { try applySubject(row, db: db, counts: &counts.subjects) }) { rejected.append(rejection) }
             step("subjects")
         }
         for row in document.courses {
-            guarded(row.label, &report) { try applyCourse(row, db: db, counts: &report.courses) }
+            if let rejection = attempt(row.label, { try applyCourse(row, db: db, counts: &counts.courses) }) { rejected.append(rejection) }
             step("courses")
         }
         for row in document.classes {
-            guarded(row.label, &report) {
-                if let id = try applyClass(row, db: db, counts: &report.classes) { reseated.append(id) }
+            let rejection = attempt(row.label) {
+                if let id = try applyClass(row, db: db, counts: &counts.classes) { reseated.append(id) }
             }
+            if let rejection { rejected.append(rejection) }
             step("classes")
         }
+        report.subjects = counts.subjects
+        report.courses = counts.courses
+        report.classes = counts.classes
+        report.rejected += rejected
         if strict, !report.rejected.isEmpty {
             report.applied = false
             throw StrictAbort(report: report)
@@ -81,16 +88,17 @@ public struct CatalogImporter: Sendable {
         return (report, reseated)
     }
 
-    /// Runs one row in a savepoint; a rejection or constraint failure rolls the row back.
-    private func guarded(_ label: String, _ report: inout ImportReport, _ body: () throws -> Void) {
+    /// Runs one row (which applies itself in a savepoint); returns why it was rejected.
+    private func attempt(_ label: String, _ body: () throws -> Void) -> RejectedRow? {
         do {
             try body()
+            return nil
         } catch let error as RowError {
-            report.rejected.append(RejectedRow(row: label, reason: error.reason))
+            return RejectedRow(row: label, reason: error.reason)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            report.rejected.append(RejectedRow(row: label, reason: "refused by the database: \(error.message ?? "constraint")"))
+            return RejectedRow(row: label, reason: "refused by the database: \(error.message ?? "constraint")")
         } catch {
-            report.rejected.append(RejectedRow(row: label, reason: "\(error)"))
+            return RejectedRow(row: label, reason: "\(error)")
         }
     }
 
@@ -109,8 +117,8 @@ public struct CatalogImporter: Sendable {
             if let existing {
                 let id: Int64 = existing[0]
                 if let wanted = row.id, wanted != id { throw RowError("subject \(row.code) already has id \(id), not \(wanted)") }
-                let college = row.college ?? existing[2]
-                if existing[1] == row.title, existing[2] == college {
+                let college: String = row.college ?? existing[2]
+                if (existing[1] as String) == row.title, (existing[2] as String) == college {
                     counts.unchanged += 1
                     return
                 }
@@ -146,15 +154,19 @@ public struct CatalogImporter: Sendable {
                     counts.unchanged += 1
                     return
                 }
+                var arguments = StatementArguments(fields)
+                arguments += [existing[0] as Int64]
                 try db.cachedStatement(sql: """
                     UPDATE registration_courses SET title = ?, full_title = ?, description = ?, prerequisite = ?, units = ? WHERE id = ?
-                    """).execute(arguments: StatementArguments(fields) + [existing[0] as Int64])
+                    """).execute(arguments: arguments)
                 counts.updated += 1
             } else {
+                var arguments: StatementArguments = [subjectID, row.number.number, row.number.suffix]
+                arguments += StatementArguments(fields)
                 try db.cachedStatement(sql: """
                     INSERT INTO registration_courses (subject_id, number, suffix, title, full_title, description, prerequisite, units)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [subjectID, row.number.number, row.number.suffix] + StatementArguments(fields))
+                    """).execute(arguments: arguments)
                 counts.created += 1
             }
         }

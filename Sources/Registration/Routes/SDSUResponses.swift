@@ -61,17 +61,17 @@ enum SDSUResponses {
     static let errorRenderer = ErrorRenderer(pathPrefix: "/registration/") { error, _ in
         switch error {
         case let bad as SDSUBadRequest:
-            return json(["error": bad.message], status: .badRequest)
+            return SDSUResponses.json(["error": bad.message], status: .badRequest)
         case let http as HTTPError where http.status == .notFound || http.status == .methodNotAllowed:
-            return html(status: .notFound)
+            return SDSUResponses.html(status: .notFound)
         case let http as HTTPError where http.status == .badRequest || http.status == .contentTooLarge:
-            return json(["error": http.body ?? http.status.reasonPhrase], status: http.status)
+            return SDSUResponses.json(["error": http.body ?? http.status.reasonPhrase], status: http.status)
         case let problem as Problem:
             switch problem.status {
-            case .notFound: return html(status: .notFound)
-            case .badRequest, .contentTooLarge: return json(["error": problem.detail ?? problem.title], status: problem.status)
+            case .notFound: return SDSUResponses.html(status: .notFound)
+            case .badRequest, .contentTooLarge: return SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
             case .serviceUnavailable, .tooManyRequests:
-                var response = json(["error": problem.detail ?? problem.title], status: problem.status)
+                var response = SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
                 if let retry = problem.headers[.retryAfter] { response.headers[.retryAfter] = retry }
                 return response
             default: return nil

@@ -44,7 +44,7 @@ struct V1CatalogRoutes: Sendable {
             parameters[name].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         }
         var query = ClassQuery()
-        let subjectValues = parameters.getAll("subject").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let subjectValues = parameters[values: "subject"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         if !subjectValues.isEmpty {
             let index = try await service.catalog.snapshot().index
             query.subjectIDs = try subjectValues.map { value in
@@ -61,15 +61,15 @@ struct V1CatalogRoutes: Sendable {
             }
             query.level = level
         }
-        for (name, apply) in [("startsAtOrAfter", { (q: inout ClassQuery, t: TimeOfDay) in q.startsAtOrAfter = t }),
-                              ("endsAtOrBefore", { (q: inout ClassQuery, t: TimeOfDay) in q.endsAtOrBefore = t })] {
-            if let raw = value(name) {
-                guard let time = TimeOfDay(parsing: raw) else {
-                    throw Problem.badRequest("\(name) must be a time such as 17:30 or 1730.", invalidFields: [name])
-                }
-                apply(&query, time)
+        func time(_ name: String) throws -> TimeOfDay? {
+            guard let raw = value(name) else { return nil }
+            guard let time = TimeOfDay(parsing: raw) else {
+                throw Problem.badRequest("\(name) must be a time such as 17:30 or 1730.", invalidFields: [name])
             }
+            return time
         }
+        query.startsAtOrAfter = try time("startsAtOrAfter")
+        query.endsAtOrBefore = try time("endsAtOrBefore")
         if let raw = value("days") {
             guard let days = Weekdays(parsing: raw), !days.isEmpty else {
                 throw Problem.badRequest("days must be days of the week such as MWF, TTH or mon,wed.", invalidFields: ["days"])

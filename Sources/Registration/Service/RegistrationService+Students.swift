@@ -114,9 +114,10 @@ extension RegistrationService {
         if let wait = throttle.retryAfter(username: redID, address: clientAddress, now: clock.now()) {
             throw RegistrationError.throttled(retryAfterSeconds: wait)
         }
-        let row = RedID.isWellFormed(redID)
-            ? try await database.pool.read { db in try StudentStore.credentials(redID: redID, in: db) }
-            : nil
+        var row: StudentCredentialRow?
+        if RedID.isWellFormed(redID) {
+            row = try await database.pool.read { db in try StudentStore.credentials(redID: redID, in: db) }
+        }
         let usable = row.flatMap { $0.disabled ? nil : $0 }
         if let usable,
             let accountID = credentials.account(redID: redID, passwordHash: usable.passwordHash, password: password, now: clock.now())
