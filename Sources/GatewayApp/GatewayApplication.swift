@@ -2,7 +2,9 @@ import Auth
 import Foundation
 import GatewayCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
+import NIOSSL
 import Jobs
 import Logging
 import ServiceLifecycle
