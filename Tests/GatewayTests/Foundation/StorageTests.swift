@@ -33,7 +33,7 @@ struct StorageTests {
         #expect(journal == "wal")
         #expect(foreignKeys == 1)
         #expect(synchronous == 1)  // NORMAL
-        #expect(busy == 5000)
+        #expect((busy ?? 0) >= 5000)  // GRDB sets at least the configured 5 s
         #expect(try db.sqliteVersion().hasPrefix("3."))
         #expect(throws: DatabaseError.self) {
             try db.pool.write { conn in
