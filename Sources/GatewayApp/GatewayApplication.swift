@@ -50,8 +50,8 @@ public struct GatewayApplication: Sendable {
         _ = GatewayMetrics.registry
         let router = Router(context: GatewayContext.self)
         router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: MetricsMiddleware())
         if configuration.trustProxyHeaders { router.add(middleware: ForwardedForMiddleware()) }
         if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {
