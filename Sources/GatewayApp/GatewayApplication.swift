@@ -5,7 +5,10 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
+import Gradebook
 import Jobs
+import Push
+import Scheduling
 import Logging
 import ServiceLifecycle
 import Storage
@@ -15,7 +18,9 @@ import Storage
 /// the HTTP server and background services under one service group.
 public struct GatewayApplication: Sendable {
     /// Schema modules in dependency order.
-    public static let schemaModules: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self]
+    public static let schemaModules: [any SchemaModule.Type] = [
+        AuthSchema.self, JobsSchema.self, SchedulingSchema.self, GradebookSchema.self, PushSchema.self,
+    ]
 
     public let configuration: GatewayConfiguration
     public let database: GatewayDatabase
