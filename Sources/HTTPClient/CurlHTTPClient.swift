@@ -27,8 +27,10 @@ public final class CurlHTTPClient: HTTPClient {
         public var maxResponseBodySize: Int
         /// Maximum number of redirects followed when a request enables following.
         public var maxRedirects: Int
-        /// A PEM file of CA certificates to trust (e.g. for a self-signed upstream in tests).
-        /// It replaces libcurl's default CA bundle for this client; verification stays on.
+        /// A PEM file of extra CA certificates to trust (e.g. for a self-signed upstream in
+        /// tests). Verification stays on. It is passed as `CURLOPT_CAINFO`, replacing libcurl's
+        /// default CA *bundle*; libcurl's CA *directory* (`CURLOPT_CAPATH`, `/etc/ssl/certs` on
+        /// Debian) stays in effect, so the system's CAs remain trusted alongside it there.
         public var additionalCAFile: String?
         /// `User-Agent` sent unless a request sets its own; `nil` sends none.
         public var userAgent: String?
