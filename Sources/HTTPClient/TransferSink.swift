@@ -37,8 +37,10 @@ final class TransferSink {
 
     /// Called once per header line, including each response's status line.
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        var line = String(decoding: bytes, as: UTF8.self)
-        while let last = line.last, last == "\r" || last == "\n" { line.removeLast() }
+        // Strip the line terminator as bytes: in Swift "\r\n" is one Character.
+        var length = bytes.count
+        while length > 0, bytes[length - 1] == 0x0D || bytes[length - 1] == 0x0A { length -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             // A new response begins (after 1xx or a followed redirect): keep only the last one.
             headers.removeAll()

@@ -20,10 +20,27 @@ struct RequestValidationTests {
         }
     }
 
-    @Test(arguments: [("X-Bad", "a\r\nInjected: yes"), ("Bad Name", "v"), ("", "v"), ("X-Nul", "a\u{0}b")])
-    func malformedHeadersAreRejected(name: String, value: String) async throws {
+    /// A header that must be refused; described by `label` so test output stays printable.
+    struct BadHeader: Sendable, CustomStringConvertible {
+        var label: String
+        var name: String
+        var value: String
+        var description: String { label }
+    }
+
+    @Test(arguments: [
+        BadHeader(label: "CRLF injection", name: "X-Bad", value: "a\r\nInjected: yes"),
+        BadHeader(label: "bare LF", name: "X-Bad", value: "a\nb"),
+        BadHeader(label: "space in name", name: "Bad Name", value: "v"),
+        BadHeader(label: "colon in name", name: "Bad:Name", value: "v"),
+        BadHeader(label: "empty name", name: "", value: "v"),
+        BadHeader(label: "NUL in value", name: "X-Nul", value: "a\u{0}b"),
+    ])
+    func malformedHeadersAreRejected(header: BadHeader) async throws {
         defer { client.shutdown() }
-        let request = OutboundRequest(url: URL(string: "http://127.0.0.1:9/")!, headers: HTTPHeaderFields([(name: name, value: value)]))
+        let request = OutboundRequest(
+            url: URL(string: "http://127.0.0.1:9/")!,
+            headers: HTTPHeaderFields([(name: header.name, value: header.value)]))
         let error = await #expect(throws: HTTPClientError.self) {
             try await client.execute(request)
         }

@@ -6,41 +6,43 @@ private let opensslPath = "/usr/bin/openssl"
 
 /// An `openssl s_server -www` on 127.0.0.1 with a freshly generated self-signed certificate.
 private struct SelfSignedTLSServer {
-    let directory: URL
+    let directory: String
     let certificatePath: String
     let port: Int
-    let process: Process
+    let process: ChildProcess
 
     static func start() async throws -> SelfSignedTLSServer {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("httpclient-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let cert = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try run([
+            .appendingPathComponent("httpclient-tls-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let cert = directory + "/cert.pem"
+        let key = directory + "/key.pem"
+        let status = try await ChildProcess.spawn(opensslPath, [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
             "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ])
+        ]).wait()
+        guard status == 0 else { throw ChildProcessError(message: "openssl req failed with status \(status)") }
 
         // Borrow a free port from a throw-away NIO server.
         let probe = try await TestHTTPServer.start()
         let port = probe.port
         try await probe.shutdown()
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opensslPath)
-        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(opensslPath, [
+            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet",
+        ])
         let server = SelfSignedTLSServer(directory: directory, certificatePath: cert, port: port, process: process)
-        try await server.waitUntilListening()
+        do {
+            try await server.waitUntilListening()
+        } catch {
+            server.stop()
+            throw error
+        }
         return server
     }
 
     private func waitUntilListening() async throws {
-        for _ in 0..<50 {
+        for _ in 0..<100 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -53,29 +55,14 @@ private struct SelfSignedTLSServer {
             }
             close(fd)
             if connected { return }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(50))
         }
-        stop()
-        throw HTTPClientError.connectionFailed(message: "openssl s_server did not start")
+        throw ChildProcessError(message: "openssl s_server did not start listening")
     }
 
     func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opensslPath)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HTTPClientError.other(code: Int(process.terminationStatus), message: "openssl \(arguments[0]) failed")
-        }
+        process.kill()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 
