@@ -20,4 +20,7 @@ static inline CURLcode cg_setopt_xferinfo_function(CURL *h, cg_xferinfo_callback
 /* CURL_GLOBAL_DEFAULT is a composite macro that Swift does not import. */
 static inline CURLcode cg_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
 static inline long cg_error_size(void) { return CURL_ERROR_SIZE; }
+/* Feature bits of the libcurl actually loaded at run time (CURLVERSION_NOW is a macro). */
+static inline int cg_version_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
+static inline int cg_feature_http2(void) { return CURL_VERSION_HTTP2; }
 #endif

@@ -83,6 +83,13 @@ public final class CurlHTTPClient: HTTPClient {
         pool.shutdown()
     }
 
+    /// The loaded libcurl's version line (libcurl, TLS library, nghttp2, …), for diagnostics.
+    public static var libcurlVersion: String { CurlGlobal.versionDescription }
+
+    /// Whether the loaded libcurl can speak HTTP/2. When it can, HTTPS requests offer `h2`
+    /// via ALPN and use it if the server agrees; plain `http` always uses HTTP/1.1.
+    public static var supportsHTTP2: Bool { CurlGlobal.supportsHTTP2 }
+
     /// Stops accepting requests: later calls to ``execute(_:)`` throw
     /// ``HTTPClientError/shutDown``. Requests already accepted still complete, then the
     /// transfer threads exit. Does not block; calling it again is harmless.

@@ -80,3 +80,11 @@ struct RequestValidationTests {
         #expect(headers != ["x-thing": "3"]) // equality is exact, lookup is not
     }
 }
+
+@Suite("libcurl runtime")
+struct LibcurlRuntimeTests {
+    @Test func linkedLibcurlSupportsHTTP2() {
+        #expect(CurlHTTPClient.libcurlVersion.hasPrefix("libcurl/"))
+        #expect(CurlHTTPClient.supportsHTTP2)
+    }
+}

@@ -23,6 +23,7 @@ final class ServerStats: @unchecked Sendable {
     private var inFlight = 0
     private var maxInFlight = 0
     private var total = 0
+    private var connections = 0
 
     func begin() {
         lock.withLock {
@@ -33,6 +34,8 @@ final class ServerStats: @unchecked Sendable {
     }
 
     func end() { lock.withLock { inFlight -= 1 } }
+    func connectionOpened() { lock.withLock { connections += 1 } }
+    var connectionCount: Int { lock.withLock { connections } }
     var maximumConcurrent: Int { lock.withLock { maxInFlight } }
     var totalRequests: Int { lock.withLock { total } }
 }
@@ -118,6 +121,11 @@ private final class TestRouteHandler: ChannelInboundHandler, RemovableChannelHan
     private var body = ByteBuffer()
 
     init(stats: ServerStats) { self.stats = stats }
+
+    func channelActive(context: ChannelHandlerContext) {
+        stats.connectionOpened()
+        context.fireChannelActive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
