@@ -122,6 +122,16 @@ let package = Package(
         ),
 
         .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "GatewayApp", "GatewayCore", "Storage", "Auth", "Jobs", "HTTPClient", "Registration",
