@@ -43,9 +43,13 @@ struct ImportCatalog: AsyncParsableCommand {
         try db.migrate()
         let settings = try RegistrationOptions.fromEnvironment()
         let terminal = isatty(STDERR_FILENO) == 1
-        let progress: CatalogImporter.Progress? = terminal
-            ? { phase, done, total in FileHandle.standardError.write(Data("\rimporting \(phase): \(done)/\(total)\u{1B}[K".utf8)) }
-            : nil
+        var progress: CatalogImporter.Progress?
+        if terminal {
+            progress = { @Sendable (phase: String, done: Int, total: Int) in
+                let line = "\rimporting \(phase): \(done)/\(total)\u{1B}[K"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
         let report = try await RegistrationService.importCatalog(
             document, into: db, settings: settings, now: Date(), strict: strict, progress: progress
         )

@@ -220,11 +220,12 @@ public struct CatalogImporter: Sendable {
                 throw RowError("seats (\(row.seats)) would be fewer than the \(row.enrolled) enrolled elsewhere plus \(local + held) enrolled or held through the gateway")
             }
             let meetings = try CatalogStore.classSeats(of: [id], in: db)[id]?.meetings ?? []
-            let same = (existing[1] as String) == row.term && (existing[2] as Int64) == courseID
-                && (existing[3] as String) == row.scheduleNumber && (existing[4] as String) == row.section
-                && (existing[5] as String) == instructors && (existing[6] as String) == row.meetingType
-                && (existing[7] as Int) == row.seats && (existing[8] as Int) == row.enrolled && (existing[9] as Int) == row.waitlist
-                && meetings == row.meetings
+            let storedText: [String] = [existing[1], existing[3], existing[4], existing[5], existing[6]]
+            let storedCounts: [Int] = [existing[7], existing[8], existing[9]]
+            let storedCourse: Int64 = existing[2]
+            let same = storedText == [row.term, row.scheduleNumber, row.section, instructors, row.meetingType]
+                && storedCounts == [row.seats, row.enrolled, row.waitlist]
+                && storedCourse == courseID && meetings == row.meetings
             if same {
                 counts.unchanged += 1
                 return

@@ -41,7 +41,7 @@ struct V1CatalogRoutes: Sendable {
     static func query(from request: Request, service: RegistrationService) async throws -> ClassQuery {
         let parameters = request.uri.queryParameters
         func value(_ name: String) -> String? {
-            parameters[name].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         }
         var query = ClassQuery()
         let subjectValues = parameters[values: "subject"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }

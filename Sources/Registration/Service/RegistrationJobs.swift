@@ -6,7 +6,7 @@ import Jobs
 ///
 /// | kind | queue | when | handler |
 /// |---|---|---|---|
-/// | `registration.offer-expiry` | `registration` | at an offer's expiry (`offer` policy) | ``RegistrationService/expireOffer(offerID:)`` |
+/// | `registration.offer-expiry` | `default` | at an offer's expiry (`offer` policy) | ``RegistrationService/expireOffer(offerID:)`` |
 /// | `push.seat-offered` | `push` | a waitlisted student is offered a seat | Push module |
 /// | `push.offer-expired` | `push` | an offer lapsed unclaimed | Push module |
 /// | `push.waitlist-enrolled` | `push` | the `auto` policy enrolled a waitlisted student | Push module |
@@ -18,7 +18,7 @@ public enum RegistrationJobs {
     public static let waitlistEnrolled = "push.waitlist-enrolled"
     public static let seatOpened = "push.seat-opened"
 
-    public static let queue = "registration"
+    public static let queue = "default"
     public static let pushQueue = "push"
 
     /// `registration.offer-expiry`: expire this offer if it is still open.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Storage
 
 /// Who is in a class: enrolled students, the waitlist in line order, and open offers.
 public struct ClassRoster: Sendable, Equatable {

@@ -41,7 +41,7 @@ struct CatalogIndexTests {
         #expect(Self.ids(snapshot, ClassQuery(text: "  ")) == [501, 502, 503, 504])
         #expect(Self.ids(snapshot, ClassQuery(term: "t1")) == [501, 502, 503, 504])
         #expect(Self.ids(snapshot, ClassQuery(term: "t2")) == [])
-        #expect(Self.ids(snapshot, ClassQuery(subjectIDs: [101], text: "literature", openSeatsOnly: false)) == [503, 504])
+        #expect(Self.ids(snapshot, ClassQuery(subjectIDs: [101], openSeatsOnly: false, text: "literature")) == [503, 504])
     }
 
     @Test func pagesResumeAfterTheLastId() async throws {
