@@ -46,13 +46,14 @@ struct TextIndex: Sendable {
         return low
     }
 
-    /// Lowercased runs of letters and digits, as UTF-8 bytes.
+    /// Lowercased runs of letters and digits, as UTF-8 bytes. Non-ASCII characters count as
+    /// letters (so `café` stays one word); ASCII punctuation and spaces separate words.
     static func words(in text: String) -> [[UInt8]] {
         var result: [[UInt8]] = []
         var current: [UInt8] = []
-        for scalar in text.lowercased().unicodeScalars {
-            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                current.append(contentsOf: Array(String(scalar).utf8))
+        for byte in text.lowercased().utf8 {
+            if byte >= 0x80 || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                current.append(byte)
             } else if !current.isEmpty {
                 result.append(current)
                 current.removeAll(keepingCapacity: true)

@@ -2,6 +2,12 @@ import Foundation
 import GRDB
 
 /// What an import did.
+/// Ids already looked up during one import (subject codes; subject, number and suffix).
+struct ImportMemo {
+    var subjects: [String: Int64] = [:]
+    var courses: [String: Int64] = [:]
+}
+
 public struct ImportReport: Sendable, Equatable, Codable {
     public struct Counts: Sendable, Equatable, Codable {
         public var created = 0
@@ -57,17 +63,18 @@ public struct CatalogImporter: Sendable {
         }
         var counts = (subjects: ImportReport.Counts(), courses: ImportReport.Counts(), classes: ImportReport.Counts())
         var rejected: [RejectedRow] = []
+        var memo = ImportMemo()
         for row in document.subjects {
             if let rejection = attempt(row.label, { try applySubject(row, db: db, counts: &counts.subjects) }) { rejected.append(rejection) }
             step("subjects")
         }
         for row in document.courses {
-            if let rejection = attempt(row.label, { try applyCourse(row, db: db, counts: &counts.courses) }) { rejected.append(rejection) }
+            if let rejection = attempt(row.label, { try applyCourse(row, db: db, counts: &counts.courses, memo: &memo) }) { rejected.append(rejection) }
             step("courses")
         }
         for row in document.classes {
             let rejection = attempt(row.label) {
-                if let id = try applyClass(row, db: db, counts: &counts.classes) { reseated.append(id) }
+                if let id = try applyClass(row, db: db, counts: &counts.classes, memo: &memo) { reseated.append(id) }
             }
             if let rejection { rejected.append(rejection) }
             step("classes")
@@ -139,9 +146,9 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    func applyCourse(_ row: CatalogDocument.Course, db: Database, counts: inout ImportReport.Counts) throws {
+    func applyCourse(_ row: CatalogDocument.Course, db: Database, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws {
         try inSavepoint(db) {
-            guard let subjectID = try subjectID(code: row.subjectCode, db: db) else { throw RowError("unknown subject '\(row.subjectCode)'") }
+            guard let subjectID = try subjectID(code: row.subjectCode, db: db, memo: &memo) else { throw RowError("unknown subject '\(row.subjectCode)'") }
             let fields: [String] = [row.title, row.fullTitle, row.description, row.prerequisite, row.units]
             if let existing = try Row.fetchOne(
                 db.cachedStatement(sql: """
@@ -173,14 +180,13 @@ public struct CatalogImporter: Sendable {
     }
 
     /// Returns the class id when its seats changed on an update.
-    func applyClass(_ row: CatalogDocument.Class, db: Database, counts: inout ImportReport.Counts) throws -> Int64? {
+    func applyClass(_ row: CatalogDocument.Class, db: Database, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws -> Int64? {
         var reseated: Int64?
         try inSavepoint(db) {
-            guard let subjectID = try subjectID(code: row.subjectCode, db: db) else { throw RowError("unknown subject '\(row.subjectCode)'") }
-            guard let courseID = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM registration_courses WHERE subject_id = ? AND number = ? AND suffix = ?"),
-                arguments: [subjectID, row.courseNumber.number, row.courseNumber.suffix]
-            ) else { throw RowError("unknown course \(row.subjectCode) \(row.courseNumber)") }
+            guard let subjectID = try subjectID(code: row.subjectCode, db: db, memo: &memo) else { throw RowError("unknown subject '\(row.subjectCode)'") }
+            guard let courseID = try courseID(subjectID: subjectID, number: row.courseNumber, db: db, memo: &memo) else {
+                throw RowError("unknown course \(row.subjectCode) \(row.courseNumber)")
+            }
             let bySchedule = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM registration_classes WHERE term = ? AND schedule_number = ?"),
                 arguments: [row.term, row.scheduleNumber]
@@ -262,7 +268,21 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    private func subjectID(code: String, db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM registration_subjects WHERE code = ?"), arguments: [code])
+    private func subjectID(code: String, db: Database, memo: inout ImportMemo) throws -> Int64? {
+        if let id = memo.subjects[code] { return id }
+        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM registration_subjects WHERE code = ?"), arguments: [code])
+        if let id { memo.subjects[code] = id }
+        return id
+    }
+
+    private func courseID(subjectID: Int64, number: CourseNumber, db: Database, memo: inout ImportMemo) throws -> Int64? {
+        let key = "\(subjectID) \(number.number) \(number.suffix)"
+        if let id = memo.courses[key] { return id }
+        let id = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM registration_courses WHERE subject_id = ? AND number = ? AND suffix = ?"),
+            arguments: [subjectID, number.number, number.suffix]
+        )
+        if let id { memo.courses[key] = id }
+        return id
     }
 }

@@ -55,7 +55,7 @@ struct SDSURoutes: Sendable {
         } else {
             throw SDSUBadRequest("Missing parameter subjectid")
         }
-        guard let level = CourseLevel.filter(parsing: try parameters.optionalString("level")) else {
+        guard let level = CourseLevel.filter(parsing: try parameters.optionalString("level", numbersAllowed: false)) else {
             return try SDSUResponses.error("Invalid level, use lower, upper or graduate")
         }
         var query = ClassQuery(subjectIDs: subjects, level: level)

@@ -4,7 +4,7 @@ import Testing
 
 /// The in-memory catalog index and its filters.
 @Suite("Catalog index and filters")
-struct CatalogIndexTests {
+struct RegistrationCatalogIndexTests {
     static func index() async throws -> (TestGateway, CatalogCache.Snapshot) {
         let gateway = try TestGateway()
         _ = try await gateway.registration.importCatalog(TestCatalog.document())

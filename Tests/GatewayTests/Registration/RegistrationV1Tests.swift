@@ -6,7 +6,7 @@ import Testing
 /// The v1 registration API: catalog browsing, the student's own registration, problem types,
 /// and admin catalog management.
 @Suite("v1 registration API")
-struct V1RegistrationTests {
+struct RegistrationV1Tests {
     @Test func catalogBrowsingWithFiltersAndCursors() async throws {
         let gateway = try await TestGateway.registration()
         defer { gateway.cleanUp() }

@@ -4,7 +4,7 @@ import Testing
 
 /// The demo catalog: size, realism, determinism, and the seed's fixtures.
 @Suite("Demo catalog")
-struct DemoCatalogTests {
+struct RegistrationDemoCatalogTests {
     @Test func theFullCatalogIsLargeVariedAndDeterministic() async throws {
         let document = DemoCatalog.document(size: .full)
         #expect(document.rejected.isEmpty)

@@ -5,7 +5,7 @@ import Testing
 
 /// The native and umd.io importers: idempotence, bad rows, strictness.
 @Suite("Catalog import")
-struct CatalogImportTests {
+struct RegistrationCatalogImportTests {
     static let native = #"""
     {
       "term": "2018-fall",

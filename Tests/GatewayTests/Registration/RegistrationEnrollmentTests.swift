@@ -7,7 +7,7 @@ import Testing
 /// Every enrollment rule through the service and the database, the schema's own invariants,
 /// and the three waitlist policies.
 @Suite("Enrollment rules through the service")
-struct EnrollmentServiceTests {
+struct RegistrationEnrollmentTests {
     static func refusal(_ body: () async throws -> Void) async -> RegistrationError? {
         do {
             try await body()

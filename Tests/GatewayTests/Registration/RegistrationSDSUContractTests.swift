@@ -6,7 +6,7 @@ import Testing
 /// Drives `/registration/` exactly as seed 000's samples do and checks status, content type,
 /// key sets, value types and strings.
 @Suite("SDSU protocol contract (seed 000)")
-struct SDSUContractTests {
+struct RegistrationSDSUContractTests {
     static func json(_ reply: HTTPReply) -> Any? { try? JSONSerialization.jsonObject(with: Data(reply.body.utf8)) }
 
     static func isJSON200(_ reply: HTTPReply) -> Bool {
