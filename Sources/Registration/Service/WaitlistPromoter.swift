@@ -25,7 +25,7 @@ struct WaitlistPromoter: Sendable {
                 NewJob(
                     kind: RegistrationJobs.seatOpened,
                     args: RegistrationJobs.SeatOpenedArgs(classId: classID, openSeats: target.openSeats, accountIds: line),
-                    queue: RegistrationJobs.pushQueue
+                    queue: RegistrationJobs.pushQueue, uniqueKey: "\(RegistrationJobs.seatOpened):\(classID)"
                 ),
                 in: db, now: now
             )
