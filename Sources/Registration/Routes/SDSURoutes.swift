@@ -55,6 +55,7 @@ struct SDSURoutes: Sendable {
         } else {
             throw SDSUBadRequest("Missing parameter subjectid")
         }
+        guard !subjects.isEmpty else { return try GatewayJSON.response([Int64]()) }
         guard let level = CourseLevel.filter(parsing: try parameters.optionalString("level", numbersAllowed: false)) else {
             return try SDSUResponses.error("Invalid level, use lower, upper or graduate")
         }

@@ -82,6 +82,8 @@ struct RegistrationSDSUContractTests {
             #expect((Self.json(lower) as? [Int]) == Array(7000...7012))
             let unknownSubject = try await client.json(.get, "/registration/classidslist?subjectid=999")
             #expect(unknownSubject.body == "[]")
+            let noSubjects = try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[]}"#)
+            #expect(noSubjects.body == "[]")
 
             // Invalid values: 200 with {"error"}; missing or mistyped parameters: 400 with JSON.
             Self.expectSingle(try await client.json(.get, "/registration/classidslist?subjectid=8&level=freshman"), "error", "Invalid level, use lower, upper or graduate")
