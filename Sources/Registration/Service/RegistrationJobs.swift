@@ -18,6 +18,9 @@ public enum RegistrationJobs {
     public static let waitlistEnrolled = "push.waitlist-enrolled"
     public static let seatOpened = "push.seat-opened"
 
+    /// A periodic safety net (declare it as a schedule): ``RegistrationService/sweepExpiredOffers()``.
+    public static let sweepOffers = "registration.sweep-offers"
+
     public static let queue = "default"
     public static let pushQueue = "push"
 
@@ -26,6 +29,11 @@ public enum RegistrationJobs {
         public var offerId: Int64
         public var classId: Int64
         public var expiresAt: Date
+    }
+
+    /// `registration.sweep-offers`: no arguments.
+    public struct SweepOffersArgs: Codable, Sendable, Equatable {
+        public init() {}
     }
 
     /// `push.seat-offered`: tell the student a seat is held for them until `expiresAt`.
