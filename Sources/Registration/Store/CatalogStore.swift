@@ -6,18 +6,18 @@ import GRDB
 public enum CatalogStore {
     /// The catalog version, bumped by every catalog change.
     public static func version(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT version FROM registration_catalog_version WHERE id = 1") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM registration_catalog_version WHERE id = 1")) ?? 0
     }
 
     public static func bumpVersion(in db: Database) throws {
-        try db.execute(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1")
+        try db.cachedStatement(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1").execute()
     }
 
     /// Reads the whole catalog (one read transaction gives a consistent snapshot).
     public static func loadIndex(in db: Database) throws -> (CatalogIndex, [SeatCount]) {
         let version = try version(in: db)
         var subjects: [Int64: CatalogSubject] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, code, title, college FROM registration_subjects") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, code, title, college FROM registration_subjects")) {
             let subject = CatalogSubject(id: row[0], code: row[1], title: row[2], college: row[3])
             subjects[subject.id] = subject
         }
@@ -59,8 +59,7 @@ public enum CatalogStore {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SeatCount] = [:]
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))",
+            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
             arguments: StatementArguments(Array(ids))
         )
         for row in rows {
@@ -75,17 +74,16 @@ public enum CatalogStore {
         let list = Array(ids)
         var result: [Int64: ClassSeats] = [:]
         for row in try Row.fetchAll(
-            db, sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(list.count)))",
+            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(list.count)))"),
             arguments: StatementArguments(list)
         ) {
             result[row[0]] = ClassSeats(id: row[0], term: row[1], meetings: [], seats: row[2], enrolled: row[3], held: row[4])
         }
         for row in try Row.fetchAll(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings
                 WHERE class_id IN (\(placeholders(list.count))) ORDER BY class_id, ordinal
-                """,
+                """),
             arguments: StatementArguments(list)
         ) {
             let id: Int64 = row[0]
@@ -97,10 +95,8 @@ public enum CatalogStore {
     /// Changes a class's seat count. Lowering it below enrolled plus held seats fails the
     /// table's CHECK.
     public static func setSeats(classID: Int64, seats: Int, in db: Database) throws {
-        try db.execute(
-            sql: "UPDATE registration_classes SET seats = ?, revision = revision + 1 WHERE id = ?",
-            arguments: [seats, classID]
-        )
+        try db.cachedStatement(sql: "UPDATE registration_classes SET seats = ?, revision = revision + 1 WHERE id = ?")
+            .execute(arguments: [seats, classID])
     }
 
     static func meeting(from row: Row, offset: Int) -> Meeting {
