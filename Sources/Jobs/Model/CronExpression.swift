@@ -6,7 +6,7 @@ import Foundation
 /// of those. Months accept `jan`...`dec` and days of week `sun`...`sat` (0 and 7 are Sunday).
 /// `@yearly`, `@annually`, `@monthly`, `@weekly`, `@daily`, `@midnight` and `@hourly` are
 /// accepted. As in Vixie cron, when both day fields are restricted (neither starts with `*`),
-/// a day matches when either does.
+/// a day matches when either does; otherwise it must match both.
 public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     /// The text as written.
     public let source: String
@@ -73,12 +73,8 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
         guard monthBits & (1 << UInt16(month)) != 0 else { return false }
         let dom = dayOfMonthBits & (1 << UInt32(day)) != 0
         let dow = dayOfWeekBits & (1 << UInt8(weekday)) != 0
-        switch (dayOfMonthRestricted, dayOfWeekRestricted) {
-        case (true, true): return dom || dow
-        case (true, false): return dom
-        case (false, true): return dow
-        case (false, false): return true
-        }
+        // Vixie cron: either day field starting with `*` makes the two combine with AND.
+        return dayOfMonthRestricted && dayOfWeekRestricted ? (dom || dow) : (dom && dow)
     }
 
     static func parseField(
