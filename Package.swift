@@ -116,6 +116,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "jobs-bench",
+            dependencies: [
+                "Jobs", "Storage", "GatewayCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/jobs-bench",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "GatewayTests",
             dependencies: [
