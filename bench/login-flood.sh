@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 PORT=${PORT:-18090}
 command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product gateway >/dev/null
-BIN=$(swift build -c release --show-bin-path)/gateway
+SCRATCH=${SCRATCH:-.build-release}
+swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
+BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/gateway
 DIR=$(mktemp -d)
 trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT
 echo 'bench passphrase 1' | "$BIN" admin create-user --database "$DIR/db.sqlite" --username bench-user --role student >/dev/null

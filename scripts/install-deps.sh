@@ -3,7 +3,7 @@
 # and a local Python venv with the OpenAPI validator used by `make test`.
 set -euo pipefail
 
-PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev)
+PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

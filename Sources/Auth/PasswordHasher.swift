@@ -35,7 +35,7 @@ public final class PasswordHasher: Sendable {
     /// that a missing account costs the same time as a wrong password.
     private let decoy: String
 
-    public init(parameters: Parameters = .owasp, threads: Int = max(1, System.coreCount - 1), maxPending: Int = 64) {
+    public init(parameters: Parameters = .owasp, threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), maxPending: Int = 64) {
         self.parameters = parameters
         self.maxPending = maxPending
         self.pool = NIOThreadPool(numberOfThreads: threads)

@@ -2,8 +2,13 @@ import Auth
 import Foundation
 import GatewayCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
+import NIOSSL
+import Gradebook
 import Jobs
+import Push
+import Scheduling
 import Logging
 import ServiceLifecycle
 import Storage
@@ -13,7 +18,9 @@ import Storage
 /// the HTTP server and background services under one service group.
 public struct GatewayApplication: Sendable {
     /// Schema modules in dependency order.
-    public static let schemaModules: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self]
+    public static let schemaModules: [any SchemaModule.Type] = [
+        AuthSchema.self, JobsSchema.self, SchedulingSchema.self, GradebookSchema.self, PushSchema.self,
+    ]
 
     public let configuration: GatewayConfiguration
     public let database: GatewayDatabase
@@ -53,8 +60,8 @@ public struct GatewayApplication: Sendable {
         _ = GatewayMetrics.registry
         let router = Router(context: GatewayContext.self)
         router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: MetricsMiddleware())
         if configuration.trustProxyHeaders { router.add(middleware: ForwardedForMiddleware()) }
         if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {

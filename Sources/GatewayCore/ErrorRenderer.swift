@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// How errors look under one path prefix. `/v1` answers RFC 9457 problems; a compatibility

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Enforces a ``RouteAccess`` level: authenticates the caller and checks the role.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// JSON coding used by every v1 route: ISO 8601 dates, sorted keys for stable output.

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import HTTPTypes
 import Hummingbird
 
 /// An RFC 9457 problem: the one error shape every `/v1` route answers with.

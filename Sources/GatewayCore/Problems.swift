@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// The catalogue of problem types shared by every module. Feature modules add their own

@@ -17,7 +17,7 @@ struct RulesTests {
         #expect(PasswordPolicy.violation("ada.lovelace", username: "Ada.Lovelace") != nil)
     }
 
-    @Test func usernamesNormalizeAndEmailsAreAccepted() {
+    @Test func usernamesNormalizeAndEmailsAreAccepted() throws {
         #expect(try Username.normalize("  Ada_L ").get() == "ada_l")
         #expect(try Username.normalize("Ada@Example.EDU").get() == "ada@example.edu")
         #expect(throws: UsernameError.length) { try Username.normalize("ab").get() }
