@@ -244,7 +244,7 @@ public struct JobsService: Sendable {
                     lastRunAt: (row["last_run_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
                     lastJobId: row["last_job_id"],
                     lastJobState: (row["last_job_state"] as String?).flatMap(JobState.init(rawValue:)),
-                    lastError: row["last_error"] ?? row["last_job_error"]
+                    lastError: (row["last_error"] as String?) ?? (row["last_job_error"] as String?)
                 )
             }
         }

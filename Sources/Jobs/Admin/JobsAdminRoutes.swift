@@ -79,36 +79,44 @@ public struct JobsAdminRoutes: Sendable {
                 return Response(status: .noContent)
             }
             .post(":id/retry") { _, context in
-                try GatewayJSON.response(try await service.retry(id: try Self.jobID(context)))
+                let job = try await service.retry(id: try Self.jobID(context))
+                return try GatewayJSON.response(job)
             }
             .post(":id/cancel") { _, context in
-                try GatewayJSON.response(try await service.cancel(id: try Self.jobID(context)))
+                let job = try await service.cancel(id: try Self.jobID(context))
+                return try GatewayJSON.response(job)
             }
 
         guarded.group(router, "v1/admin/queues", access: .role(.admin))
             .get { _, _ in
-                try GatewayJSON.response(["items": try await service.queues()])
+                let queues = try await service.queues()
+                return try GatewayJSON.response(["items": queues])
             }
             .post(":name/pause") { _, context in
                 let name = try Self.queueName(context)
                 try await service.pause(queue: name)
-                return try GatewayJSON.response(try await service.queue(name))
+                let queue = try await service.queue(name)
+                return try GatewayJSON.response(queue)
             }
             .post(":name/resume") { _, context in
                 let name = try Self.queueName(context)
                 try await service.resume(queue: name)
-                return try GatewayJSON.response(try await service.queue(name))
+                let queue = try await service.queue(name)
+                return try GatewayJSON.response(queue)
             }
 
         guarded.group(router, "v1/admin/schedules", access: .role(.admin))
             .get { _, _ in
-                try GatewayJSON.response(["items": try await service.scheduleStatuses()])
+                let schedules = try await service.scheduleStatuses()
+                return try GatewayJSON.response(["items": schedules])
             }
             .post(":name/enable") { _, context in
-                try GatewayJSON.response(try await service.setSchedule(named: try Self.name(context), enabled: true))
+                let schedule = try await service.setSchedule(named: try Self.name(context), enabled: true)
+                return try GatewayJSON.response(schedule)
             }
             .post(":name/disable") { _, context in
-                try GatewayJSON.response(try await service.setSchedule(named: try Self.name(context), enabled: false))
+                let schedule = try await service.setSchedule(named: try Self.name(context), enabled: false)
+                return try GatewayJSON.response(schedule)
             }
             .post(":name/run") { _, context in
                 let job = try await service.runSchedule(named: try Self.name(context))

@@ -51,4 +51,11 @@ public struct ReapedJob: Sendable, Equatable {
     public let queue: String
     public let kind: String
     public let state: JobState
+
+    public init(id: Int64, queue: String, kind: String, state: JobState) {
+        self.id = id
+        self.queue = queue
+        self.kind = kind
+        self.state = state
+    }
 }

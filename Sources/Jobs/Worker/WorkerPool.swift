@@ -58,16 +58,20 @@ public final class WorkerPool: Service, Sendable {
         let token = JobSignals.shared.addListener { queue in byQueue[queue]?.hint() }
         defer { JobSignals.shared.removeListener(token) }
         let maintenance = Maintenance(core: core, schedules: schedules)
-        let runnersDone = Mutex(false)
+        let runnersDone = Flag()
         let tick = Duration.milliseconds(Int64(min(1, config.leaseDuration / 4, config.reaperInterval) * 1000))
         core.logger.info(
             "job workers started",
             metadata: ["worker": "\(core.workerID)", "queues": "\(config.queues.sorted { $0.key < $1.key })"]
         )
 
+        // A service must not return before shutdown (the service group would stop the server),
+        // even with no queue to work.
+        let idle = Doorbell()
         let beginStop: @Sendable (TimeInterval) -> Void = { timeout in
             guard stop.request(timeout: timeout) else { return }
             for runner in runners { runner.bell.ring() }
+            idle.ring()
         }
         stopper.withLock { $0 = beginStop }
         defer { stopper.withLock { $0 = nil } }
@@ -75,12 +79,15 @@ public final class WorkerPool: Service, Sendable {
             await withGracefulShutdownHandler {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        await maintenance.run(tick: tick) { runnersDone.withLock { $0 } }
+                        await maintenance.run(tick: tick) { runnersDone.value }
                     }
                     await withTaskGroup(of: Void.self) { inner in
                         for runner in runners { inner.addTask { await runner.run() } }
+                        inner.addTask {
+                            while !stop.state.stopping { await idle.wait(timeout: nil) }
+                        }
                     }
-                    runnersDone.withLock { $0 = true }
+                    runnersDone.set()
                     maintenance.bell.ring()
                 }
             } onGracefulShutdown: {
@@ -140,4 +147,11 @@ extension UInt32 {
         let digits = String(self, radix: 16)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
+}
+
+/// A flag set once, readable from any task.
+final class Flag: Sendable {
+    private let state = Mutex(false)
+    var value: Bool { state.withLock { $0 } }
+    func set() { state.withLock { $0 = true } }
 }

@@ -145,8 +145,11 @@ struct JobQueueTests {
         defer { h.cleanUp() }
         h.registry.register(kind: "retry-after", args: Empty.self) { _, _ in .retry(after: 120, message: "429") }
         h.registry.register(kind: "cancel", args: Empty.self) { _, _ in throw JobCancel("account closed") }
-        h.registry.register(kind: "snooze", args: Empty.self) { _, context in
-            context.attempt == 1 ? .snooze(seconds: 60) : .complete
+        let snoozedOnce = FlagBox()
+        h.registry.register(kind: "snooze", args: Empty.self) { _, _ in
+            if snoozedOnce.value { return .complete }
+            snoozedOnce.value = true
+            return .snooze(seconds: 60)
         }
         let start = h.clock.now()
         let retry = try await h.enqueue(try NewJob(kind: "retry-after", args: Empty())).id
