@@ -145,7 +145,7 @@ public final class WorkerPool: Service, Sendable {
 extension UInt32 {
     var hex: String {
         let digits = String(self, radix: 16)
-        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+        return String(repeating: "0", count: Swift.max(0, 8 - digits.count)) + digits
     }
 }
 

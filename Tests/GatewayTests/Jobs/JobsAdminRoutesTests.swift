@@ -19,7 +19,7 @@ struct JobsAdminRoutesTests {
         let gateway = try Self.gateway()
         defer { gateway.cleanUp() }
         let student = try await gateway.account("student1", role: .student)
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             #expect(try await client.json(.get, "/v1/admin/jobs").status == .unauthorized)
             #expect(try await client.json(.get, "/v1/admin/jobs", token: student).status == .forbidden)
             #expect(try await client.json(.get, "/v1/admin/queues", token: student).status == .forbidden)
@@ -32,7 +32,7 @@ struct JobsAdminRoutesTests {
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
         let jobs = gateway.app.jobs
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             let noop = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop"}"#, token: admin)
             #expect(noop.status == .created)
             #expect(noop.object["state"] as? String == "available")
@@ -86,7 +86,7 @@ struct JobsAdminRoutesTests {
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
         gateway.app.jobs.registry.register(kind: "internal.thing", args: Empty.self) { _, _ in .complete }
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"internal.thing"}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","args":[1]}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","queue":"bad queue"}"#, token: admin).status == .unprocessableContent)
@@ -100,7 +100,7 @@ struct JobsAdminRoutesTests {
         let gateway = try Self.gateway()
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             var ids: [Int] = []
             for _ in 0..<5 {
                 let reply = try await client.json(
@@ -141,7 +141,7 @@ struct JobsAdminRoutesTests {
             [ScheduleDefinition(name: "nightly-noop", kind: "diagnostics.noop", rule: try .cron("0 3 * * *"))],
             now: gateway.clock.now(), timeZone: TimeZone(identifier: "UTC")!
         )
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             let paused = try await client.json(.post, "/v1/admin/queues/default/pause", token: admin)
             #expect(paused.status == .ok)
             #expect(paused.object["paused"] as? Bool == true)

@@ -92,7 +92,7 @@ struct JobsCrashTests {
                 #expect(job.errors == "[]", "job \(job.id)")
             }
         }
-        #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE state = 'running' OR lease_until IS NOT NULL") } == 0)
+        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE state = 'running' OR lease_until IS NOT NULL") } == 0)
     }
 
     @Test func jobsCommandListsRetriesAndCancels() async throws {
