@@ -69,6 +69,13 @@ public struct ScheduleStore: Sendable {
     @discardableResult
     public func tick(now: Date, timeZone: TimeZone) async throws -> [Tick] {
         let nowMs = now.millisecondsSince1970
+        // Most rounds find nothing due: a read costs less than taking the write lock.
+        let anyDue = try await database.pool.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM job_schedules WHERE enabled = 1 AND next_run_at <= ? LIMIT 1", arguments: [nowMs]
+            ) ?? false
+        }
+        guard anyDue else { return [] }
         return try await database.pool.write { db in
             var ticks: [Tick] = []
             let due = try Row.fetchAll(
