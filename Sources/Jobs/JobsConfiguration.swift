@@ -31,6 +31,9 @@ public struct JobsConfiguration: Sendable {
     public var backoff = Backoff()
     /// The most jobs one claim takes (a claim never takes more than the free slots).
     public var claimBatch = 100
+    /// When some of a queue's jobs finished while others still run, how long the queue waits
+    /// for more to finish before recording them together with the next claim (one transaction).
+    public var linger: TimeInterval = 0.0005
     /// How often the per-queue gauges (depth, latency) are refreshed.
     public var metricsInterval: TimeInterval = 5
 

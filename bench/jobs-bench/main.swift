@@ -39,6 +39,7 @@ func freshDatabase() throws -> (GatewayDatabase, URL) {
 func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
     var config = JobsConfiguration()
     config.queues = ["default": workers]
+    config.linger = Double(argument("--linger-us", default: "500"))! / 1_000_000
     var logger = Logger(label: "jobs-bench")
     logger.logLevel = .error
     let runtime = JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: logger)
@@ -83,6 +84,21 @@ do {
         for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
     }
     print(String(format: "enqueue (%d in one transaction): %.0f jobs/s", total, Double(total) / seconds(ContinuousClock.now - bulkStart)))
+}
+
+// 2a. Baseline: `WorkerPool.drain` claims and completes one job per transaction, inline.
+if argument("--inline", default: "no") == "yes" {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let n = min(total, 5000)
+    try await db.pool.write { db in
+        let now = Date()
+        for _ in 0..<n { try JobEnqueuer.enqueue(job, in: db, now: now) }
+    }
+    let start = ContinuousClock.now
+    try await runtime(db, workers: 1).pool.drain()
+    let elapsed = seconds(ContinuousClock.now - start)
+    print(String(format: "inline drain (2 transactions per job, no tasks): %.0f jobs/s", Double(n) / elapsed))
 }
 
 // 2. Drain: jobs already enqueued; claim, run a no-op, complete.
