@@ -36,6 +36,10 @@ func freshDatabase() throws -> (GatewayDatabase, URL) {
     return (db, dir)
 }
 
+/// Handler runs, counted in memory: the bench waits on this, not by polling the database (a
+/// reader counting rows every few milliseconds would compete with the workers).
+let handled = Mutex(0)
+
 func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
     var config = JobsConfiguration()
     config.queues = ["default": workers]
@@ -43,7 +47,10 @@ func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
     var logger = Logger(label: "jobs-bench")
     logger.logLevel = .error
     let runtime = JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: logger)
-    runtime.registry.register(kind: "bench.noop", args: NoArgs.self) { _, _ in .complete }
+    runtime.registry.register(kind: "bench.noop", args: NoArgs.self) { _, _ in
+        handled.withLock { $0 += 1 }
+        return .complete
+    }
     return runtime
 }
 
@@ -52,7 +59,10 @@ func completed(_ db: GatewayDatabase) async throws -> Int {
 }
 
 func waitForAll(_ db: GatewayDatabase, _ n: Int) async throws {
-    while try await completed(db) < n { try await Task.sleep(for: .milliseconds(2)) }
+    while handled.withLock({ $0 }) < n { try await Task.sleep(for: .milliseconds(1)) }
+    // Every handler ran; the last outcomes are recorded with the next write.
+    while try await completed(db) < n { try await Task.sleep(for: .milliseconds(1)) }
+    handled.withLock { $0 = 0 }
 }
 
 let job = try NewJob(kind: "bench.noop", args: NoArgs())
