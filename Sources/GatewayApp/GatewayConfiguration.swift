@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import Jobs
 import Logging
 
 /// Everything the service can be told at start-up. The CLI fills it from flags and `GATEWAY_*`
@@ -27,6 +28,8 @@ public struct GatewayConfiguration: Sendable {
     /// Sign-ins allowed to wait for a hashing thread before new ones get 503.
     public var passwordHashingQueue = 64
     public var loginThrottle = LoginThrottle.Limits()
+    /// Job workers, queues, leases, retention, cron time zone, shutdown timeout.
+    public var jobs = JobsConfiguration()
 
     public init() {}
 }
