@@ -87,6 +87,8 @@ let package = Package(
                 "GatewayCore", "Storage", "Auth", "Jobs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -115,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "gateway",
             dependencies: [
-                "GatewayApp",
+                "GatewayApp", "Registration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

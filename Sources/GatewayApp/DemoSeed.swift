@@ -15,6 +15,7 @@ struct DemoSeed {
     ]
 
     func run() async throws {
+        try await app.registration.seedDemoCatalogIfEmpty()
         let existing = try await app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0 }
         guard existing == 0 else {
             app.logger.info("demo: database already has data; not seeding")
@@ -25,6 +26,7 @@ struct DemoSeed {
                 username: account.username, email: nil, password: account.password, role: account.role
             )
         }
+        try await app.registration.seedDemoStudentProfile(username: "student")
         app.logger.warning("demo: seeded demo accounts with published passwords; never expose a demo database")
     }
 }
