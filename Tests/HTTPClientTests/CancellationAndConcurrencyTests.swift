@@ -28,7 +28,9 @@ struct CancellationAndConcurrencyTests {
             let client = makeClient(threads: 1)
             defer { client.shutdown() }
             let busy = Task { try await client.execute(OutboundRequest(url: server.url("/sleep/1500"))) }
-            try await Task.sleep(for: .milliseconds(200))
+            // Wait until the only thread is busy with the slow request (bounded: 10 s).
+            for _ in 0..<200 where server.stats.totalRequests == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            try #require(server.stats.totalRequests == 1)
             let queued = Task { try await client.execute(OutboundRequest(url: server.url("/echo"))) }
             try await Task.sleep(for: .milliseconds(100))
             queued.cancel()
