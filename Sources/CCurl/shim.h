@@ -14,4 +14,13 @@ static inline CURLcode cg_setopt_write_function(CURL *h, cg_data_callback f) { r
 static inline CURLcode cg_setopt_header_function(CURL *h, cg_data_callback f) { return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, f); }
 static inline CURLcode cg_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode cg_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
+/* Progress callback (used to abort a transfer when its Swift Task is cancelled). */
+typedef int (*cg_xferinfo_callback)(void *clientp, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode cg_setopt_xferinfo_function(CURL *h, cg_xferinfo_callback f) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
+/* CURL_GLOBAL_DEFAULT is a composite macro that Swift does not import. */
+static inline CURLcode cg_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
+static inline long cg_error_size(void) { return CURL_ERROR_SIZE; }
+/* Feature bits of the libcurl actually loaded at run time (CURLVERSION_NOW is a macro). */
+static inline int cg_version_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
+static inline int cg_feature_http2(void) { return CURL_VERSION_HTTP2; }
 #endif

@@ -16,6 +16,7 @@ struct DemoSeed {
     ]
 
     func run() async throws {
+        try await app.registration.seedDemoCatalogIfEmpty()
         let existing = try await app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0 }
         guard existing == 0 else {
             app.logger.info("demo: database already has data; not seeding")
@@ -26,6 +27,7 @@ struct DemoSeed {
                 username: account.username, email: nil, password: account.password, role: account.role
             )
         }
+        try await app.registration.seedDemoStudentProfile(username: "student")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
         app.jobs.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)

@@ -10,6 +10,7 @@ import Jobs
 import Push
 import Scheduling
 import Logging
+import Registration
 import ServiceLifecycle
 import Storage
 
@@ -19,13 +20,14 @@ import Storage
 public struct GatewayApplication: Sendable {
     /// Schema modules in dependency order.
     public static let schemaModules: [any SchemaModule.Type] = [
-        AuthSchema.self, JobsSchema.self, SchedulingSchema.self, GradebookSchema.self, PushSchema.self,
+        AuthSchema.self, JobsSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self, PushSchema.self,
     ]
 
     public let configuration: GatewayConfiguration
     public let database: GatewayDatabase
     public let clock: any GatewayClock
     public let auth: AuthService
+    public let registration: RegistrationService
     public let routes: RouteRegistry
     public let logger: Logger
     /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
@@ -49,6 +51,9 @@ public struct GatewayApplication: Sendable {
         self.auth = AuthService(
             database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle),
             clock: clock, settings: configuration.auth, logger: logger
+        )
+        self.registration = try RegistrationService(
+            database: database, auth: auth, clock: clock, settings: configuration.registration, logger: logger
         )
         self.routes = RouteRegistry()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
@@ -74,11 +79,12 @@ public struct GatewayApplication: Sendable {
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
         JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)
+        RegistrationRoutes(service: registration, maxImportBytes: configuration.maxBodyBytes).register(with: guarded, on: router)
         return router
     }
 
     /// Compatibility protocols answer errors in their own form.
-    var errorRenderers: [ErrorRenderer] { [] }
+    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer] }
 
     /// Background services that run beside the HTTP server.
     public func backgroundServices() -> [any Service] {

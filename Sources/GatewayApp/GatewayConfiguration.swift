@@ -2,6 +2,7 @@ import Auth
 import Foundation
 import Jobs
 import Logging
+import Registration
 
 /// Everything the service can be told at start-up. The CLI fills it from flags and `GATEWAY_*`
 /// environment variables (docs/configuration.md lists them all).
@@ -30,6 +31,8 @@ public struct GatewayConfiguration: Sendable {
     public var loginThrottle = LoginThrottle.Limits()
     /// Job workers, queues, leases, retention, cron time zone, shutdown timeout.
     public var jobs = JobsConfiguration()
+    /// Class limit, waitlist policy, offer window and red id policy (docs/registration.md).
+    public var registration = RegistrationSettings()
 
     public init() {}
 }

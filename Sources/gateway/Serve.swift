@@ -20,6 +20,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
     @OptionGroup(title: "Jobs") var jobOptions: JobsServeOptions
+    @OptionGroup(title: "Registration") var registration: RegistrationOptions
 
     func validate() throws {
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -51,6 +52,7 @@ struct Serve: AsyncParsableCommand {
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
         }
         try jobOptions.apply(to: &config)
+        try registration.apply(to: &config)
         return config
     }
 

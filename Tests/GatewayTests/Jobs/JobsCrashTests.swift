@@ -71,7 +71,8 @@ struct JobsCrashTests {
         let atKill = try Self.jobs(store)
         let interrupted = Set(atKill.filter { $0.state == "running" }.map(\.id))
         #expect(!interrupted.isEmpty)
-        #expect(atKill.allSatisfy { $0.state != "completed" })
+        // Jobs that finished before the kill are fine (one attempt each, checked below); what
+        // matters is that some were interrupted mid-run.
 
         server = try ServingGateway(arguments: arguments)
         try #require(await server.waitUntilServing())

@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+
+/// The production ``HTTPClient``, backed by libcurl.
+///
+/// Each request runs `curl_easy_perform` on one of a fixed number of dedicated threads (never
+/// on Swift's cooperative pool or an event loop); callers simply `await`. Requests beyond the
+/// thread count wait in a FIFO queue.
+///
+/// Every request has a connect timeout and a total timeout, TLS certificates and host names are
+/// always verified, only `http` and `https` are allowed (also for redirects), redirects are not
+/// followed unless asked for, HTTP/2 is used when an HTTPS server offers it, and response bodies
+/// are capped in size. Cancelling the calling task aborts the transfer.
+///
+/// Call ``shutdown()`` (or drop the last reference) to let the threads exit once the queued
+/// requests are done.
+public final class CurlHTTPClient: HTTPClient {
+    /// Settings shared by all requests of one client.
+    public struct Configuration: Sendable {
+        /// Number of dedicated transfer threads, i.e. the maximum number of concurrent transfers.
+        public var threadCount: Int
+        /// Maximum time to establish a connection (TCP and TLS).
+        public var connectTimeout: Duration
+        /// Total time allowed per request unless the request sets ``OutboundRequest/timeout``.
+        public var defaultTimeout: Duration
+        /// Largest response body accepted, in bytes, unless the request sets its own limit.
+        public var maxResponseBodySize: Int
+        /// Maximum number of redirects followed when a request enables following.
+        public var maxRedirects: Int
+        /// A PEM file of extra CA certificates to trust (e.g. for a self-signed upstream in
+        /// tests). Verification stays on. It is passed as `CURLOPT_CAINFO`, replacing libcurl's
+        /// default CA *bundle*; libcurl's CA *directory* (`CURLOPT_CAPATH`, `/etc/ssl/certs` on
+        /// Debian) stays in effect, so the system's CAs remain trusted alongside it there.
+        public var additionalCAFile: String?
+        /// `User-Agent` sent unless a request sets its own; `nil` sends none.
+        public var userAgent: String?
+        /// Whether to honour `http_proxy`/`https_proxy`/`no_proxy` environment variables.
+        /// Off by default so that upstream traffic goes where the configuration says.
+        public var useEnvironmentProxy: Bool
+        /// Where request summaries (method, scheme, host, path, status, duration) are logged at
+        /// debug level. Never logs query strings, headers, bodies or credentials.
+        public var logger: Logger
+
+        public init(
+            threadCount: Int = 8,
+            connectTimeout: Duration = .seconds(10),
+            defaultTimeout: Duration = .seconds(30),
+            maxResponseBodySize: Int = 10 * 1024 * 1024,
+            maxRedirects: Int = 5,
+            additionalCAFile: String? = nil,
+            userAgent: String? = "campus-gateway",
+            useEnvironmentProxy: Bool = false,
+            logger: Logger = Logger(label: "campus-gateway.http-client")
+        ) {
+            self.threadCount = threadCount
+            self.connectTimeout = connectTimeout
+            self.defaultTimeout = defaultTimeout
+            self.maxResponseBodySize = maxResponseBodySize
+            self.maxRedirects = maxRedirects
+            self.additionalCAFile = additionalCAFile
+            self.userAgent = userAgent
+            self.useEnvironmentProxy = useEnvironmentProxy
+            self.logger = logger
+        }
+    }
+
+    /// The configuration this client was created with.
+    public let configuration: Configuration
+    private let pool: TransferThreadPool<CurlEasyHandle?>
+
+    /// Creates a client and starts its ``Configuration/threadCount`` transfer threads.
+    public init(configuration: Configuration = Configuration()) {
+        CurlGlobal.ensureInitialized()
+        self.configuration = configuration
+        self.pool = TransferThreadPool(
+            threadCount: max(1, configuration.threadCount),
+            name: "curl-transfer",
+            makeWorker: { CurlEasyHandle() }
+        )
+    }
+
+    deinit {
+        pool.shutdown()
+    }
+
+    /// The loaded libcurl's version line (libcurl, TLS library, nghttp2, …), for diagnostics.
+    public static var libcurlVersion: String { CurlGlobal.versionDescription }
+
+    /// Whether the loaded libcurl can speak HTTP/2. When it can, HTTPS requests offer `h2`
+    /// via ALPN and use it if the server agrees; plain `http` always uses HTTP/1.1.
+    public static var supportsHTTP2: Bool { CurlGlobal.supportsHTTP2 }
+
+    /// Stops accepting requests: later calls to ``execute(_:)`` throw
+    /// ``HTTPClientError/shutDown``. Requests already accepted still complete, then the
+    /// transfer threads exit. Does not block; calling it again is harmless.
+    public func shutdown() {
+        pool.shutdown()
+    }
+
+    /// Performs `request` on a transfer thread and returns the final response.
+    ///
+    /// - Throws: ``HTTPClientError`` for transport failures; `CancellationError` if the calling
+    ///   task is cancelled first (a running transfer is aborted within about a second).
+    public func execute(_ request: OutboundRequest) async throws -> OutboundResponse {
+        let transfer = try PreparedTransfer(request, configuration: configuration)
+        try Task.checkCancellation()
+        let logger = configuration.logger
+        let started = ContinuousClock.now
+        let ticket = TransferTicket()
+        let pool = self.pool
+        do {
+            let response = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    guard ticket.install(continuation) else { return }
+                    let accepted = pool.submit { handle in
+                        guard ticket.begin() else { return }
+                        guard let easy = handle else {
+                            ticket.finish(.failure(HTTPClientError.other(code: -1, message: "curl_easy_init failed")))
+                            return
+                        }
+                        ticket.finish(easy.perform(transfer, ticket: ticket))
+                    }
+                    if !accepted { ticket.finish(.failure(HTTPClientError.shutDown)) }
+                }
+            } onCancel: {
+                ticket.cancel()
+            }
+            logger.debug("outbound request completed", metadata: [
+                "request": "\(request)",
+                "status": "\(response.status)",
+                "http_version": "\(response.httpVersion)",
+                "duration": "\(ContinuousClock.now - started)",
+            ])
+            return response
+        } catch {
+            logger.debug("outbound request failed", metadata: [
+                "request": "\(request)",
+                "error": "\(error)",
+                "duration": "\(ContinuousClock.now - started)",
+            ])
+            throw error
+        }
+    }
+}

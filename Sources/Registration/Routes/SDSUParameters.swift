@@ -1,0 +1,171 @@
+import Foundation
+import GatewayCore
+import Hummingbird
+
+/// A parameter is missing or has the wrong type: the SDSU protocol answers 400 with a JSON
+/// body (`{"error": "..."}`).
+struct SDSUBadRequest: Error, Sendable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Any JSON value, decoded without Foundation's number bridging (so `true` is never `1`).
+enum JSONValue: Decodable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}
+
+/// The parameters of one SDSU protocol request: the query string of a GET, or the JSON
+/// object of a POST (a POST without a body falls back to its query string).
+///
+/// Lenient where real clients need it: a numeric string is accepted for an integer, a number
+/// for a time, and a nine-digit number for a red id.
+struct SDSUParameters: Sendable {
+    private enum Source: Sendable {
+        case query([String: String])
+        case json([String: JSONValue])
+    }
+
+    private let source: Source
+
+    static func read(_ request: Request, context: GatewayContext) async throws -> SDSUParameters {
+        if request.method == .post {
+            let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+            if buffer.readableBytes > 0 {
+                let value: JSONValue
+                do {
+                    value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer))
+                } catch {
+                    throw SDSUBadRequest("The body is not valid JSON")
+                }
+                guard case .object(let object) = value else { throw SDSUBadRequest("The body must be a JSON object") }
+                return SDSUParameters(source: .json(object))
+            }
+        }
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where query[String(key)] == nil {
+            query[String(key)] = String(value)
+        }
+        return SDSUParameters(source: .query(query))
+    }
+
+    /// Whether the parameters came as a JSON body.
+    var isJSON: Bool {
+        if case .json = source { return true }
+        return false
+    }
+
+    func has(_ name: String) -> Bool {
+        switch source {
+        case .query(let query): query[name] != nil
+        case .json(let object): object[name] != nil
+        }
+    }
+
+    /// A required integer (`subjectid`, `classid`, `courseid`).
+    func int(_ name: String) throws -> Int64 {
+        guard let value = try optionalInt(name) else { throw SDSUBadRequest("Missing parameter \(name)") }
+        return value
+    }
+
+    func optionalInt(_ name: String) throws -> Int64? {
+        switch source {
+        case .query(let query):
+            guard let raw = query[name] else { return nil }
+            guard let value = Int64(raw.trimmingCharacters(in: .whitespaces)) else { throw SDSUBadRequest("Parameter \(name) must be an integer") }
+            return value
+        case .json(let object):
+            switch object[name] {
+            case nil, .null: return nil
+            case .int(let value): return value
+            case .string(let raw):
+                guard let value = Int64(raw.trimmingCharacters(in: .whitespaces)) else { throw SDSUBadRequest("Parameter \(name) must be an integer") }
+                return value
+            default: throw SDSUBadRequest("Parameter \(name) must be an integer")
+            }
+        }
+    }
+
+    /// A required string (`password`, `firstname`, ...).
+    func string(_ name: String) throws -> String {
+        guard let value = try optionalString(name, numbersAllowed: false) else { throw SDSUBadRequest("Missing parameter \(name)") }
+        return value
+    }
+
+    /// An optional string; with `numbersAllowed`, a JSON number is read as its digits (times
+    /// sent as `1730`).
+    func optionalString(_ name: String, numbersAllowed: Bool = true) throws -> String? {
+        switch source {
+        case .query(let query): return query[name]
+        case .json(let object):
+            switch object[name] {
+            case nil, .null: return nil
+            case .string(let value): return value
+            case .int(let value) where numbersAllowed: return String(value)
+            default: throw SDSUBadRequest("Parameter \(name) must be a string")
+            }
+        }
+    }
+
+    /// A red id: a string, or a JSON number with nine digits.
+    func redID(_ name: String = "redid") throws -> String {
+        if case .json(let object) = source, case .int(let value) = object[name] {
+            let digits = String(value)
+            guard value >= 0, digits.count == 9 else { throw SDSUBadRequest("Parameter \(name) must be a string of nine digits") }
+            return digits
+        }
+        return try string(name)
+    }
+
+    /// A required list of integers (`subjectids`, `classids`); a single integer is accepted as
+    /// a list of one.
+    func intList(_ name: String) throws -> [Int64] {
+        switch source {
+        case .query(let query):
+            guard let raw = query[name] else { throw SDSUBadRequest("Missing parameter \(name)") }
+            let parts = raw.split(separator: ",").map { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parts.contains(nil) else { throw SDSUBadRequest("Parameter \(name) must be a list of integers") }
+            return parts.compactMap { $0 }
+        case .json(let object):
+            switch object[name] {
+            case nil, .null: throw SDSUBadRequest("Missing parameter \(name)")
+            case .int(let value): return [value]
+            case .array(let items):
+                return try items.map { item in
+                    switch item {
+                    case .int(let value): return value
+                    case .string(let raw):
+                        guard let value = Int64(raw) else { throw SDSUBadRequest("Parameter \(name) must be a list of integers") }
+                        return value
+                    default: throw SDSUBadRequest("Parameter \(name) must be a list of integers")
+                    }
+                }
+            default: throw SDSUBadRequest("Parameter \(name) must be a list of integers")
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GatewayCore
+import Hummingbird
+
+/// The SDSU protocol's answers: `{"ok": ...}`, `{"error": ...}`, the 400 JSON body for
+/// malformed parameters, and the HTML 404 page for unknown URLs.
+enum SDSUResponses {
+    static let studentAdded = "Student Added"
+    static let courseAdded = "Course added"
+    static let courseDropped = "Course dropped"
+    static let studentReset = "Student reset"
+
+    static func ok(_ message: String) throws -> Response {
+        try GatewayJSON.response(["ok": message])
+    }
+
+    static func error(_ message: String) throws -> Response {
+        try GatewayJSON.response(["error": message])
+    }
+
+    /// The protocol's wording for each refusal; strings the seed shows are reproduced exactly.
+    static func message(for error: RegistrationError) -> String {
+        switch error {
+        case .violation(let violation):
+            switch violation {
+            case .alreadyEnrolled: "Student already in course"
+            case .classFull: "Course is full"
+            case .classLimit(let limit): "Student already has \(limit) courses, the limit"
+            case .timeConflict(let classID): "Time conflict with course \(classID)"
+            case .alreadyWaitlisted: "Student already on waitlist"
+            case .notFull: "Course is not full, register instead"
+            case .notEnrolled: "Student not in course"
+            case .notWaitlisted: "Student not on waitlist"
+            case .noOffer: "No seat offered"
+            }
+        case .unknownClass: "No such course"
+        case .profileRequired: "Student profile required"
+        case .invalidCredentials: "Invalid Red Id or password"
+        case .throttled(let seconds): "Too many failed attempts, try again in \(seconds) seconds"
+        case .invalidRedID: "Invalid Red Id"
+        case .redIDInUse: "Red Id already in use"
+        case .passwordTooShort: "Password too short"
+        case .passwordTooFewDistinct: "Password needs 7 different characters"
+        case .passwordTooLong: "Password too long"
+        case .invalidEmail: "Invalid email no @"
+        case .invalidName(let field): field == "firstname" ? "Invalid first name" : "Invalid last name"
+        case .seatsBelowEnrollment: "Seats below enrollment"
+        }
+    }
+
+    static let notFoundPage = """
+        <!DOCTYPE html>
+        <html><head><title>404 Not Found</title></head>
+        <body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>
+
+        """
+
+    /// Renders errors under `/registration/` the way the SDSU server did: unknown URLs get an
+    /// HTML 404, malformed parameters a 400 with a JSON body, overload a JSON 503. Anything
+    /// else falls back to the shared problem handling (which logs it).
+    static let errorRenderer = ErrorRenderer(pathPrefix: "/registration/") { error, _ in
+        switch error {
+        case let bad as SDSUBadRequest:
+            return SDSUResponses.json(["error": bad.message], status: .badRequest)
+        case let http as HTTPError where http.status == .notFound || http.status == .methodNotAllowed:
+            return SDSUResponses.html(status: .notFound)
+        case let http as HTTPError where http.status == .badRequest || http.status == .contentTooLarge:
+            return SDSUResponses.json(["error": http.body ?? http.status.reasonPhrase], status: http.status)
+        case let problem as Problem:
+            switch problem.status {
+            case .notFound: return SDSUResponses.html(status: .notFound)
+            case .badRequest, .contentTooLarge: return SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
+            case .serviceUnavailable, .tooManyRequests:
+                var response = SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
+                if let retry = problem.headers[.retryAfter] { response.headers[.retryAfter] = retry }
+                return response
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    static func json(_ body: [String: String], status: HTTPResponse.Status) -> Response {
+        (try? GatewayJSON.response(body, status: status))
+            ?? Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
+    }
+
+    static func html(status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: notFoundPage))
+        )
+    }
+}

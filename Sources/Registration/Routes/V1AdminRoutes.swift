@@ -1,0 +1,71 @@
+import Foundation
+import GatewayCore
+import Hummingbird
+
+/// Catalog management for admins: imports, seat changes, class rosters and the red id roster.
+struct V1AdminRoutes: Sendable {
+    let service: RegistrationService
+    /// The largest import body accepted (the server's body limit).
+    let maxImportBytes: Int
+
+    struct SeatsRequest: Decodable { let seats: Int }
+    struct RosterRequest: Decodable { let redIds: [String] }
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let maxImportBytes = self.maxImportBytes
+        let group = guarded.group(router, "v1/admin/registration", access: .role(.admin))
+
+        group.post("imports") { request, _ in
+            let format = request.uri.queryParameters["format"].map(String.init) ?? "native"
+            let strict = ["1", "true"].contains(request.uri.queryParameters["strict"].map { $0.lowercased() } ?? "")
+            let buffer = try await request.body.collect(upTo: maxImportBytes)
+            guard buffer.readableBytes > 0 else { throw Problem.badRequest("Send the catalog file as the request body.") }
+            let data = Data(buffer: buffer)
+            let document: CatalogDocument
+            do {
+                switch format {
+                case "native": document = try NativeCatalogFormat.parse(data)
+                case "umdio": document = try UMDIOCatalogFormat.parse(data)
+                default: throw Problem.badRequest("format must be native or umdio.", invalidFields: ["format"])
+                }
+            } catch let error as CatalogFileError {
+                throw Problem.badRequest(error.description)
+            }
+            let report = try await service.importCatalog(document, strict: strict)
+            return try GatewayJSON.response(report, status: report.applied ? .ok : .unprocessableContent)
+        }
+        group.get("classes/:classId/roster") { _, context in
+            let classID = try V1CatalogRoutes.classID(context)
+            let roster = try await V1EnrollmentRoutes.run { try await service.roster(classID: classID) }
+            guard let listing = try await service.classListing(id: classID) else { throw RegistrationError.unknownClass(classID).problem }
+            func entry(_ item: ClassRoster.Entry, position: Int?) -> V1Views.RosterEntry {
+                .init(
+                    accountId: item.student.accountID, redId: item.student.redID, firstName: item.student.firstName,
+                    lastName: item.student.lastName, email: item.student.email, since: item.since, position: position
+                )
+            }
+            return try GatewayJSON.response(V1Views.Roster(
+                class: V1Views.Class(listing, detail: true),
+                enrolled: roster.enrolled.map { entry($0, position: nil) },
+                waitlist: roster.waitlist.enumerated().map { entry($1, position: $0 + 1) },
+                offers: roster.offers.map { .init(classId: $0.classID, offerId: $0.id, offeredAt: $0.offeredAt, expiresAt: $0.expiresAt, class: nil) }
+            ))
+        }
+        group.patch("classes/:classId") { request, context in
+            let classID = try V1CatalogRoutes.classID(context)
+            let body = try await GatewayJSON.decode(SeatsRequest.self, from: request, context: context)
+            guard (0...100_000).contains(body.seats) else { throw Problem.validation("seats must be between 0 and 100000.", field: "seats") }
+            let listing = try await V1EnrollmentRoutes.run { try await service.setSeats(classID: classID, seats: body.seats) }
+            return try GatewayJSON.response(V1Views.Class(listing, detail: true))
+        }
+        group.put("red-id-roster") { request, context in
+            let body = try await GatewayJSON.decode(RosterRequest.self, from: request, context: context)
+            guard body.redIds.allSatisfy(RedID.isWellFormed) else {
+                throw Problem.validation("Every red id must be nine digits.", field: "redIds")
+            }
+            let count = try await service.replaceRedIDRoster(body.redIds)
+            return try GatewayJSON.response(["count": count])
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Why a registration use case did not happen. Routes turn each case into the SDSU
+/// protocol's `{"error": ...}` string or a v1 problem type.
+public enum RegistrationError: Error, Sendable, Equatable {
+    /// An enrollment rule would be broken.
+    case violation(EnrollmentViolation)
+    /// No class has this id.
+    case unknownClass(Int64)
+    /// The account has no student profile (red id, names, email) yet.
+    case profileRequired
+    /// The red id or the password is wrong (deliberately not saying which).
+    case invalidCredentials
+    /// Too many failed sign-ins for this red id or address.
+    case throttled(retryAfterSeconds: Int)
+    /// Sign-up: the red id is not nine digits or is not accepted by the red id policy.
+    case invalidRedID
+    /// Sign-up: the red id belongs to another student.
+    case redIDInUse
+    /// Sign-up: seed 000's password rule.
+    case passwordTooShort
+    case passwordTooFewDistinct
+    case passwordTooLong
+    /// Sign-up: the address has no `@`.
+    case invalidEmail
+    /// Sign-up: a name is empty or too long.
+    case invalidName(field: String)
+    /// Admin: a class cannot have fewer seats than students enrolled or holding offers.
+    case seatsBelowEnrollment(Int)
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+
+/// A student's registration state: enrolled classes, waitlist places and open seat offers.
+public struct StudentSchedule: Sendable, Equatable {
+    public var enrollments: [Enrollment]
+    public var waitlist: [WaitlistPlace]
+    public var offers: [SeatOffer]
+}
+
+extension RegistrationService {
+    /// Registers the student in the class. A student who holds an offered seat for it claims
+    /// that seat; a waitlisted student leaves the waitlist.
+    public func register(studentID: Int64, classID: Int64) async throws {
+        try await register(studentID: studentID, classID: classID, requireOffer: false)
+    }
+
+    /// Claims a seat offered to the student (the `offer` waitlist policy).
+    public func claimOffer(studentID: Int64, classID: Int64) async throws {
+        try await register(studentID: studentID, classID: classID, requireOffer: true)
+    }
+
+    func register(studentID: Int64, classID: Int64, requireOffer: Bool) async throws {
+        let limit = settings.classLimit
+        let promoter = self.promoter
+        try await write { db, now, touched -> Result<Void, RegistrationError> in
+            touched.insert(classID)
+            try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
+            guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID] else {
+                return .failure(.unknownClass(classID))
+            }
+            let offer = try EnrollmentStore.openOffer(studentID: studentID, classID: classID, in: db)
+            if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
+            let standing = try Self.standing(of: studentID, in: target, offer: offer, db: db)
+            if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
+                return .failure(.violation(violation))
+            }
+            if let offer { _ = try EnrollmentStore.closeOffer(id: offer.id, as: "claimed", now: now, in: db) }
+            if standing.isWaitlisted { _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
+            try EnrollmentStore.enroll(studentID: studentID, classID: classID, at: now, in: db)
+            return .success(())
+        }
+    }
+
+    /// Drops the student from the class; the freed seat goes to the waitlist per the policy.
+    public func drop(studentID: Int64, classID: Int64) async throws {
+        let promoter = self.promoter
+        try await write { db, now, touched -> Result<Void, RegistrationError> in
+            touched.insert(classID)
+            guard try CatalogStore.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            guard try EnrollmentStore.drop(studentID: studentID, classID: classID, in: db) else {
+                return .failure(.violation(.notEnrolled))
+            }
+            try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
+            try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
+            return .success(())
+        }
+    }
+
+    /// Puts the student on the class's waitlist; returns their position (1 is first).
+    public func joinWaitlist(studentID: Int64, classID: Int64) async throws -> Int {
+        let promoter = self.promoter
+        return try await write { db, now, touched -> Result<Int, RegistrationError> in
+            touched.insert(classID)
+            try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
+            guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID] else {
+                return .failure(.unknownClass(classID))
+            }
+            let offer = try EnrollmentStore.openOffer(studentID: studentID, classID: classID, in: db)
+            let standing = try Self.standing(of: studentID, in: target, offer: offer, db: db)
+            if let violation = EnrollmentRules.waitlistViolation(target: target, standing: standing) {
+                return .failure(.violation(violation))
+            }
+            return .success(try EnrollmentStore.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
+        }
+    }
+
+    /// Takes the student off the class's waitlist, declining any seat offered to them.
+    public func leaveWaitlist(studentID: Int64, classID: Int64) async throws {
+        try await leaveWaitlist(studentID: studentID, classID: classID, requireOffer: false)
+    }
+
+    /// Declines a seat offered to the student; they leave the waitlist and the seat passes on.
+    public func declineOffer(studentID: Int64, classID: Int64) async throws {
+        try await leaveWaitlist(studentID: studentID, classID: classID, requireOffer: true)
+    }
+
+    func leaveWaitlist(studentID: Int64, classID: Int64, requireOffer: Bool) async throws {
+        let promoter = self.promoter
+        try await write { db, now, touched -> Result<Void, RegistrationError> in
+            touched.insert(classID)
+            guard try CatalogStore.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            let offer = try EnrollmentStore.openOffer(studentID: studentID, classID: classID, in: db)
+            if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
+            guard try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
+                return .failure(.violation(.notWaitlisted))
+            }
+            if let offer {
+                _ = try EnrollmentStore.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+                try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
+            }
+            return .success(())
+        }
+    }
+
+    /// Drops every class and leaves every waitlist; freed seats go to waitlists per the policy.
+    public func reset(studentID: Int64) async throws {
+        let promoter = self.promoter
+        try await write { db, now, touched -> Result<Void, RegistrationError> in
+            var freed: [Int64] = []
+            for offer in try EnrollmentStore.openOffers(of: studentID, in: db) {
+                _ = try EnrollmentStore.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+                freed.append(offer.classID)
+            }
+            for place in try EnrollmentStore.waitlistPlaces(of: studentID, in: db) {
+                _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
+                touched.insert(place.classID)
+            }
+            for enrollment in try EnrollmentStore.enrollments(of: studentID, in: db) {
+                _ = try EnrollmentStore.drop(studentID: studentID, classID: enrollment.classID, in: db)
+                freed.append(enrollment.classID)
+            }
+            for classID in Set(freed).sorted() {
+                touched.insert(classID)
+                try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
+            }
+            return .success(())
+        }
+    }
+
+    /// The student's enrollments, waitlist places and open offers.
+    public func schedule(studentID: Int64) async throws -> StudentSchedule {
+        try await database.pool.read { db in
+            StudentSchedule(
+                enrollments: try EnrollmentStore.enrollments(of: studentID, in: db),
+                waitlist: try EnrollmentStore.waitlistPlaces(of: studentID, in: db),
+                offers: try EnrollmentStore.openOffers(of: studentID, in: db)
+            )
+        }
+    }
+
+    /// What the rules need to know about the student, read inside the transaction.
+    static func standing(of studentID: Int64, in target: ClassSeats, offer: SeatOffer?, db: Database) throws -> StudentStanding {
+        let enrolledIDs = try EnrollmentStore.enrollments(of: studentID, in: db).map(\.classID)
+        let enrolled = try CatalogStore.classSeats(of: enrolledIDs, in: db).values.filter { $0.term == target.term }
+        return StudentStanding(
+            enrolledClasses: enrolled.sorted { $0.id < $1.id },
+            isWaitlisted: try EnrollmentStore.isWaitlisted(studentID: studentID, classID: target.id, in: db),
+            holdsOffer: offer != nil
+        )
+    }
+}

@@ -1,0 +1,152 @@
+import Auth
+import Foundation
+import GRDB
+import GatewayCore
+
+/// What a student gives to sign up through the SDSU protocol.
+public struct NewStudent: Sendable, Equatable {
+    public var firstName: String
+    public var lastName: String
+    public var redID: String
+    public var password: String
+    public var email: String
+
+    public init(firstName: String, lastName: String, redID: String, password: String, email: String) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.redID = redID
+        self.password = password
+        self.email = email
+    }
+}
+
+extension RegistrationService {
+    /// Signs a student up: a student account whose username is the red id (so the red id and
+    /// password also sign in to v1) and its profile, created atomically. Checks, in order: the
+    /// red id policy, seed 000's password rule, the email, the names, and that the red id is
+    /// free.
+    public func addStudent(_ student: NewStudent) async throws -> StudentProfile {
+        let first = student.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let last = student.lastName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let email = student.email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let redID = student.redID.trimmingCharacters(in: .whitespaces)
+        try await validateRedID(redID)
+        switch SDSUPasswordRule.violation(student.password) {
+        case .tooShort: throw RegistrationError.passwordTooShort
+        case .tooFewDistinct: throw RegistrationError.passwordTooFewDistinct
+        case .tooLong: throw RegistrationError.passwordTooLong
+        case nil: break
+        }
+        try validateProfile(firstName: first, lastName: last, email: email)
+        if try await database.pool.read({ db in try StudentStore.isRedIDTaken(redID, in: db) }) {
+            throw RegistrationError.redIDInUse
+        }
+        let hash = try await auth.hasher.hash(student.password)
+        let now = clock.now()
+        do {
+            let profile = try await database.pool.write { db in
+                let account = try AccountStore.insert(
+                    Account(username: redID, email: nil, passwordHash: hash, role: .student, createdAt: now), in: db
+                )
+                // `Account` is an immutable record, so `insert` may not report its id back:
+                // the row id of the insert is the account id.
+                let profile = StudentProfile(
+                    accountID: account.id ?? db.lastInsertedRowID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
+                )
+                try StudentStore.insert(profile, in: db)
+                return profile
+            }
+            logger.info("student added", metadata: ["account": "\(profile.accountID)"])
+            return profile
+        } catch let problem as Problem where problem.status == .conflict {
+            throw RegistrationError.redIDInUse
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw RegistrationError.redIDInUse
+        }
+    }
+
+    /// Creates or updates the student profile of an existing account (v1 users who signed up
+    /// with a username and want to register for classes).
+    public func saveProfile(
+        accountID: Int64, redID rawRedID: String, firstName: String, lastName: String, email: String
+    ) async throws -> StudentProfile {
+        let first = firstName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let last = lastName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let mail = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        let redID = rawRedID.trimmingCharacters(in: .whitespaces)
+        try validateProfile(firstName: first, lastName: last, email: mail)
+        try await validateRedID(redID)
+        let now = clock.now()
+        do {
+            return try await database.pool.write { db in
+                if let owner = try StudentStore.profile(redID: redID, in: db), owner.accountID != accountID {
+                    throw RegistrationError.redIDInUse
+                }
+                if let taken = try AccountStore.find(username: redID, in: db), taken.id != accountID {
+                    throw RegistrationError.redIDInUse
+                }
+                if var existing = try StudentStore.profile(accountID: accountID, in: db) {
+                    existing.redID = redID
+                    existing.firstName = first
+                    existing.lastName = last
+                    existing.email = mail
+                    try StudentStore.update(existing, in: db)
+                    return existing
+                }
+                let profile = StudentProfile(accountID: accountID, redID: redID, firstName: first, lastName: last, email: mail, createdAt: now)
+                try StudentStore.insert(profile, in: db)
+                return profile
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw RegistrationError.redIDInUse
+        }
+    }
+
+    /// The student profile of an account, if it has one.
+    public func profile(accountID: Int64) async throws -> StudentProfile? {
+        try await database.pool.read { db in try StudentStore.profile(accountID: accountID, in: db) }
+    }
+
+    /// Checks a red id and password the way the SDSU protocol sends them, with the sign-in
+    /// throttle, a decoy verification for unknown red ids, and the credential cache. Returns
+    /// the student's account id.
+    public func authenticate(redID rawRedID: String, password: String, clientAddress: String?) async throws -> Int64 {
+        let redID = rawRedID.trimmingCharacters(in: .whitespaces)
+        let throttle = auth.throttle
+        if let wait = throttle.retryAfter(username: redID, address: clientAddress, now: clock.now()) {
+            throw RegistrationError.throttled(retryAfterSeconds: wait)
+        }
+        var row: StudentCredentialRow?
+        if RedID.isWellFormed(redID) {
+            row = try await database.pool.read { db in try StudentStore.credentials(redID: redID, in: db) }
+        }
+        let usable = row.flatMap { $0.disabled ? nil : $0 }
+        if let usable,
+            let accountID = credentials.account(redID: redID, passwordHash: usable.passwordHash, password: password, now: clock.now())
+        {
+            return accountID
+        }
+        let valid = try await auth.hasher.verify(password, encoded: usable?.passwordHash)
+        guard valid, let usable else {
+            throttle.recordFailure(username: redID, address: clientAddress, now: clock.now())
+            throw RegistrationError.invalidCredentials
+        }
+        throttle.recordSuccess(username: redID)
+        credentials.remember(redID: redID, accountID: usable.accountID, passwordHash: usable.passwordHash, password: password, now: clock.now())
+        return usable.accountID
+    }
+
+    func validateProfile(firstName: String, lastName: String, email: String) throws {
+        if !SDSUEmailRule.isAcceptable(email) { throw RegistrationError.invalidEmail }
+        if firstName.isEmpty || firstName.count > 100 { throw RegistrationError.invalidName(field: "firstname") }
+        if lastName.isEmpty || lastName.count > 100 { throw RegistrationError.invalidName(field: "lastname") }
+    }
+
+    func validateRedID(_ redID: String) async throws {
+        guard settings.redIDPolicy.admitsFormat(redID) else { throw RegistrationError.invalidRedID }
+        if settings.redIDPolicy == .roster {
+            let listed = try await database.pool.read { db in try StudentStore.isOnRoster(redID, in: db) }
+            if !listed { throw RegistrationError.invalidRedID }
+        }
+    }
+}

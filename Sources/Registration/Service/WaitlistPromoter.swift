@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import Jobs
+
+/// Applies the waitlist policy when a seat frees up, inside the transaction that freed it.
+///
+/// Promotion happens in that same transaction rather than in a later job, so there is no
+/// moment in which a freed seat is open to a newcomer while students wait in line. What needs
+/// to happen later (an offer's expiry, notifications) is enqueued as jobs in the same
+/// transaction. Expired offers are also swept lazily whenever a class is touched, so seats are
+/// never stuck if the expiry job runs late.
+struct WaitlistPromoter: Sendable {
+    let settings: RegistrationSettings
+
+    /// Called after a seat of `classID` was freed (a drop, a declined or expired offer, more
+    /// seats). Applies the policy to the class's line.
+    func seatFreed(classID: Int64, now: Date, in db: Database, touched: inout Set<Int64>) throws {
+        touched.insert(classID)
+        guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID], target.openSeats > 0 else { return }
+        let line = try EnrollmentStore.line(of: classID, in: db)
+        guard !line.isEmpty else { return }
+        switch settings.waitlistPolicy {
+        case .none:
+            try JobEnqueuer.enqueue(
+                NewJob(
+                    kind: RegistrationJobs.seatOpened,
+                    args: RegistrationJobs.SeatOpenedArgs(classId: classID, openSeats: target.openSeats, accountIds: line),
+                    queue: RegistrationJobs.pushQueue, uniqueKey: "\(RegistrationJobs.seatOpened):\(classID)"
+                ),
+                in: db, now: now
+            )
+        case .offer:
+            try offerSeats(of: target, line: line, now: now, in: db)
+        case .auto:
+            try enrollFromLine(target, line: line, now: now, in: db)
+        }
+    }
+
+    /// Offers each open seat to the next student in line who holds no offer for it yet.
+    private func offerSeats(of target: ClassSeats, line: [Int64], now: Date, in db: Database) throws {
+        var open = target.openSeats
+        let offered = Set(try EnrollmentStore.openOffers(ofClass: target.id, in: db).map(\.studentID))
+        let expiresAt = now.addingTimeInterval(settings.offerWindow)
+        for studentID in line where open > 0 && !offered.contains(studentID) {
+            let offer = try EnrollmentStore.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
+            try JobEnqueuer.enqueue(
+                NewJob(
+                    kind: RegistrationJobs.offerExpiry,
+                    args: RegistrationJobs.OfferExpiryArgs(offerId: offer.id, classId: target.id, expiresAt: expiresAt),
+                    queue: RegistrationJobs.queue, runAt: expiresAt, uniqueKey: "\(RegistrationJobs.offerExpiry):\(offer.id)"
+                ),
+                in: db, now: now
+            )
+            try JobEnqueuer.enqueue(
+                NewJob(
+                    kind: RegistrationJobs.seatOffered,
+                    args: RegistrationJobs.SeatOfferedArgs(accountId: studentID, classId: target.id, offerId: offer.id, expiresAt: expiresAt),
+                    queue: RegistrationJobs.pushQueue
+                ),
+                in: db, now: now
+            )
+            open -= 1
+        }
+    }
+
+    /// Enrolls students in line order while seats are open, skipping those the rules would
+    /// refuse (class limit, time conflict); skipped students keep their place.
+    private func enrollFromLine(_ target: ClassSeats, line: [Int64], now: Date, in db: Database) throws {
+        var open = target.openSeats
+        for studentID in line where open > 0 {
+            let enrolledIDs = try EnrollmentStore.enrollments(of: studentID, in: db).map(\.classID)
+            let enrolled = Array(try CatalogStore.classSeats(of: enrolledIDs, in: db).values)
+            guard EnrollmentRules.isEligibleForPromotion(target: target, enrolledClasses: enrolled, classLimit: settings.classLimit) else {
+                continue
+            }
+            _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: target.id, in: db)
+            try EnrollmentStore.enroll(studentID: studentID, classID: target.id, at: now, in: db)
+            try JobEnqueuer.enqueue(
+                NewJob(
+                    kind: RegistrationJobs.waitlistEnrolled,
+                    args: RegistrationJobs.WaitlistEnrolledArgs(accountId: studentID, classId: target.id),
+                    queue: RegistrationJobs.pushQueue
+                ),
+                in: db, now: now
+            )
+            open -= 1
+        }
+    }
+
+    /// Expires open offers whose window has passed (for one class, or all when nil): the
+    /// student leaves the line, is told, and the seat passes to the next student. Returns how
+    /// many offers expired.
+    @discardableResult
+    func expireDueOffers(classID: Int64?, now: Date, in db: Database, touched: inout Set<Int64>) throws -> Int {
+        let due = try EnrollmentStore.dueOffers(classID: classID, now: now, in: db)
+        for offer in due {
+            guard try EnrollmentStore.closeOffer(id: offer.id, as: "expired", now: now, in: db) else { continue }
+            _ = try EnrollmentStore.leaveWaitlist(studentID: offer.studentID, classID: offer.classID, in: db)
+            try JobEnqueuer.enqueue(
+                NewJob(
+                    kind: RegistrationJobs.offerExpired,
+                    args: RegistrationJobs.OfferExpiredArgs(accountId: offer.studentID, classId: offer.classID, offerId: offer.id),
+                    queue: RegistrationJobs.pushQueue
+                ),
+                in: db, now: now
+            )
+        }
+        for classID in Set(due.map(\.classID)).sorted() {
+            try seatFreed(classID: classID, now: now, in: db, touched: &touched)
+        }
+        return due.count
+    }
+}
+
+extension RegistrationService {
+    /// What ``expireOffer(offerID:)`` did.
+    public enum OfferExpiryOutcome: Sendable, Equatable {
+        /// The offer lapsed; the seat passed on.
+        case expired
+        /// The offer is still inside its window (the job ran early): run again at this time.
+        case notDue(Date)
+        /// The offer was already claimed, declined or expired, or does not exist.
+        case alreadyClosed
+    }
+
+    /// The handler of `registration.offer-expiry`: expires the offer when its window has
+    /// passed and offers the seat to the next student in line.
+    public func expireOffer(offerID: Int64) async throws -> OfferExpiryOutcome {
+        let promoter = self.promoter
+        return try await write { db, now, touched -> Result<OfferExpiryOutcome, RegistrationError> in
+            guard let (offer, state) = try EnrollmentStore.offer(id: offerID, in: db), state == "open" else {
+                return .success(.alreadyClosed)
+            }
+            guard offer.expiresAt <= now else { return .success(.notDue(offer.expiresAt)) }
+            try promoter.expireDueOffers(classID: offer.classID, now: now, in: db, touched: &touched)
+            return .success(.expired)
+        }
+    }
+
+    /// Re-applies the waitlist policy to a class: expires lapsed offers and hands open seats
+    /// to the line. Idempotent; safe to run from a job or a sweep at any time.
+    public func processSeatFreed(classID: Int64) async throws {
+        let promoter = self.promoter
+        try await write { db, now, touched -> Result<Void, RegistrationError> in
+            try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
+            try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
+            return .success(())
+        }
+    }
+
+    /// Expires every lapsed offer in the catalog (a periodic safety net beside the expiry
+    /// jobs). Returns how many expired.
+    public func sweepExpiredOffers() async throws -> Int {
+        let promoter = self.promoter
+        return try await write { db, now, touched -> Result<Int, RegistrationError> in
+            .success(try promoter.expireDueOffers(classID: nil, now: now, in: db, touched: &touched))
+        }
+    }
+}

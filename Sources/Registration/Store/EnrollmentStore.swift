@@ -1,0 +1,187 @@
+import Foundation
+import GRDB
+
+/// An open offer of a held seat to a waitlisted student.
+public struct SeatOffer: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var classID: Int64
+    public var studentID: Int64
+    public var offeredAt: Date
+    public var expiresAt: Date
+}
+
+/// A student's place in one class's waitlist.
+public struct WaitlistPlace: Sendable, Equatable, Codable {
+    public var classID: Int64
+    /// 1 for the first in line.
+    public var position: Int
+    public var joinedAt: Date
+}
+
+/// An enrollment of a student in a class.
+public struct Enrollment: Sendable, Equatable, Codable {
+    public var classID: Int64
+    public var enrolledAt: Date
+}
+
+/// SQL for enrollments, waitlists and offers. Every function runs inside the caller's
+/// transaction; the service wraps each use case in one write transaction.
+public enum EnrollmentStore {
+    // MARK: Enrollments
+
+    /// The classes a student is enrolled in, by class id.
+    public static func enrollments(of studentID: Int64, in db: Database) throws -> [Enrollment] {
+        try Row.fetchAll(
+            db, sql: "SELECT class_id, enrolled_at FROM registration_enrollments WHERE student_id = ? ORDER BY class_id",
+            arguments: [studentID]
+        ).map { Enrollment(classID: $0[0], enrolledAt: $0[1]) }
+    }
+
+    public static func isEnrolled(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM registration_enrollments WHERE student_id = ? AND class_id = ?)",
+            arguments: [studentID, classID]
+        ) ?? false
+    }
+
+    public static func enroll(studentID: Int64, classID: Int64, at now: Date, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (?, ?, ?)",
+            arguments: [studentID, classID, now]
+        )
+    }
+
+    /// Removes an enrollment; false when there was none.
+    public static func drop(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "DELETE FROM registration_enrollments WHERE student_id = ? AND class_id = ?", arguments: [studentID, classID]
+        )
+        return db.changesCount > 0
+    }
+
+    // MARK: Waitlists
+
+    /// The student's waitlist places, with positions counted among the gateway's entries.
+    public static func waitlistPlaces(of studentID: Int64, in db: Database) throws -> [WaitlistPlace] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT w.class_id, w.joined_at,
+                       (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id)
+                FROM registration_waitlist w WHERE w.student_id = ? ORDER BY w.class_id
+                """,
+            arguments: [studentID]
+        ).map { WaitlistPlace(classID: $0[0], position: $0[2], joinedAt: $0[1]) }
+    }
+
+    public static func isWaitlisted(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM registration_waitlist WHERE student_id = ? AND class_id = ?)",
+            arguments: [studentID, classID]
+        ) ?? false
+    }
+
+    /// Adds the student at the end of the line and returns their position.
+    public static func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in db: Database) throws -> Int {
+        try db.execute(
+            sql: "INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (?, ?, ?)",
+            arguments: [studentID, classID, now]
+        )
+        return try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = ? AND id <= ?",
+            arguments: [classID, db.lastInsertedRowID]
+        ) ?? 1
+    }
+
+    /// Removes the student from the line; false when they were not in it.
+    public static func leaveWaitlist(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "DELETE FROM registration_waitlist WHERE student_id = ? AND class_id = ?", arguments: [studentID, classID]
+        )
+        return db.changesCount > 0
+    }
+
+    /// The line for a class: student ids, first in line first.
+    public static func line(of classID: Int64, in db: Database) throws -> [Int64] {
+        try Int64.fetchAll(
+            db, sql: "SELECT student_id FROM registration_waitlist WHERE class_id = ? ORDER BY id", arguments: [classID]
+        )
+    }
+
+    // MARK: Offers
+
+    public static func openOffer(studentID: Int64, classID: Int64, in db: Database) throws -> SeatOffer? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers
+                WHERE student_id = ? AND class_id = ? AND state = 'open'
+                """,
+            arguments: [studentID, classID]
+        ).map(offer(from:))
+    }
+
+    public static func openOffers(of studentID: Int64, in db: Database) throws -> [SeatOffer] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers
+                WHERE student_id = ? AND state = 'open' ORDER BY class_id
+                """,
+            arguments: [studentID]
+        ).map(offer(from:))
+    }
+
+    public static func openOffers(ofClass classID: Int64, in db: Database) throws -> [SeatOffer] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers
+                WHERE class_id = ? AND state = 'open' ORDER BY id
+                """,
+            arguments: [classID]
+        ).map(offer(from:))
+    }
+
+    public static func offer(id: Int64, in db: Database) throws -> (SeatOffer, String)? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, class_id, student_id, offered_at, expires_at, state FROM registration_offers WHERE id = ?",
+            arguments: [id]
+        ).map { (offer(from: $0), $0[5]) }
+    }
+
+    /// Open offers whose claim window has passed, optionally only for one class.
+    public static func dueOffers(classID: Int64?, now: Date, in db: Database) throws -> [SeatOffer] {
+        var sql = "SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers WHERE state = 'open' AND expires_at <= ?"
+        var arguments: StatementArguments = [now]
+        if let classID {
+            sql += " AND class_id = ?"
+            arguments += [classID]
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY id", arguments: arguments).map(offer(from:))
+    }
+
+    public static func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in db: Database) throws -> SeatOffer {
+        try db.execute(
+            sql: """
+                INSERT INTO registration_offers (class_id, student_id, offered_at, expires_at, state)
+                VALUES (?, ?, ?, ?, 'open')
+                """,
+            arguments: [classID, studentID, now, expiresAt]
+        )
+        return SeatOffer(id: db.lastInsertedRowID, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
+    }
+
+    /// Closes an open offer as claimed, declined or expired; false when it was not open.
+    public static func closeOffer(id: Int64, as state: String, now: Date, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'",
+            arguments: [state, now, id]
+        )
+        return db.changesCount > 0
+    }
+
+    static func offer(from row: Row) -> SeatOffer {
+        SeatOffer(id: row[0], classID: row[1], studentID: row[2], offeredAt: row[3], expiresAt: row[4])
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import GatewayApp
+import GatewayCore
+import Registration
+import Storage
+
+/// `gateway import-catalog`: loads a catalog file into the database in one transaction.
+struct ImportCatalog: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-catalog",
+        abstract: "Import a class catalog (native or umd.io JSON) in one transaction.",
+        discussion: """
+            Idempotent: re-importing updates classes instead of duplicating them. Bad rows are listed \
+            with their reasons and skipped whole; with --strict, any bad row aborts the import.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case native, umdio
+    }
+
+    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "native or umdio.") var format: Format
+    @Flag(help: "Apply nothing when any row is bad.") var strict = false
+    @Option(help: "College of new subjects from a umd.io file (the format has none).") var college: String?
+    @Flag(help: "Print the report as JSON.") var json = false
+    @Argument(help: "The catalog file.") var file: String
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: file) else { throw GatewayCLIError("cannot read \(file)") }
+        let document: CatalogDocument
+        do {
+            switch format {
+            case .native: document = try NativeCatalogFormat.parse(data)
+            case .umdio: document = try UMDIOCatalogFormat.parse(data, college: college)
+            }
+        } catch let error as CatalogFileError {
+            throw GatewayCLIError(error.description)
+        }
+        let path = database ?? Env.string("database") ?? defaultDatabasePath
+        let db = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
+        try db.migrate()
+        let settings = try RegistrationOptions.fromEnvironment()
+        let terminal = isatty(STDERR_FILENO) == 1
+        var progress: CatalogImporter.Progress?
+        if terminal {
+            progress = { @Sendable (phase: String, done: Int, total: Int) in
+                let line = "\rimporting \(phase): \(done)/\(total)\u{1B}[K"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
+        let report = try await RegistrationService.importCatalog(
+            document, into: db, settings: settings, now: Date(), strict: strict, progress: progress
+        )
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(Self.describe(report, file: file))
+        }
+        if !report.applied { throw GatewayCLIError("strict import aborted: \(report.rejected.count) bad row(s); nothing was applied") }
+    }
+
+    static func describe(_ report: ImportReport, file: String) -> String {
+        func line(_ name: String, _ counts: ImportReport.Counts) -> String {
+            "  \(name): \(counts.created) created, \(counts.updated) updated, \(counts.unchanged) unchanged"
+        }
+        var lines = [
+            report.applied ? "Imported \(file):" : "Checked \(file) (nothing applied):",
+            line("subjects", report.subjects), line("courses", report.courses), line("classes", report.classes),
+        ]
+        if !report.rejected.isEmpty {
+            lines.append("  rejected: \(report.rejected.count) row(s)")
+            for row in report.rejected.prefix(50) { lines.append("    \(row.row): \(row.reason)") }
+            if report.rejected.count > 50 { lines.append("    ... and \(report.rejected.count - 50) more (use --json for all)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

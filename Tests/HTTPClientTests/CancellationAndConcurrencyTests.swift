@@ -1,0 +1,90 @@
+import Foundation
+import HTTPClient
+import Testing
+
+@Suite("CurlHTTPClient cancellation and concurrency", .timeLimit(.minutes(2)))
+struct CancellationAndConcurrencyTests {
+    @Test func cancellingTheTaskAbortsARunningTransfer() async throws {
+        try await withTestServer { server in
+            let client = makeClient()
+            defer { client.shutdown() }
+            let task = Task {
+                try await client.execute(OutboundRequest(url: server.url("/sleep/8000")))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            // The server answers after 8 s; only an aborted transfer fails with cancellation.
+            task.cancel()
+            let result = await task.result
+            guard case .failure(let error) = result else {
+                Issue.record("expected cancellation, got a response")
+                return
+            }
+            #expect(error is CancellationError)
+        }
+    }
+
+    @Test func cancellingAQueuedRequestReturnsImmediately() async throws {
+        try await withTestServer { server in
+            let client = makeClient(threads: 1)
+            defer { client.shutdown() }
+            let busy = Task { try await client.execute(OutboundRequest(url: server.url("/sleep/1500"))) }
+            // Wait until the only thread is busy with the slow request (bounded: 10 s).
+            for _ in 0..<200 where server.stats.totalRequests == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            try #require(server.stats.totalRequests == 1)
+            let queued = Task { try await client.execute(OutboundRequest(url: server.url("/echo"))) }
+            try await Task.sleep(for: .milliseconds(100))
+            queued.cancel()
+            let result = await queued.result
+            guard case .failure(let error) = result else {
+                Issue.record("expected cancellation, got a response")
+                return
+            }
+            #expect(error is CancellationError)
+            #expect(try await busy.value.status == 200)
+            #expect(server.stats.totalRequests == 1) // the cancelled request never reached the server
+        }
+    }
+
+    @Test func alreadyCancelledTaskDoesNotSend() async throws {
+        try await withTestServer { server in
+            let client = makeClient()
+            defer { client.shutdown() }
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await client.execute(OutboundRequest(url: server.url("/echo")))
+            }
+            let result = await task.result
+            guard case .failure(let error) = result else {
+                Issue.record("expected cancellation, got a response")
+                return
+            }
+            #expect(error is CancellationError)
+            #expect(server.stats.totalRequests == 0)
+        }
+    }
+
+    @Test func twentyConcurrentRequestsOnFourThreads() async throws {
+        try await withTestServer { server in
+            let client = makeClient(threads: 4)
+            defer { client.shutdown() }
+            let started = ContinuousClock.now
+            let statuses = try await withThrowingTaskGroup(of: (Int, OutboundResponse).self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        (index, try await client.execute(OutboundRequest(url: server.url("/sleep/200?i=\(index)"))))
+                    }
+                }
+                var results: [Int: Int] = [:]
+                for try await (index, response) in group { results[index] = response.status }
+                return results
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(statuses.count == 20)
+            #expect(statuses.values.allSatisfy { $0 == 200 })
+            // Bounded by the pool: at most 4 at once, so at least 5 rounds of 200 ms.
+            #expect(server.stats.maximumConcurrent <= 4)
+            #expect(server.stats.maximumConcurrent >= 2)
+            #expect(elapsed >= .milliseconds(950))
+        }
+    }
+}

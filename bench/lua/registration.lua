@@ -1,0 +1,49 @@
+-- Registrations under contention: every request picks one of N students at random and either
+-- registers them in the class or drops it (50/50), through the SDSU protocol's GET form. All
+-- requests compete for the same class's seats and for SQLite's single writer.
+-- Arguments: N students, first red id, class id, password.
+local threads = {}
+
+function setup(thread)
+  thread:set("id", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  added, full, dropped, notin, other = 0, 0, 0, 0, 0
+  students = tonumber(args[1]) or 50
+  first = tonumber(args[2]) or 600000001
+  class = args[3] or "7030"
+  password = args[4] or "benchpass1"
+  math.randomseed(id * 7919)
+end
+
+function request()
+  local redid = first + math.random(0, students - 1)
+  local op = (math.random() < 0.5) and "registerclass" or "unregisterclass"
+  return wrk.format("GET", "/registration/" .. op .. "?redid=" .. redid .. "&password=" .. password .. "&courseid=" .. class)
+end
+
+function response(status, headers, body)
+  if body:find("Course added", 1, true) then added = added + 1
+  elseif body:find("Course dropped", 1, true) then dropped = dropped + 1
+  elseif body:find("full", 1, true) or body:find("already in course", 1, true) then full = full + 1
+  elseif body:find("not in course", 1, true) then notin = notin + 1
+  else other = other + 1 end
+end
+
+function done(summary, latency, requests)
+  local a, f, d, n, o = 0, 0, 0, 0, 0
+  for _, thread in ipairs(threads) do
+    a = a + thread:get("added")
+    f = f + thread:get("full")
+    d = d + thread:get("dropped")
+    n = n + thread:get("notin")
+    o = o + thread:get("other")
+  end
+  local seconds = summary.duration / 1e6
+  io.write(string.format(
+    "contention: requests_per_s=%.0f registrations_per_s=%.0f drops_per_s=%.0f refused_full_or_enrolled=%d not_enrolled=%d other=%d p50_ms=%.2f p99_ms=%.2f\n",
+    summary.requests / seconds, a / seconds, d / seconds, f, n, o,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end

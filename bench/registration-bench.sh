@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Registration benchmarks against a release build on 127.0.0.1 (numbers in docs/benchmarks.md):
+#  1. wrk: /healthz, /registration/classidslist (the seed's sample query) and
+#     /registration/classdetails?classid=7036, each for DURATION seconds, in one run; the
+#     registration figures are also given as a ratio to /healthz.
+#  2. Registrations under contention: STUDENTS students register for and drop one class at
+#     random (bench/lua/registration.lua), all competing for its seats and SQLite's writer.
+#  3. In-process catalog filter latency over the full demo catalog (gateway registration-bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10}
+CONNECTIONS=${CONNECTIONS:-32}
+THREADS=${THREADS:-1}
+STUDENTS=${STUDENTS:-50}
+PORT=${PORT:-18091}
+command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
+swift build -c release --product gateway >/dev/null
+BIN=$(swift build -c release --show-bin-path)/gateway
+DIR=$(mktemp -d)
+trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT
+"$BIN" serve --demo --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
+PID=$!
+URL="http://127.0.0.1:$PORT"
+for _ in $(seq 1 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
+
+rps() { grep "Requests/sec" "$1" | awk '{print $2}'; }
+p99() { grep -E "^ +99%" "$1" | awk '{print $2}'; }
+echo "== wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s (release build, $(nproc) cores shared by server and wrk)"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$URL/healthz" >/dev/null  # warm up
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$URL/healthz" > "$DIR/healthz.txt"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$URL/registration/classidslist?subjectid=8&level=graduate&starttime=1730" > "$DIR/ids.txt"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$URL/registration/classdetails?classid=7036" > "$DIR/details.txt"
+H=$(rps "$DIR/healthz.txt"); I=$(rps "$DIR/ids.txt"); D=$(rps "$DIR/details.txt")
+printf "| endpoint | requests/s | p99 | ratio to /healthz |\n|---|---:|---:|---:|\n"
+printf "| /healthz | %s | %s | 1.00 |\n" "$H" "$(p99 "$DIR/healthz.txt")"
+printf "| classidslist?subjectid=8&level=graduate&starttime=1730 | %s | %s | %.2f |\n" "$I" "$(p99 "$DIR/ids.txt")" "$(echo "$I / $H" | bc -l)"
+printf "| classdetails?classid=7036 | %s | %s | %.2f |\n" "$D" "$(p99 "$DIR/details.txt")" "$(echo "$D / $H" | bc -l)"
+
+echo "== registrations under contention: $STUDENTS students, one class (7030), -c$CONNECTIONS"
+for i in $(seq 1 "$STUDENTS"); do
+  redid=$((600000000 + i))
+  curl -sf -X POST "$URL/registration/addstudent" -H 'content-type: application/json' \
+    -d "{\"firstname\":\"Bench\",\"lastname\":\"$i\",\"redid\":\"$redid\",\"password\":\"benchpass1\",\"email\":\"b$i@example.edu\"}" >/dev/null &
+  (( i % 8 == 0 )) && wait
+done
+wait
+# Warm the credential cache (one argon2id verification per student), then measure.
+for i in $(seq 1 "$STUDENTS"); do curl -sf "$URL/registration/studentclasses?redid=$((600000000 + i))&password=benchpass1" >/dev/null; done
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:"
+curl -s "$URL/registration/classdetails?classid=7030" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class 7030 after the run: seats=%d enrolled=%d" % (d["seats"], d["enrolled"]))'
+
+echo "== in-process catalog filters (full demo catalog)"
+"$BIN" registration-bench --iterations 2000
