@@ -59,7 +59,7 @@ public final class JobRegistry: Sendable {
 
     func handler(for kind: String) -> Handler? { handlers.withLock { $0[kind] } }
 
-    nonisolated(unsafe) static let decoder: JSONDecoder = {
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

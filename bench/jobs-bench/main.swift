@@ -89,7 +89,7 @@ do {
     let (bulkDB, bulkDir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: bulkDir) }
     let bulkStart = ContinuousClock.now
-    try await bulkDB.pool.write { db in
+    try bulkDB.pool.write { db in
         let now = Date()
         for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
     }
@@ -101,7 +101,7 @@ if argument("--inline", default: "no") == "yes" {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     let n = min(total, 5000)
-    try await db.pool.write { db in
+    try db.pool.write { db in
         let now = Date()
         for _ in 0..<n { try JobEnqueuer.enqueue(job, in: db, now: now) }
     }
@@ -115,7 +115,7 @@ if argument("--inline", default: "no") == "yes" {
 for workers in workerCounts {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
-    try await db.pool.write { db in
+    try db.pool.write { db in
         let now = Date()
         for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
     }
