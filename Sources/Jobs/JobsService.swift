@@ -224,7 +224,8 @@ public struct JobsService: Sendable {
     // MARK: Schedules
 
     public func scheduleStatuses() async throws -> [ScheduleStatus] {
-        let zone = configuration.timeZone.identifier
+        // Foundation calls UTC "GMT"; operators configured "UTC".
+        let zone = configuration.timeZone.identifier == "GMT" ? "UTC" : configuration.timeZone.identifier
         return try await database.pool.read { db in
             try Row.fetchAll(
                 db,
