@@ -58,6 +58,7 @@ public struct GatewayApplication: Sendable {
         self.routes = RouteRegistry()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
         Diagnostics.register(in: jobs.registry)
+        try RegistrationJobHandlers.register(registration, in: jobs.registry)
     }
 
     /// The router with every route and middleware. Routes are recorded in ``routes``.
