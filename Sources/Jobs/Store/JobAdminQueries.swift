@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GRDB
 
 /// Reads and operator actions on jobs and queues, in the caller's database access.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Any JSON value, kept as it was written: how job arguments travel through the admin API
-/// without the API knowing each kind's argument type.
+/// Any JSON value, kept as it was written and decoded without Foundation's number bridging (so
+/// `true` is never `1`): job arguments in the admin API, and SDSU protocol parameters.
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
