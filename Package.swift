@@ -123,6 +123,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "jobs-bench",
+            dependencies: [
+                "Jobs", "Storage", "GatewayCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/jobs-bench",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [

@@ -8,7 +8,7 @@ DURATION=${DURATION:-10}
 PORT=${PORT:-18090}
 command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
 SCRATCH=${SCRATCH:-.build-release}
-swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
+[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
 BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/gateway
 DIR=$(mktemp -d)
 trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT

@@ -3,7 +3,7 @@ import GRDB
 import GatewayCore
 
 /// An account as stored. The password hash never leaves the Auth module's store.
-public struct Account: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
+public struct Account: Sendable, Equatable, Codable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "accounts"
 
     public var id: Int64?
@@ -49,7 +49,7 @@ public struct AccountView: Codable, Sendable, Equatable {
 }
 
 /// A stored bearer token: only its SHA-256 is kept.
-struct AccessToken: Codable, FetchableRecord, PersistableRecord {
+struct AccessToken: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "access_tokens"
     var id: Int64?
     var accountID: Int64

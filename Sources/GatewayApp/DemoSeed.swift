@@ -2,6 +2,7 @@ import Auth
 import Foundation
 import GRDB
 import GatewayCore
+import Jobs
 
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {
@@ -27,6 +28,10 @@ struct DemoSeed {
             )
         }
         try await app.registration.seedDemoStudentProfile(username: "student")
+        // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
+        app.jobs.registry.schedule(
+            ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)
+        )
         app.logger.warning("demo: seeded demo accounts with published passwords; never expose a demo database")
     }
 }

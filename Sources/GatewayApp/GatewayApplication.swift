@@ -30,6 +30,9 @@ public struct GatewayApplication: Sendable {
     public let registration: RegistrationService
     public let routes: RouteRegistry
     public let logger: Logger
+    /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
+    /// `JobEnqueuer.enqueue(_:in:now:)` inside your transaction or `jobs.service.enqueue(_:)`.
+    public let jobs: JobsRuntime
 
     /// Opens and migrates the database and builds the module services.
     public init(configuration: GatewayConfiguration, clock: any GatewayClock = SystemClock(), logger: Logger? = nil) throws {
@@ -53,6 +56,9 @@ public struct GatewayApplication: Sendable {
             database: database, auth: auth, clock: clock, settings: configuration.registration, logger: logger
         )
         self.routes = RouteRegistry()
+        self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
+        Diagnostics.register(in: jobs.registry)
+        try RegistrationJobHandlers.register(registration, in: jobs.registry)
     }
 
     /// The router with every route and middleware. Routes are recorded in ``routes``.
@@ -73,6 +79,7 @@ public struct GatewayApplication: Sendable {
         OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec())
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
+        JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)
         RegistrationRoutes(service: registration, maxImportBytes: configuration.maxBodyBytes).register(with: guarded, on: router)
         return router
     }
@@ -81,7 +88,11 @@ public struct GatewayApplication: Sendable {
     var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer] }
 
     /// Background services that run beside the HTTP server.
-    public func backgroundServices() -> [any Service] { [] }
+    public func backgroundServices() -> [any Service] {
+        var services: [any Service] = []
+        if configuration.jobs.workersEnabled { services.append(jobs.pool) }
+        return services
+    }
 
     /// The Hummingbird application, plain HTTP or TLS as configured.
     public func makeApplication() throws -> some ApplicationProtocol {

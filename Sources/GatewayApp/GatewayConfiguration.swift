@@ -1,5 +1,6 @@
 import Auth
 import Foundation
+import Jobs
 import Logging
 import Registration
 
@@ -28,6 +29,8 @@ public struct GatewayConfiguration: Sendable {
     /// Sign-ins allowed to wait for a hashing thread before new ones get 503.
     public var passwordHashingQueue = 64
     public var loginThrottle = LoginThrottle.Limits()
+    /// Job workers, queues, leases, retention, cron time zone, shutdown timeout.
+    public var jobs = JobsConfiguration()
     /// Class limit, waitlist policy, offer window and red id policy (docs/registration.md).
     public var registration = RegistrationSettings()
 

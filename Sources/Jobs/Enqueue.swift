@@ -12,31 +12,40 @@ public enum JobEnqueuer {
         public let duplicate: Bool
     }
 
-    /// Inserts the job in `db`'s current transaction.
+    static let insertSQL = """
+        INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
+        DO NOTHING
+        """
+    static let existingSQL = """
+        SELECT id, state FROM jobs
+        WHERE unique_key = ? AND state IN ('available', 'scheduled', 'running', 'retryable')
+        """
+
+    /// Inserts the job in `db`'s current transaction. A live job (available, scheduled, running
+    /// or retryable) with the same unique key is returned instead of inserting a second one;
+    /// the partial unique index `jobs_unique_live` makes that hold even between processes.
+    /// Workers in this process are woken when the transaction commits.
     @discardableResult
     public static func enqueue(_ job: NewJob, in db: Database, now: Date) throws -> Result {
-        if let key = job.uniqueKey,
-            let row = try Row.fetchOne(
-                db,
-                sql: "SELECT id, state FROM jobs WHERE unique_key = ? AND state IN ('available','scheduled','running','retryable')",
-                arguments: [key]
-            )
-        {
-            return Result(id: row["id"], state: JobState(rawValue: row["state"]) ?? .available, duplicate: true)
+        guard !job.kind.isEmpty, !job.queue.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "a job needs a kind and a queue")
         }
         let nowMs = now.millisecondsSince1970
         let runAt = job.runAt?.millisecondsSince1970 ?? nowMs
         let state: JobState = runAt > nowMs ? .scheduled : .available
-        try db.execute(
-            sql: """
-                INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                job.queue, job.kind, String(decoding: job.args, as: UTF8.self), state.rawValue, job.maxAttempts,
-                job.priority, runAt, job.uniqueKey, nowMs,
-            ]
-        )
-        return Result(id: db.lastInsertedRowID, state: state, duplicate: false)
+        try db.cachedStatement(sql: insertSQL).execute(arguments: [
+            job.queue, job.kind, String(decoding: job.args, as: UTF8.self), state.rawValue, job.maxAttempts,
+            job.priority, runAt, job.uniqueKey, nowMs,
+        ])
+        if db.changesCount == 0, let key = job.uniqueKey,
+            let row = try Row.fetchOne(db.cachedStatement(sql: existingSQL), arguments: [key])
+        {
+            return Result(id: row[0], state: JobState(rawValue: row[1]) ?? .available, duplicate: true)
+        }
+        let id = db.lastInsertedRowID
+        if state == .available { JobSignals.shared.enqueued(queue: job.queue, in: db) }
+        return Result(id: id, state: state, duplicate: false)
     }
 }

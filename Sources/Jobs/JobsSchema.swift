@@ -60,5 +60,13 @@ public enum JobsSchema: SchemaModule {
                 );
                 """)
         },
+        Migration("jobs.002.schedule-job-options") { db in
+            // Each tick's job takes the schedule's priority and attempts (few: a frequent
+            // schedule's next tick comes soon anyway).
+            try db.execute(sql: """
+                ALTER TABLE job_schedules ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE job_schedules ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts >= 1);
+                """)
+        },
     ]
 }

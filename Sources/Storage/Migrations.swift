@@ -15,7 +15,7 @@ public struct Migration: Sendable {
 
 /// A module's contribution to the schema. The composition root lists modules in dependency
 /// order (a module's tables may reference only tables of modules listed before it).
-public protocol SchemaModule {
+public protocol SchemaModule: Sendable {
     static var migrations: [Migration] { get }
 }
 

@@ -19,6 +19,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
+    @OptionGroup(title: "Jobs") var jobOptions: JobsServeOptions
     @OptionGroup(title: "Registration") var registration: RegistrationOptions
 
     func validate() throws {
@@ -50,6 +51,7 @@ struct Serve: AsyncParsableCommand {
             config.auth.maxTokenMinutes = max
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
         }
+        try jobOptions.apply(to: &config)
         try registration.apply(to: &config)
         return config
     }

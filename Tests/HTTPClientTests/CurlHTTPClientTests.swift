@@ -146,16 +146,14 @@ struct CurlHTTPClientTests {
         try await withTestServer { server in
             let client = makeClient()
             defer { client.shutdown() }
-            let started = ContinuousClock.now
+            // The server answers after 5 s; only an enforced timeout yields `.timeout`.
             let error = await thrownError {
                 try await client.execute(OutboundRequest(url: server.url("/sleep/5000"), timeout: .milliseconds(300)))
             }
-            let elapsed = ContinuousClock.now - started
             guard case .timeout? = error as? HTTPClientError else {
                 Issue.record("expected .timeout, got \(String(describing: error))")
                 return
             }
-            #expect(elapsed < .seconds(3))
         }
     }
 

@@ -9,36 +9,6 @@ struct SDSUBadRequest: Error, Sendable {
     init(_ message: String) { self.message = message }
 }
 
-/// Any JSON value, decoded without Foundation's number bridging (so `true` is never `1`).
-enum JSONValue: Decodable, Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case double(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-}
-
 /// The parameters of one SDSU protocol request: the query string of a GET, or the JSON
 /// object of a POST (a POST without a body falls back to its query string).
 ///

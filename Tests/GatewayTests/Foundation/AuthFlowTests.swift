@@ -12,6 +12,7 @@ struct AuthFlowTests {
             let reply = try await client.json(.post, "/v1/accounts", body: #"{"username":"Ada.L","password":"analytical-engine","email":"ada@example.edu"}"#)
             #expect(reply.status == .created)
             #expect(reply.object["username"] as? String == "ada.l")
+            #expect((reply.object["id"] as? Int ?? 0) > 0)
             #expect(reply.object["role"] as? String == "student")
             #expect(reply.object["email"] as? String == "ada@example.edu")
             #expect(!reply.body.contains("argon2"))
@@ -59,6 +60,7 @@ struct AuthFlowTests {
 
             let me = try await client.json(.get, "/v1/me", token: token)
             #expect(me.status == .ok)
+            #expect((me.object["id"] as? Int ?? 0) > 0)
             #expect(me.object["username"] as? String == "dana")
 
             clock.advance(by: 29 * 60)

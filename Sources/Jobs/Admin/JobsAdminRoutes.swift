@@ -1,0 +1,167 @@
+import Foundation
+import GatewayCore
+import Hummingbird
+
+/// The admin endpoints of the job system (admin role), under `/v1/admin/`: `jobs`,
+/// `jobs/{id}` (+ `retry`, `cancel`, delete), `queues` (+ `pause`, `resume`) and `schedules`
+/// (+ `enable`, `disable`, `run`).
+public struct JobsAdminRoutes: Sendable {
+    let runtime: JobsRuntime
+
+    public init(runtime: JobsRuntime) { self.runtime = runtime }
+
+    struct EnqueueBody: Decodable {
+        let kind: String
+        let args: JSONValue?
+        let queue: String?
+        let priority: Int?
+        let scheduledAt: Date?
+        let maxAttempts: Int?
+        let uniqueKey: String?
+    }
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = runtime.service
+        let registry = runtime.registry
+
+        guarded.group(router, "v1/admin/jobs", access: .role(.admin))
+            .get { request, _ in
+                let query = request.uri.queryParameters
+                let limit = try pageLimit(query["limit"].map(String.init))
+                let before = try query["cursor"].map { try PageCursor(token: String($0)) }
+                    .map { cursor -> Int64 in
+                        guard let id = cursor.after.first.flatMap(Int64.init) else {
+                            throw Problem.badRequest("The cursor is not one this server issued.", invalidFields: ["cursor"])
+                        }
+                        return id
+                    }
+                let states = try query["state"].map { try Self.states(String($0)) }
+                let jobs = try await service.list(
+                    states: states, queue: query["queue"].map(String.init), kind: query["kind"].map(String.init),
+                    before: before, limit: limit + 1
+                )
+                let page = Array(jobs.prefix(limit))
+                let next = jobs.count > limit ? page.last.map { PageCursor(after: ["\($0.id)"]).token } : nil
+                return try GatewayJSON.response(Page(items: page, nextCursor: next))
+            }
+            .post { request, context in
+                let body = try await GatewayJSON.decode(EnqueueBody.self, from: request, context: context)
+                guard registry.handler(for: body.kind)?.adminEnqueueable == true else {
+                    throw Problem.validation(
+                        "Admins may enqueue only these kinds: \(registry.kinds.filter { registry.handler(for: $0)?.adminEnqueueable == true }.joined(separator: ", ")).",
+                        field: "kind"
+                    )
+                }
+                let args = body.args ?? .object([:])
+                guard args.isObject else { throw Problem.validation("'args' must be a JSON object.", field: "args") }
+                let queue = body.queue ?? "default"
+                try Self.checkQueueName(queue, field: "queue")
+                if let attempts = body.maxAttempts, !(1...100).contains(attempts) {
+                    throw Problem.validation("'maxAttempts' must be between 1 and 100.", field: "maxAttempts")
+                }
+                let job = NewJob(
+                    kind: body.kind, rawArgs: args.jsonData, queue: queue, priority: body.priority ?? 0,
+                    runAt: body.scheduledAt, maxAttempts: body.maxAttempts ?? 20, uniqueKey: body.uniqueKey
+                )
+                let result = try await service.enqueue(job)
+                guard let record = try await service.job(id: result.id) else { throw Problem.notFound() }
+                return try GatewayJSON.response(
+                    record, status: result.duplicate ? .ok : .created, headers: [.location: "/v1/admin/jobs/\(record.id)"]
+                )
+            }
+            .get(":id") { _, context in
+                let id = try Self.jobID(context)
+                guard let job = try await service.job(id: id) else { throw JobsService.noSuchJob(id) }
+                return try GatewayJSON.response(job)
+            }
+            .delete(":id") { _, context in
+                try await service.delete(id: try Self.jobID(context))
+                return Response(status: .noContent)
+            }
+            .post(":id/retry") { _, context in
+                let job = try await service.retry(id: try Self.jobID(context))
+                return try GatewayJSON.response(job)
+            }
+            .post(":id/cancel") { _, context in
+                let job = try await service.cancel(id: try Self.jobID(context))
+                return try GatewayJSON.response(job)
+            }
+
+        guarded.group(router, "v1/admin/queues", access: .role(.admin))
+            .get { _, _ in
+                let queues = try await service.queues()
+                return try GatewayJSON.response(["items": queues])
+            }
+            .post(":name/pause") { _, context in
+                let name = try Self.queueName(context)
+                try await service.pause(queue: name)
+                let queue = try await service.queue(name)
+                return try GatewayJSON.response(queue)
+            }
+            .post(":name/resume") { _, context in
+                let name = try Self.queueName(context)
+                try await service.resume(queue: name)
+                let queue = try await service.queue(name)
+                return try GatewayJSON.response(queue)
+            }
+
+        guarded.group(router, "v1/admin/schedules", access: .role(.admin))
+            .get { _, _ in
+                let schedules = try await service.scheduleStatuses()
+                return try GatewayJSON.response(["items": schedules])
+            }
+            .post(":name/enable") { _, context in
+                let schedule = try await service.setSchedule(named: try Self.name(context), enabled: true)
+                return try GatewayJSON.response(schedule)
+            }
+            .post(":name/disable") { _, context in
+                let schedule = try await service.setSchedule(named: try Self.name(context), enabled: false)
+                return try GatewayJSON.response(schedule)
+            }
+            .post(":name/run") { _, context in
+                let job = try await service.runSchedule(named: try Self.name(context))
+                return try GatewayJSON.response(job, status: .created, headers: [.location: "/v1/admin/jobs/\(job.id)"])
+            }
+    }
+
+    static func jobID(_ context: GatewayContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self) else {
+            throw Problem.notFound("Job ids are integers.")
+        }
+        return id
+    }
+
+    static func name(_ context: GatewayContext) throws -> String {
+        guard let name = context.parameters.get("name"), !name.isEmpty else { throw Problem.notFound() }
+        return name
+    }
+
+    static func queueName(_ context: GatewayContext) throws -> String {
+        let name = try name(context)
+        try checkQueueName(name, field: "name")
+        return name
+    }
+
+    /// Queue names: 1 to 64 of a-z, A-Z, 0-9, '.', '_', '-'.
+    static func checkQueueName(_ name: String, field: String) throws {
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2E || c == 0x5F || c == 0x2D
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed else {
+            throw Problem.validation("Queue names are 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
+        }
+    }
+
+    /// `state=retryable,discarded`.
+    static func states(_ text: String) throws -> [JobState] {
+        try text.split(separator: ",").map { part in
+            guard let state = JobState(rawValue: part.trimmingCharacters(in: .whitespaces)) else {
+                throw Problem.badRequest(
+                    "Unknown state '\(part)'; use \(JobState.allCases.map(\.rawValue).joined(separator: ", ")).",
+                    invalidFields: ["state"]
+                )
+            }
+            return state
+        }
+    }
+}

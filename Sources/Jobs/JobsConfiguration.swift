@@ -1,0 +1,44 @@
+import Foundation
+
+/// How the job system runs in this process. `gateway serve` fills it from flags
+/// (docs/configuration.md).
+public struct JobsConfiguration: Sendable {
+    /// Whether this process runs workers, the scheduler and housekeeping. Off, it can still
+    /// enqueue and serve the admin endpoints (another process does the work).
+    public var workersEnabled = true
+    /// Queues this process works, with how many jobs of each may run at once here.
+    public var queues: [String: Int] = ["default": 10]
+    /// How often an idle queue looks for work enqueued by other processes or coming due.
+    /// Enqueues in this process wake the workers at once.
+    public var pollInterval: TimeInterval = 1
+    /// How long a claim holds a job without renewal. Renewed every third of it while the job
+    /// runs; a job whose worker died is back in the queue at most this long after the death
+    /// (plus one reaper interval).
+    public var leaseDuration: TimeInterval = 30
+    /// How often expired leases are looked for.
+    public var reaperInterval: TimeInterval = 5
+    /// Completed and cancelled jobs are deleted this long after they finished.
+    public var finishedRetention: TimeInterval = 24 * 3600
+    /// Discarded jobs are kept longer, for post-mortems.
+    public var discardedRetention: TimeInterval = 7 * 24 * 3600
+    /// How often pruning runs.
+    public var pruneInterval: TimeInterval = 300
+    /// The time zone cron expressions are read in.
+    public var timeZone = TimeZone(identifier: "UTC")!
+    /// On shutdown, how long running jobs may finish before their leases are released.
+    public var shutdownTimeout: TimeInterval = 15
+    /// Retry delays for failed attempts.
+    public var backoff = Backoff()
+    /// The most jobs one claim takes (a claim never takes more than the free slots).
+    public var claimBatch = 100
+    /// When some of a queue's jobs finished while others still run, how long the queue waits
+    /// for more to finish before recording them together with the next claim (one transaction).
+    public var linger: TimeInterval = 0.0005
+    /// How often the per-queue gauges (depth, latency) are refreshed.
+    public var metricsInterval: TimeInterval = 5
+
+    public init() {}
+
+    /// The concurrency limit of `queue` in this process; nil when it does not work the queue.
+    public func limit(of queue: String) -> Int? { queues[queue] }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import GRDB
+import GatewayCore
+import Storage
+
+/// Enqueueing on its own, and what operators do with jobs, queues and schedules. Used by the
+/// admin routes and the `gateway jobs` command. Errors are ``Problem``s.
+public struct JobsService: Sendable {
+    public let database: GatewayDatabase
+    public let clock: any GatewayClock
+    public let configuration: JobsConfiguration
+    public let schedules: ScheduleStore
+    let running: RunningJobs
+
+    /// A queue as operators see it.
+    public struct QueueStatus: Encodable, Sendable, Equatable {
+        public let name: String
+        public let paused: Bool
+        /// How many jobs of this queue may run at once in this process (nil: not worked here).
+        public let limit: Int?
+        /// Running now, in every process.
+        public let running: Int
+        /// Jobs per state, every state listed.
+        public let counts: [String: Int]
+        /// Age of the oldest job that is due and waiting for a worker (0 when none waits).
+        public let latencySeconds: Double
+        public let completedLastHour: Int
+        /// Jobs discarded (failed for good) in the window.
+        public let failedLastHour: Int
+        public let completedLastDay: Int
+        public let failedLastDay: Int
+    }
+
+    /// A schedule as operators see it.
+    public struct ScheduleStatus: Encodable, Sendable, Equatable {
+        public let name: String
+        public let kind: String
+        public let queue: String
+        public let args: JSONValue
+        public let cron: String?
+        public let intervalSeconds: Int?
+        public let timeZone: String
+        public let enabled: Bool
+        public let nextRunAt: Date?
+        public let lastRunAt: Date?
+        public let lastJobId: Int64?
+        public let lastJobState: JobState?
+        /// The tick's error, or the last job's latest error while it is retrying or failed.
+        public let lastError: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            enum K: String, CodingKey {
+                case name, kind, queue, args, cron, intervalSeconds, timeZone, enabled, nextRunAt, lastRunAt
+                case lastJobId, lastJobState, lastError
+            }
+            var c = encoder.container(keyedBy: K.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(queue, forKey: .queue)
+            try c.encode(args, forKey: .args)
+            try c.encode(cron, forKey: .cron)
+            try c.encode(intervalSeconds, forKey: .intervalSeconds)
+            try c.encode(timeZone, forKey: .timeZone)
+            try c.encode(enabled, forKey: .enabled)
+            try c.encode(nextRunAt, forKey: .nextRunAt)
+            try c.encode(lastRunAt, forKey: .lastRunAt)
+            try c.encode(lastJobId, forKey: .lastJobId)
+            try c.encode(lastJobState, forKey: .lastJobState)
+            try c.encode(lastError, forKey: .lastError)
+        }
+    }
+
+    init(database: GatewayDatabase, clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs) {
+        self.database = database
+        self.clock = clock
+        self.configuration = configuration
+        self.schedules = ScheduleStore(database: database)
+        self.running = running
+    }
+
+    // MARK: Enqueue
+
+    /// Enqueues in a transaction of its own. Inside your own transaction, call
+    /// `JobEnqueuer.enqueue(_:in:now:)` instead, so the job commits with your change.
+    @discardableResult
+    public func enqueue(_ job: NewJob) async throws -> JobEnqueuer.Result {
+        let now = clock.now()
+        return try await database.pool.write { db in try JobEnqueuer.enqueue(job, in: db, now: now) }
+    }
+
+    // MARK: Jobs
+
+    public func job(id: Int64) async throws -> JobRecord? {
+        try await database.pool.read { db in try JobAdminQueries.job(id: id, in: db) }
+    }
+
+    /// Newest first. `before` is the id cursor (exclusive).
+    public func list(
+        states: [JobState]? = nil, queue: String? = nil, kind: String? = nil, before: Int64? = nil, limit: Int = 50
+    ) async throws -> [JobRecord] {
+        let filter = JobAdminQueries.Filter(states: states, queue: queue, kind: kind)
+        return try await database.pool.read { db in
+            try JobAdminQueries.list(filter, before: before, limit: limit, in: db)
+        }
+    }
+
+    /// Makes a job available to run now. Finished jobs get one more attempt if they used theirs
+    /// up. A running job cannot be retried (409); nor can a finished one whose unique key is
+    /// held by another live job (409).
+    public func retry(id: Int64) async throws -> JobRecord {
+        let now = clock.now()
+        let record: JobRecord = try await database.pool.write { db in
+            guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
+            switch job.state {
+            case .running:
+                throw Problem.conflict("job-running", title: "The job is running", detail: "Job \(id) is running; cancel it first.")
+            case .available:
+                return job
+            default:
+                do {
+                    try db.execute(
+                        sql: """
+                            UPDATE jobs SET state = 'available', run_at = ?, finalized_at = NULL, lease_until = NULL,
+                                max_attempts = MAX(max_attempts, attempt + 1)
+                            WHERE id = ?
+                            """,
+                        arguments: [now.millisecondsSince1970, id]
+                    )
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    throw Problem.conflict(
+                        "job-unique-key-taken", title: "Another live job holds the unique key",
+                        detail: "Job \(id)'s unique key is held by another live job."
+                    )
+                }
+                return try JobAdminQueries.job(id: id, in: db)!
+            }
+        }
+        JobSignals.shared.notify(record.queue)
+        return record
+    }
+
+    /// Cancels a job that has not finished. A running job's task is cancelled where it runs
+    /// (at once in this process; at its next lease renewal in another), and whatever it
+    /// reports afterwards is ignored. Finished jobs answer 409.
+    public func cancel(id: Int64, reason: String = "cancelled by an operator") async throws -> JobRecord {
+        let now = clock.now()
+        let record: JobRecord = try await database.pool.write { db in
+            guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
+            guard !job.state.isFinal else {
+                throw Problem.conflict(
+                    "job-finished", title: "The job has finished", detail: "Job \(id) is already \(job.state.rawValue)."
+                )
+            }
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'cancelled', finalized_at = ?1, lease_until = NULL,
+                        errors = json_insert(errors, '$[#]', json_object('at', ?2, 'attempt', attempt, 'error', ?3))
+                    WHERE id = ?4
+                    """,
+                arguments: [now.millisecondsSince1970, ISO8601.string(from: now), reason, id]
+            )
+            return try JobAdminQueries.job(id: id, in: db)!
+        }
+        running.cancel(id: id)
+        return record
+    }
+
+    /// Deletes a job that is not running (409 when it is).
+    public func delete(id: Int64) async throws {
+        try await database.pool.write { db in
+            guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
+            guard job.state != .running else {
+                throw Problem.conflict("job-running", title: "The job is running", detail: "Job \(id) is running; cancel it first.")
+            }
+            try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
+        }
+    }
+
+    static func noSuchJob(_ id: Int64) -> Problem { Problem.notFound("No job has id \(id).") }
+
+    // MARK: Queues
+
+    /// Every queue that is configured here, has jobs, or has been paused.
+    public func queues() async throws -> [QueueStatus] {
+        let now = clock.now()
+        let numbers = try await database.pool.read { db in try JobAdminQueries.queueNumbers(now: now, in: db) }
+        let names = Set(numbers.keys).union(configuration.workersEnabled ? Array(configuration.queues.keys) : [])
+        let nowMs = now.millisecondsSince1970
+        return names.sorted().map { name in
+            let n = numbers[name] ?? .init()
+            return QueueStatus(
+                name: name, paused: n.paused, limit: configuration.workersEnabled ? configuration.limit(of: name) : nil,
+                running: n.counts[.running] ?? 0,
+                counts: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, n.counts[$0] ?? 0) }),
+                latencySeconds: Double(max(0, nowMs - (n.oldestReadyMs ?? nowMs))) / 1000,
+                completedLastHour: n.completedLastHour, failedLastHour: n.failedLastHour,
+                completedLastDay: n.completedLastDay, failedLastDay: n.failedLastDay
+            )
+        }
+    }
+
+    public func queue(_ name: String) async throws -> QueueStatus {
+        if let status = try await queues().first(where: { $0.name == name }) { return status }
+        return QueueStatus(
+            name: name, paused: false, limit: nil, running: 0,
+            counts: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, 0) }), latencySeconds: 0,
+            completedLastHour: 0, failedLastHour: 0, completedLastDay: 0, failedLastDay: 0
+        )
+    }
+
+    /// Pauses a queue in every process: no new claims (running jobs finish). Jobs can still be
+    /// enqueued to it.
+    public func pause(queue: String) async throws {
+        let now = clock.now()
+        try await database.pool.write { db in try JobAdminQueries.setPaused(true, queue: queue, now: now, in: db) }
+    }
+
+    public func resume(queue: String) async throws {
+        let now = clock.now()
+        try await database.pool.write { db in try JobAdminQueries.setPaused(false, queue: queue, now: now, in: db) }
+        JobSignals.shared.notify(queue)
+    }
+
+    // MARK: Schedules
+
+    public func scheduleStatuses() async throws -> [ScheduleStatus] {
+        // Foundation calls UTC "GMT"; operators configured "UTC".
+        let zone = configuration.timeZone.identifier == "GMT" ? "UTC" : configuration.timeZone.identifier
+        return try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.*, j.state AS last_job_state,
+                        CASE WHEN j.state IN ('retryable', 'discarded', 'cancelled')
+                            THEN json_extract(j.errors, '$[#-1].error') END AS last_job_error
+                    FROM job_schedules s LEFT JOIN jobs j ON j.id = s.last_job_id
+                    ORDER BY s.name
+                    """
+            ).map { row in
+                let next: Int64 = row["next_run_at"]
+                return ScheduleStatus(
+                    name: row["name"], kind: row["kind"], queue: row["queue"], args: JSONValue(jsonText: row["args"]),
+                    cron: row["cron"], intervalSeconds: row["interval_seconds"], timeZone: zone, enabled: row["enabled"],
+                    nextRunAt: next == Int64.max ? nil : Date(millisecondsSince1970: next),
+                    lastRunAt: (row["last_run_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
+                    lastJobId: row["last_job_id"],
+                    lastJobState: (row["last_job_state"] as String?).flatMap(JobState.init(rawValue:)),
+                    lastError: (row["last_error"] as String?) ?? (row["last_job_error"] as String?)
+                )
+            }
+        }
+    }
+
+    public func schedule(named name: String) async throws -> ScheduleStatus {
+        guard let status = try await scheduleStatuses().first(where: { $0.name == name }) else {
+            throw Problem.notFound("No schedule is named '\(name)'.")
+        }
+        return status
+    }
+
+    public func setSchedule(named name: String, enabled: Bool) async throws -> ScheduleStatus {
+        guard try await schedules.setEnabled(enabled, name: name, now: clock.now(), timeZone: configuration.timeZone) else {
+            throw Problem.notFound("No schedule is named '\(name)'.")
+        }
+        return try await schedule(named: name)
+    }
+
+    /// Enqueues the schedule's job now; its regular runs are unchanged.
+    public func runSchedule(named name: String) async throws -> JobRecord {
+        guard let result = try await schedules.runNow(name: name, now: clock.now()) else {
+            throw Problem.notFound("No schedule is named '\(name)'.")
+        }
+        guard let job = try await job(id: result.id) else { throw Self.noSuchJob(result.id) }
+        return job
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GatewayApp
+import GatewayCore
+import Hummingbird
+import HummingbirdTesting
+import Jobs
+import Testing
+
+@Suite("Jobs admin endpoints")
+struct JobsAdminRoutesTests {
+    /// A gateway whose workers are off: tests run jobs with `drain()`.
+    static func gateway() throws -> TestGateway {
+        try TestGateway { $0.jobs.workersEnabled = false }
+    }
+
+    static func items(_ reply: HTTPReply) -> [[String: Any]] { reply.object["items"] as? [[String: Any]] ?? [] }
+
+    @Test func onlyAdminsReachTheJobEndpoints() async throws {
+        let gateway = try Self.gateway()
+        defer { gateway.cleanUp() }
+        let student = try await gateway.account("student1", role: .student)
+        try await gateway.withRouter { client async throws in
+            #expect(try await client.json(.get, "/v1/admin/jobs").status == .unauthorized)
+            #expect(try await client.json(.get, "/v1/admin/jobs", token: student).status == .forbidden)
+            #expect(try await client.json(.get, "/v1/admin/queues", token: student).status == .forbidden)
+            #expect(try await client.json(.post, "/v1/admin/schedules/x/run", token: student).status == .forbidden)
+        }
+    }
+
+    @Test func diagnosticJobsRunEndToEndAndShowInTheAdminViews() async throws {
+        let gateway = try Self.gateway()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("admin1", role: .admin)
+        let jobs = gateway.app.jobs
+        try await gateway.withRouter { client async throws in
+            let noop = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop"}"#, token: admin)
+            #expect(noop.status == .created)
+            #expect(noop.object["state"] as? String == "available")
+            for key in ["id", "kind", "queue", "state", "attempt", "maxAttempts", "priority", "args", "errors", "uniqueKey",
+                        "scheduledAt", "attemptedAt", "attemptedBy", "finalizedAt", "createdAt"] {
+                #expect(noop.object.keys.contains(key), "job JSON lacks \(key)")
+            }
+            let sleep = try await client.json(
+                .post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":{"seconds":0}}"#, token: admin)
+            #expect(sleep.status == .created)
+            #expect((sleep.object["args"] as? [String: Any])?["seconds"] as? Int == 0)
+            let fail = try await client.json(
+                .post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.fail","args":{"message":"on purpose"},"maxAttempts":1,"uniqueKey":"f1"}"#,
+                token: admin)
+            #expect(fail.status == .created)
+            let again = try await client.json(
+                .post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.fail","maxAttempts":1,"uniqueKey":"f1"}"#, token: admin)
+            #expect(again.status == .ok)
+            #expect(again.object["id"] as? Int == fail.object["id"] as? Int)
+
+            try await jobs.pool.drain()
+
+            let failID = fail.object["id"] as! Int
+            let detail = try await client.json(.get, "/v1/admin/jobs/\(failID)", token: admin)
+            #expect(detail.status == .ok)
+            #expect(detail.object["state"] as? String == "discarded")
+            let errors = detail.object["errors"] as? [[String: Any]] ?? []
+            #expect(errors.count == 1)
+            #expect(errors.first?["error"] as? String == "on purpose")
+            #expect(errors.first?["attempt"] as? Int == 1)
+            #expect(detail.object["attemptedBy"] as? String == jobs.pool.workerID)
+
+            let completed = try await client.json(.get, "/v1/admin/jobs?state=completed", token: admin)
+            #expect(Set(Self.items(completed).compactMap { $0["kind"] as? String }) == ["diagnostics.noop", "diagnostics.sleep"])
+            let byKind = try await client.json(.get, "/v1/admin/jobs?kind=diagnostics.fail&queue=default", token: admin)
+            #expect(Self.items(byKind).count == 1)
+            #expect(try await client.json(.get, "/v1/admin/jobs?state=bogus", token: admin).status == .badRequest)
+
+            let queues = try await client.json(.get, "/v1/admin/queues", token: admin)
+            let queue = Self.items(queues).first { $0["name"] as? String == "default" }
+            #expect((queue?["counts"] as? [String: Int])?["completed"] == 2)
+            #expect((queue?["counts"] as? [String: Int])?["discarded"] == 1)
+            #expect(queue?["completedLastHour"] as? Int == 2)
+            #expect(queue?["failedLastDay"] as? Int == 1)
+            #expect(queue?["paused"] as? Bool == false)
+        }
+    }
+
+    @Test func refusesKindsAdminsMayNotEnqueueAndBadBodies() async throws {
+        let gateway = try Self.gateway()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("admin1", role: .admin)
+        gateway.app.jobs.registry.register(kind: "internal.thing", args: Empty.self) { _, _ in .complete }
+        try await gateway.withRouter { client async throws in
+            #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"internal.thing"}"#, token: admin).status == .unprocessableContent)
+            #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","args":[1]}"#, token: admin).status == .unprocessableContent)
+            #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","queue":"bad queue"}"#, token: admin).status == .unprocessableContent)
+            #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"args":{}}"#, token: admin).status == .badRequest)
+            #expect(try await client.json(.get, "/v1/admin/jobs/999", token: admin).status == .notFound)
+            #expect(try await client.json(.get, "/v1/admin/jobs/abc", token: admin).status == .notFound)
+        }
+    }
+
+    @Test func paginatesRetriesCancelsAndDeletes() async throws {
+        let gateway = try Self.gateway()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("admin1", role: .admin)
+        try await gateway.withRouter { client async throws in
+            var ids: [Int] = []
+            for _ in 0..<5 {
+                let reply = try await client.json(
+                    .post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","scheduledAt":"2099-01-01T00:00:00Z"}"#, token: admin)
+                #expect(reply.object["state"] as? String == "scheduled")
+                ids.append(reply.object["id"] as! Int)
+            }
+            var seen: [Int] = []
+            var cursor: String?
+            repeat {
+                let uri = "/v1/admin/jobs?limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await client.json(.get, uri, token: admin)
+                #expect(page.status == .ok)
+                seen += Self.items(page).compactMap { $0["id"] as? Int }
+                cursor = page.object["nextCursor"] as? String
+            } while cursor != nil
+            #expect(seen == ids.reversed())
+            #expect(try await client.json(.get, "/v1/admin/jobs?cursor=garbage", token: admin).status == .badRequest)
+
+            let retried = try await client.json(.post, "/v1/admin/jobs/\(ids[0])/retry", token: admin)
+            #expect(retried.status == .ok)
+            #expect(retried.object["state"] as? String == "available")
+            let cancelled = try await client.json(.post, "/v1/admin/jobs/\(ids[1])/cancel", token: admin)
+            #expect(cancelled.object["state"] as? String == "cancelled")
+            #expect(try await client.json(.post, "/v1/admin/jobs/\(ids[1])/cancel", token: admin).status == .conflict)
+            #expect(try await client.json(.delete, "/v1/admin/jobs/\(ids[2])", token: admin).status == .noContent)
+            #expect(try await client.json(.get, "/v1/admin/jobs/\(ids[2])", token: admin).status == .notFound)
+            #expect(try await client.json(.post, "/v1/admin/jobs/424242/retry", token: admin).status == .notFound)
+        }
+    }
+
+    @Test func pausesResumesQueuesAndManagesSchedules() async throws {
+        let gateway = try Self.gateway()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("admin1", role: .admin)
+        let jobs = gateway.app.jobs
+        try await jobs.service.schedules.sync(
+            [ScheduleDefinition(name: "nightly-noop", kind: "diagnostics.noop", rule: try .cron("0 3 * * *"))],
+            now: gateway.clock.now(), timeZone: TimeZone(identifier: "UTC")!
+        )
+        try await gateway.withRouter { client async throws in
+            let paused = try await client.json(.post, "/v1/admin/queues/default/pause", token: admin)
+            #expect(paused.status == .ok)
+            #expect(paused.object["paused"] as? Bool == true)
+            _ = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop"}"#, token: admin)
+            #expect(try await jobs.pool.drain().isEmpty)
+            let resumed = try await client.json(.post, "/v1/admin/queues/default/resume", token: admin)
+            #expect(resumed.object["paused"] as? Bool == false)
+            #expect(try await jobs.pool.drain().count == 1)
+
+            let schedules = try await client.json(.get, "/v1/admin/schedules", token: admin)
+            let nightly = Self.items(schedules).first
+            #expect(nightly?["name"] as? String == "nightly-noop")
+            #expect(nightly?["cron"] as? String == "0 3 * * *")
+            #expect(nightly?["enabled"] as? Bool == true)
+            #expect(nightly?["nextRunAt"] as? String != nil)
+            let disabled = try await client.json(.post, "/v1/admin/schedules/nightly-noop/disable", token: admin)
+            #expect(disabled.object["enabled"] as? Bool == false)
+            let enabled = try await client.json(.post, "/v1/admin/schedules/nightly-noop/enable", token: admin)
+            #expect(enabled.object["enabled"] as? Bool == true)
+            let run = try await client.json(.post, "/v1/admin/schedules/nightly-noop/run", token: admin)
+            #expect(run.status == .created)
+            #expect(run.object["kind"] as? String == "diagnostics.noop")
+            #expect(try await client.json(.post, "/v1/admin/schedules/missing/run", token: admin).status == .notFound)
+            let after = try await client.json(.get, "/v1/admin/schedules", token: admin)
+            #expect(Self.items(after).first?["lastJobId"] as? Int == run.object["id"] as? Int)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import GatewayApp
+import Jobs
+import Registration
+import Testing
+
+/// The composition root wires Registration's offer expiry to the job system: the job enqueued
+/// with an offer, run by a worker once due, hands the seat to the next student in line.
+@Suite("Registration jobs run through the job system")
+struct RegistrationJobWiringTests {
+    @Test func offerExpiryJobPassesTheSeatOn() async throws {
+        let gateway = try await TestGateway.registration {
+            $0.registration.waitlistPolicy = .offer
+            $0.registration.offerWindow = 600
+            $0.jobs.workersEnabled = false
+        }
+        defer { gateway.cleanUp() }
+        let service = gateway.registration
+        let first = try await gateway.student("100000011"), second = try await gateway.student("100000012")
+        let leaver = try await gateway.student("100000013")
+        try await gateway.openSeats(1, in: 7030)
+        try await service.register(studentID: leaver, classID: 7030)
+        for student in [first, second] { _ = try await service.joinWaitlist(studentID: student, classID: 7030) }
+        try await service.drop(studentID: leaver, classID: 7030)
+        #expect(try await service.schedule(studentID: first).offers.map(\.classID) == [7030])
+
+        // Not due yet: the worker leaves the expiry job alone.
+        try await gateway.app.jobs.pool.drain(queue: "default")
+        #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry) == ["scheduled"])
+        #expect(try await service.schedule(studentID: first).offers.map(\.classID) == [7030])
+
+        gateway.clock.advance(by: 601)
+        try await gateway.app.jobs.pool.drain(queue: "default")
+        #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry).first == "completed")
+        #expect(try await service.schedule(studentID: first).offers.isEmpty)
+        #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
+    }
+
+    static func states(_ gateway: TestGateway, _ kind: String) async throws -> [String] {
+        try await gateway.app.database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT state FROM jobs WHERE kind = ? ORDER BY id", arguments: [kind])
+        }
+    }
+
+    @Test func theOfferSweepIsScheduledAndHandled() throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        #expect(gateway.app.jobs.registry.schedules.contains { $0.name == RegistrationJobs.sweepOffers })
+        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.offerExpiry))
+        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.sweepOffers))
+    }
+}

@@ -1,0 +1,148 @@
+// Jobs benchmark: enqueue latency, and jobs per second end to end (claim, run a no-op handler,
+// record completion) with 1 and 4 workers, on a fresh SQLite file in WAL mode.
+//
+//   swift run -c release jobs-bench [--jobs N] [--workers 1,4]
+import Foundation
+import GRDB
+import GatewayCore
+import Jobs
+import Logging
+import Storage
+import Synchronization
+
+struct NoArgs: Codable, Sendable {}
+
+func argument(_ name: String, default value: String) -> String {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: name), i + 1 < args.count { return args[i + 1] }
+    return value
+}
+
+let total = Int(argument("--jobs", default: "20000"))!
+let workerCounts = argument("--workers", default: "1,4").split(separator: ",").compactMap { Int($0) }
+
+func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+func freshDatabase() throws -> (GatewayDatabase, URL) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-bench-\(UUID().uuidString)")
+    let db = try GatewayDatabase(path: dir.appendingPathComponent("bench.sqlite").path, modules: [JobsSchema.self])
+    try db.migrate()
+    return (db, dir)
+}
+
+/// Handler runs, counted in memory: the bench waits on this, not by polling the database (a
+/// reader counting rows every few milliseconds would compete with the workers).
+let handled = Mutex(0)
+
+func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
+    var config = JobsConfiguration()
+    config.queues = ["default": workers]
+    config.linger = Double(argument("--linger-us", default: "500"))! / 1_000_000
+    var logger = Logger(label: "jobs-bench")
+    logger.logLevel = .error
+    let runtime = JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: logger)
+    runtime.registry.register(kind: "bench.noop", args: NoArgs.self) { _, _ in
+        handled.withLock { $0 += 1 }
+        return .complete
+    }
+    return runtime
+}
+
+func completed(_ db: GatewayDatabase) async throws -> Int {
+    try await db.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE state = 'completed'") ?? 0 }
+}
+
+func waitForAll(_ db: GatewayDatabase, _ n: Int) async throws {
+    while handled.withLock({ $0 }) < n { try await Task.sleep(for: .milliseconds(1)) }
+    // Every handler ran; the last outcomes are recorded with the next write.
+    while try await completed(db) < n { try await Task.sleep(for: .milliseconds(1)) }
+    handled.withLock { $0 = 0 }
+}
+
+let job = try NewJob(kind: "bench.noop", args: NoArgs())
+print("jobs-bench: \(total) jobs per run, SQLite \(try freshDatabase().0.sqliteVersion()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+// 1. Enqueue latency: each job in its own transaction.
+do {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let service = runtime(db, workers: 1).service
+    var latencies: [Double] = []
+    latencies.reserveCapacity(total)
+    let start = ContinuousClock.now
+    for _ in 0..<total {
+        let t = ContinuousClock.now
+        try await service.enqueue(job)
+        latencies.append(seconds(ContinuousClock.now - t) * 1e6)
+    }
+    let elapsed = seconds(ContinuousClock.now - start)
+    latencies.sort()
+    print(String(format: "enqueue (own transaction): %.0f jobs/s, p50 %.0f µs, p99 %.0f µs", Double(total) / elapsed,
+                 percentile(latencies, 0.5), percentile(latencies, 0.99)))
+
+    let (bulkDB, bulkDir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: bulkDir) }
+    let bulkStart = ContinuousClock.now
+    try bulkDB.pool.write { db in
+        let now = Date()
+        for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
+    }
+    print(String(format: "enqueue (%d in one transaction): %.0f jobs/s", total, Double(total) / seconds(ContinuousClock.now - bulkStart)))
+}
+
+// 2a. Baseline: `WorkerPool.drain` claims and completes one job per transaction, inline.
+if argument("--inline", default: "no") == "yes" {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let n = min(total, 5000)
+    try db.pool.write { db in
+        let now = Date()
+        for _ in 0..<n { try JobEnqueuer.enqueue(job, in: db, now: now) }
+    }
+    let start = ContinuousClock.now
+    try await runtime(db, workers: 1).pool.drain()
+    let elapsed = seconds(ContinuousClock.now - start)
+    print(String(format: "inline drain (2 transactions per job, no tasks): %.0f jobs/s", Double(n) / elapsed))
+}
+
+// 2. Drain: jobs already enqueued; claim, run a no-op, complete.
+for workers in workerCounts {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try db.pool.write { db in
+        let now = Date()
+        for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
+    }
+    let jobs = runtime(db, workers: workers)
+    let start = ContinuousClock.now
+    let pool = jobs.pool
+    let running = Task { try await pool.run() }
+    try await waitForAll(db, total)
+    let elapsed = seconds(ContinuousClock.now - start)
+    pool.shutdown()
+    try await running.value
+    print(String(format: "drain, %d worker(s): %.0f jobs/s (%d jobs in %.2f s)", workers, Double(total) / elapsed, total, elapsed))
+}
+
+// 3. End to end: a producer enqueues one job per transaction while the pool runs them.
+for workers in workerCounts {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let jobs = runtime(db, workers: workers)
+    let pool = jobs.pool
+    let running = Task { try await pool.run() }
+    try await Task.sleep(for: .milliseconds(50))
+    let start = ContinuousClock.now
+    for _ in 0..<total { try await jobs.service.enqueue(job) }
+    try await waitForAll(db, total)
+    let elapsed = seconds(ContinuousClock.now - start)
+    pool.shutdown()
+    try await running.value
+    print(String(format: "end to end (enqueue one per transaction while working), %d worker(s): %.0f jobs/s", workers, Double(total) / elapsed))
+}
