@@ -9,6 +9,8 @@ public final class CatalogIndex: Sendable {
     /// The catalog version this index was built from.
     public let version: Int64
     public let classes: [CatalogClass]
+    /// The class ids, by slot (so listing ids does not copy whole classes).
+    public let ids: [Int64]
     public let subjects: [CatalogSubject]
     let slotByID: [Int64: Int]
     let subjectIDByCode: [String: Int64]
@@ -27,6 +29,7 @@ public final class CatalogIndex: Sendable {
         let classes = unsorted.sorted { $0.id < $1.id }
         self.version = version
         self.classes = classes
+        self.ids = classes.map(\.id)
         var slotByID: [Int64: Int] = [:]
         var bySubject: [Int64: Bitset] = [:]
         var termOrdinalByName: [String: UInt16] = [:]
@@ -116,7 +119,7 @@ public final class CatalogIndex: Sendable {
         var low = 0, high = classes.count
         while low < high {
             let mid = (low + high) / 2
-            if classes[mid].id <= id { low = mid + 1 } else { high = mid }
+            if ids[mid] <= id { low = mid + 1 } else { high = mid }
         }
         return low
     }

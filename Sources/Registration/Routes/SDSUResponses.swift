@@ -86,6 +86,14 @@ enum SDSUResponses {
             ?? Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
     }
 
+    /// A 200 response with JSON text written by hand (``SDSUJSON``).
+    static func json(text: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
     static func html(status: HTTPResponse.Status) -> Response {
         Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8"],

@@ -74,15 +74,15 @@ struct SDSURoutes: Sendable {
     func classDetails(_ parameters: SDSUParameters, _: GatewayContext) async throws -> Response {
         if let id = try parameters.optionalInt("classid") {
             guard let listing = try await service.classListing(id: id) else { throw RegistrationError.unknownClass(id) }
-            return try GatewayJSON.response(SDSUClassDetails(listing))
+            return SDSUResponses.json(text: SDSUJSON.classDetails(SDSUClassDetails(listing)))
         }
         guard parameters.isJSON || parameters.has("classids") else { throw SDSUBadRequest("Missing parameter classid") }
         let ids = try parameters.intList("classids")
-        var details: [SDSUClassDetails] = []
+        var details: [String] = []
         for id in ids {
-            if let listing = try await service.classListing(id: id) { details.append(SDSUClassDetails(listing)) }
+            if let listing = try await service.classListing(id: id) { details.append(SDSUJSON.classDetails(SDSUClassDetails(listing))) }
         }
-        return try GatewayJSON.response(details)
+        return SDSUResponses.json(text: "[" + details.joined(separator: ",") + "]")
     }
 
     // MARK: Students

@@ -47,7 +47,8 @@ public final class RegistrationService: Sendable {
     /// The ids of the classes matching `query`, in id order.
     public func classIDs(matching query: ClassQuery) async throws -> [Int64] {
         let snapshot = try await catalog.snapshot()
-        return snapshot.index.matches(query, seats: snapshot.seats).map { snapshot.index.classes[$0].id }
+        let ids = snapshot.index.ids
+        return snapshot.index.matches(query, seats: snapshot.seats).map { ids[$0] }
     }
 
     /// One page of classes matching `query`, after class id `afterID`, and whether more follow.

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+@testable import Registration
+import GatewayCore
 import Testing
 
 /// Drives `/registration/` exactly as seed 000's samples do and checks status, content type,
@@ -230,6 +232,21 @@ struct RegistrationSDSUContractTests {
             Self.expectBadRequest(try await client.json(.get, "/registration/studentclasses?redid=123456003"))
             Self.expectBadRequest(try await client.json(.post, "/registration/registerclass", body: #"{"redid":"123456003","password":"password","courseid":[7030]}"#))
         }
+    }
+
+    @Test func handWrittenClassDetailsMatchJSONEncoderByteForByte() throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let tricky = "Quotes \" and \\ backslash, tab\t, newline\n, bell \u{07}, slash / and café ☕ \u{1F}"
+        let info = CatalogClass(
+            id: 42, term: "t", subjectID: 1, subjectCode: "CS", department: tricky, college: "Science",
+            courseNumber: CourseNumber(number: 799, suffix: "A"), title: "T\u{0C}\u{08}\r", fullTitle: tricky,
+            description: tricky, prerequisite: "", units: "3.0", section: "01", scheduleNumber: "1",
+            instructors: ["A. B", "C. \"D\""], meetingType: "Lecture", meetings: [.tba()]
+        )
+        let details = SDSUClassDetails(ClassListing(info: info, seats: SeatCount(seats: 5, enrolled: 3, held: 1, waitlist: 2, revision: 0)))
+        let encoded = String(decoding: try GatewayJSON.encoder().encode(details), as: UTF8.self)
+        #expect(SDSUJSON.classDetails(details) == encoded)
     }
 
     @Test func unknownURLsAnswer404WithHTML() async throws {
