@@ -48,8 +48,6 @@ extension RegistrationService {
                 let account = try AccountStore.insert(
                     Account(username: redID, email: nil, passwordHash: hash, role: .student, createdAt: now), in: db
                 )
-                // `Account` is an immutable record, so `insert` may not report its id back:
-                // the row id of the insert is the account id.
                 let profile = StudentProfile(
                     accountID: account.id ?? db.lastInsertedRowID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
                 )
