@@ -14,8 +14,9 @@ THREADS=${THREADS:-1}
 STUDENTS=${STUDENTS:-50}
 PORT=${PORT:-18091}
 command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product gateway >/dev/null
-BIN=$(swift build -c release --show-bin-path)/gateway
+SCRATCH=${SCRATCH:-.build-release}
+[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
+BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/gateway
 DIR=$(mktemp -d)
 trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT
 "$BIN" serve --demo --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
