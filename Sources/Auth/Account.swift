@@ -35,7 +35,7 @@ public struct Account: Sendable, Equatable, Codable, FetchableRecord, MutablePer
 
     /// What the API shows of an account: never the hash.
     public var view: AccountView {
-        AccountView(id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt)
+        AccountView(id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt, disabled: disabled)
     }
 }
 
@@ -46,6 +46,7 @@ public struct AccountView: Codable, Sendable, Equatable {
     public let email: String?
     public let role: Role
     public let createdAt: Date
+    public let disabled: Bool
 }
 
 /// A stored bearer token: only its SHA-256 is kept.

@@ -33,6 +33,20 @@ public enum AccountStore {
         try db.execute(sql: "UPDATE accounts SET password_hash = ? WHERE id = ?", arguments: [hash, accountID])
     }
 
+    public static func setStatus(accountID: Int64, disabled: Bool, role: Role, in db: Database) throws {
+        try db.execute(sql: "UPDATE accounts SET disabled = ?, role = ? WHERE id = ?", arguments: [disabled, role.rawValue, accountID])
+    }
+
+    /// Revokes every live token of an account except `keeping`. Returns how many.
+    @discardableResult
+    public static func revokeTokens(accountID: Int64, keeping: Int64?, now: Date, in db: Database) throws -> Int {
+        try db.execute(
+            sql: "UPDATE access_tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL AND id IS NOT ?",
+            arguments: [now, accountID, keeping]
+        )
+        return db.changesCount
+    }
+
     public static func list(after id: Int64, limit: Int, in db: Database) throws -> [Account] {
         try Account.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db)
     }

@@ -22,6 +22,16 @@ public struct AuthRoutes: Sendable {
         let role: Role
     }
 
+    struct PasswordChange: Decodable {
+        let currentPassword: String
+        let newPassword: String
+    }
+
+    struct AdminUpdate: Decodable {
+        let disabled: Bool?
+        let role: Role?
+    }
+
     struct TokenRequest: Decodable {
         let username: String?
         let password: String?
@@ -66,6 +76,28 @@ public struct AuthRoutes: Sendable {
             .get { _, context in
                 let identity = try context.requireIdentity()
                 guard let account = try await service.account(id: identity.accountID) else { throw Problem.notFound() }
+                return try GatewayJSON.response(account.view)
+            }
+
+        guarded.group(router, "v1/me/password", access: .authenticated)
+            .put { request, context in
+                let identity = try context.requireIdentity()
+                let body = try await GatewayJSON.decode(PasswordChange.self, from: request, context: context)
+                try await service.changePassword(
+                    accountID: identity.accountID, current: body.currentPassword, new: body.newPassword,
+                    keepingToken: identity.tokenID, clientAddress: context.clientAddress
+                )
+                return Response(status: .noContent)
+            }
+
+        guarded.group(router, "v1/admin/accounts/:accountId", access: .role(.admin))
+            .patch { request, context in
+                let identity = try context.requireIdentity()
+                guard let id = context.parameters.get("accountId").flatMap(Int64.init) else {
+                    throw Problem.badRequest("The account id must be an integer.", invalidFields: ["accountId"])
+                }
+                let body = try await GatewayJSON.decode(AdminUpdate.self, from: request, context: context)
+                let account = try await service.updateAccount(id: id, disabled: body.disabled, role: body.role, by: identity)
                 return try GatewayJSON.response(account.view)
             }
 

@@ -31,6 +31,7 @@ public final class PasswordHasher: Sendable {
     public let maxPending: Int
     private let pool: NIOThreadPool
     private let pending = Atomic<Int>(0)
+    private let verifications = Atomic<Int>(0)
     /// A real hash of a random password, verified against when the username doesn't exist so
     /// that a missing account costs the same time as a wrong password.
     private let decoy: String
@@ -58,9 +59,13 @@ public final class PasswordHasher: Sendable {
     /// Whether `password` matches `encoded`. Pass nil to spend the same time on a missing account.
     public func verify(_ password: String, encoded: String?) async throws -> Bool {
         let target = encoded ?? decoy
+        verifications.wrappingAdd(1, ordering: .relaxed)
         let matches = try await run { Self.verifySync(password, encoded: target) }
         return encoded != nil && matches
     }
+
+    /// How many verifications this hasher has run (decoys included), for metrics and tests.
+    public var verificationCount: Int { verifications.load(ordering: .relaxed) }
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue

@@ -26,20 +26,32 @@ struct RulesTests {
     }
 
     @Test func throttleCountsFailuresPerUsernameAndAddress() {
-        let throttle = LoginThrottle(limits: .init(failuresPerUsername: 2, failuresPerAddress: 3, window: 60))
+        let throttle = LoginThrottle(limits: .init(failuresPerUsername: 2, failuresPerUsernameOverall: 4, failuresPerAddress: 3, window: 60))
         let t0 = Date(timeIntervalSince1970: 1_000_000)
         #expect(throttle.retryAfter(username: "a", address: "10.0.0.1", now: t0) == nil)
         throttle.recordFailure(username: "a", address: "10.0.0.1", now: t0)
         throttle.recordFailure(username: "a", address: "10.0.0.1", now: t0.addingTimeInterval(10))
-        #expect(throttle.retryAfter(username: "a", address: "10.0.0.2", now: t0.addingTimeInterval(20)) == 40)
+        #expect(throttle.retryAfter(username: "a", address: "10.0.0.1", now: t0.addingTimeInterval(20)) == 40)
+        // Someone else's guessing doesn't lock the owner out from their own address.
+        #expect(throttle.retryAfter(username: "a", address: "10.0.0.2", now: t0.addingTimeInterval(20)) == nil)
         // Another username from the same address: one more failure trips the address limit.
         #expect(throttle.retryAfter(username: "b", address: "10.0.0.1", now: t0.addingTimeInterval(20)) == nil)
         throttle.recordFailure(username: "b", address: "10.0.0.1", now: t0.addingTimeInterval(20))
         #expect(throttle.retryAfter(username: "c", address: "10.0.0.1", now: t0.addingTimeInterval(21)) == 39)
         #expect(throttle.retryAfter(username: "c", address: "10.0.0.9", now: t0.addingTimeInterval(21)) == nil)
         // The window slides.
-        #expect(throttle.retryAfter(username: "a", address: nil, now: t0.addingTimeInterval(61)) == nil)
-        throttle.recordSuccess(username: "b")
+        #expect(throttle.retryAfter(username: "a", address: "10.0.0.1", now: t0.addingTimeInterval(61)) == nil)
+    }
+
+    @Test func throttleBoundsGuessingSpreadOverManyAddresses() {
+        let throttle = LoginThrottle(limits: .init(failuresPerUsername: 2, failuresPerUsernameOverall: 4, failuresPerAddress: 3, window: 60))
+        let t0 = Date(timeIntervalSince1970: 1_000_000)
+        for n in 0..<4 { throttle.recordFailure(username: "a", address: "10.0.1.\(n)", now: t0) }
+        #expect(throttle.retryAfter(username: "a", address: "10.0.2.1", now: t0.addingTimeInterval(5)) == 55)
+        #expect(throttle.retryAfter(username: "z", address: "10.0.2.1", now: t0.addingTimeInterval(5)) == nil)
+        // A success from the owner clears the username's counters.
+        throttle.recordSuccess(username: "a", address: "10.0.2.1")
+        #expect(throttle.retryAfter(username: "a", address: "10.0.2.1", now: t0.addingTimeInterval(6)) == nil)
     }
 
     @Test func productionHashesUseOWASPParametersAndVerify() async throws {

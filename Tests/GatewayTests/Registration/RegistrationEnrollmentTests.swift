@@ -1,6 +1,7 @@
 import Foundation
 import Jobs
 import GRDB
+import GatewayCore
 import Registration
 import Testing
 
@@ -263,23 +264,49 @@ struct RegistrationEnrollmentTests {
         try await gateway.student("123456789")
     }
 
-    @Test func credentialsAreCheckedAndThrottled() async throws {
+    @Test func credentialsAreCheckedAndThrottledPerAddress() async throws {
         let gateway = try await TestGateway.registration { $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 60) }
         defer { gateway.cleanUp() }
         let service = gateway.registration
+        let owner = "198.51.100.7", stranger = "203.0.113.9"
         let id = try await gateway.student("123456003", password: "password")
-        #expect(try await service.authenticate(redID: "123456003", password: "password", clientAddress: nil) == id)
-        #expect(try await service.authenticate(redID: "123456003", password: "password", clientAddress: nil) == id, "cached")
+        #expect(try await service.authenticate(redID: "123456003", password: "password", clientAddress: owner) == id)
         for _ in 0..<3 {
             await #expect(throws: RegistrationError.invalidCredentials) {
-                _ = try await service.authenticate(redID: "123456003", password: "wrong-password", clientAddress: nil)
+                _ = try await service.authenticate(redID: "123456003", password: "wrong-password", clientAddress: stranger)
             }
         }
-        await #expect(throws: RegistrationError.self) {
-            _ = try await service.authenticate(redID: "123456003", password: "password", clientAddress: nil)
+        // The stranger is held back, even with the right password ...
+        await #expect(throws: RegistrationError.throttled(retryAfterSeconds: 60)) {
+            _ = try await service.authenticate(redID: "123456003", password: "password", clientAddress: stranger)
         }
+        // ... and the student, from their own address, is not.
+        #expect(try await service.authenticate(redID: "123456003", password: "password", clientAddress: owner) == id)
         await #expect(throws: RegistrationError.invalidCredentials) {
-            _ = try await service.authenticate(redID: "999999999", password: "password", clientAddress: nil)
+            _ = try await service.authenticate(redID: "999999999", password: "password", clientAddress: owner)
+        }
+    }
+
+    @Test func cachedCredentialsStopWorkingWhenThePasswordChangesOrTheAccountIsDisabled() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        let service = gateway.registration
+        let id = try await gateway.student("123456004", password: "password")
+        let verifications = gateway.app.auth.hasher.verificationCount
+        #expect(try await service.authenticate(redID: "123456004", password: "password", clientAddress: nil) == id)
+        #expect(try await service.authenticate(redID: "123456004", password: "password", clientAddress: nil) == id)
+        #expect(gateway.app.auth.hasher.verificationCount - verifications == 1, "the second check is answered from the cache")
+
+        try await gateway.app.auth.setPassword(accountID: id, to: "another-passphrase", username: "123456004")
+        await #expect(throws: RegistrationError.invalidCredentials) {
+            _ = try await service.authenticate(redID: "123456004", password: "password", clientAddress: nil)
+        }
+        #expect(try await service.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil) == id)
+
+        let admin = Identity(accountID: 0, username: "root", role: .admin)
+        _ = try await gateway.app.auth.updateAccount(id: id, disabled: true, role: nil, by: admin)
+        await #expect(throws: RegistrationError.invalidCredentials) {
+            _ = try await service.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil)
         }
     }
 }
