@@ -154,6 +154,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

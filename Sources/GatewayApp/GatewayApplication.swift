@@ -73,14 +73,17 @@ public struct GatewayApplication: Sendable {
         if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {
             router.add(middleware: HTTPSOnlyMiddleware(trustProxyHeaders: configuration.trustProxyHeaders))
         }
-        router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodyBytes))
+        router.add(middleware: BodyLimitMiddleware(
+            limit: configuration.maxBodyBytes,
+            exceptions: [RegistrationRoutes.importPath: configuration.maxImportBytes]
+        ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
         OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec())
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
         JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)
-        RegistrationRoutes(service: registration, maxImportBytes: configuration.maxBodyBytes).register(with: guarded, on: router)
+        RegistrationRoutes(service: registration, maxImportBytes: configuration.maxImportBytes).register(with: guarded, on: router)
         return router
     }
 

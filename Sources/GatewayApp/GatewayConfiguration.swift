@@ -21,7 +21,10 @@ public struct GatewayConfiguration: Sendable {
     /// Where `openapi.yaml` lives; found next to the working directory or the binary when nil.
     public var openAPIPath: String?
     public var logLevel: Logger.Level = .info
+    /// The largest request body, except catalog imports.
     public var maxBodyBytes = 1 << 20
+    /// The largest catalog file an admin may upload (`POST /v1/admin/registration/imports`).
+    public var maxImportBytes = 32 << 20
     public var auth = AuthService.Settings()
     public var passwordHashing = PasswordHasher.Parameters.owasp
     /// Threads that hash passwords; the rest of the cores serve requests.

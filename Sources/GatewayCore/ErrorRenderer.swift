@@ -12,4 +12,10 @@ public struct ErrorRenderer: Sendable {
         self.pathPrefix = pathPrefix
         self.render = render
     }
+
+    /// Whether the renderer answers for `path`: the prefix, or the prefix without its
+    /// trailing slash (`/registration` as well as `/registration/...`).
+    public func matches(_ path: String) -> Bool {
+        path.hasPrefix(pathPrefix) || (pathPrefix.hasSuffix("/") && path == pathPrefix.dropLast())
+    }
 }

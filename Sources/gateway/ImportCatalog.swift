@@ -26,6 +26,8 @@ struct ImportCatalog: AsyncParsableCommand {
     @Option(help: "College of new subjects from a umd.io file (the format has none).") var college: String?
     @Flag(help: "Print the report as JSON.") var json = false
     @Argument(help: "The catalog file.") var file: String
+    @OptionGroup(title: "Registration (use the server's settings, so seat changes follow its waitlist policy)")
+    var registration: RegistrationOptions
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { throw GatewayCLIError("cannot read \(file)") }
@@ -41,7 +43,7 @@ struct ImportCatalog: AsyncParsableCommand {
         let path = database ?? Env.string("database") ?? defaultDatabasePath
         let db = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
         try db.migrate()
-        let settings = try RegistrationOptions.fromEnvironment()
+        let settings = try registration.settings()
         let terminal = isatty(STDERR_FILENO) == 1
         var progress: CatalogImporter.Progress?
         if terminal {

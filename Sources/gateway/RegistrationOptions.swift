@@ -11,14 +11,12 @@ struct RegistrationOptions: ParsableArguments {
 
     /// Applies flags, then environment variables, over the defaults.
     func apply(to config: inout GatewayConfiguration) throws {
-        config.registration = try Self.settings(
-            classLimit: classLimit, waitlistPolicy: waitlistPolicy, offerWindowMinutes: offerWindowMinutes, redIDs: redIDs
-        )
+        config.registration = try settings()
     }
 
-    /// Settings from `GATEWAY_*` variables only (commands without the flags).
-    static func fromEnvironment() throws -> RegistrationSettings {
-        try settings(classLimit: nil, waitlistPolicy: nil, offerWindowMinutes: nil, redIDs: nil)
+    /// The settings these flags and the environment describe.
+    func settings() throws -> RegistrationSettings {
+        try Self.settings(classLimit: classLimit, waitlistPolicy: waitlistPolicy, offerWindowMinutes: offerWindowMinutes, redIDs: redIDs)
     }
 
     static func settings(classLimit: Int?, waitlistPolicy: String?, offerWindowMinutes: Int?, redIDs: String?) throws -> RegistrationSettings {

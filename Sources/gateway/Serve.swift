@@ -19,6 +19,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
+    @Option(name: .customLong("max-import-mib"), help: "Largest catalog upload to the admin import endpoint, in MiB (GATEWAY_MAX_IMPORT_MIB). Default: 32") var maxImportMiB: Int?
     @OptionGroup(title: "Jobs") var jobOptions: JobsServeOptions
     @OptionGroup(title: "Registration") var registration: RegistrationOptions
 
@@ -50,6 +51,10 @@ struct Serve: AsyncParsableCommand {
             guard max >= 1 else { throw GatewayCLIError("--token-max-minutes must be at least 1") }
             config.auth.maxTokenMinutes = max
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
+        }
+        if let mib = try maxImportMiB ?? Env.int("max-import-mib") {
+            guard (1...1024).contains(mib) else { throw GatewayCLIError("--max-import-mib must be between 1 and 1024") }
+            config.maxImportBytes = mib << 20
         }
         try jobOptions.apply(to: &config)
         try registration.apply(to: &config)

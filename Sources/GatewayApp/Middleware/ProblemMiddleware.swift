@@ -16,7 +16,7 @@ struct ProblemMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let path = request.uri.path
-            if let renderer = renderers.first(where: { path.hasPrefix($0.pathPrefix) }),
+            if let renderer = renderers.first(where: { $0.matches(path) }),
                 let response = renderer.render(error, request)
             {
                 return response

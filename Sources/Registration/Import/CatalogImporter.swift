@@ -41,6 +41,8 @@ public struct CatalogImporter: Sendable {
 
     public let strict: Bool
     public let progress: Progress?
+    /// Refuse class rows that match an existing class instead of updating it.
+    public var createOnly = false
 
     public init(strict: Bool = false, progress: Progress? = nil) {
         self.strict = strict
@@ -204,6 +206,9 @@ public struct CatalogImporter: Sendable {
                         """),
                     arguments: [id]
                 )
+            }
+            if createOnly, let existingID = existing.map({ $0[0] as Int64 }) {
+                throw RowError("class \(existingID) already has schedule number \(row.scheduleNumber) in \(row.term)")
             }
             guard let existing else {
                 try db.cachedStatement(sql: """

@@ -9,7 +9,10 @@ public struct RegistrationRoutes: Sendable {
     let service: RegistrationService
     let maxImportBytes: Int
 
-    public init(service: RegistrationService, maxImportBytes: Int = 1 << 20) {
+    /// Where admins upload catalog files; it takes bodies up to `maxImportBytes`.
+    public static let importPath = "/v1/admin/registration/imports"
+
+    public init(service: RegistrationService, maxImportBytes: Int = 32 << 20) {
         self.service = service
         self.maxImportBytes = maxImportBytes
     }

@@ -45,6 +45,8 @@ enum SDSUResponses {
         case .invalidEmail: "Invalid email no @"
         case .invalidName(let field): field == "firstname" ? "Invalid first name" : "Invalid last name"
         case .seatsBelowEnrollment: "Seats below enrollment"
+        case .invalidClass(let reason): "Invalid course: \(reason)"
+        case .classHasStudents: "Course has students"
         }
     }
 
@@ -56,7 +58,8 @@ enum SDSUResponses {
         """
 
     /// Renders errors under `/registration/` the way the SDSU server did: unknown URLs get an
-    /// HTML 404, malformed parameters a 400 with a JSON body, overload a JSON 503. Anything
+    /// HTML 404, malformed parameters a 400 with a JSON body, overload a JSON 503, and plain
+    /// HTTP refused by `--require-https` a JSON 403. Anything
     /// else falls back to the shared problem handling (which logs it).
     static let errorRenderer = ErrorRenderer(pathPrefix: "/registration/") { error, _ in
         switch error {
@@ -69,7 +72,8 @@ enum SDSUResponses {
         case let problem as Problem:
             switch problem.status {
             case .notFound: return SDSUResponses.html(status: .notFound)
-            case .badRequest, .contentTooLarge: return SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
+            case .badRequest, .contentTooLarge, .forbidden:
+                return SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
             case .serviceUnavailable, .tooManyRequests:
                 var response = SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
                 if let retry = problem.headers[.retryAfter] { response.headers[.retryAfter] = retry }

@@ -2,14 +2,19 @@ import Foundation
 import GatewayCore
 import Hummingbird
 
-/// Catalog management for admins: imports, seat changes, class rosters and the red id roster.
+/// Catalog management for admins: imports, classes (create, replace, seats, delete), class
+/// rosters and the red id roster.
 struct V1AdminRoutes: Sendable {
     let service: RegistrationService
-    /// The largest import body accepted (the server's body limit).
+    /// The largest catalog file accepted.
     let maxImportBytes: Int
 
     struct SeatsRequest: Decodable { let seats: Int }
     struct RosterRequest: Decodable { let redIds: [String] }
+    struct Deleted: Encodable {
+        let classId: Int64
+        let droppedAccountIds: [Int64]
+    }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service
@@ -19,7 +24,12 @@ struct V1AdminRoutes: Sendable {
         group.post("imports") { request, _ in
             let format = request.uri.queryParameters["format"].map(String.init) ?? "native"
             let strict = ["1", "true"].contains(request.uri.queryParameters["strict"].map { $0.lowercased() } ?? "")
-            let buffer = try await request.body.collect(upTo: maxImportBytes)
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.body.collect(upTo: maxImportBytes)
+            } catch let error as HTTPError where error.status == .contentTooLarge {
+                throw Problem.payloadTooLarge(limit: maxImportBytes)
+            }
             guard buffer.readableBytes > 0 else { throw Problem.badRequest("Send the catalog file as the request body.") }
             let data = Data(buffer: buffer)
             let document: CatalogDocument
@@ -59,6 +69,31 @@ struct V1AdminRoutes: Sendable {
             let listing = try await V1EnrollmentRoutes.run { try await service.setSeats(classID: classID, seats: body.seats) }
             return try GatewayJSON.response(V1Views.Class(listing, detail: true))
         }
+        group.post("classes") { request, context in
+            let body = try await GatewayJSON.decode(NativeCatalogFormat.ClassRow.self, from: request, context: context)
+            let row = try Self.classRow(body, id: body.id)
+            let saved = try await V1EnrollmentRoutes.run { try await service.saveClass(row, createOnly: true) }
+            return try GatewayJSON.response(
+                V1Views.Class(saved.listing, detail: true), status: .created,
+                headers: [.location: "/v1/registration/classes/\(saved.listing.info.id)"]
+            )
+        }
+        group.put("classes/:classId") { request, context in
+            let classID = try V1CatalogRoutes.classID(context)
+            let body = try await GatewayJSON.decode(NativeCatalogFormat.ClassRow.self, from: request, context: context)
+            if let id = body.id, id != classID {
+                throw Problem.validation("The body's id (\(id)) differs from the path's (\(classID)).", field: "id")
+            }
+            let row = try Self.classRow(body, id: classID)
+            let saved = try await V1EnrollmentRoutes.run { try await service.saveClass(row, createOnly: false) }
+            return try GatewayJSON.response(V1Views.Class(saved.listing, detail: true), status: saved.created ? .created : .ok)
+        }
+        group.delete("classes/:classId") { request, context in
+            let classID = try V1CatalogRoutes.classID(context)
+            let drop = ["1", "true"].contains(request.uri.queryParameters["dropStudents"].map { $0.lowercased() } ?? "")
+            let dropped = try await V1EnrollmentRoutes.run { try await service.deleteClass(id: classID, dropStudents: drop) }
+            return try GatewayJSON.response(Deleted(classId: classID, droppedAccountIds: dropped))
+        }
         group.put("red-id-roster") { request, context in
             let body = try await GatewayJSON.decode(RosterRequest.self, from: request, context: context)
             guard body.redIds.allSatisfy(RedID.isWellFormed) else {
@@ -66,6 +101,16 @@ struct V1AdminRoutes: Sendable {
             }
             let count = try await service.replaceRedIDRoster(body.redIds)
             return try GatewayJSON.response(["count": count])
+        }
+    }
+
+    /// A class definition from a request body, checked like an imported row.
+    static func classRow(_ body: NativeCatalogFormat.ClassRow, id: Int64?) throws -> CatalogDocument.Class {
+        switch NativeCatalogFormat.classRow(body, label: "class", defaultTerm: nil) {
+        case .failure(let error): throw RegistrationError.invalidClass(error.reason).problem
+        case .success(var row):
+            row.id = id
+            return row
         }
     }
 }

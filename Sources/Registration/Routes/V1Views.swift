@@ -209,6 +209,14 @@ extension RegistrationError {
             return .validation("The \(field == "firstname" ? "first" : "last") name must be 1 to 100 characters.", field: field == "firstname" ? "firstName" : "lastName")
         case .seatsBelowEnrollment(let taken):
             return .conflict("seats-below-enrollment", title: "Too few seats", detail: "\(taken) seats are taken or held; the class cannot have fewer.")
+        case .invalidClass(let reason):
+            return .validation("The class was not saved: \(reason).")
+        case .classHasStudents(let count):
+            return Problem(
+                type: "class-has-students", title: "Class has students", status: .conflict,
+                detail: "\(count) students are enrolled, waitlisted or hold an offer; add ?dropStudents=true to delete it anyway.",
+                extensions: ["students": .int(count)]
+            )
         }
     }
 }

@@ -25,4 +25,8 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case invalidName(field: String)
     /// Admin: a class cannot have fewer seats than students enrolled or holding offers.
     case seatsBelowEnrollment(Int)
+    /// Admin: a class definition was refused, with the reason.
+    case invalidClass(String)
+    /// Admin: deleting a class that has students needs `dropStudents`; this many are in it.
+    case classHasStudents(Int)
 }

@@ -11,12 +11,14 @@ import Jobs
 /// | `push.offer-expired` | `push` | an offer lapsed unclaimed | Push module |
 /// | `push.waitlist-enrolled` | `push` | the `auto` policy enrolled a waitlisted student | Push module |
 /// | `push.seat-opened` | `push` | a seat opened in a class with a waitlist (`none` policy) | Push module |
+/// | `push.class-cancelled` | `push` | an admin deleted a class its students were in | Push module |
 public enum RegistrationJobs {
     public static let offerExpiry = "registration.offer-expiry"
     public static let seatOffered = "push.seat-offered"
     public static let offerExpired = "push.offer-expired"
     public static let waitlistEnrolled = "push.waitlist-enrolled"
     public static let seatOpened = "push.seat-opened"
+    public static let classCancelled = "push.class-cancelled"
 
     /// A periodic safety net (declare it as a schedule): ``RegistrationService/sweepExpiredOffers()``.
     public static let sweepOffers = "registration.sweep-offers"
@@ -55,6 +57,13 @@ public enum RegistrationJobs {
     public struct WaitlistEnrolledArgs: Codable, Sendable, Equatable {
         public var accountId: Int64
         public var classId: Int64
+    }
+
+    /// `push.class-cancelled`: tell the students (enrolled, waitlisted or offered a seat) that
+    /// the class was deleted and they are no longer in it.
+    public struct ClassCancelledArgs: Codable, Sendable, Equatable {
+        public var classId: Int64
+        public var accountIds: [Int64]
     }
 
     /// `push.seat-opened`: tell the waitlisted students (in line order) that seats opened.

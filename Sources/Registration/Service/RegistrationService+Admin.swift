@@ -29,9 +29,13 @@ extension RegistrationService {
     /// applied to classes whose seats changed.
     public static func importCatalog(
         _ document: CatalogDocument, into database: GatewayDatabase, settings: RegistrationSettings, now: Date,
-        strict: Bool = false, progress: CatalogImporter.Progress? = nil
+        strict: Bool = false, createOnly: Bool = false, progress: CatalogImporter.Progress? = nil
     ) async throws -> ImportReport {
-        let importer = CatalogImporter(strict: strict, progress: progress)
+        let importer = {
+            var importer = CatalogImporter(strict: strict, progress: progress)
+            importer.createOnly = createOnly
+            return importer
+        }()
         let promoter = WaitlistPromoter(settings: settings)
         do {
             return try await database.pool.write { db in

@@ -13,6 +13,25 @@ public enum CatalogStore {
         try db.cachedStatement(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1").execute()
     }
 
+    public static func classExists(_ id: Int64, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_classes WHERE id = ?)"), arguments: [id]) ?? false
+    }
+
+    public static func classID(term: String, scheduleNumber: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM registration_classes WHERE term = ? AND schedule_number = ?"),
+            arguments: [term, scheduleNumber]
+        )
+    }
+
+    /// Deletes a class with its meetings, enrollments, waitlist and offers (history included).
+    public static func deleteClass(_ id: Int64, in db: Database) throws {
+        for table in ["registration_offers", "registration_waitlist", "registration_enrollments", "registration_meetings"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE class_id = ?", arguments: [id])
+        }
+        try db.execute(sql: "DELETE FROM registration_classes WHERE id = ?", arguments: [id])
+    }
+
     /// Reads the whole catalog (one read transaction gives a consistent snapshot).
     public static func loadIndex(in db: Database) throws -> (CatalogIndex, [SeatCount]) {
         let version = try version(in: db)

@@ -101,6 +101,19 @@ public enum EnrollmentStore {
         )
     }
 
+    /// Every student enrolled in, waitlisted for or holding an open offer for a class.
+    public static func everyoneIn(classID: Int64, in db: Database) throws -> [Int64] {
+        try Int64.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT student_id FROM registration_enrollments WHERE class_id = ?
+                UNION SELECT student_id FROM registration_waitlist WHERE class_id = ?
+                UNION SELECT student_id FROM registration_offers WHERE class_id = ? AND state = 'open'
+                ORDER BY student_id
+                """),
+            arguments: [classID, classID, classID]
+        )
+    }
+
     // MARK: Offers
 
     public static func openOffer(studentID: Int64, classID: Int64, in db: Database) throws -> SeatOffer? {

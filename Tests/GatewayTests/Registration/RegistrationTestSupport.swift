@@ -66,3 +66,14 @@ enum TestCatalog {
         )
     }
 }
+
+/// Files under `Tests/GatewayTests/Fixtures`, read from the source tree.
+enum Fixture {
+    static func url(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures").appendingPathComponent(name)
+    }
+
+    /// The real umd.io course list for summer 2020 (MIT licence, `umdio-LICENSE`): 1.6 MB.
+    static func umdio() throws -> Data { try Data(contentsOf: url("umdio-202005.json")) }
+}

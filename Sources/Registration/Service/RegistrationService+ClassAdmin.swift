@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import Jobs
+
+/// One class changed by an admin, and whether it is new.
+public struct SavedClass: Sendable {
+    public var listing: ClassListing
+    public var created: Bool
+}
+
+extension RegistrationService {
+    /// Creates or replaces one class, with the importer's checks (subject and course must
+    /// exist, schedule numbers are unique per term, seats cover everyone enrolled or holding an
+    /// offer). With `createOnly`, a class with the same id or schedule number is refused.
+    /// Seats gained go to the waitlist per the policy, in the same transaction.
+    public func saveClass(_ row: CatalogDocument.Class, createOnly: Bool) async throws -> SavedClass {
+        if createOnly, let id = row.id, try await database.pool.read({ db in try CatalogStore.classExists(id, in: db) }) {
+            throw RegistrationError.invalidClass("class \(id) already exists")
+        }
+        var document = CatalogDocument()
+        document.classes = [row]
+        let report = try await Self.importCatalog(
+            document, into: database, settings: settings, now: clock.now(), strict: true, createOnly: createOnly
+        )
+        if let rejected = report.rejected.first { throw RegistrationError.invalidClass(rejected.reason) }
+        try await catalog.reload()
+        let id = try await database.pool.read { db in
+            try row.id ?? CatalogStore.classID(term: row.term, scheduleNumber: row.scheduleNumber, in: db)
+        }
+        guard let id, let listing = catalog.cachedSnapshot().listing(id: id) else {
+            throw RegistrationError.invalidClass("the class was not stored")
+        }
+        return SavedClass(listing: listing, created: report.classes.created == 1)
+    }
+
+    /// Deletes a class. When students are enrolled, waitlisted or hold an offer, it is refused
+    /// unless `dropStudents`; then they are all dropped and a `push.class-cancelled` job tells
+    /// them, in the same transaction. Returns the account ids that were dropped.
+    @discardableResult
+    public func deleteClass(id: Int64, dropStudents: Bool) async throws -> [Int64] {
+        let now = clock.now()
+        let dropped = try await database.pool.write { db -> Result<[Int64], RegistrationError> in
+            guard try CatalogStore.classExists(id, in: db) else { return .failure(.unknownClass(id)) }
+            let students = try EnrollmentStore.everyoneIn(classID: id, in: db)
+            if !students.isEmpty, !dropStudents { return .failure(.classHasStudents(students.count)) }
+            if !students.isEmpty {
+                try JobEnqueuer.enqueue(
+                    NewJob(
+                        kind: RegistrationJobs.classCancelled,
+                        args: RegistrationJobs.ClassCancelledArgs(classId: id, accountIds: students),
+                        queue: RegistrationJobs.pushQueue
+                    ),
+                    in: db, now: now
+                )
+            }
+            try CatalogStore.deleteClass(id, in: db)
+            try CatalogStore.bumpVersion(in: db)
+            return .success(students)
+        }.get()
+        try await catalog.reload()
+        return dropped
+    }
+}

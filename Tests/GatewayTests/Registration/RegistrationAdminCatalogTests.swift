@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+import GatewayApp
+import GatewayCore
+import HummingbirdTesting
+import Registration
+import Testing
+
+/// Admin catalog management through the real router: uploads (the real umd.io file, strict
+/// mode, size limits) and single classes (create, replace, delete).
+@Suite("Admin catalog management over HTTP")
+struct RegistrationAdminCatalogTests {
+    @Test func theRealUMDIOFileUploadsOverTheDefaultBodyLimitAndReimportsAsUnchanged() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        let student = try await gateway.account("sam", role: .student)
+        let file = String(decoding: try Fixture.umdio(), as: UTF8.self)
+        #expect(file.utf8.count > gateway.app.configuration.maxBodyBytes, "the file is larger than ordinary bodies may be")
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: student).status == .forbidden)
+            let first = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
+            #expect(first.status == .ok)
+            let classes = try #require(first.object["classes"] as? [String: Int])
+            #expect(classes["created"] == 2019 && classes["unchanged"] == 33, "30 courses are listed twice in the file")
+            let subjects = try #require(first.object["subjects"] as? [String: Int])
+            #expect(subjects.values.reduce(0, +) == 131, "one of them (ASTR) is already in the fixtures: \(subjects)")
+
+            let again = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
+            #expect((again.object["classes"] as? [String: Int]) == ["created": 0, "updated": 0, "unchanged": 2052])
+
+            let online = try await client.json(.get, "/v1/registration/classes?subject=AASP&limit=100")
+            #expect((online.object["items"] as? [Any])?.isEmpty == false)
+        }
+    }
+
+    @Test func uploadsBeyondTheImportLimitAndOrdinaryBodiesBeyondOneMiBAre413() async throws {
+        let gateway = try await TestGateway.registration { $0.maxImportBytes = 1 << 20 }
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        let file = String(decoding: try Fixture.umdio(), as: UTF8.self)
+        try await gateway.withRouter { client in
+            let tooLarge = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.object["type"] as? String == "/problems/payload-too-large")
+            let ordinary = try await client.json(.put, "/v1/admin/registration/red-id-roster", body: file, token: admin)
+            #expect(ordinary.status == .contentTooLarge)
+            let subjects = try await client.json(.get, "/v1/registration/subjects")
+            #expect(!subjects.body.contains("AASP"), "nothing of the refused upload was applied")
+        }
+    }
+
+    @Test func aStrictUploadWithABadRowAppliesNothingAndAnswers422() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        let catalog = #"""
+            {"term":"2019-spring","subjects":[{"code":"XYZ","title":"Xylophony","college":"Arts"}],
+             "courses":[{"subject":"XYZ","number":"101","title":"XYLO I"}],
+             "classes":[{"subject":"XYZ","course":"101","section":"01","scheduleNumber":"1","seats":5},
+                        {"subject":"XYZ","course":"999","section":"01","scheduleNumber":"2","seats":5}]}
+            """#
+        try await gateway.withRouter { client in
+            let strict = try await client.json(.post, "/v1/admin/registration/imports?format=native&strict=true", body: catalog, token: admin)
+            #expect(strict.status == .unprocessableContent)
+            #expect(strict.object["applied"] as? Bool == false)
+            let rejected = try #require(strict.object["rejected"] as? [[String: String]])
+            #expect(rejected.count == 1 && rejected[0]["row"] == "classes[1]" && rejected[0]["reason"]?.contains("unknown course") == true)
+            let subjects = try await client.json(.get, "/v1/registration/subjects")
+            #expect(!subjects.body.contains("XYZ"), "nothing of the strict upload was applied")
+
+            let lenient = try await client.json(.post, "/v1/admin/registration/imports?format=native", body: catalog, token: admin)
+            #expect(lenient.status == .ok)
+            #expect((lenient.object["classes"] as? [String: Int])?["created"] == 1)
+        }
+    }
+
+    @Test func adminsCreateReplaceAndDeleteSingleClasses() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        let student = try await gateway.account("sam", role: .student)
+        let newClass = #"{"term":"2018-fall","subject":"CS","course":"540","section":"02","scheduleNumber":"29999","seats":30,"instructors":["A. TURING"],"meetings":[{"days":"MW","start":"0800","end":"0915","building":"GMCS","room":"101"}]}"#
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/admin/registration/classes", body: newClass, token: student).status == .forbidden)
+            let created = try await client.json(.post, "/v1/admin/registration/classes", body: newClass, token: admin)
+            #expect(created.status == .created)
+            let id = try #require(created.object["id"] as? Int)
+            #expect(created.headers[.location] == "/v1/registration/classes/\(id)")
+            #expect(created.object["seats"] as? Int == 30)
+            #expect(try await client.json(.get, "/v1/registration/classes/\(id)").status == .ok)
+
+            let duplicate = try await client.json(.post, "/v1/admin/registration/classes", body: newClass, token: admin)
+            #expect(duplicate.status == .unprocessableContent)
+            #expect((duplicate.object["detail"] as? String)?.contains("29999") == true)
+
+            let replaced = try await client.json(
+                .put, "/v1/admin/registration/classes/\(id)", body: newClass.replacingOccurrences(of: "\"seats\":30", with: "\"seats\":12"), token: admin
+            )
+            #expect(replaced.status == .ok)
+            #expect(replaced.object["seats"] as? Int == 12)
+
+            let fixedID = #"{"term":"2018-fall","subject":"CS","course":"540","section":"03","scheduleNumber":"29998","seats":5}"#
+            #expect(try await client.json(.put, "/v1/admin/registration/classes/9001", body: fixedID, token: admin).status == .created)
+            #expect(try await client.json(.get, "/registration/classdetails?classid=9001").status == .ok, "the SDSU protocol sees it too")
+
+            let mismatch = #"{"id":5,"term":"2018-fall","subject":"CS","course":"540","section":"03","scheduleNumber":"29998","seats":5}"#
+            #expect(try await client.json(.put, "/v1/admin/registration/classes/9001", body: mismatch, token: admin).status == .unprocessableContent)
+            let unknownCourse = #"{"term":"2018-fall","subject":"CS","course":"999","section":"01","scheduleNumber":"29997","seats":5}"#
+            #expect(try await client.json(.post, "/v1/admin/registration/classes", body: unknownCourse, token: admin).status == .unprocessableContent)
+            let noTerm = #"{"subject":"CS","course":"540","section":"01","scheduleNumber":"29996","seats":5}"#
+            #expect(try await client.json(.post, "/v1/admin/registration/classes", body: noTerm, token: admin).status == .unprocessableContent)
+            #expect(try await client.json(.post, "/v1/admin/registration/classes", body: #"{"subject":"CS"}"#, token: admin).status == .badRequest)
+        }
+    }
+
+    @Test func deletingAClassWithStudentsNeedsDropStudentsAndTellsThem() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        let enrolled = try await gateway.student("100000001")
+        let waiting = try await gateway.student("100000002")
+        try await gateway.openSeats(1, in: 7030)
+        try await gateway.registration.register(studentID: enrolled, classID: 7030)
+        _ = try await gateway.registration.joinWaitlist(studentID: waiting, classID: 7030)
+        try await gateway.withRouter { client in
+            let refused = try await client.json(.delete, "/v1/admin/registration/classes/7030", token: admin)
+            #expect(refused.status == .conflict)
+            #expect(refused.object["type"] as? String == "/problems/class-has-students")
+            #expect(refused.object["students"] as? Int == 2)
+            #expect(try await client.json(.get, "/v1/registration/classes/7030").status == .ok, "nothing was deleted")
+
+            let deleted = try await client.json(.delete, "/v1/admin/registration/classes/7030?dropStudents=true", token: admin)
+            #expect(deleted.status == .ok)
+            #expect(deleted.object["droppedAccountIds"] as? [Int] == [Int(enrolled), Int(waiting)].sorted())
+            #expect(try await client.json(.get, "/v1/registration/classes/7030").status == .notFound)
+            #expect(try await client.json(.get, "/registration/classdetails?classid=7030").body == "{\"error\":\"No such course\"}")
+            #expect(try await client.json(.delete, "/v1/admin/registration/classes/7030", token: admin).status == .notFound)
+        }
+        #expect(try await gateway.registration.schedule(studentID: enrolled).enrollments.isEmpty)
+        #expect(try await gateway.registration.schedule(studentID: waiting).waitlist.isEmpty)
+        let jobs = try await gateway.jobs(kind: RegistrationJobs.classCancelled)
+        #expect(jobs.count == 1)
+        #expect(jobs.first?.args.contains("\"accountIds\":[\(min(enrolled, waiting)),\(max(enrolled, waiting))]") == true)
+    }
+
+    @Test func errorsUnderTheBareRegistrationPathAnswerTheProtocolsWay() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client in
+            let bare = try await client.json(.get, "/registration")
+            #expect(bare.status == .notFound)
+            #expect(bare.contentType?.hasPrefix("text/html") == true)
+            let v1 = try await client.json(.get, "/v1/nothing-here")
+            #expect(v1.contentType == "application/problem+json")
+        }
+    }
+}
