@@ -33,6 +33,10 @@ public enum AccountStore {
         try db.execute(sql: "UPDATE accounts SET password_hash = ? WHERE id = ?", arguments: [hash, accountID])
     }
 
+    public static func rename(accountID: Int64, to username: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE accounts SET username = ? WHERE id = ?", arguments: [username, accountID])
+    }
+
     public static func setStatus(accountID: Int64, disabled: Bool, role: Role, in db: Database) throws {
         try db.execute(sql: "UPDATE accounts SET disabled = ?, role = ? WHERE id = ?", arguments: [disabled, role.rawValue, accountID])
     }

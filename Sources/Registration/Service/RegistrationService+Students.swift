@@ -64,7 +64,9 @@ extension RegistrationService {
     }
 
     /// Creates or updates the student profile of an existing account (v1 users who signed up
-    /// with a username and want to register for classes).
+    /// with a username and want to register for classes). A student created through
+    /// `addstudent` signs in with the red id as username; changing the red id renames the
+    /// account too, so both protocols keep working with the new red id.
     public func saveProfile(
         accountID: Int64, redID rawRedID: String, firstName: String, lastName: String, email: String
     ) async throws -> StudentProfile {
@@ -84,6 +86,9 @@ extension RegistrationService {
                     throw RegistrationError.redIDInUse
                 }
                 if var existing = try StudentStore.profile(accountID: accountID, in: db) {
+                    if existing.redID != redID, try AccountStore.find(id: accountID, in: db)?.username == existing.redID {
+                        try AccountStore.rename(accountID: accountID, to: redID, in: db)
+                    }
                     existing.redID = redID
                     existing.firstName = first
                     existing.lastName = last

@@ -164,3 +164,36 @@ struct RegistrationV1Tests {
         }
     }
 }
+
+@Suite("Red id changes")
+struct RegistrationRedIDChangeTests {
+    @Test func changingTheRedIDOfAnAddstudentAccountRenamesItsSignIn() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client in
+            let added = try await client.json(
+                .post, "/registration/addstudent",
+                body: #"{"firstname":"Roger","lastname":"Whitney","redid":"123456003","password":"password","email":"whitney@sdsu.edu"}"#
+            )
+            #expect(added.body == #"{"ok":"Student Added"}"#)
+            let token = try #require(
+                try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456003","password":"password"}"#).object["token"] as? String
+            )
+            let changed = try await client.json(
+                .put, "/v1/me/registration/profile",
+                body: #"{"redId":"123456004","firstName":"Roger","lastName":"Whitney","email":"whitney@sdsu.edu"}"#, token: token
+            )
+            #expect(changed.status == .ok)
+            #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456004","password":"password"}"#).status == .created)
+            #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456003","password":"password"}"#).status == .forbidden)
+            let sdsu = try await client.json(.get, "/registration/studentclasses?redid=123456004&password=password")
+            #expect(sdsu.body == #"{"classes":[],"waitlist":[]}"#)
+            // The old red id is free again.
+            let reuse = try await client.json(
+                .post, "/registration/addstudent",
+                body: #"{"firstname":"Ann","lastname":"Other","redid":"123456003","password":"password","email":"a@sdsu.edu"}"#
+            )
+            #expect(reuse.body == #"{"ok":"Student Added"}"#)
+        }
+    }
+}
