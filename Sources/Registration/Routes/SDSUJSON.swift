@@ -1,50 +1,80 @@
-/// Hand-written JSON for the protocol's hottest answer. `classdetails` is read far more often
-/// than anything is written, and Foundation's `JSONEncoder` costs more than the rest of the
-/// request; this writer produces the same bytes (sorted keys, no spaces, `/` unescaped).
+/// Hand-written JSON for the protocol's catalog answers, with keys in the order seed 000's
+/// samples show them (the SDSU server's own order), no spaces, `/` unescaped. Clients that
+/// compare bytes or parse keys in order see what the original server sent; the others don't
+/// care. `classdetails` is also the hottest answer, and Foundation's `JSONEncoder` cost more
+/// than the rest of the request.
 enum SDSUJSON {
+    enum Value {
+        case string(String)
+        case int(Int64)
+    }
+
+    /// `classdetails` keys in the seed's order.
+    static let classDetailsKeys = [
+        "description", "department", "suffix", "building", "startTime", "meetingType", "section", "endTime",
+        "enrolled", "days", "prerequisite", "title", "id", "instructor", "schedule#", "units", "room",
+        "waitlist", "seats", "fullTitle", "subject", "course#",
+    ]
+
     /// `classdetails` for one class.
     static func classDetails(_ details: SDSUClassDetails) -> String {
-        var out = "{"
+        var out = ""
         out.reserveCapacity(512 + details.description.utf8.count)
-        func key(_ name: String, _ first: Bool = false) {
-            if !first { out += "," }
-            out += "\""
-            out += name
-            out += "\":"
-        }
-        func string(_ name: String, _ value: String, first: Bool = false) {
-            key(name, first)
-            appendString(value, to: &out)
-        }
-        func int(_ name: String, _ value: Int64) {
-            key(name)
-            out += String(value)
-        }
-        // Keys in sorted (byte) order, as `JSONEncoder` with `.sortedKeys` writes them.
-        string("building", details.building, first: true)
-        string("course#", details.courseNumber)
-        string("days", details.days)
-        string("department", details.department)
-        string("description", details.description)
-        string("endTime", details.endTime)
-        int("enrolled", Int64(details.enrolled))
-        string("fullTitle", details.fullTitle)
-        int("id", details.id)
-        string("instructor", details.instructor)
-        string("meetingType", details.meetingType)
-        string("prerequisite", details.prerequisite)
-        string("room", details.room)
-        string("schedule#", details.scheduleNumber)
-        int("seats", Int64(details.seats))
-        string("section", details.section)
-        string("startTime", details.startTime)
-        string("subject", details.subject)
-        string("suffix", details.suffix)
-        string("title", details.title)
-        string("units", details.units)
-        int("waitlist", Int64(details.waitlist))
-        out += "}"
+        appendObject([
+            ("description", .string(details.description)),
+            ("department", .string(details.department)),
+            ("suffix", .string(details.suffix)),
+            ("building", .string(details.building)),
+            ("startTime", .string(details.startTime)),
+            ("meetingType", .string(details.meetingType)),
+            ("section", .string(details.section)),
+            ("endTime", .string(details.endTime)),
+            ("enrolled", .int(Int64(details.enrolled))),
+            ("days", .string(details.days)),
+            ("prerequisite", .string(details.prerequisite)),
+            ("title", .string(details.title)),
+            ("id", .int(details.id)),
+            ("instructor", .string(details.instructor)),
+            ("schedule#", .string(details.scheduleNumber)),
+            ("units", .string(details.units)),
+            ("room", .string(details.room)),
+            ("waitlist", .int(Int64(details.waitlist))),
+            ("seats", .int(Int64(details.seats))),
+            ("fullTitle", .string(details.fullTitle)),
+            ("subject", .string(details.subject)),
+            ("course#", .string(details.courseNumber)),
+        ], to: &out)
         return out
+    }
+
+    /// `subjectlist`: title, id, college, classes, as in the seed's sample.
+    static func subjectList(_ subjects: [SDSUSubject]) -> String {
+        var out = "["
+        for (index, subject) in subjects.enumerated() {
+            if index > 0 { out += "," }
+            appendObject([
+                ("title", .string(subject.title)), ("id", .int(subject.id)),
+                ("college", .string(subject.college)), ("classes", .int(Int64(subject.classes))),
+            ], to: &out)
+        }
+        out += "]"
+        return out
+    }
+
+    /// A JSON object with the keys in the given order. Keys are plain ASCII names.
+    static func appendObject(_ fields: [(String, Value)], to out: inout String) {
+        out += "{"
+        for (index, (key, value)) in fields.enumerated() {
+            if index > 0 { out += "," }
+            out += "\""
+            out += key
+            out += "\":"
+            switch value {
+            case .string(let text): appendString(text, to: &out)
+            case .int(let number): out += String(number)
+            }
+        }
+        out += "}"
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped; everything

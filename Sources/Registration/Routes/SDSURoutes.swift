@@ -43,7 +43,7 @@ struct SDSURoutes: Sendable {
         let subjects = try await service.subjects().map {
             SDSUSubject(title: $0.title, id: $0.id, college: $0.college, classes: $0.classCount)
         }
-        return try GatewayJSON.response(subjects)
+        return SDSUResponses.json(text: SDSUJSON.subjectList(subjects))
     }
 
     func classIDsList(_ parameters: SDSUParameters, _: GatewayContext) async throws -> Response {
