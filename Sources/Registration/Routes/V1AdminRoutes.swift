@@ -23,7 +23,7 @@ struct V1AdminRoutes: Sendable {
 
         group.post("imports") { request, _ in
             let format = request.uri.queryParameters["format"].map(String.init) ?? "native"
-            let strict = ["1", "true"].contains(request.uri.queryParameters["strict"].map { $0.lowercased() } ?? "")
+            let strict = Self.flag("strict", in: request)
             let buffer: ByteBuffer
             do {
                 buffer = try await request.body.collect(upTo: maxImportBytes)
@@ -90,7 +90,7 @@ struct V1AdminRoutes: Sendable {
         }
         group.delete("classes/:classId") { request, context in
             let classID = try V1CatalogRoutes.classID(context)
-            let drop = ["1", "true"].contains(request.uri.queryParameters["dropStudents"].map { $0.lowercased() } ?? "")
+            let drop = Self.flag("dropStudents", in: request)
             let dropped = try await V1EnrollmentRoutes.run { try await service.deleteClass(id: classID, dropStudents: drop) }
             return try GatewayJSON.response(Deleted(classId: classID, droppedAccountIds: dropped))
         }
@@ -102,6 +102,11 @@ struct V1AdminRoutes: Sendable {
             let count = try await service.replaceRedIDRoster(body.redIds)
             return try GatewayJSON.response(["count": count])
         }
+    }
+
+    /// A yes/no query parameter: `1` or `true` (any case) is yes, anything else or absent is no.
+    static func flag(_ name: String, in request: Request) -> Bool {
+        ["1", "true"].contains(request.uri.queryParameters[Substring(name)].map { $0.lowercased() } ?? "")
     }
 
     /// A class definition from a request body, checked like an imported row.

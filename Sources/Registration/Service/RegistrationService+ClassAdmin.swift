@@ -30,6 +30,7 @@ extension RegistrationService {
         guard let id, let listing = catalog.cachedSnapshot().listing(id: id) else {
             throw RegistrationError.invalidClass("the class was not stored")
         }
+        logger.notice("class saved", metadata: ["class": "\(id)", "created": "\(report.classes.created == 1)"])
         return SavedClass(listing: listing, created: report.classes.created == 1)
     }
 
@@ -58,6 +59,7 @@ extension RegistrationService {
             return .success(students)
         }.get()
         try await catalog.reload()
+        logger.notice("class deleted", metadata: ["class": "\(id)", "dropped_students": "\(dropped.count)"])
         return dropped
     }
 }
