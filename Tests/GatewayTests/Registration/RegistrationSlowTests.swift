@@ -12,8 +12,15 @@ import Testing
 /// the SDSU protocol with malformed parameters.
 @Suite("Registration Slow: soak and fuzz", .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
 struct RegistrationSlowTests {
-    /// CS classes of the fixtures; several of them meet at overlapping times.
-    static let classIDs: [Int64] = Array(7028...7040)
+    /// CS classes of the fixtures, plus three small classes that all meet MW 08:00–09:15 (so
+    /// time conflicts are frequent).
+    static let classIDs: [Int64] = Array(7028...7040) + [9101, 9102, 9103]
+    static let overlapping = #"""
+        {"term":"2018-fall","classes":[
+          {"id":9101,"subject":"CS","course":"540","section":"71","scheduleNumber":"99101","seats":2,"meetings":[{"days":"MW","start":"0800","end":"0915"}]},
+          {"id":9102,"subject":"CS","course":"540","section":"72","scheduleNumber":"99102","seats":2,"meetings":[{"days":"MW","start":"0830","end":"0945"}]},
+          {"id":9103,"subject":"CS","course":"540","section":"73","scheduleNumber":"99103","seats":2,"meetings":[{"days":"MWF","start":"0900","end":"0950"}]}]}
+        """#
     static var seconds: Double {
         ProcessInfo.processInfo.environment["GATEWAY_SOAK_SECONDS"].flatMap(Double.init) ?? 20
     }
@@ -27,6 +34,8 @@ struct RegistrationSlowTests {
         defer { gateway.cleanUp() }
         let redIDs = (1...40).map { String(format: "8%08d", $0) }
         for redID in redIDs { try await gateway.student(redID) }
+        let added = try await gateway.registration.importCatalog(try NativeCatalogFormat.parse(Data(Self.overlapping.utf8)))
+        #expect(added.classes.created == 3)
         for id in Self.classIDs { try await gateway.openSeats(Int(id % 3) + 1, in: id) }
         let violations: [EnrollmentViolation] = [
             .alreadyEnrolled, .classFull, .classLimit(limit: 3), .alreadyWaitlisted, .notFull, .notEnrolled, .notWaitlisted,
@@ -50,6 +59,7 @@ struct RegistrationSlowTests {
         }
         print("soak, \(policy) policy, \(Self.seconds) s: \(counts.sorted { $0.key < $1.key })")
         #expect((counts[SDSUResponses.courseAdded] ?? 0) > 50, "the soak did real work: \(counts)")
+        #expect((counts["Time conflict"] ?? 0) > 0, "the soak met time conflicts: \(counts)")
         try await Self.checkInvariants(gateway, classLimit: 3)
     }
 
