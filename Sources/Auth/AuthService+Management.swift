@@ -33,8 +33,10 @@ extension AuthService {
     }
 
     /// An admin disables or re-enables an account, or changes its role. Disabling revokes
-    /// the account's tokens (a role change needs none: roles are read on every request). Admins can't change their own account this way, so the last
-    /// admin can't lock everyone out by accident.
+    /// the account's tokens (a role change needs none: roles are read on every request). Admins
+    /// can't change their own account this way, and the caller's standing is re-read inside the
+    /// write, so an admin demoted or disabled a moment ago can't finish a change: some enabled
+    /// admin (the caller) always remains.
     public func updateAccount(id: Int64, disabled: Bool?, role: Role?, by admin: Identity) async throws -> Account {
         guard id != admin.accountID else {
             throw Problem.conflict(
@@ -44,6 +46,9 @@ extension AuthService {
         }
         let now = clock.now()
         let updated = try await database.pool.write { db -> Account in
+            guard let caller = try AccountStore.find(id: admin.accountID, in: db), caller.role == .admin, !caller.disabled else {
+                throw Problem.forbidden()
+            }
             guard var account = try AccountStore.find(id: id, in: db) else { throw Problem.notFound("No account \(id).") }
             account.disabled = disabled ?? account.disabled
             account.role = role ?? account.role

@@ -82,7 +82,7 @@ public final class AuthService: Sendable {
             logger.notice("sign-in failed", metadata: ["username_hash": "\(Self.fingerprint(username))"])
             throw Problem.invalidCredentials()
         }
-        throttle.recordSuccess(username: username, address: clientAddress)
+        throttle.recordSuccess(username: username, address: clientAddress, now: clock.now())
         return usable
     }
 

@@ -5,7 +5,8 @@ import Hummingbird
 /// Bodies without a length are bounded where they are collected (`collect(upTo:)`).
 ///
 /// A few paths (catalog uploads) take larger bodies; they are listed with their own limit and
-/// collect their bodies with the same bound.
+/// collect their bodies with the same bound. The larger limit needs an `Authorization` header
+/// (the route then checks it), so an anonymous client can't make the server read a large body.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let limit: Int
@@ -15,7 +16,10 @@ struct BodyLimitMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
     ) async throws -> Response {
-        let limit = exceptions.isEmpty ? self.limit : exceptions[request.uri.path] ?? self.limit
+        var limit = self.limit
+        if !exceptions.isEmpty, request.headers[.authorization] != nil, let larger = exceptions[request.uri.path] {
+            limit = larger
+        }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw Problem.payloadTooLarge(limit: limit)
         }

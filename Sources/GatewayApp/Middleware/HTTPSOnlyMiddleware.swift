@@ -24,7 +24,9 @@ struct HTTPSOnlyMiddleware: RouterMiddleware {
     }
 }
 
-/// Replaces the socket address with the first `X-Forwarded-For` hop when proxy headers are trusted.
+/// Replaces the socket address with the last `X-Forwarded-For` hop when proxy headers are
+/// trusted: the address the proxy itself saw (it appends it, or sets the header to it). Earlier
+/// hops are written by the client and would let it pick any address the throttle counts.
 struct ForwardedForMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
 
@@ -33,9 +35,9 @@ struct ForwardedForMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         if let header = request.headers[HTTPField.Name("X-Forwarded-For")!],
-            let first = header.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty
+            let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
         {
-            context.clientAddress = first
+            context.clientAddress = last
         }
         return try await next(request, context)
     }

@@ -216,7 +216,7 @@ public struct CatalogImporter: Sendable {
                         seats, base_enrolled, base_waitlist, enrolled, waitlist)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
-                        row.id, row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
+                        try row.id ?? CatalogStore.nextClassID(in: db), row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
                         row.seats, row.enrolled, row.waitlist, row.enrolled, row.waitlist,
                     ])
                 try insertMeetings(row.meetings, classID: db.lastInsertedRowID, db: db)

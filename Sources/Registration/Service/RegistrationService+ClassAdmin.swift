@@ -54,7 +54,7 @@ extension RegistrationService {
                     in: db, now: now
                 )
             }
-            try CatalogStore.deleteClass(id, in: db)
+            try CatalogStore.deleteClass(id, at: now, in: db)
             try CatalogStore.bumpVersion(in: db)
             return .success(students)
         }.get()

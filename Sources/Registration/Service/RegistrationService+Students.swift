@@ -134,7 +134,7 @@ extension RegistrationService {
             throttle.recordFailure(username: redID, address: clientAddress, now: clock.now())
             throw RegistrationError.invalidCredentials
         }
-        throttle.recordSuccess(username: redID, address: clientAddress)
+        throttle.recordSuccess(username: redID, address: clientAddress, now: clock.now())
         credentials.remember(redID: redID, accountID: usable.accountID, passwordHash: usable.passwordHash, password: password, now: clock.now())
         return usable.accountID
     }

@@ -24,12 +24,23 @@ public enum CatalogStore {
         )
     }
 
-    /// Deletes a class with its meetings, enrollments, waitlist and offers (history included).
-    public static func deleteClass(_ id: Int64, in db: Database) throws {
+    /// The id for a new class given none: above every class id in use or ever deleted.
+    public static func nextClassID(in db: Database) throws -> Int64 {
+        let highest = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT MAX(id) FROM (SELECT MAX(id) AS id FROM registration_classes
+                                 UNION ALL SELECT MAX(id) FROM registration_retired_class_ids)
+            """))
+        return (highest ?? 0) + 1
+    }
+
+    /// Deletes a class with its meetings, enrollments, waitlist and offers (history included),
+    /// and retires its id.
+    public static func deleteClass(_ id: Int64, at now: Date, in db: Database) throws {
         for table in ["registration_offers", "registration_waitlist", "registration_enrollments", "registration_meetings"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE class_id = ?", arguments: [id])
         }
         try db.execute(sql: "DELETE FROM registration_classes WHERE id = ?", arguments: [id])
+        try db.execute(sql: "INSERT OR REPLACE INTO registration_retired_class_ids (id, retired_at) VALUES (?, ?)", arguments: [id, now])
     }
 
     /// Reads the whole catalog (one read transaction gives a consistent snapshot).

@@ -94,10 +94,15 @@ public enum EnrollmentStore {
         return db.changesCount > 0
     }
 
-    /// The line for a class: student ids, first in line first.
+    /// The line for a class: student ids, first in line first. Students whose account is
+    /// disabled keep their place but are skipped, so they are neither offered nor given a seat.
     public static func line(of classID: Int64, in db: Database) throws -> [Int64] {
         try Int64.fetchAll(
-            db.cachedStatement(sql: "SELECT student_id FROM registration_waitlist WHERE class_id = ? ORDER BY id"), arguments: [classID]
+            db.cachedStatement(sql: """
+                SELECT w.student_id FROM registration_waitlist w JOIN accounts a ON a.id = w.student_id
+                WHERE w.class_id = ? AND a.disabled = 0 ORDER BY w.id
+                """),
+            arguments: [classID]
         )
     }
 

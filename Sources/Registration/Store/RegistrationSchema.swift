@@ -153,5 +153,15 @@ public enum RegistrationSchema: SchemaModule {
                 END;
                 """)
         },
+        Migration("registration.003.retired-class-ids") { db in
+            // Ids of deleted classes: a new class without an explicit id never gets one of them,
+            // so jobs, links and clients that still hold an old id never reach a different class.
+            try db.execute(sql: """
+                CREATE TABLE registration_retired_class_ids (
+                    id INTEGER PRIMARY KEY,
+                    retired_at DATETIME NOT NULL
+                );
+                """)
+        },
     ]
 }

@@ -63,4 +63,22 @@ struct AccountManagementTests {
             #expect(try await client.json(.patch, "/v1/admin/accounts/\(studentID)", body: #"{"role":"wizard"}"#, token: admin).status == .badRequest)
         }
     }
+
+    @Test func anAdminDemotedAMomentAgoCannotFinishAChange() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let first = try #require(try await gateway.app.auth.identity(bearer: try await gateway.account("ada", role: .admin)))
+        let second = try #require(try await gateway.app.auth.identity(bearer: try await gateway.account("bob", role: .admin)))
+        let student = try #require(try await gateway.app.auth.identity(bearer: try await gateway.account("sam", role: .student)))
+        // Both admins act at once; the writes run one after the other.
+        _ = try await gateway.app.auth.updateAccount(id: second.accountID, disabled: nil, role: .student, by: first)
+        await #expect(throws: Problem.self) {
+            _ = try await gateway.app.auth.updateAccount(id: first.accountID, disabled: true, role: nil, by: second)
+        }
+        await #expect(throws: Problem.self) {
+            _ = try await gateway.app.auth.updateAccount(id: student.accountID, disabled: true, role: nil, by: second)
+        }
+        #expect(try await gateway.app.auth.account(id: first.accountID)?.disabled == false)
+        #expect(try await gateway.app.auth.account(id: student.accountID)?.disabled == false)
+    }
 }

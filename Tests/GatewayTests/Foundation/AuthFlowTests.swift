@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
@@ -165,6 +166,28 @@ struct AuthFlowTests {
             #expect(throttled.object["type"] as? String == "/problems/too-many-requests")
             clock.advance(by: 601)
             #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"hal","password":"a fine passphrase"}"#).status == .created)
+        }
+    }
+
+    @Test func behindAProxyTheThrottleCountsTheAddressTheProxySawNotOneTheClientWrote() async throws {
+        let gateway = try TestGateway {
+            $0.trustProxyHeaders = true
+            $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerUsernameOverall: 100, failuresPerAddress: 100, window: 600)
+        }
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client in
+            _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"hal","password":"a fine passphrase"}"#)
+            let guess = #"{"username":"hal","password":"guess"}"#
+            for n in 0..<3 {
+                // A client-written first hop changes every time; the proxy's own hop does not.
+                let headers: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(n), 203.0.113.9"]
+                #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: headers).status == .forbidden)
+            }
+            let spoofed: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.99, 203.0.113.9"]
+            #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: spoofed).status == .tooManyRequests)
+            let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "192.0.2.1"]
+            let owner = #"{"username":"hal","password":"a fine passphrase"}"#
+            #expect(try await client.json(.post, "/v1/auth/token", body: owner, headers: elsewhere).status == .created)
         }
     }
 }

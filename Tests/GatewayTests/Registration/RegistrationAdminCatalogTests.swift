@@ -19,6 +19,8 @@ struct RegistrationAdminCatalogTests {
         #expect(file.utf8.count > gateway.app.configuration.maxBodyBytes, "the file is larger than ordinary bodies may be")
         try await gateway.withRouter { client in
             #expect(try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: student).status == .forbidden)
+            let anonymous = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file)
+            #expect(anonymous.status == .contentTooLarge, "without credentials the ordinary 1 MiB limit applies")
             let first = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
             #expect(first.status == .ok)
             let classes = try #require(first.object["classes"] as? [String: Int])
@@ -111,6 +113,15 @@ struct RegistrationAdminCatalogTests {
             let noTerm = #"{"subject":"CS","course":"540","section":"01","scheduleNumber":"29996","seats":5}"#
             #expect(try await client.json(.post, "/v1/admin/registration/classes", body: noTerm, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/registration/classes", body: #"{"subject":"CS"}"#, token: admin).status == .badRequest)
+
+            // A deleted class's id is never handed to a new class.
+            let highest = try #require(
+                try await client.json(.post, "/v1/admin/registration/classes", body: newClass.replacingOccurrences(of: "29999", with: "29990"), token: admin)
+                    .object["id"] as? Int
+            )
+            #expect(try await client.json(.delete, "/v1/admin/registration/classes/\(highest)", token: admin).status == .ok)
+            let next = try await client.json(.post, "/v1/admin/registration/classes", body: newClass.replacingOccurrences(of: "29999", with: "29991"), token: admin)
+            #expect(next.object["id"] as? Int == highest + 1)
         }
     }
 

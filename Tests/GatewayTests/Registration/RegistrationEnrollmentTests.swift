@@ -204,6 +204,23 @@ struct RegistrationEnrollmentTests {
         try await service.register(studentID: newcomer, classID: 7030)
     }
 
+    @Test func disabledStudentsKeepTheirPlaceButAreSkipped() async throws {
+        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
+        defer { gateway.cleanUp() }
+        let service = gateway.registration
+        let first = try await gateway.student("100000001"), second = try await gateway.student("100000002")
+        let leaver = try await gateway.student("100000005")
+        try await gateway.openSeats(1, in: 7030)
+        try await service.register(studentID: leaver, classID: 7030)
+        for student in [first, second] { _ = try await service.joinWaitlist(studentID: student, classID: 7030) }
+        _ = try await gateway.app.auth.updateAccount(id: first, disabled: true, role: nil, by: try await gateway.adminIdentity())
+
+        try await service.drop(studentID: leaver, classID: 7030)
+        #expect(try await service.schedule(studentID: first).offers.isEmpty, "a disabled account is not offered the seat")
+        #expect(try await service.schedule(studentID: first).waitlist.map(\.classID) == [7030], "but keeps its place")
+        #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
+    }
+
     @Test func lapsedOffersAreSweptEvenWithoutTheExpiryJob() async throws {
         let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
@@ -303,8 +320,7 @@ struct RegistrationEnrollmentTests {
         }
         #expect(try await service.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil) == id)
 
-        let admin = Identity(accountID: 0, username: "root", role: .admin)
-        _ = try await gateway.app.auth.updateAccount(id: id, disabled: true, role: nil, by: admin)
+        _ = try await gateway.app.auth.updateAccount(id: id, disabled: true, role: nil, by: try await gateway.adminIdentity())
         await #expect(throws: RegistrationError.invalidCredentials) {
             _ = try await service.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil)
         }

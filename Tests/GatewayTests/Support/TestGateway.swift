@@ -40,6 +40,13 @@ struct TestGateway {
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
 
+    /// An admin account (created on first use) as the identity services act for.
+    func adminIdentity() async throws -> Identity {
+        let account = try await app.auth.database.pool.read { db in try AccountStore.find(username: "test-admin", in: db) }
+        if let account { return account.identity }
+        return try await app.auth.createAccount(username: "test-admin", email: nil, password: "correct horse battery", role: .admin).identity
+    }
+
     /// Creates an account through the service (not the API) and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
         _ = try await app.auth.createAccount(username: username, email: nil, password: password, role: role)
