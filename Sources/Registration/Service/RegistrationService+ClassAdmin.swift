@@ -14,9 +14,6 @@ extension RegistrationService {
     /// offer). With `createOnly`, a class with the same id or schedule number is refused.
     /// Seats gained go to the waitlist per the policy, in the same transaction.
     public func saveClass(_ row: CatalogDocument.Class, createOnly: Bool) async throws -> SavedClass {
-        if createOnly, let id = row.id, try await database.pool.read({ db in try CatalogStore.classExists(id, in: db) }) {
-            throw RegistrationError.invalidClass("class \(id) already exists")
-        }
         var document = CatalogDocument()
         document.classes = [row]
         let report = try await Self.importCatalog(

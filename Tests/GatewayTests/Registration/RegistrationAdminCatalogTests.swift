@@ -92,6 +92,11 @@ struct RegistrationAdminCatalogTests {
             #expect(created.object["seats"] as? Int == 30)
             #expect(try await client.json(.get, "/v1/registration/classes/\(id)").status == .ok)
 
+            let sameID = try await client.json(
+                .post, "/v1/admin/registration/classes",
+                body: newClass.replacingOccurrences(of: "{\"term\"", with: "{\"id\":\(id),\"term\"").replacingOccurrences(of: "29999", with: "29995"), token: admin
+            )
+            #expect(sameID.status == .unprocessableContent, "an existing id is refused inside the import transaction")
             let duplicate = try await client.json(.post, "/v1/admin/registration/classes", body: newClass, token: admin)
             #expect(duplicate.status == .unprocessableContent)
             #expect((duplicate.object["detail"] as? String)?.contains("29999") == true)
