@@ -3,6 +3,9 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // An import a file does not declare fails the build, and imports are internal unless marked.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -30,14 +33,20 @@ let package = Package(
         .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        // Shared foundations.
+        // What modules say to each other: typed job kinds and narrow protocols. Foundation only.
+        .target(name: "Contracts", swiftSettings: swiftSettings),
+
+        // Shared foundations. GatewayCore is plain Swift; GatewayHTTP is the HTTP layer.
+        .target(name: "GatewayCore", swiftSettings: swiftSettings),
         .target(
-            name: "GatewayCore",
+            name: "GatewayHTTP",
             dependencies: [
+                "GatewayCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -52,20 +61,28 @@ let package = Package(
         .target(
             name: "Auth",
             dependencies: [
-                "GatewayCore", "Storage", "CArgon2",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Jobs",
             dependencies: [
-                "GatewayCore", "Storage",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -74,37 +91,65 @@ let package = Package(
         .target(
             name: "HTTPClient",
             dependencies: [
-                "GatewayCore", "CCurl",
+                "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
 
-        // Feature modules: they never import each other; they talk through jobs.
+        // The catalog (subjects, courses, classes, meetings, importers) under Registration and Scheduling.
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "GatewayCore", "GatewayHTTP", "Storage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Feature modules: they never import each other; they talk through Contracts and jobs.
         .target(
             name: "Registration",
             dependencies: [
-                "GatewayCore", "Storage", "Auth", "Jobs",
+                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "Scheduling", dependencies: ["GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .target(name: "Gradebook", dependencies: ["GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
-        .target(name: "Push", dependencies: ["GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .target(
+            name: "Push",
+            dependencies: [
+                "Contracts", "GatewayCore", "Storage", "Jobs",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // The composition root and the executable.
         .target(
             name: "GatewayApp",
             dependencies: [
-                "GatewayCore", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Registration", "Scheduling", "Gradebook", "Push",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,8 +162,9 @@ let package = Package(
         .executableTarget(
             name: "gateway",
             dependencies: [
-                "GatewayApp", "Registration",
+                "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -134,6 +180,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // One test target per module, on that module and what it stands on; one for the whole app.
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -145,16 +192,46 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AuthTests",
+            dependencies: ["Auth", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JobsTests",
+            dependencies: [
+                "Jobs", "Contracts", "GatewayCore", "Storage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: ["Catalog", "GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RegistrationTests",
+            dependencies: ["Registration", "Catalog", "Contracts", "GatewayCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "GatewayApp", "GatewayCore", "Storage", "Auth", "Jobs", "HTTPClient", "Registration",
+                "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
+                "Catalog", "Registration",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

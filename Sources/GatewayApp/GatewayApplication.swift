@@ -1,18 +1,21 @@
-import Auth
-import Foundation
-import GatewayCore
-import Hummingbird
-import HummingbirdCore
-import HummingbirdTLS
-import NIOSSL
-import Gradebook
-import Jobs
-import Push
-import Scheduling
-import Logging
-import Registration
-import ServiceLifecycle
-import Storage
+import UnixSignals
+public import GatewayHTTP
+public import Auth
+public import Catalog
+public import Foundation
+public import GatewayCore
+public import Hummingbird
+public import HummingbirdCore
+public import HummingbirdTLS
+public import NIOSSL
+public import Gradebook
+public import Jobs
+public import Push
+public import Scheduling
+public import Logging
+public import Registration
+public import ServiceLifecycle
+public import Storage
 
 /// The composition root: the only place that knows every module. It opens the database,
 /// builds the services, mounts every module's routes behind the shared middleware, and runs
@@ -20,13 +23,15 @@ import Storage
 public struct GatewayApplication: Sendable {
     /// Schema modules in dependency order.
     public static let schemaModules: [any SchemaModule.Type] = [
-        AuthSchema.self, JobsSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self, PushSchema.self,
+        AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
+        PushSchema.self,
     ]
 
     public let configuration: GatewayConfiguration
     public let database: GatewayDatabase
     public let clock: any GatewayClock
     public let auth: AuthService
+    public let catalog: CatalogService
     public let registration: RegistrationService
     public let routes: RouteRegistry
     public let logger: Logger
@@ -52,13 +57,18 @@ public struct GatewayApplication: Sendable {
             database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle),
             clock: clock, settings: configuration.auth, logger: logger
         )
-        self.registration = try RegistrationService(
-            database: database, auth: auth, clock: clock, settings: configuration.registration, logger: logger
+        self.catalog = try CatalogService(database: database, refreshInterval: configuration.registration.catalogRefreshSeconds)
+        self.registration = RegistrationService(
+            database: database, catalog: catalog,
+            accounts: AuthAccountDirectory(service: auth, credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
+            clock: clock, settings: configuration.registration, logger: logger
         )
         self.routes = RouteRegistry()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
         Diagnostics.register(in: jobs.registry)
+        try AuthJobHandlers.register(auth, in: jobs.registry)
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
+        PushJobHandlers.register(in: jobs.registry, logger: logger)
     }
 
     /// The router with every route and middleware. Routes are recorded in ``routes``.
@@ -83,7 +93,8 @@ public struct GatewayApplication: Sendable {
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
         JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)
-        RegistrationRoutes(service: registration, maxImportBytes: configuration.maxImportBytes).register(with: guarded, on: router)
+        V1CatalogRoutes(service: catalog).register(with: guarded, on: router)
+        RegistrationRoutes(service: registration).register(with: guarded, on: router)
         return router
     }
 

@@ -1,8 +1,9 @@
-import Auth
-import Foundation
-import Jobs
-import Logging
-import Registration
+public import GatewayHTTP
+public import Auth
+public import Foundation
+public import Jobs
+public import Logging
+public import Registration
 
 /// Everything the service can be told at start-up. The CLI fills it from flags and `GATEWAY_*`
 /// environment variables (docs/configuration.md lists them all).

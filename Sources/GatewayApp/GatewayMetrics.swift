@@ -1,5 +1,6 @@
-import Metrics
-import Prometheus
+public import GatewayHTTP
+public import Metrics
+public import Prometheus
 
 /// The process-wide Prometheus registry behind swift-metrics. swift-metrics allows one
 /// bootstrap per process, so it happens once, the first time an application is built.

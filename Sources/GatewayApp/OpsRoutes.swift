@@ -1,7 +1,9 @@
-import Foundation
-import GatewayCore
-import Hummingbird
-import Storage
+import NIOFoundationEssentialsCompat
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
+public import Storage
 
 /// Liveness, readiness, metrics and the API contract.
 struct OpsRoutes {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An opaque pagination cursor: the sort key of the last item a page returned, encoded as
 /// base64url JSON so clients treat it as a token and never build one by hand.
@@ -16,13 +16,13 @@ public struct PageCursor: Codable, Sendable, Equatable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// Decodes a token; a malformed one is a 400 problem.
+    /// Decodes a token; a malformed one is ``InvalidInput`` naming `cursor`.
     public init(token: String) throws {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard token.count <= 512, let data = Data(base64Encoded: base64),
             let cursor = try? JSONDecoder().decode(PageCursor.self, from: data)
-        else { throw Problem.badRequest("The cursor is not one this server issued.", invalidFields: ["cursor"]) }
+        else { throw InvalidInput("The cursor is not one this server issued.", field: "cursor") }
         self = cursor
     }
 }
@@ -38,11 +38,11 @@ public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
-/// Reads `limit` from a query, clamped to `1...maximum`; a non-number is a 400 problem.
+/// Reads `limit` from a query, clamped to `1...maximum`; a non-number is ``InvalidInput``.
 public func pageLimit(_ raw: String?, default defaultLimit: Int = 50, maximum: Int = 200) throws -> Int {
     guard let raw else { return defaultLimit }
     guard let value = Int(raw), value > 0 else {
-        throw Problem.badRequest("'limit' must be a positive integer.", invalidFields: ["limit"])
+        throw InvalidInput("'limit' must be a positive integer.", field: "limit")
     }
     return min(value, maximum)
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Any JSON value, kept as it was written and decoded without Foundation's number bridging (so
 /// `true` is never `1`): job arguments in the admin API, and SDSU protocol parameters.

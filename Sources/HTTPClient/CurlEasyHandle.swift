@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+public import Foundation
 
 /// One libcurl easy handle, owned by one pool thread for the thread's whole life.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// The production ``HTTPClient``, backed by libcurl.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An HTTP method such as `GET` or `POST`.
 ///

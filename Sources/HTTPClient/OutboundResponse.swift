@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The HTTP protocol version a response was received over.
 public enum HTTPVersion: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fixed set of dedicated OS threads that run blocking jobs (here: `curl_easy_perform`).
 ///

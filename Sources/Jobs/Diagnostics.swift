@@ -1,4 +1,5 @@
-import Foundation
+import Logging
+public import Foundation
 
 /// Built-in job kinds an operator can enqueue (`POST /v1/admin/jobs`) to check the pipeline
 /// end to end: `diagnostics.noop` completes, `diagnostics.sleep` sleeps `seconds` (honouring

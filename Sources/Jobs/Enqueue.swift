@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// Enqueueing, usable inside the caller's own transaction (the transactional outbox): the job
 /// exists if and only if the caller's change commits.

@@ -1,6 +1,6 @@
-import Foundation
-import GatewayCore
-import Logging
+public import Foundation
+public import GatewayCore
+public import Logging
 
 /// What a handler knows about the job it runs.
 ///

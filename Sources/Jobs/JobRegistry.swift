@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+public import Foundation
+public import Synchronization
 
 /// Job handlers by kind, and the recurring schedules modules declare.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How the job system runs in this process. `gateway serve` fills it from flags
 /// (docs/configuration.md).
@@ -7,7 +7,7 @@ public struct JobsConfiguration: Sendable {
     /// enqueue and serve the admin endpoints (another process does the work).
     public var workersEnabled = true
     /// Queues this process works, with how many jobs of each may run at once here.
-    public var queues: [String: Int] = ["default": 10]
+    public var queues: [String: Int] = ["default": 10, "push": 10]
     /// How often an idle queue looks for work enqueued by other processes or coming due.
     /// Enqueues in this process wake the workers at once.
     public var pollInterval: TimeInterval = 1

@@ -1,7 +1,7 @@
-import Foundation
-import GatewayCore
-import Logging
-import Storage
+public import Foundation
+public import GatewayCore
+public import Logging
+public import Storage
 
 /// The job system of one process: the handler registry, the operator service and the worker
 /// pool, built once by the composition root.

@@ -1,10 +1,11 @@
-import GRDB
-import Storage
+public import GRDB
+public import Storage
 
 /// The Jobs module's tables: the durable queue, recurring schedules, and per-queue settings.
 ///
 /// Times are integer milliseconds since the Unix epoch, so the claim query compares integers.
 public enum JobsSchema: SchemaModule {
+    public static let tables = ["jobs", "job_schedules", "job_queues"]
     public static let migrations: [Migration] = [
         Migration("jobs.001.queue") { db in
             try db.execute(sql: """

@@ -1,10 +1,10 @@
-import Foundation
-import GRDB
-import GatewayCore
-import Storage
+public import Foundation
+public import GRDB
+public import GatewayCore
+public import Storage
 
 /// Enqueueing on its own, and what operators do with jobs, queues and schedules. Used by the
-/// admin routes and the `gateway jobs` command. Errors are ``Problem``s.
+/// admin routes and the `gateway jobs` command. Errors are ``JobsError``s.
 public struct JobsService: Sendable {
     public let database: GatewayDatabase
     public let clock: any GatewayClock
@@ -113,7 +113,7 @@ public struct JobsService: Sendable {
             guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
             switch job.state {
             case .running:
-                throw Problem.conflict("job-running", title: "The job is running", detail: "Job \(id) is running; cancel it first.")
+                throw JobsError.jobRunning(id)
             case .available:
                 return job
             default:
@@ -127,10 +127,7 @@ public struct JobsService: Sendable {
                         arguments: [now.millisecondsSince1970, id]
                     )
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                    throw Problem.conflict(
-                        "job-unique-key-taken", title: "Another live job holds the unique key",
-                        detail: "Job \(id)'s unique key is held by another live job."
-                    )
+                    throw JobsError.uniqueKeyTaken(jobID: id)
                 }
                 return try JobAdminQueries.job(id: id, in: db)!
             }
@@ -147,9 +144,7 @@ public struct JobsService: Sendable {
         let record: JobRecord = try await database.pool.write { db in
             guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
             guard !job.state.isFinal else {
-                throw Problem.conflict(
-                    "job-finished", title: "The job has finished", detail: "Job \(id) is already \(job.state.rawValue)."
-                )
+                throw JobsError.jobFinished(jobID: id, state: job.state.rawValue)
             }
             try db.execute(
                 sql: """
@@ -170,13 +165,13 @@ public struct JobsService: Sendable {
         try await database.pool.write { db in
             guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
             guard job.state != .running else {
-                throw Problem.conflict("job-running", title: "The job is running", detail: "Job \(id) is running; cancel it first.")
+                throw JobsError.jobRunning(id)
             }
             try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
         }
     }
 
-    static func noSuchJob(_ id: Int64) -> Problem { Problem.notFound("No job has id \(id).") }
+    static func noSuchJob(_ id: Int64) -> JobsError { .jobNotFound(id) }
 
     // MARK: Queues
 
@@ -253,14 +248,14 @@ public struct JobsService: Sendable {
 
     public func schedule(named name: String) async throws -> ScheduleStatus {
         guard let status = try await scheduleStatuses().first(where: { $0.name == name }) else {
-            throw Problem.notFound("No schedule is named '\(name)'.")
+            throw JobsError.scheduleNotFound(name)
         }
         return status
     }
 
     public func setSchedule(named name: String, enabled: Bool) async throws -> ScheduleStatus {
         guard try await schedules.setEnabled(enabled, name: name, now: clock.now(), timeZone: configuration.timeZone) else {
-            throw Problem.notFound("No schedule is named '\(name)'.")
+            throw JobsError.scheduleNotFound(name)
         }
         return try await schedule(named: name)
     }
@@ -268,7 +263,7 @@ public struct JobsService: Sendable {
     /// Enqueues the schedule's job now; its regular runs are unchanged.
     public func runSchedule(named name: String) async throws -> JobRecord {
         guard let result = try await schedules.runNow(name: name, now: clock.now()) else {
-            throw Problem.notFound("No schedule is named '\(name)'.")
+            throw JobsError.scheduleNotFound(name)
         }
         guard let job = try await job(id: result.id) else { throw Self.noSuchJob(result.id) }
         return job

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// The service's one SQLite database: a GRDB `DatabasePool` in WAL mode with foreign keys on,
 /// a busy timeout, and `synchronous=NORMAL`.

@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 
 /// One schema change. Migrations are numbered per module and append-only: once released, a
 /// migration is never edited; a later one changes what it did.
@@ -16,6 +16,9 @@ public struct Migration: Sendable {
 /// A module's contribution to the schema. The composition root lists modules in dependency
 /// order (a module's tables may reference only tables of modules listed before it).
 public protocol SchemaModule: Sendable {
+    /// The tables the module owns. No other module's SQL reads or writes them (a test checks
+    /// every store against these lists and the live schema's triggers and views).
+    static var tables: [String] { get }
     static var migrations: [Migration] { get }
 }
 

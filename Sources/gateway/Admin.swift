@@ -1,8 +1,9 @@
-import ArgumentParser
-import Auth
-import Foundation
-import GatewayApp
-import GatewayCore
+import GatewayHTTP
+public import ArgumentParser
+public import Auth
+public import Foundation
+public import GatewayApp
+public import GatewayCore
 
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,8 +40,8 @@ struct CreateUser: AsyncParsableCommand {
         do {
             let account = try await app.auth.createAccount(username: username, email: email, password: secret, role: role)
             print("Created \(account.role.rawValue) '\(account.username)' (id \(account.id ?? 0)).")
-        } catch let problem as Problem {
-            throw GatewayCLIError(problem.detail ?? problem.title)
+        } catch let error as any ProblemConvertible {
+            throw GatewayCLIError(error.problem.description)
         }
     }
 }

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Foundation
+public import ArgumentParser
+public import Foundation
 
 /// Runs the command line. Bad flags print one line to stderr and exit 2; `--help` exits 0.
 @main

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `GATEWAY_*` environment variables mirror the flags: a flag wins, then the variable, then
 /// the default.

@@ -1,9 +1,11 @@
-import ArgumentParser
-import Foundation
-import GatewayApp
-import GatewayCore
-import Registration
-import Storage
+import Logging
+import Catalog
+public import ArgumentParser
+public import Foundation
+public import GatewayApp
+public import GatewayCore
+public import Registration
+public import Storage
 
 /// `gateway import-catalog`: loads a catalog file into the database in one transaction.
 struct ImportCatalog: AsyncParsableCommand {
@@ -41,9 +43,11 @@ struct ImportCatalog: AsyncParsableCommand {
             throw GatewayCLIError(error.description)
         }
         let path = database ?? Env.string("database") ?? defaultDatabasePath
-        let db = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
-        try db.migrate()
-        let settings = try registration.settings()
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = path
+        configuration.registration = try registration.settings()
+        configuration.logLevel = .error
+        let app = try GatewayApplication(configuration: configuration)
         let terminal = isatty(STDERR_FILENO) == 1
         var progress: CatalogImporter.Progress?
         if terminal {
@@ -52,9 +56,7 @@ struct ImportCatalog: AsyncParsableCommand {
                 FileHandle.standardError.write(Data(line.utf8))
             }
         }
-        let report = try await RegistrationService.importCatalog(
-            document, into: db, settings: settings, now: Date(), strict: strict, progress: progress
-        )
+        let report = try await app.registration.importCatalog(document, strict: strict, progress: progress)
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if json {
             let encoder = JSONEncoder()

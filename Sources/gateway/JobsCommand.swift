@@ -1,10 +1,11 @@
-import ArgumentParser
-import Foundation
-import GatewayApp
-import GatewayCore
-import Jobs
-import Logging
-import Storage
+import GatewayHTTP
+public import ArgumentParser
+public import Foundation
+public import GatewayApp
+public import GatewayCore
+public import Jobs
+public import Logging
+public import Storage
 
 /// `gateway jobs list|retry|cancel`: operator commands on the job queue, against the database
 /// file directly (the server may be running: SQLite handles the concurrency).
@@ -28,8 +29,8 @@ struct Jobs: AsyncParsableCommand {
     static func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let problem as Problem {
-            throw GatewayCLIError(problem.detail ?? problem.title)
+        } catch let error as any ProblemConvertible {
+            throw GatewayCLIError(error.problem.description)
         }
     }
 }

@@ -1,7 +1,9 @@
-import ArgumentParser
-import Foundation
-import GatewayApp
-import Registration
+import Logging
+import Catalog
+public import ArgumentParser
+public import Foundation
+public import GatewayApp
+public import Registration
 
 /// `gateway registration-bench`: in-process catalog filter latency over the full demo
 /// catalog (bench/registration-bench.sh runs it on a release build).
@@ -30,7 +32,7 @@ struct RegistrationBench: AsyncParsableCommand {
         }
         let document = DemoCatalog.document(size: .full)
         let generated = lap()
-        let report = try await RegistrationService.importCatalog(document, into: app.database, settings: service.settings, now: Date())
+        let report = try await service.importCatalog(document)
         let imported = lap()
         let snapshot = try await service.catalog.reload()
         let indexed = lap()
@@ -57,7 +59,7 @@ struct RegistrationBench: AsyncParsableCommand {
             var matches = 0
             for _ in 0..<iterations {
                 let start = ContinuousClock.now
-                let ids = try await service.classIDs(matching: query)
+                let ids = try await service.catalog.classIDs(matching: query)
                 samples.append(Self.micros(ContinuousClock.now - start))
                 matches = ids.count
             }

@@ -1,7 +1,8 @@
-import ArgumentParser
-import Foundation
-import GatewayApp
-import Logging
+import Auth
+public import ArgumentParser
+public import Foundation
+public import GatewayApp
+public import Logging
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+public import Foundation
+public import Synchronization
 
 /// Limits failed sign-ins within a sliding window, so a password can't be guessed quickly, one
 /// address can't grind through many accounts, and a stranger can't lock a student out.

@@ -38,4 +38,4 @@ public enum Email {
     }
 }
 
-import Foundation
+public import Foundation

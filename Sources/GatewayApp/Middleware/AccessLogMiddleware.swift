@@ -1,6 +1,8 @@
-import Foundation
-import GatewayCore
-import Hummingbird
+import Logging
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
 
 /// One structured log line per request: method, path (never the query string, which may carry
 /// credentials), status and duration.

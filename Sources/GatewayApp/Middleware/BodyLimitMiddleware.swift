@@ -1,8 +1,11 @@
-import GatewayCore
-import Hummingbird
+public import GatewayHTTP
+public import GatewayCore
+public import Hummingbird
 
-/// Rejects a request whose declared `Content-Length` exceeds the limit before reading it.
-/// Bodies without a length are bounded where they are collected (`collect(upTo:)`).
+/// The one place that sets the request body limit: it rejects a request whose declared
+/// `Content-Length` exceeds the limit before reading it, and puts the limit in the context
+/// (`maxUploadSize`), where every body is collected with it (`collect(upTo:)`), so bodies
+/// without a length are bounded the same way.
 ///
 /// A few paths (catalog uploads) take larger bodies; they are listed with their own limit and
 /// collect their bodies with the same bound. The larger limit needs an `Authorization` header
@@ -23,6 +26,8 @@ struct BodyLimitMiddleware: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw Problem.payloadTooLarge(limit: limit)
         }
+        var context = context
+        context.maxUploadSize = limit
         return try await next(request, context)
     }
 }

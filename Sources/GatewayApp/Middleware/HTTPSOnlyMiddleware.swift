@@ -1,5 +1,7 @@
-import GatewayCore
-import Hummingbird
+import Foundation
+public import GatewayHTTP
+public import GatewayCore
+public import Hummingbird
 
 /// With `--require-https`: plain-HTTP requests are refused (health probes excepted), unless a
 /// trusted proxy reports `X-Forwarded-Proto: https`. Behind TLS termination in this process

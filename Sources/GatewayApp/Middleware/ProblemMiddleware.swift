@@ -1,6 +1,8 @@
-import GRDB
-import GatewayCore
-import Hummingbird
+import Logging
+public import GatewayHTTP
+public import GRDB
+public import GatewayCore
+public import Hummingbird
 
 /// Turns every error into a response: a compatibility protocol's own form under its prefix,
 /// otherwise an RFC 9457 problem. Unexpected errors are logged with the request id and answer
@@ -31,6 +33,8 @@ struct ProblemMiddleware: RouterMiddleware {
         switch error {
         case let problem as Problem:
             return problem
+        case let error as any ProblemConvertible:
+            return error.problem
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound()

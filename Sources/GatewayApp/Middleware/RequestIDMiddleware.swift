@@ -1,5 +1,7 @@
-import GatewayCore
-import Hummingbird
+import Logging
+public import GatewayHTTP
+public import GatewayCore
+public import Hummingbird
 
 /// Gives every request an id: the caller's `X-Request-Id` when it is short and plain, otherwise
 /// a generated one. The id is attached to every log line and echoed on the response.

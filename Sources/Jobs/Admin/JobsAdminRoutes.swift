@@ -1,6 +1,7 @@
-import Foundation
-import GatewayCore
-import Hummingbird
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
 
 /// The admin endpoints of the job system (admin role), under `/v1/admin/`: `jobs`,
 /// `jobs/{id}` (+ `retry`, `cancel`, delete), `queues` (+ `pause`, `resume`) and `schedules`

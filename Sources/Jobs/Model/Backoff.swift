@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Exponential backoff with jitter: how long a failed job waits before its next attempt.
 ///

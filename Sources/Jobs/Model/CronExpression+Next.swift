@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension CronExpression {
     /// The first instant strictly after `date` at which the expression fires, reading the

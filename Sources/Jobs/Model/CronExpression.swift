@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A five-field cron expression: `minute hour day-of-month month day-of-week`.
 ///

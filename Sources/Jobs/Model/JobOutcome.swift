@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a handler decides about its job when it returns.
 public enum JobOutcome: Sendable, Equatable {

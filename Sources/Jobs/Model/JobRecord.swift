@@ -1,5 +1,5 @@
-import Foundation
-import GatewayCore
+public import Foundation
+public import GatewayCore
 
 /// A job as operators see it: the field names River and Oban use.
 public struct JobRecord: Sendable, Equatable, Encodable {

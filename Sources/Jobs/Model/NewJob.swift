@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A job to enqueue: what to run (`kind` and its arguments), where (`queue`), when (`runAt`)
 /// and how persistently (`maxAttempts`). A `uniqueKey` makes the enqueue idempotent: while a

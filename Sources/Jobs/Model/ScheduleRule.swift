@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When a recurring job runs: a cron expression or a fixed interval.
 public enum ScheduleRule: Sendable, Equatable, CustomStringConvertible {

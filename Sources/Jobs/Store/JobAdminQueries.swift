@@ -1,6 +1,6 @@
-import Foundation
-import GatewayCore
-import GRDB
+public import Foundation
+public import GatewayCore
+public import GRDB
 
 /// Reads and operator actions on jobs and queues, in the caller's database access.
 enum JobAdminQueries {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the workers need from storage. ``SQLiteJobStore`` implements it on the service's
 /// SQLite file; another backend (PostgreSQL with `FOR UPDATE SKIP LOCKED`) would implement the

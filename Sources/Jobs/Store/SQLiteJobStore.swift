@@ -1,7 +1,7 @@
-import Foundation
-import GRDB
-import GatewayCore
-import Storage
+public import Foundation
+public import GRDB
+public import GatewayCore
+public import Storage
 
 /// The job queue on the service's SQLite file. Claims are one `UPDATE ... RETURNING`
 /// statement; every outcome is conditional on the lease (`locked_by`, `attempt`, `running`).

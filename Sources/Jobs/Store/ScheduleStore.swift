@@ -1,6 +1,6 @@
-import Foundation
-import GRDB
-import Storage
+public import Foundation
+public import GRDB
+public import Storage
 
 /// Recurring schedules in `job_schedules`: declaration sync, the tick, and admin operations.
 ///

@@ -1,6 +1,7 @@
-import Foundation
-import GatewayCore
-import Logging
+import CoreMetrics
+public import Foundation
+public import GatewayCore
+public import Logging
 
 /// Runs one claimed job through its handler and turns what happened into a ``JobResolution``.
 struct JobExecutor: Sendable {
@@ -62,7 +63,6 @@ struct JobExecutor: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let problem = error as? Problem { return problem.detail ?? problem.title }
         if error is CancellationError { return "cancelled" }
         let text = String(describing: error)
         return text.isEmpty ? String(reflecting: type(of: error)) : text

@@ -1,5 +1,5 @@
-import Metrics
-import Synchronization
+public import Metrics
+public import Synchronization
 
 /// The job system's metrics (swift-metrics; the app exports them as Prometheus at /metrics),
 /// labelled by queue:

@@ -1,8 +1,8 @@
-import Foundation
-import GatewayCore
-import Logging
-import ServiceLifecycle
-import Synchronization
+public import Foundation
+public import GatewayCore
+public import Logging
+public import ServiceLifecycle
+public import Synchronization
 
 /// Runs jobs: one ``QueueRunner`` per configured queue, plus lease renewal, the reaper, the
 /// scheduler and pruning. A swift-service-lifecycle `Service`: on graceful shutdown it stops

@@ -1,27 +1,4 @@
-/// What the rules need to know about one class: its identity, term, meetings and seats.
-public struct ClassSeats: Sendable, Equatable {
-    public var id: Int64
-    public var term: String
-    public var meetings: [Meeting]
-    /// Seats the class has.
-    public var seats: Int
-    /// Students enrolled (imported baseline plus the gateway's own enrollments).
-    public var enrolled: Int
-    /// Seats held for waitlisted students who were offered them and have not answered yet.
-    public var held: Int
-
-    public init(id: Int64, term: String, meetings: [Meeting], seats: Int, enrolled: Int, held: Int = 0) {
-        self.id = id
-        self.term = term
-        self.meetings = meetings
-        self.seats = seats
-        self.enrolled = enrolled
-        self.held = held
-    }
-
-    /// Seats anyone may take now: neither enrolled nor held for an offer.
-    public var openSeats: Int { max(0, seats - enrolled - held) }
-}
+public import Catalog
 
 /// What a student's situation is with respect to one class.
 public struct StudentStanding: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+public import Catalog
+public import Foundation
 
 /// What happens to a class's waitlist when a seat frees up.
 public enum WaitlistPolicy: String, Sendable, CaseIterable, Codable {

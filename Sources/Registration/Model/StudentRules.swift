@@ -1,4 +1,5 @@
-import Foundation
+public import Catalog
+public import Foundation
 
 /// Which red ids the server accepts when a student signs up.
 public enum RedIDPolicy: Sendable, Equatable {

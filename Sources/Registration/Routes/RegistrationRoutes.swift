@@ -1,27 +1,26 @@
-import GatewayCore
-import Hummingbird
+public import Catalog
+public import GatewayHTTP
+public import GatewayCore
+public import Hummingbird
 
-/// Every HTTP route of the Registration module: the SDSU protocol at `/registration/`, v1
-/// catalog browsing, the student's own registration under `/v1/me/registration`, and admin
+/// Every HTTP route of the Registration module: the SDSU protocol at `/registration/`, the
+/// student's own registration under `/v1/me/registration`, and admin
 /// catalog management. The composition root mounts them with ``register(with:on:)`` and adds
 /// ``errorRenderer`` for the SDSU prefix.
 public struct RegistrationRoutes: Sendable {
     let service: RegistrationService
-    let maxImportBytes: Int
 
-    /// Where admins upload catalog files; it takes bodies up to `maxImportBytes`.
+    /// Where admins upload catalog files: the composition root gives it a larger body limit.
     public static let importPath = "/v1/admin/registration/imports"
 
-    public init(service: RegistrationService, maxImportBytes: Int = 32 << 20) {
+    public init(service: RegistrationService) {
         self.service = service
-        self.maxImportBytes = maxImportBytes
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         SDSURoutes(service: service).register(with: guarded, on: router)
-        V1CatalogRoutes(service: service).register(with: guarded, on: router)
         V1EnrollmentRoutes(service: service).register(with: guarded, on: router)
-        V1AdminRoutes(service: service, maxImportBytes: maxImportBytes).register(with: guarded, on: router)
+        V1AdminRoutes(service: service).register(with: guarded, on: router)
     }
 
     /// Errors under `/registration/` answer as the SDSU server did (HTML 404, JSON 400).

@@ -1,6 +1,8 @@
-import Foundation
-import GatewayCore
-import Hummingbird
+public import Catalog
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
 
 /// The SDSU protocol's answers: `{"ok": ...}`, `{"error": ...}`, the 400 JSON body for
 /// malformed parameters, and the HTML 404 page for unknown URLs.
@@ -37,6 +39,7 @@ enum SDSUResponses {
         case .profileRequired: "Student profile required"
         case .invalidCredentials: "Invalid Red Id or password"
         case .throttled(let seconds): "Too many failed attempts, try again in \(seconds) seconds"
+        case .busy: "Too many sign-ins are being processed; try again shortly."
         case .invalidRedID: "Invalid Red Id"
         case .redIDInUse: "Red Id already in use"
         case .passwordTooShort: "Password too short"

@@ -1,6 +1,8 @@
-import Foundation
-import GatewayCore
-import Hummingbird
+public import Catalog
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
 
 /// Seed 000's SDSU class registration protocol at `/registration/`: ten operations, GET query
 /// strings and POST JSON bodies, answered byte for byte as the seed shows. Students
@@ -29,6 +31,9 @@ struct SDSURoutes: Sendable {
                     let parameters = try await SDSUParameters.read(request, context: context)
                     do {
                         return try await handler(parameters, context)
+                    } catch RegistrationError.busy(let seconds) {
+                        // Overload answers a JSON 503 with Retry-After, as it always has.
+                        throw RegistrationError.busy(retryAfterSeconds: seconds).problem
                     } catch let error as RegistrationError {
                         return try SDSUResponses.error(SDSUResponses.message(for: error))
                     }
@@ -40,7 +45,7 @@ struct SDSURoutes: Sendable {
     // MARK: Catalog
 
     func subjectList(_: SDSUParameters, _: GatewayContext) async throws -> Response {
-        let subjects = try await service.subjects().map {
+        let subjects = try await service.catalog.subjects().map {
             SDSUSubject(title: $0.title, id: $0.id, college: $0.college, classes: $0.classCount)
         }
         return SDSUResponses.json(text: SDSUJSON.subjectList(subjects))
@@ -68,19 +73,19 @@ struct SDSURoutes: Sendable {
             guard let time = TimeOfDay(parsing: raw) else { return try SDSUResponses.error("Invalid endtime \(raw)") }
             query.endsAtOrBefore = time
         }
-        return try GatewayJSON.response(try await service.classIDs(matching: query))
+        return try GatewayJSON.response(try await service.catalog.classIDs(matching: query))
     }
 
     func classDetails(_ parameters: SDSUParameters, _: GatewayContext) async throws -> Response {
         if let id = try parameters.optionalInt("classid") {
-            guard let listing = try await service.classListing(id: id) else { throw RegistrationError.unknownClass(id) }
+            guard let listing = try await service.catalog.classListing(id: id) else { throw RegistrationError.unknownClass(id) }
             return SDSUResponses.json(text: SDSUJSON.classDetails(SDSUClassDetails(listing)))
         }
         guard parameters.isJSON || parameters.has("classids") else { throw SDSUBadRequest("Missing parameter classid") }
         let ids = try parameters.intList("classids")
         var details: [String] = []
         for id in ids {
-            if let listing = try await service.classListing(id: id) { details.append(SDSUJSON.classDetails(SDSUClassDetails(listing))) }
+            if let listing = try await service.catalog.classListing(id: id) { details.append(SDSUJSON.classDetails(SDSUClassDetails(listing))) }
         }
         return SDSUResponses.json(text: "[" + details.joined(separator: ",") + "]")
     }

@@ -1,13 +1,14 @@
-import Foundation
-import GatewayCore
-import Hummingbird
+import NIOFoundationEssentialsCompat
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
+public import Catalog
 
 /// Catalog management for admins: imports, classes (create, replace, seats, delete), class
 /// rosters and the red id roster.
 struct V1AdminRoutes: Sendable {
     let service: RegistrationService
-    /// The largest catalog file accepted.
-    let maxImportBytes: Int
 
     struct SeatsRequest: Decodable { let seats: Int }
     struct RosterRequest: Decodable { let redIds: [String] }
@@ -18,17 +19,16 @@ struct V1AdminRoutes: Sendable {
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service
-        let maxImportBytes = self.maxImportBytes
         let group = guarded.group(router, "v1/admin/registration", access: .role(.admin))
 
-        group.post("imports") { request, _ in
+        group.post("imports") { request, context in
             let format = request.uri.queryParameters["format"].map(String.init) ?? "native"
             let strict = Self.flag("strict", in: request)
             let buffer: ByteBuffer
             do {
-                buffer = try await request.body.collect(upTo: maxImportBytes)
+                buffer = try await request.body.collect(upTo: context.maxUploadSize)
             } catch let error as HTTPError where error.status == .contentTooLarge {
-                throw Problem.payloadTooLarge(limit: maxImportBytes)
+                throw Problem.payloadTooLarge(limit: context.maxUploadSize)
             }
             guard buffer.readableBytes > 0 else { throw Problem.badRequest("Send the catalog file as the request body.") }
             let data = Data(buffer: buffer)
@@ -48,7 +48,7 @@ struct V1AdminRoutes: Sendable {
         group.get("classes/:classId/roster") { _, context in
             let classID = try V1CatalogRoutes.classID(context)
             let roster = try await V1EnrollmentRoutes.run { try await service.roster(classID: classID) }
-            guard let listing = try await service.classListing(id: classID) else { throw RegistrationError.unknownClass(classID).problem }
+            guard let listing = try await service.catalog.classListing(id: classID) else { throw RegistrationError.unknownClass(classID).problem }
             func entry(_ item: ClassRoster.Entry, position: Int?) -> V1Views.RosterEntry {
                 .init(
                     accountId: item.student.accountID, redId: item.student.redID, firstName: item.student.firstName,

@@ -1,6 +1,8 @@
-import Foundation
-import GatewayCore
-import Hummingbird
+public import Catalog
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
 
 /// The signed-in student's own registration at `/v1/me/registration`: profile, enrollments,
 /// waitlist places with positions, seat offers, and reset.

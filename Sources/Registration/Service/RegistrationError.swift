@@ -1,3 +1,6 @@
+public import Catalog
+public import Contracts
+
 /// Why a registration use case did not happen. Routes turn each case into the SDSU
 /// protocol's `{"error": ...}` string or a v1 problem type.
 public enum RegistrationError: Error, Sendable, Equatable {
@@ -11,6 +14,8 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case invalidCredentials
     /// Too many failed sign-ins for this red id or address.
     case throttled(retryAfterSeconds: Int)
+    /// Password hashing is saturated; try again shortly.
+    case busy(retryAfterSeconds: Int)
     /// Sign-up: the red id is not nine digits or is not accepted by the red id policy.
     case invalidRedID
     /// Sign-up: the red id belongs to another student.
@@ -29,4 +34,16 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case invalidClass(String)
     /// Admin: deleting a class that has students needs `dropStudents`; this many are in it.
     case classHasStudents(Int)
+}
+
+extension RegistrationError {
+    /// What the account directory's refusal means to a registration use case.
+    init(_ error: AccountDirectoryError) {
+        switch error {
+        case .usernameTaken: self = .redIDInUse
+        case .invalidCredentials: self = .invalidCredentials
+        case .throttled(let seconds): self = .throttled(retryAfterSeconds: seconds)
+        case .busy(let seconds): self = .busy(retryAfterSeconds: seconds)
+        }
+    }
 }

@@ -1,6 +1,9 @@
-import Foundation
-import GRDB
-import Storage
+import GatewayCore
+public import Foundation
+public import GRDB
+public import Storage
+public import Catalog
+public import Contracts
 
 /// Who is in a class: enrolled students, the waitlist in line order, and open offers.
 public struct ClassRoster: Sendable, Equatable {
@@ -20,7 +23,9 @@ extension RegistrationService {
     public func importCatalog(
         _ document: CatalogDocument, strict: Bool = false, progress: CatalogImporter.Progress? = nil
     ) async throws -> ImportReport {
-        let report = try await Self.importCatalog(document, into: database, settings: settings, now: clock.now(), strict: strict, progress: progress)
+        let report = try await Self.importCatalog(
+            document, into: database, settings: settings, accounts: accounts, now: clock.now(), strict: strict, progress: progress
+        )
         try await catalog.reload()
         return report
     }
@@ -28,7 +33,8 @@ extension RegistrationService {
     /// Imports without a running service (the CLI). The waitlist policy in `settings` is
     /// applied to classes whose seats changed.
     public static func importCatalog(
-        _ document: CatalogDocument, into database: GatewayDatabase, settings: RegistrationSettings, now: Date,
+        _ document: CatalogDocument, into database: GatewayDatabase, settings: RegistrationSettings,
+        accounts: any AccountDirectory<Database>, now: Date,
         strict: Bool = false, createOnly: Bool = false, progress: CatalogImporter.Progress? = nil
     ) async throws -> ImportReport {
         let importer = {
@@ -36,7 +42,7 @@ extension RegistrationService {
             importer.createOnly = createOnly
             return importer
         }()
-        let promoter = WaitlistPromoter(settings: settings)
+        let promoter = WaitlistPromoter(settings: settings, accounts: accounts)
         do {
             return try await database.pool.write { db in
                 let (report, reseated) = try importer.apply(document, in: db)

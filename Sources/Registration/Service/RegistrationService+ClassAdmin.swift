@@ -1,6 +1,11 @@
-import Foundation
-import GRDB
-import Jobs
+import Storage
+import Logging
+import GatewayCore
+public import Foundation
+public import GRDB
+public import Catalog
+public import Contracts
+public import Jobs
 
 /// One class changed by an admin, and whether it is new.
 public struct SavedClass: Sendable {
@@ -17,7 +22,7 @@ extension RegistrationService {
         var document = CatalogDocument()
         document.classes = [row]
         let report = try await Self.importCatalog(
-            document, into: database, settings: settings, now: clock.now(), strict: true, createOnly: createOnly
+            document, into: database, settings: settings, accounts: accounts, now: clock.now(), strict: true, createOnly: createOnly
         )
         if let rejected = report.rejected.first { throw RegistrationError.invalidClass(rejected.reason) }
         try await catalog.reload()
@@ -42,15 +47,9 @@ extension RegistrationService {
             let students = try EnrollmentStore.everyoneIn(classID: id, in: db)
             if !students.isEmpty, !dropStudents { return .failure(.classHasStudents(students.count)) }
             if !students.isEmpty {
-                try JobEnqueuer.enqueue(
-                    NewJob(
-                        kind: RegistrationJobs.classCancelled,
-                        args: RegistrationJobs.ClassCancelledArgs(classId: id, accountIds: students),
-                        queue: RegistrationJobs.pushQueue
-                    ),
-                    in: db, now: now
-                )
+                try JobEnqueuer.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students)), in: db, now: now)
             }
+            try EnrollmentStore.removeClass(id, in: db)
             try CatalogStore.deleteClass(id, at: now, in: db)
             try CatalogStore.bumpVersion(in: db)
             return .success(students)

@@ -1,6 +1,9 @@
-import Auth
-import Foundation
-import GRDB
+import Storage
+import Logging
+import Contracts
+public import Catalog
+public import Foundation
+public import GRDB
 
 extension RegistrationService {
     /// The demo student's red id (the `student` demo account's profile).
@@ -10,8 +13,7 @@ extension RegistrationService {
     /// or nil when there was already a catalog.
     @discardableResult
     public func seedDemoCatalogIfEmpty(size: DemoCatalog.Size = .full) async throws -> ImportReport? {
-        let count = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_classes") ?? 0 }
-        guard count == 0 else { return nil }
+        guard try await catalog.isEmpty() else { return nil }
         let report = try await importCatalog(DemoCatalog.document(size: size))
         logger.info(
             "demo: seeded the registration catalog",
@@ -23,9 +25,8 @@ extension RegistrationService {
     /// Gives the demo `student` account a student profile so it can register through v1 and,
     /// with its password, through the SDSU protocol.
     public func seedDemoStudentProfile(username: String) async throws {
-        guard let account = try await database.pool.read({ db in try AccountStore.find(username: username, in: db) }),
-            let id = account.id
-        else { return }
+        let accounts = self.accounts
+        guard let id = try await database.pool.read({ db in try accounts.account(username: username, in: db)?.id }) else { return }
         _ = try await saveProfile(
             accountID: id, redID: Self.demoRedID, firstName: "Demo", lastName: "Student", email: "student@example.edu"
         )

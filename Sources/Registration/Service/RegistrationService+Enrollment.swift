@@ -1,5 +1,7 @@
-import Foundation
-import GRDB
+public import Catalog
+import Storage
+public import Foundation
+public import GRDB
 
 /// A student's registration state: enrolled classes, waitlist places and open seat offers.
 public struct StudentSchedule: Sendable, Equatable {

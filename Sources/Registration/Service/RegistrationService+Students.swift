@@ -1,7 +1,10 @@
-import Auth
-import Foundation
-import GRDB
-import GatewayCore
+public import Catalog
+import Storage
+import Logging
+public import Contracts
+public import Foundation
+public import GRDB
+public import GatewayCore
 
 /// What a student gives to sign up through the SDSU protocol.
 public struct NewStudent: Sendable, Equatable {
@@ -38,25 +41,24 @@ extension RegistrationService {
         case nil: break
         }
         try validateProfile(firstName: first, lastName: last, email: email)
-        if try await database.pool.read({ db in try StudentStore.isRedIDTaken(redID, in: db) }) {
+        let accounts = self.accounts
+        if try await database.pool.read({ db in try isRedIDTaken(redID, in: db) }) {
             throw RegistrationError.redIDInUse
         }
-        let hash = try await auth.hasher.hash(student.password)
+        let password = try await sealed(student.password)
         let now = clock.now()
         do {
             let profile = try await database.pool.write { db in
-                let account = try AccountStore.insert(
-                    Account(username: redID, email: nil, passwordHash: hash, role: .student, createdAt: now), in: db
-                )
+                let accountID = try accounts.createStudentAccount(username: redID, password: password, at: now, in: db)
                 let profile = StudentProfile(
-                    accountID: account.id ?? db.lastInsertedRowID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
+                    accountID: accountID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
                 )
                 try StudentStore.insert(profile, in: db)
                 return profile
             }
             logger.info("student added", metadata: ["account": "\(profile.accountID)"])
             return profile
-        } catch let problem as Problem where problem.status == .conflict {
+        } catch AccountDirectoryError.usernameTaken {
             throw RegistrationError.redIDInUse
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw RegistrationError.redIDInUse
@@ -77,17 +79,18 @@ extension RegistrationService {
         try validateProfile(firstName: first, lastName: last, email: mail)
         try await validateRedID(redID)
         let now = clock.now()
+        let accounts = self.accounts
         do {
             return try await database.pool.write { db in
                 if let owner = try StudentStore.profile(redID: redID, in: db), owner.accountID != accountID {
                     throw RegistrationError.redIDInUse
                 }
-                if let taken = try AccountStore.find(username: redID, in: db), taken.id != accountID {
+                if let taken = try accounts.account(username: redID, in: db), taken.id != accountID {
                     throw RegistrationError.redIDInUse
                 }
                 if var existing = try StudentStore.profile(accountID: accountID, in: db) {
-                    if existing.redID != redID, try AccountStore.find(id: accountID, in: db)?.username == existing.redID {
-                        try AccountStore.rename(accountID: accountID, to: redID, in: db)
+                    if existing.redID != redID, try accounts.account(id: accountID, in: db)?.username == existing.redID {
+                        try accounts.rename(accountID: accountID, to: redID, in: db)
                     }
                     existing.redID = redID
                     existing.firstName = first
@@ -100,6 +103,8 @@ extension RegistrationService {
                 try StudentStore.insert(profile, in: db)
                 return profile
             }
+        } catch AccountDirectoryError.usernameTaken {
+            throw RegistrationError.redIDInUse
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw RegistrationError.redIDInUse
         }
@@ -110,33 +115,36 @@ extension RegistrationService {
         try await database.pool.read { db in try StudentStore.profile(accountID: accountID, in: db) }
     }
 
-    /// Checks a red id and password the way the SDSU protocol sends them, with the sign-in
-    /// throttle, a decoy verification for unknown red ids, and the credential cache. Returns
-    /// the student's account id.
+    /// Checks a red id and password the way the SDSU protocol sends them. The account
+    /// directory (Auth) does the check: the sign-in throttle keyed by the red id, a decoy
+    /// verification for unknown red ids, and its credential cache. Returns the student's
+    /// account id.
     public func authenticate(redID rawRedID: String, password: String, clientAddress: String?) async throws -> Int64 {
         let redID = rawRedID.trimmingCharacters(in: .whitespaces)
-        let throttle = auth.throttle
-        if let wait = throttle.retryAfter(username: redID, address: clientAddress, now: clock.now()) {
-            throw RegistrationError.throttled(retryAfterSeconds: wait)
-        }
-        var row: StudentCredentialRow?
+        var accountID: Int64?
         if RedID.isWellFormed(redID) {
-            row = try await database.pool.read { db in try StudentStore.credentials(redID: redID, in: db) }
+            accountID = try await database.pool.read { db in try StudentStore.profile(redID: redID, in: db)?.accountID }
         }
-        let usable = row.flatMap { $0.disabled ? nil : $0 }
-        if let usable,
-            let accountID = credentials.account(redID: redID, passwordHash: usable.passwordHash, password: password, now: clock.now())
-        {
-            return accountID
+        do {
+            return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
+        } catch let error as AccountDirectoryError {
+            throw RegistrationError(error)
         }
-        let valid = try await auth.hasher.verify(password, encoded: usable?.passwordHash)
-        guard valid, let usable else {
-            throttle.recordFailure(username: redID, address: clientAddress, now: clock.now())
-            throw RegistrationError.invalidCredentials
+    }
+
+    /// Whether the red id belongs to a student, or is the username of any account (an
+    /// SDSU-created student's username is their red id).
+    func isRedIDTaken(_ redID: String, in db: Database) throws -> Bool {
+        try StudentStore.profile(redID: redID, in: db) != nil || accounts.account(username: redID, in: db) != nil
+    }
+
+    /// The password sealed by the account directory.
+    func sealed(_ password: String) async throws -> SealedPassword {
+        do {
+            return try await accounts.sealPassword(password)
+        } catch let error as AccountDirectoryError {
+            throw RegistrationError(error)
         }
-        throttle.recordSuccess(username: redID, address: clientAddress, now: clock.now())
-        credentials.remember(redID: redID, accountID: usable.accountID, passwordHash: usable.passwordHash, password: password, now: clock.now())
-        return usable.accountID
     }
 
     func validateProfile(firstName: String, lastName: String, email: String) throws {

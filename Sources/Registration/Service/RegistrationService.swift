@@ -1,9 +1,10 @@
-import Auth
-import Foundation
-import GRDB
-import GatewayCore
-import Logging
-import Storage
+public import Catalog
+public import Contracts
+public import Foundation
+public import GRDB
+public import GatewayCore
+public import Logging
+public import Storage
 
 /// The registration use cases: browsing the catalog, signing students up, and every
 /// enrollment change.
@@ -17,50 +18,24 @@ public final class RegistrationService: Sendable {
     public let database: GatewayDatabase
     public let clock: any GatewayClock
     public let settings: RegistrationSettings
-    public let catalog: CatalogCache
-    let auth: AuthService
-    let credentials: CredentialCache
+    /// The catalog this module enrolls students in; seat counts it changes are reported to it.
+    public let catalog: CatalogService
+    /// Accounts, answered by the Auth module: students are accounts, signed in through it.
+    let accounts: any AccountDirectory<Database>
     let promoter: WaitlistPromoter
     let logger: Logger
 
     public init(
-        database: GatewayDatabase, auth: AuthService, clock: any GatewayClock, settings: RegistrationSettings = .init(),
-        logger: Logger = Logger(label: "registration")
-    ) throws {
+        database: GatewayDatabase, catalog: CatalogService, accounts: any AccountDirectory<Database>, clock: any GatewayClock,
+        settings: RegistrationSettings = .init(), logger: Logger = Logger(label: "registration")
+    ) {
         self.database = database
-        self.auth = auth
+        self.catalog = catalog
+        self.accounts = accounts
         self.clock = clock
         self.settings = settings
         self.logger = logger
-        self.catalog = try CatalogCache(database: database, refreshInterval: settings.catalogRefreshSeconds)
-        self.credentials = CredentialCache(lifetime: settings.credentialCacheSeconds)
-        self.promoter = WaitlistPromoter(settings: settings)
-    }
-
-    // MARK: Catalog
-
-    /// Every subject with its class count, by id.
-    public func subjects() async throws -> [CatalogSubject] {
-        try await catalog.snapshot().index.subjects
-    }
-
-    /// The ids of the classes matching `query`, in id order.
-    public func classIDs(matching query: ClassQuery) async throws -> [Int64] {
-        let snapshot = try await catalog.snapshot()
-        let ids = snapshot.index.ids
-        return snapshot.index.matches(query, seats: snapshot.seats).map { ids[$0] }
-    }
-
-    /// One page of classes matching `query`, after class id `afterID`, and whether more follow.
-    public func classes(matching query: ClassQuery, afterID: Int64?, limit: Int) async throws -> (items: [ClassListing], more: Bool) {
-        let snapshot = try await catalog.snapshot()
-        let slots = snapshot.index.matches(query, seats: snapshot.seats, afterID: afterID, limit: limit + 1)
-        return (slots.prefix(limit).map(snapshot.listing), slots.count > limit)
-    }
-
-    /// A class with its current seats; nil when no class has this id.
-    public func classListing(id: Int64) async throws -> ClassListing? {
-        try await catalog.snapshot().listing(id: id)
+        self.promoter = WaitlistPromoter(settings: settings, accounts: accounts)
     }
 
     // MARK: Transactions

@@ -1,6 +1,8 @@
-import Foundation
-import GRDB
-import Jobs
+public import Foundation
+public import GRDB
+public import Jobs
+public import Contracts
+public import Catalog
 
 /// Applies the waitlist policy when a seat frees up, inside the transaction that freed it.
 ///
@@ -11,21 +13,23 @@ import Jobs
 /// never stuck if the expiry job runs late.
 struct WaitlistPromoter: Sendable {
     let settings: RegistrationSettings
+    /// Tells which students' accounts are disabled: they keep their place in line but are
+    /// skipped, so they are neither offered nor given a seat.
+    let accounts: any AccountDirectory<Database>
 
     /// Called after a seat of `classID` was freed (a drop, a declined or expired offer, more
     /// seats). Applies the policy to the class's line.
     func seatFreed(classID: Int64, now: Date, in db: Database, touched: inout Set<Int64>) throws {
         touched.insert(classID)
         guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID], target.openSeats > 0 else { return }
-        let line = try EnrollmentStore.line(of: classID, in: db)
+        let line = try activeLine(of: classID, in: db)
         guard !line.isEmpty else { return }
         switch settings.waitlistPolicy {
         case .none:
             try JobEnqueuer.enqueue(
                 NewJob(
-                    kind: RegistrationJobs.seatOpened,
-                    args: RegistrationJobs.SeatOpenedArgs(classId: classID, openSeats: target.openSeats, accountIds: line),
-                    queue: RegistrationJobs.pushQueue, uniqueKey: "\(RegistrationJobs.seatOpened):\(classID)"
+                    PushJobs.seatOpened, .init(classId: classID, openSeats: target.openSeats, accountIds: line),
+                    uniqueKey: "\(PushJobs.seatOpened):\(classID)"
                 ),
                 in: db, now: now
             )
@@ -34,6 +38,14 @@ struct WaitlistPromoter: Sendable {
         case .auto:
             try enrollFromLine(target, line: line, now: now, in: db)
         }
+    }
+
+    /// The class's line, first first, without students whose accounts are disabled.
+    func activeLine(of classID: Int64, in db: Database) throws -> [Int64] {
+        let line = try EnrollmentStore.line(of: classID, in: db)
+        guard !line.isEmpty else { return line }
+        let inactive = try accounts.inactiveAccounts(among: line, in: db)
+        return inactive.isEmpty ? line : line.filter { !inactive.contains($0) }
     }
 
     /// Offers each open seat to the next student in line who holds no offer for it yet.
@@ -45,18 +57,13 @@ struct WaitlistPromoter: Sendable {
             let offer = try EnrollmentStore.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
             try JobEnqueuer.enqueue(
                 NewJob(
-                    kind: RegistrationJobs.offerExpiry,
-                    args: RegistrationJobs.OfferExpiryArgs(offerId: offer.id, classId: target.id, expiresAt: expiresAt),
-                    queue: RegistrationJobs.queue, runAt: expiresAt, uniqueKey: "\(RegistrationJobs.offerExpiry):\(offer.id)"
+                    RegistrationJobs.offerExpiry, .init(offerId: offer.id, classId: target.id, expiresAt: expiresAt),
+                    runAt: expiresAt, uniqueKey: "\(RegistrationJobs.offerExpiry):\(offer.id)"
                 ),
                 in: db, now: now
             )
             try JobEnqueuer.enqueue(
-                NewJob(
-                    kind: RegistrationJobs.seatOffered,
-                    args: RegistrationJobs.SeatOfferedArgs(accountId: studentID, classId: target.id, offerId: offer.id, expiresAt: expiresAt),
-                    queue: RegistrationJobs.pushQueue
-                ),
+                NewJob(PushJobs.seatOffered, .init(accountId: studentID, classId: target.id, offerId: offer.id, expiresAt: expiresAt)),
                 in: db, now: now
             )
             open -= 1
@@ -76,11 +83,7 @@ struct WaitlistPromoter: Sendable {
             _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: target.id, in: db)
             try EnrollmentStore.enroll(studentID: studentID, classID: target.id, at: now, in: db)
             try JobEnqueuer.enqueue(
-                NewJob(
-                    kind: RegistrationJobs.waitlistEnrolled,
-                    args: RegistrationJobs.WaitlistEnrolledArgs(accountId: studentID, classId: target.id),
-                    queue: RegistrationJobs.pushQueue
-                ),
+                NewJob(PushJobs.waitlistEnrolled, .init(accountId: studentID, classId: target.id)),
                 in: db, now: now
             )
             open -= 1
@@ -97,11 +100,7 @@ struct WaitlistPromoter: Sendable {
             guard try EnrollmentStore.closeOffer(id: offer.id, as: "expired", now: now, in: db) else { continue }
             _ = try EnrollmentStore.leaveWaitlist(studentID: offer.studentID, classID: offer.classID, in: db)
             try JobEnqueuer.enqueue(
-                NewJob(
-                    kind: RegistrationJobs.offerExpired,
-                    args: RegistrationJobs.OfferExpiredArgs(accountId: offer.studentID, classId: offer.classID, offerId: offer.id),
-                    queue: RegistrationJobs.pushQueue
-                ),
+                NewJob(PushJobs.offerExpired, .init(accountId: offer.studentID, classId: offer.classID, offerId: offer.id)),
                 in: db, now: now
             )
         }

@@ -1,5 +1,6 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
+public import Catalog
 
 /// An open offer of a held seat to a waitlisted student.
 public struct SeatOffer: Sendable, Equatable, Codable {
@@ -47,13 +48,16 @@ public enum EnrollmentStore {
     public static func enroll(studentID: Int64, classID: Int64, at now: Date, in db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (?, ?, ?)")
             .execute(arguments: [studentID, classID, now])
+        try SeatLedger.adjust(classID: classID, enrolled: 1, in: db)
     }
 
     /// Removes an enrollment; false when there was none.
     public static func drop(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: "DELETE FROM registration_enrollments WHERE student_id = ? AND class_id = ?")
             .execute(arguments: [studentID, classID])
-        return db.changesCount > 0
+        guard db.changesCount > 0 else { return false }
+        try SeatLedger.adjust(classID: classID, enrolled: -1, in: db)
+        return true
     }
 
     // MARK: Waitlists
@@ -81,9 +85,11 @@ public enum EnrollmentStore {
     public static func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in db: Database) throws -> Int {
         try db.cachedStatement(sql: "INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (?, ?, ?)")
             .execute(arguments: [studentID, classID, now])
+        let entry = db.lastInsertedRowID
+        try SeatLedger.adjust(classID: classID, waitlist: 1, in: db)
         return try Int.fetchOne(
             db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = ? AND id <= ?"),
-            arguments: [classID, db.lastInsertedRowID]
+            arguments: [classID, entry]
         ) ?? 1
     }
 
@@ -91,17 +97,15 @@ public enum EnrollmentStore {
     public static func leaveWaitlist(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: "DELETE FROM registration_waitlist WHERE student_id = ? AND class_id = ?")
             .execute(arguments: [studentID, classID])
-        return db.changesCount > 0
+        guard db.changesCount > 0 else { return false }
+        try SeatLedger.adjust(classID: classID, waitlist: -1, in: db)
+        return true
     }
 
-    /// The line for a class: student ids, first in line first. Students whose account is
-    /// disabled keep their place but are skipped, so they are neither offered nor given a seat.
+    /// The line for a class: student ids, first in line first.
     public static func line(of classID: Int64, in db: Database) throws -> [Int64] {
         try Int64.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT w.student_id FROM registration_waitlist w JOIN accounts a ON a.id = w.student_id
-                WHERE w.class_id = ? AND a.disabled = 0 ORDER BY w.id
-                """),
+            db.cachedStatement(sql: "SELECT student_id FROM registration_waitlist WHERE class_id = ? ORDER BY id"),
             arguments: [classID]
         )
     }
@@ -174,14 +178,27 @@ public enum EnrollmentStore {
                 INSERT INTO registration_offers (class_id, student_id, offered_at, expires_at, state)
                 VALUES (?, ?, ?, ?, 'open')
                 """).execute(arguments: [classID, studentID, now, expiresAt])
-        return SeatOffer(id: db.lastInsertedRowID, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
+        let id = db.lastInsertedRowID
+        try SeatLedger.adjust(classID: classID, held: 1, in: db)
+        return SeatOffer(id: id, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
     }
 
     /// Closes an open offer as claimed, declined or expired; false when it was not open.
     public static func closeOffer(id: Int64, as state: String, now: Date, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'")
-            .execute(arguments: [state, now, id])
-        return db.changesCount > 0
+        guard let classID = try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open' RETURNING class_id"),
+            arguments: [state, now, id]
+        ) else { return false }
+        try SeatLedger.adjust(classID: classID, held: -1, in: db)
+        return true
+    }
+
+    /// Removes every enrollment, waitlist entry and offer of a class that is being deleted
+    /// (its seat counters go with it).
+    public static func removeClass(_ classID: Int64, in db: Database) throws {
+        for table in ["registration_offers", "registration_waitlist", "registration_enrollments"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE class_id = ?", arguments: [classID])
+        }
     }
 
     static func offer(from row: Row) -> SeatOffer {

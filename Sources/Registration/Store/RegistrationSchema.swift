@@ -1,78 +1,29 @@
-import GRDB
-import Storage
+public import Catalog
+public import GRDB
+public import Storage
 
-/// The Registration module's tables: the catalog (subjects, courses, classes and their
-/// meetings), student profiles, enrollments, waitlists, seat offers and the red id roster.
+/// The Registration module's tables: student profiles, enrollments, waitlists, seat offers and
+/// the red id roster. (The catalog's tables, though named `registration_*` since they were
+/// created, belong to the Catalog module: see `CatalogSchema`.)
 ///
 /// Invariants that concurrency could break are in the schema, not only in code:
 /// - one enrollment and one waitlist entry per (student, class): primary key and UNIQUE;
 /// - a student is never both enrolled in and waitlisted for one class: two triggers;
-/// - `enrolled + held <= seats`: a CHECK on the class row, whose counters are maintained by
-///   triggers on enrollments and offers, so an over-enrollment aborts its transaction;
+/// - `enrolled + held <= seats`: a CHECK on the Catalog's class row, whose counters this
+///   module moves through `SeatLedger` in the same transaction as the enrollment, so an
+///   over-enrollment aborts its transaction;
 /// - one open offer per (class, student): a partial unique index.
+///
+/// Historical migration text keeps what it ran (it names tables of other modules in foreign
+/// keys and in the triggers that `registration.004` dropped).
 public enum RegistrationSchema: SchemaModule {
+    /// The tables this module owns.
+    public static let tables = [
+        "registration_students", "registration_enrollments", "registration_waitlist", "registration_offers",
+        "registration_red_id_roster",
+    ]
+
     public static let migrations: [Migration] = [
-        Migration("registration.001.catalog") { db in
-            try db.execute(sql: """
-                CREATE TABLE registration_subjects (
-                    id INTEGER PRIMARY KEY,
-                    code TEXT NOT NULL UNIQUE,
-                    title TEXT NOT NULL,
-                    college TEXT NOT NULL
-                );
-                CREATE TABLE registration_courses (
-                    id INTEGER PRIMARY KEY,
-                    subject_id INTEGER NOT NULL REFERENCES registration_subjects(id),
-                    number INTEGER NOT NULL CHECK (number >= 0),
-                    suffix TEXT NOT NULL DEFAULT '',
-                    title TEXT NOT NULL,
-                    full_title TEXT NOT NULL,
-                    description TEXT NOT NULL DEFAULT '',
-                    prerequisite TEXT NOT NULL DEFAULT '',
-                    units TEXT NOT NULL DEFAULT '',
-                    UNIQUE (subject_id, number, suffix)
-                );
-                CREATE TABLE registration_classes (
-                    id INTEGER PRIMARY KEY,
-                    term TEXT NOT NULL,
-                    course_id INTEGER NOT NULL REFERENCES registration_courses(id),
-                    schedule_number TEXT NOT NULL,
-                    section TEXT NOT NULL,
-                    instructors TEXT NOT NULL DEFAULT '',
-                    meeting_type TEXT NOT NULL DEFAULT '',
-                    seats INTEGER NOT NULL CHECK (seats >= 0),
-                    base_enrolled INTEGER NOT NULL DEFAULT 0 CHECK (base_enrolled >= 0),
-                    base_waitlist INTEGER NOT NULL DEFAULT 0 CHECK (base_waitlist >= 0),
-                    enrolled INTEGER NOT NULL DEFAULT 0,
-                    held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),
-                    waitlist INTEGER NOT NULL DEFAULT 0 CHECK (waitlist >= 0),
-                    revision INTEGER NOT NULL DEFAULT 0,
-                    UNIQUE (term, schedule_number),
-                    CHECK (enrolled >= base_enrolled),
-                    CHECK (enrolled + held <= seats)
-                );
-                CREATE INDEX registration_classes_course ON registration_classes(course_id);
-                CREATE TABLE registration_meetings (
-                    class_id INTEGER NOT NULL REFERENCES registration_classes(id) ON DELETE CASCADE,
-                    ordinal INTEGER NOT NULL,
-                    days INTEGER NOT NULL DEFAULT 0 CHECK (days BETWEEN 0 AND 127),
-                    start_minute INTEGER CHECK (start_minute BETWEEN 0 AND 1439),
-                    end_minute INTEGER CHECK (end_minute BETWEEN 1 AND 1440),
-                    building TEXT NOT NULL DEFAULT '',
-                    room TEXT NOT NULL DEFAULT '',
-                    kind TEXT NOT NULL DEFAULT '',
-                    PRIMARY KEY (class_id, ordinal),
-                    CHECK ((start_minute IS NULL) = (end_minute IS NULL)),
-                    CHECK (start_minute IS NULL OR start_minute < end_minute)
-                ) WITHOUT ROWID;
-                -- Bumped by every catalog change, so a server notices an import made by the CLI.
-                CREATE TABLE registration_catalog_version (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    version INTEGER NOT NULL
-                );
-                INSERT INTO registration_catalog_version (id, version) VALUES (1, 0);
-                """)
-        },
         Migration("registration.002.students-and-enrollments") { db in
             try db.execute(sql: """
                 CREATE TABLE registration_students (
@@ -153,14 +104,18 @@ public enum RegistrationSchema: SchemaModule {
                 END;
                 """)
         },
-        Migration("registration.003.retired-class-ids") { db in
-            // Ids of deleted classes: a new class without an explicit id never gets one of them,
-            // so jobs, links and clients that still hold an old id never reach a different class.
+        Migration("registration.004.seat-counters-through-catalog") { db in
+            // The class row's counters belong to the Catalog module; Registration now moves them
+            // through Catalog's `SeatLedger` in the same transaction instead of with triggers on
+            // its tables that wrote Catalog's table. The class row's CHECK still caps seats.
             try db.execute(sql: """
-                CREATE TABLE registration_retired_class_ids (
-                    id INTEGER PRIMARY KEY,
-                    retired_at DATETIME NOT NULL
-                );
+                DROP TRIGGER registration_enrollment_added;
+                DROP TRIGGER registration_enrollment_removed;
+                DROP TRIGGER registration_waitlist_added;
+                DROP TRIGGER registration_waitlist_removed;
+                DROP TRIGGER registration_offer_opened;
+                DROP TRIGGER registration_offer_closed;
+                DROP TRIGGER registration_offer_deleted;
                 """)
         },
     ]

@@ -1,5 +1,6 @@
-import Foundation
-import GRDB
+public import Catalog
+public import Foundation
+public import GRDB
 
 /// A student profile: the person behind an account, as the SDSU protocol knows them.
 public struct StudentProfile: Sendable, Equatable, Codable {
@@ -9,13 +10,6 @@ public struct StudentProfile: Sendable, Equatable, Codable {
     public var lastName: String
     public var email: String
     public var createdAt: Date
-}
-
-/// What checking a red id and password needs: the account and its current password hash.
-struct StudentCredentialRow: Sendable {
-    let accountID: Int64
-    let passwordHash: String
-    let disabled: Bool
 }
 
 /// SQL for student profiles and the red id roster.
@@ -44,28 +38,6 @@ public enum StudentStore {
             db.cachedStatement(sql: "SELECT account_id, red_id, first_name, last_name, email, created_at FROM registration_students WHERE red_id = ?"),
             arguments: [redID]
         ).map(profile(from:))
-    }
-
-    /// Whether the red id belongs to a student, or is the username of any account (an
-    /// SDSU-created student's username is their red id).
-    public static func isRedIDTaken(_ redID: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM registration_students WHERE red_id = ?)
-                    OR EXISTS (SELECT 1 FROM accounts WHERE username = ?)
-                """),
-            arguments: [redID, redID]
-        ) ?? false
-    }
-
-    static func credentials(redID: String, in db: Database) throws -> StudentCredentialRow? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT a.id, a.password_hash, a.disabled FROM registration_students s
-                JOIN accounts a ON a.id = s.account_id WHERE s.red_id = ?
-                """),
-            arguments: [redID]
-        ).map { StudentCredentialRow(accountID: $0[0], passwordHash: $0[1], disabled: $0[2]) }
     }
 
     // MARK: Roster

@@ -1,0 +1,24 @@
+public import GatewayHTTP
+
+extension AuthError: ProblemConvertible {
+    public var problem: Problem {
+        switch self {
+        case .invalidField(let field, let message):
+            .validation(message, field: field)
+        case .accountExists(let field):
+            .conflict("account-exists", title: "Account already exists", detail: "An account with this \(field) already exists.")
+        case .invalidCredentials:
+            .invalidCredentials()
+        case .throttled(let seconds):
+            .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many failed sign-ins. Try again later.")
+        case .busy(let seconds):
+            .unavailable(retryAfterSeconds: seconds, detail: "Too many sign-ins are being processed; try again shortly.")
+        case .accountNotFound(let id):
+            .notFound(id.map { "No account \($0)." } ?? "No resource lives at this address.")
+        case .ownAccount:
+            .conflict("own-account", title: "Can't change your own account", detail: "Ask another admin to disable your account or change its role.")
+        case .notAnAdmin:
+            .forbidden()
+        }
+    }
+}

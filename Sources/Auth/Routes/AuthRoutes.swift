@@ -1,0 +1,150 @@
+import Storage
+import NIOFoundationEssentialsCompat
+import GRDB
+public import GatewayHTTP
+public import Foundation
+public import GatewayCore
+public import Hummingbird
+
+/// HTTP binding of the Auth module: sign-up, tokens, the caller's account, and admin account
+/// management.
+public struct AuthRoutes: Sendable {
+    let service: AuthService
+
+    public init(service: AuthService) { self.service = service }
+
+    struct SignUp: Decodable {
+        let username: String
+        let password: String
+        let email: String?
+    }
+
+    struct AdminCreate: Decodable {
+        let username: String
+        let password: String
+        let email: String?
+        let role: Role
+    }
+
+    struct PasswordChange: Decodable {
+        let currentPassword: String
+        let newPassword: String
+    }
+
+    struct AdminUpdate: Decodable {
+        let disabled: Bool?
+        let role: Role?
+    }
+
+    struct TokenRequest: Decodable {
+        let username: String?
+        let password: String?
+        let lifetimeMinutes: Int?
+    }
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+
+        guarded.group(router, "v1/accounts", access: .public)
+            .post { request, context in
+                let body = try await GatewayJSON.decode(SignUp.self, from: request, context: context)
+                let account = try await service.createAccount(
+                    username: body.username, email: body.email, password: body.password, role: .student
+                )
+                return try GatewayJSON.response(
+                    account.view, status: .created, headers: [.location: "/v1/me"]
+                )
+            }
+
+        guarded.group(router, "v1/auth/token", access: .public)
+            .post { request, context in
+                let (username, password, lifetime) = try await Self.credentials(from: request, context: context)
+                let issued = try await service.issueToken(
+                    username: username, password: password, lifetimeMinutes: lifetime,
+                    clientAddress: context.clientAddress
+                )
+                return try GatewayJSON.response(issued, status: .created, headers: [.cacheControl: "no-store"])
+            }
+
+        guarded.group(router, "v1/auth/token", access: .authenticated)
+            .delete { _, context in
+                let identity = try context.requireIdentity()
+                guard let tokenID = identity.tokenID else {
+                    throw Problem.badRequest("Revoke a token by presenting it as 'Authorization: Bearer <token>'.")
+                }
+                try await service.revoke(tokenID: tokenID)
+                return Response(status: .noContent)
+            }
+
+        guarded.group(router, "v1/me", access: .authenticated)
+            .get { _, context in
+                let identity = try context.requireIdentity()
+                guard let account = try await service.account(id: identity.accountID) else { throw Problem.notFound() }
+                return try GatewayJSON.response(account.view)
+            }
+
+        guarded.group(router, "v1/me/password", access: .authenticated)
+            .put { request, context in
+                let identity = try context.requireIdentity()
+                let body = try await GatewayJSON.decode(PasswordChange.self, from: request, context: context)
+                try await service.changePassword(
+                    accountID: identity.accountID, current: body.currentPassword, new: body.newPassword,
+                    keepingToken: identity.tokenID, clientAddress: context.clientAddress
+                )
+                return Response(status: .noContent)
+            }
+
+        guarded.group(router, "v1/admin/accounts/:accountId", access: .role(.admin))
+            .patch { request, context in
+                let identity = try context.requireIdentity()
+                guard let id = context.parameters.get("accountId").flatMap(Int64.init) else {
+                    throw Problem.badRequest("The account id must be an integer.", invalidFields: ["accountId"])
+                }
+                let body = try await GatewayJSON.decode(AdminUpdate.self, from: request, context: context)
+                let account = try await service.updateAccount(id: id, disabled: body.disabled, role: body.role, by: identity)
+                return try GatewayJSON.response(account.view)
+            }
+
+        guarded.group(router, "v1/admin/accounts", access: .role(.admin))
+            .post { request, context in
+                let body = try await GatewayJSON.decode(AdminCreate.self, from: request, context: context)
+                let account = try await service.createAccount(
+                    username: body.username, email: body.email, password: body.password, role: body.role
+                )
+                return try GatewayJSON.response(account.view, status: .created)
+            }
+            .get { request, _ in
+                let limit = try pageLimit(request.uri.queryParameters["limit"].map(String.init))
+                let after = try request.uri.queryParameters["cursor"].map { try PageCursor(token: String($0)) }
+                let afterID = after.flatMap { $0.after.first.flatMap(Int64.init) } ?? 0
+                let accounts = try await service.database.pool.read { db in
+                    try AccountStore.list(after: afterID, limit: limit + 1, in: db)
+                }
+                let page = Array(accounts.prefix(limit))
+                let next = accounts.count > limit ? page.last.map { PageCursor(after: ["\($0.id ?? 0)"]).token } : nil
+                return try GatewayJSON.response(Page(items: page.map(\.view), nextCursor: next))
+            }
+    }
+
+    /// Credentials from HTTP Basic or from the JSON body; the lifetime from the body or `?lifetimeMinutes=`.
+    static func credentials(from request: Request, context: GatewayContext) async throws -> (String, String, Int?) {
+        var lifetime = request.uri.queryParameters["lifetimeMinutes"].flatMap { Int(String($0)) }
+        if let header = request.headers[.authorization], let (user, pass) = TokenAuthenticator.basic(header) {
+            let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+            if buffer.readableBytes > 0,
+                let body = try? GatewayJSON.decoder().decode(TokenRequest.self, from: Data(buffer: buffer))
+            {
+                lifetime = body.lifetimeMinutes ?? lifetime
+            }
+            return (user, pass, lifetime)
+        }
+        let body = try await GatewayJSON.decode(TokenRequest.self, from: request, context: context)
+        guard let username = body.username, let password = body.password else {
+            throw Problem.badRequest(
+                "Send {\"username\", \"password\"} as JSON or use HTTP Basic.",
+                invalidFields: [body.username == nil ? "username" : "password"]
+            )
+        }
+        return (username, password, body.lifetimeMinutes ?? lifetime)
+    }
+}

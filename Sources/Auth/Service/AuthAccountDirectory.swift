@@ -1,0 +1,98 @@
+import Storage
+import GatewayCore
+public import Contracts
+public import Foundation
+public import GRDB
+
+/// Auth's answer to ``AccountDirectory`` on SQLite: what feature modules may know and do
+/// about accounts, inside their own transactions, without reading Auth's tables.
+///
+/// Password checks go through the same throttle as v1 sign-ins (keyed by the sign-in name the
+/// protocol uses, a red id for SDSU), verify a decoy hash when the account is unknown, and
+/// remember verified pairs for `credentialCacheSeconds` (see ``CredentialCache``) because
+/// protocol clients send the password with every request.
+public struct AuthAccountDirectory: AccountDirectory {
+    public typealias Transaction = Database
+
+    let service: AuthService
+    let cache: CredentialCache
+
+    public init(service: AuthService, credentialCacheSeconds: TimeInterval) {
+        self.service = service
+        self.cache = CredentialCache(lifetime: credentialCacheSeconds)
+    }
+
+    public func sealPassword(_ password: String) async throws -> SealedPassword {
+        do {
+            return SealedPassword(encoded: try await service.hasher.hash(password))
+        } catch AuthError.busy(let seconds) {
+            throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
+        }
+    }
+
+    public func createStudentAccount(username: String, password: SealedPassword, at now: Date, in db: Database) throws -> Int64 {
+        do {
+            let account = try AccountStore.insert(
+                Account(username: username, email: nil, passwordHash: password.encoded, role: .student, createdAt: now), in: db
+            )
+            return account.id ?? db.lastInsertedRowID
+        } catch AuthError.accountExists {
+            throw AccountDirectoryError.usernameTaken
+        }
+    }
+
+    public func account(id: Int64, in db: Database) throws -> DirectoryAccount? {
+        try AccountStore.find(id: id, in: db).map(Self.entry)
+    }
+
+    public func account(username: String, in db: Database) throws -> DirectoryAccount? {
+        try AccountStore.find(username: username, in: db).map(Self.entry)
+    }
+
+    public func rename(accountID: Int64, to username: String, in db: Database) throws {
+        do {
+            try AccountStore.rename(accountID: accountID, to: username, in: db)
+        } catch AuthError.accountExists {
+            throw AccountDirectoryError.usernameTaken
+        }
+    }
+
+    public func inactiveAccounts(among ids: [Int64], in db: Database) throws -> Set<Int64> {
+        Set(ids).subtracting(try AccountStore.enabledAccounts(among: ids, in: db))
+    }
+
+    public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
+        let throttle = service.throttle
+        let clock = service.clock
+        if let wait = throttle.retryAfter(username: signInName, address: clientAddress, now: clock.now()) {
+            throw AccountDirectoryError.throttled(retryAfterSeconds: wait)
+        }
+        var account: Account?
+        if let accountID {
+            account = try await service.database.pool.read { db in try AccountStore.find(id: accountID, in: db) }
+        }
+        let usable = account.flatMap { $0.disabled ? nil : $0 }
+        if let usable, let id = usable.id,
+            cache.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
+        {
+            return id
+        }
+        let valid: Bool
+        do {
+            valid = try await service.hasher.verify(password, encoded: usable?.passwordHash)
+        } catch AuthError.busy(let seconds) {
+            throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
+        }
+        guard valid, let usable, let id = usable.id else {
+            throttle.recordFailure(username: signInName, address: clientAddress, now: clock.now())
+            throw AccountDirectoryError.invalidCredentials
+        }
+        throttle.recordSuccess(username: signInName, address: clientAddress, now: clock.now())
+        cache.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
+        return id
+    }
+
+    static func entry(_ account: Account) -> DirectoryAccount {
+        DirectoryAccount(id: account.id ?? 0, username: account.username, disabled: account.disabled)
+    }
+}

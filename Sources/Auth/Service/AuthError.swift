@@ -1,0 +1,20 @@
+/// Why an Auth use case did not happen. `Routes/AuthError+Problem.swift` turns each case into
+/// its problem document, in one place.
+public enum AuthError: Error, Sendable, Equatable {
+    /// A field breaks a rule (username shape, email, password policy, token lifetime).
+    case invalidField(String, message: String)
+    /// The username or email is taken; `field` says which.
+    case accountExists(field: String)
+    /// The username or password is wrong, or the account is disabled (deliberately not saying which).
+    case invalidCredentials
+    /// Too many failed sign-ins for this username or address.
+    case throttled(retryAfterSeconds: Int)
+    /// Password hashing is saturated.
+    case busy(retryAfterSeconds: Int)
+    /// No such account.
+    case accountNotFound(Int64?)
+    /// Admins can't disable or demote themselves.
+    case ownAccount
+    /// The caller is no longer an enabled admin.
+    case notAnAdmin
+}

@@ -1,0 +1,66 @@
+import Storage
+import Logging
+public import Foundation
+public import GRDB
+public import GatewayCore
+
+extension AuthService {
+    /// Changes the caller's own password after checking the current one (throttled like a
+    /// sign-in). Every other token of the account is revoked, so a stolen session ends with it.
+    public func changePassword(
+        accountID: Int64, current: String, new: String, keepingToken tokenID: Int64?, clientAddress: String?
+    ) async throws {
+        guard let account = try await account(id: accountID) else { throw AuthError.accountNotFound(nil) }
+        do {
+            _ = try await verifyCredentials(username: account.username, password: current, clientAddress: clientAddress)
+        } catch AuthError.invalidCredentials {
+            throw AuthError.invalidField("currentPassword", message: "The current password is not right.")
+        }
+        try await setPassword(accountID: accountID, to: new, username: account.username, keepingToken: tokenID)
+    }
+
+    /// Sets a password without the old one (for admins and tests), after the policy check.
+    /// Revokes every token of the account except `keepingToken`.
+    public func setPassword(accountID: Int64, to password: String, username: String, keepingToken tokenID: Int64? = nil) async throws {
+        if let reason = PasswordPolicy.violation(password, username: username) {
+            throw AuthError.invalidField("newPassword", message: reason)
+        }
+        let hash = try await hasher.hash(password)
+        let now = clock.now()
+        try await database.pool.write { db in
+            try AccountStore.updatePasswordHash(accountID: accountID, hash: hash, in: db)
+            try AccountStore.revokeTokens(accountID: accountID, keeping: tokenID, now: now, in: db)
+        }
+        logger.info("password changed", metadata: ["account": "\(accountID)"])
+    }
+
+    /// An admin disables or re-enables an account, or changes its role. Disabling revokes
+    /// the account's tokens (a role change needs none: roles are read on every request). Admins
+    /// can't change their own account this way, and the caller's standing is re-read inside the
+    /// write, so an admin demoted or disabled a moment ago can't finish a change: some enabled
+    /// admin (the caller) always remains.
+    public func updateAccount(id: Int64, disabled: Bool?, role: Role?, by admin: Identity) async throws -> Account {
+        guard id != admin.accountID else {
+            throw AuthError.ownAccount
+        }
+        let now = clock.now()
+        let updated = try await database.pool.write { db -> Account in
+            guard let caller = try AccountStore.find(id: admin.accountID, in: db), caller.role == .admin, !caller.disabled else {
+                throw AuthError.notAnAdmin
+            }
+            guard var account = try AccountStore.find(id: id, in: db) else { throw AuthError.accountNotFound(id) }
+            account.disabled = disabled ?? account.disabled
+            account.role = role ?? account.role
+            try AccountStore.setStatus(accountID: id, disabled: account.disabled, role: account.role, in: db)
+            if account.disabled {
+                try AccountStore.revokeTokens(accountID: id, keeping: nil, now: now, in: db)
+            }
+            return account
+        }
+        logger.notice(
+            "account updated",
+            metadata: ["account": "\(id)", "disabled": "\(updated.disabled)", "role": "\(updated.role.rawValue)", "by": "\(admin.accountID)"]
+        )
+        return updated
+    }
+}

@@ -1,0 +1,155 @@
+public import Crypto
+public import Foundation
+public import GRDB
+public import GatewayCore
+public import Logging
+public import Storage
+
+/// Sign-up, sign-in, bearer tokens and their revocation.
+public final class AuthService: Sendable {
+    public struct Settings: Sendable {
+        /// Token lifetime when the client asks for none.
+        public var defaultTokenMinutes: Int
+        /// The longest lifetime a client may ask for.
+        public var maxTokenMinutes: Int
+
+        public init(defaultTokenMinutes: Int = 120, maxTokenMinutes: Int = 7 * 24 * 60) {
+            self.defaultTokenMinutes = defaultTokenMinutes
+            self.maxTokenMinutes = maxTokenMinutes
+        }
+    }
+
+    /// A freshly issued bearer token: the only time its value is visible.
+    public struct IssuedToken: Codable, Sendable {
+        public let token: String
+        public let tokenType: String
+        public let expiresAt: Date
+    }
+
+    public let database: GatewayDatabase
+    public let hasher: PasswordHasher
+    public let throttle: LoginThrottle
+    public let clock: any GatewayClock
+    public let settings: Settings
+    let logger: Logger
+
+    public init(
+        database: GatewayDatabase, hasher: PasswordHasher, throttle: LoginThrottle,
+        clock: any GatewayClock, settings: Settings = Settings(), logger: Logger = Logger(label: "auth")
+    ) {
+        self.database = database
+        self.hasher = hasher
+        self.throttle = throttle
+        self.clock = clock
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Creates an account after checking the username and the password policy.
+    public func createAccount(username rawUsername: String, email rawEmail: String?, password: String, role: Role) async throws -> Account {
+        let username: String
+        switch Username.normalize(rawUsername) {
+        case .success(let value): username = value
+        case .failure(let error): throw AuthError.invalidField("username", message: error.message)
+        }
+        var email = rawEmail?.trimmingCharacters(in: .whitespaces).lowercased()
+        if email?.isEmpty == true { email = nil }
+        if email == nil, username.contains("@") { email = username }
+        if let email, !Email.isPlausible(email) { throw AuthError.invalidField("email", message: "The email address is not valid.") }
+        if let reason = PasswordPolicy.violation(password, username: username) {
+            throw AuthError.invalidField("password", message: reason)
+        }
+        let hash = try await hasher.hash(password)
+        let now = clock.now()
+        let account = Account(username: username, email: email, passwordHash: hash, role: role, createdAt: now)
+        let stored = try await database.pool.write { db in try AccountStore.insert(account, in: db) }
+        logger.info("account created", metadata: ["account": "\(stored.id ?? 0)", "role": "\(role.rawValue)"])
+        return stored
+    }
+
+    /// Checks a username and password, honouring the throttle. Throws 429 when throttled and
+    /// 403 on bad credentials, with the same work done whether or not the account exists.
+    public func verifyCredentials(username rawUsername: String, password: String, clientAddress: String?) async throws -> Account {
+        let username = rawUsername.trimmingCharacters(in: .whitespaces).lowercased()
+        if let wait = throttle.retryAfter(username: username, address: clientAddress, now: clock.now()) {
+            throw AuthError.throttled(retryAfterSeconds: wait)
+        }
+        let account = try await database.pool.read { db in try AccountStore.find(username: username, in: db) }
+        let usable = account.flatMap { $0.disabled ? nil : $0 }
+        let valid = try await hasher.verify(password, encoded: usable?.passwordHash)
+        guard valid, let usable else {
+            throttle.recordFailure(username: username, address: clientAddress, now: clock.now())
+            logger.notice("sign-in failed", metadata: ["username_hash": "\(Self.fingerprint(username))"])
+            throw AuthError.invalidCredentials
+        }
+        throttle.recordSuccess(username: username, address: clientAddress, now: clock.now())
+        return usable
+    }
+
+    /// Verifies credentials and issues a bearer token with the requested lifetime.
+    public func issueToken(username: String, password: String, lifetimeMinutes: Int?, clientAddress: String?) async throws -> IssuedToken {
+        let minutes = lifetimeMinutes ?? settings.defaultTokenMinutes
+        guard (1...settings.maxTokenMinutes).contains(minutes) else {
+            throw AuthError.invalidField("lifetimeMinutes", message: "lifetimeMinutes must be between 1 and \(settings.maxTokenMinutes).")
+        }
+        let account = try await verifyCredentials(username: username, password: password, clientAddress: clientAddress)
+        return try await issueToken(for: account, minutes: minutes)
+    }
+
+    func issueToken(for account: Account, minutes: Int) async throws -> IssuedToken {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
+        let token = "cgt_" + Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let now = clock.now()
+        let expires = now.addingTimeInterval(TimeInterval(minutes * 60))
+        let record = AccessToken(
+            id: nil, accountID: account.id ?? 0, tokenHash: Self.digest(token), createdAt: now, expiresAt: expires, revokedAt: nil
+        )
+        _ = try await database.pool.write { db in try AccountStore.insertToken(record, in: db) }
+        return IssuedToken(token: token, tokenType: "Bearer", expiresAt: expires)
+    }
+
+    /// The identity behind a bearer token, or nil when it is unknown, expired or revoked.
+    ///
+    /// The lookup is by SHA-256 of the presented token. An index lookup is not constant time,
+    /// but it leaks only timing about hashes of 256-bit random values, which reveals nothing
+    /// usable about any real token.
+    public func identity(bearer token: String) async throws -> Identity? {
+        guard token.count <= 128 else { return nil }
+        let hash = Self.digest(token)
+        let now = clock.now()
+        return try await database.pool.read { db in
+            guard let (record, account) = try AccountStore.liveToken(hash: hash, now: now, in: db) else { return nil }
+            return Identity(accountID: account.id ?? 0, username: account.username, role: account.role, tokenID: record.id)
+        }
+    }
+
+    /// Revokes the token the caller authenticated with.
+    public func revoke(tokenID: Int64) async throws {
+        let now = clock.now()
+        try await database.pool.write { db in try AccountStore.revokeToken(id: tokenID, now: now, in: db) }
+    }
+
+    public func account(id: Int64) async throws -> Account? {
+        try await database.pool.read { db in try AccountStore.find(id: id, in: db) }
+    }
+
+    /// Deletes tokens that expired or were revoked more than `age` seconds ago; returns how
+    /// many. Run hourly by the `auth.prune-tokens` schedule.
+    @discardableResult
+    public func pruneTokens(olderThan age: TimeInterval) async throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-age)
+        return try await database.pool.write { db in try AccountStore.pruneTokens(before: cutoff, in: db) }
+    }
+
+    static func digest(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
+
+    /// A short, non-reversible tag for logs, so a failed sign-in can be correlated without
+    /// writing the username (which may be an email address) to the log.
+    static func fingerprint(_ username: String) -> String {
+        SHA256.hash(data: Data(username.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,56 @@
+public import Crypto
+public import Foundation
+public import GatewayCore
+public import Synchronization
+
+/// Remembers recently verified red id and password pairs, so that protocol clients (which
+/// send the password with every request) pay one argon2id verification per cache window
+/// instead of one per request.
+///
+/// Nothing reversible is kept: an entry is an HMAC-SHA256, under a random per-process key, of
+/// the account's current password hash and the password. A password change alters the hash,
+/// so old entries stop matching at once. Comparisons are constant time. Entries expire after
+/// `lifetime`; the table is bounded and is cleared when full.
+final class CredentialCache: Sendable {
+    private struct Entry {
+        let accountID: Int64
+        let mac: [UInt8]
+        let expiresAt: Date
+    }
+
+    private let key = SymmetricKey(size: .bits256)
+    private let lifetime: TimeInterval
+    private let capacity: Int
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init(lifetime: TimeInterval, capacity: Int = 50_000) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    /// The account id when this pair was verified recently against this exact hash.
+    func account(redID: String, passwordHash: String, password: String, now: Date) -> Int64? {
+        guard lifetime > 0, let entry = entries.withLock({ $0[redID] }), entry.expiresAt > now else { return nil }
+        return constantTimeEquals(entry.mac, mac(passwordHash: passwordHash, password: password)) ? entry.accountID : nil
+    }
+
+    func remember(redID: String, accountID: Int64, passwordHash: String, password: String, now: Date) {
+        guard lifetime > 0 else { return }
+        let entry = Entry(accountID: accountID, mac: mac(passwordHash: passwordHash, password: password), expiresAt: now + lifetime)
+        entries.withLock { table in
+            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+            table[redID] = entry
+        }
+    }
+
+    func forget(redID: String) {
+        _ = entries.withLock { $0.removeValue(forKey: redID) }
+    }
+
+    private func mac(passwordHash: String, password: String) -> [UInt8] {
+        var message = Data(passwordHash.utf8)
+        message.append(0)
+        message.append(Data(password.utf8))
+        return Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+    }
+}

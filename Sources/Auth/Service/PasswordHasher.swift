@@ -1,0 +1,111 @@
+import CArgon2
+public import Crypto
+public import Foundation
+public import GatewayCore
+public import NIOPosix
+public import Synchronization
+
+/// argon2id password hashing through libargon2.
+///
+/// Hashing is deliberately slow and memory-hard, so it never runs on an event loop or the
+/// cooperative pool: it runs on a small dedicated thread pool, and at most `maxPending`
+/// requests wait for it. Beyond that the caller gets a 503 problem at once, which keeps a login
+/// flood from queueing without bound and starving every other request.
+public final class PasswordHasher: Sendable {
+    /// argon2id cost parameters. The defaults are OWASP's minimum (m=19 MiB, t=2, p=1).
+    public struct Parameters: Sendable, Equatable {
+        public var memoryKiB: UInt32
+        public var iterations: UInt32
+        public var parallelism: UInt32
+
+        public init(memoryKiB: UInt32 = 19_456, iterations: UInt32 = 2, parallelism: UInt32 = 1) {
+            self.memoryKiB = memoryKiB
+            self.iterations = iterations
+            self.parallelism = parallelism
+        }
+
+        public static let owasp = Parameters()
+    }
+
+    public let parameters: Parameters
+    public let maxPending: Int
+    private let pool: NIOThreadPool
+    private let pending = Atomic<Int>(0)
+    private let verifications = Atomic<Int>(0)
+    /// A real hash of a random password, verified against when the username doesn't exist so
+    /// that a missing account costs the same time as a wrong password.
+    private let decoy: String
+
+    public init(parameters: Parameters = .owasp, threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), maxPending: Int = 64) {
+        self.parameters = parameters
+        self.maxPending = maxPending
+        self.pool = NIOThreadPool(numberOfThreads: threads)
+        self.pool.start()
+        var random = SystemRandomNumberGenerator()
+        let decoyPassword = String((0..<24).map { _ in Character(UnicodeScalar(UInt8.random(in: 97...122, using: &random))) })
+        self.decoy = (try? Self.hashSync(decoyPassword, parameters: parameters)) ?? ""
+    }
+
+    deinit {
+        pool.shutdownGracefully { _ in }
+    }
+
+    /// The encoded (`$argon2id$v=19$m=...`) hash of `password` with a fresh random salt.
+    public func hash(_ password: String) async throws -> String {
+        let parameters = self.parameters
+        return try await run { try Self.hashSync(password, parameters: parameters) }
+    }
+
+    /// Whether `password` matches `encoded`. Pass nil to spend the same time on a missing account.
+    public func verify(_ password: String, encoded: String?) async throws -> Bool {
+        let target = encoded ?? decoy
+        verifications.wrappingAdd(1, ordering: .relaxed)
+        let matches = try await run { Self.verifySync(password, encoded: target) }
+        return encoded != nil && matches
+    }
+
+    /// How many verifications this hasher has run (decoys included), for metrics and tests.
+    public var verificationCount: Int { verifications.load(ordering: .relaxed) }
+
+    private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { pending.wrappingSubtract(1, ordering: .relaxed) }
+        guard waiting <= maxPending else {
+            throw AuthError.busy(retryAfterSeconds: 1)
+        }
+        return try await pool.runIfActive(work)
+    }
+
+    static func hashSync(_ password: String, parameters: Parameters) throws -> String {
+        var salt = [UInt8](repeating: 0, count: 16)
+        salt.withUnsafeMutableBytes { buffer in
+            var generator = SystemRandomNumberGenerator()
+            for i in buffer.indices { buffer[i] = UInt8.random(in: 0...255, using: &generator) }
+        }
+        let hashLength = 32
+        let encodedLength = argon2_encodedlen(
+            parameters.iterations, parameters.memoryKiB, parameters.parallelism,
+            UInt32(salt.count), UInt32(hashLength), Argon2_id
+        )
+        var encoded = [CChar](repeating: 0, count: encodedLength)
+        let bytes = Array(password.utf8)
+        let status = argon2id_hash_encoded(
+            parameters.iterations, parameters.memoryKiB, parameters.parallelism,
+            bytes, bytes.count, salt, salt.count, hashLength, &encoded, encodedLength
+        )
+        guard status == ARGON2_OK.rawValue else { throw PasswordHashingError(code: status) }
+        return String(decoding: encoded.prefix(while: { $0 != 0 }).map(UInt8.init(bitPattern:)), as: UTF8.self)
+    }
+
+    static func verifySync(_ password: String, encoded: String) -> Bool {
+        let bytes = Array(password.utf8)
+        // argon2id_verify compares the derived hash in constant time.
+        return argon2id_verify(encoded, bytes, bytes.count) == ARGON2_OK.rawValue
+    }
+}
+
+/// libargon2 refused to hash (for example, memory could not be allocated).
+public struct PasswordHashingError: Error, CustomStringConvertible {
+    public let code: Int32
+    public var description: String { "argon2 failed: \(String(cString: argon2_error_message(code)))" }
+}

@@ -1,0 +1,33 @@
+public import GRDB
+public import Storage
+
+/// The Auth module's tables: accounts and bearer tokens (stored as SHA-256 only).
+public enum AuthSchema: SchemaModule {
+    public static let tables = ["accounts", "access_tokens"]
+    public static let migrations: [Migration] = [
+        Migration("auth.001.accounts-and-tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL UNIQUE,
+                    email TEXT,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('student', 'instructor', 'admin')),
+                    created_at DATETIME NOT NULL,
+                    disabled INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX accounts_email ON accounts(email) WHERE email IS NOT NULL;
+                CREATE TABLE access_tokens (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at DATETIME NOT NULL,
+                    expires_at DATETIME NOT NULL,
+                    revoked_at DATETIME
+                );
+                CREATE INDEX access_tokens_account ON access_tokens(account_id);
+                CREATE INDEX access_tokens_expiry ON access_tokens(expires_at);
+                """)
+        },
+    ]
+}

@@ -1,0 +1,122 @@
+/// A subject (major, department) and how many classes it offers.
+public struct CatalogSubject: Sendable, Equatable, Codable {
+    public var id: Int64
+    /// The short code printed before course numbers (`CS`, `ASTR`).
+    public var code: String
+    public var title: String
+    public var college: String
+    public var classCount: Int
+
+    public init(id: Int64, code: String, title: String, college: String, classCount: Int = 0) {
+        self.id = id
+        self.code = code
+        self.title = title
+        self.college = college
+        self.classCount = classCount
+    }
+}
+
+/// A class section's catalog facts: what, when, where and who. Seat numbers change with every
+/// registration and live in ``SeatCount``.
+public struct CatalogClass: Sendable, Equatable {
+    public var id: Int64
+    public var term: String
+    public var subjectID: Int64
+    public var subjectCode: String
+    /// The subject's title (SDSU calls it the department).
+    public var department: String
+    public var college: String
+    public var courseNumber: CourseNumber
+    /// The short, catalog-printed title (`SOFTWARE INTERNATNLIZATN`).
+    public var title: String
+    public var fullTitle: String
+    public var description: String
+    public var prerequisite: String
+    public var units: String
+    public var section: String
+    public var scheduleNumber: String
+    public var instructors: [String]
+    public var meetingType: String
+    public var meetings: [Meeting]
+
+    public init(
+        id: Int64, term: String, subjectID: Int64, subjectCode: String, department: String, college: String,
+        courseNumber: CourseNumber, title: String, fullTitle: String, description: String, prerequisite: String,
+        units: String, section: String, scheduleNumber: String, instructors: [String], meetingType: String,
+        meetings: [Meeting]
+    ) {
+        self.id = id
+        self.term = term
+        self.subjectID = subjectID
+        self.subjectCode = subjectCode
+        self.department = department
+        self.college = college
+        self.courseNumber = courseNumber
+        self.title = title
+        self.fullTitle = fullTitle
+        self.description = description
+        self.prerequisite = prerequisite
+        self.units = units
+        self.section = section
+        self.scheduleNumber = scheduleNumber
+        self.instructors = instructors
+        self.meetingType = meetingType
+        self.meetings = meetings
+    }
+
+    /// `CS 540`.
+    public var courseLabel: String { "\(subjectCode) \(courseNumber)" }
+}
+
+/// A class's live seat numbers. `revision` grows with every change, so a newer count is never
+/// overwritten by an older one that arrives late.
+public struct SeatCount: Sendable, Equatable {
+    public var seats: Int
+    public var enrolled: Int
+    /// Seats held for open offers to waitlisted students.
+    public var held: Int
+    public var waitlist: Int
+    public var revision: Int64
+
+    public init(seats: Int, enrolled: Int, held: Int, waitlist: Int, revision: Int64) {
+        self.seats = seats
+        self.enrolled = enrolled
+        self.held = held
+        self.waitlist = waitlist
+        self.revision = revision
+    }
+
+    public var openSeats: Int { max(0, seats - enrolled - held) }
+    public var isFull: Bool { openSeats == 0 }
+}
+
+/// A class with its current seat numbers: what detail views show.
+public struct ClassListing: Sendable, Equatable {
+    public var info: CatalogClass
+    public var seats: SeatCount
+}
+
+/// What the rules need to know about one class: its identity, term, meetings and seats.
+public struct ClassSeats: Sendable, Equatable {
+    public var id: Int64
+    public var term: String
+    public var meetings: [Meeting]
+    /// Seats the class has.
+    public var seats: Int
+    /// Students enrolled (imported baseline plus the gateway's own enrollments).
+    public var enrolled: Int
+    /// Seats held for waitlisted students who were offered them and have not answered yet.
+    public var held: Int
+
+    public init(id: Int64, term: String, meetings: [Meeting], seats: Int, enrolled: Int, held: Int = 0) {
+        self.id = id
+        self.term = term
+        self.meetings = meetings
+        self.seats = seats
+        self.enrolled = enrolled
+        self.held = held
+    }
+
+    /// Seats anyone may take now: neither enrolled nor held for an offer.
+    public var openSeats: Int { max(0, seats - enrolled - held) }
+}

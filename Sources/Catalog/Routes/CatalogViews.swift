@@ -1,0 +1,104 @@
+public import Foundation
+public import GatewayHTTP
+
+/// The v1 JSON shapes of the catalog, shared by every module that shows classes.
+public enum CatalogViews {
+    public struct Subject: Encodable, Sendable {
+        public let id: Int64
+        public let code: String
+        public let title: String
+        public let college: String
+        public let classCount: Int
+
+        public init(_ subject: CatalogSubject) {
+            id = subject.id
+            code = subject.code
+            title = subject.title
+            college = subject.college
+            classCount = subject.classCount
+        }
+    }
+
+    public struct Meeting: Encodable, Sendable {
+        /// `["tue", "thu"]`; empty for TBA and online meetings.
+        public let days: [String]
+        /// `19:00`; null when TBA.
+        public let start: String?
+        public let end: String?
+        public let building: String
+        public let room: String
+        public let type: String
+        public let tba: Bool
+
+        public init(_ meeting: Catalog.Meeting) {
+            days = meeting.days.names
+            start = meeting.start?.iso
+            end = meeting.end?.iso
+            building = meeting.building
+            room = meeting.room
+            type = meeting.kind
+            tba = !meeting.isScheduled
+        }
+    }
+
+    public struct Class: Encodable, Sendable {
+        public let id: Int64
+        public let term: String
+        public let subjectId: Int64
+        public let subject: String
+        public let department: String
+        /// `CS 540`.
+        public let course: String
+        public let courseNumber: String
+        public let title: String
+        public let fullTitle: String
+        public let section: String
+        public let scheduleNumber: String
+        public let instructors: [String]
+        public let units: String
+        public let meetingType: String
+        public let meetings: [Meeting]
+        public let seats: Int
+        public let enrolled: Int
+        /// Seats held for waitlisted students who were offered them.
+        public let heldSeats: Int
+        public let openSeats: Int
+        public let waitlist: Int
+        // Detail only.
+        public let college: String?
+        public let description: String?
+        public let prerequisite: String?
+
+        public init(_ listing: ClassListing, detail: Bool = false) {
+            let info = listing.info
+            id = info.id
+            term = info.term
+            subjectId = info.subjectID
+            subject = info.subjectCode
+            department = info.department
+            course = info.courseLabel
+            courseNumber = info.courseNumber.description
+            title = info.title
+            fullTitle = info.fullTitle
+            section = info.section
+            scheduleNumber = info.scheduleNumber
+            instructors = info.instructors
+            units = info.units
+            meetingType = info.meetingType
+            meetings = info.meetings.map(Meeting.init)
+            seats = listing.seats.seats
+            enrolled = listing.seats.enrolled
+            heldSeats = listing.seats.held
+            openSeats = listing.seats.openSeats
+            waitlist = listing.seats.waitlist
+            college = detail ? info.college : nil
+            description = detail ? info.description : nil
+            prerequisite = detail ? info.prerequisite : nil
+        }
+    }
+
+    /// The 404 problem for a class id nothing has.
+    public static func classNotFound(_ id: Int64) -> Problem {
+        Problem(type: "class-not-found", title: "Class not found", status: .notFound, detail: "No class has id \(id).")
+    }
+}

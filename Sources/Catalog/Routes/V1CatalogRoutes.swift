@@ -1,0 +1,93 @@
+public import Foundation
+public import GatewayCore
+public import GatewayHTTP
+public import Hummingbird
+
+/// Public catalog browsing: subjects with colleges and counts, filtered class lists with
+/// cursor pagination, and class details with meetings and open seats.
+public struct V1CatalogRoutes: Sendable {
+    let service: CatalogService
+
+    public init(service: CatalogService) { self.service = service }
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let group = guarded.group(router, "v1/registration", access: .public)
+        group.get("subjects") { _, _ in
+            try GatewayJSON.response(["items": try await service.subjects().map(CatalogViews.Subject.init)])
+        }
+        group.get("classes") { request, _ in
+            let query = try await Self.query(from: request, service: service)
+            let limit = try pageLimit(request.uri.queryParameters["limit"].map(String.init))
+            let cursor = try request.uri.queryParameters["cursor"].map { try PageCursor(token: String($0)) }
+            let afterID = cursor.flatMap { $0.after.first.flatMap(Int64.init) }
+            let (items, more) = try await service.classes(matching: query, afterID: afterID, limit: limit)
+            let next = more ? items.last.map { PageCursor(after: [String($0.info.id)]).token } : nil
+            return try GatewayJSON.response(Page(items: items.map { CatalogViews.Class($0) }, nextCursor: next))
+        }
+        group.get("classes/:classId") { _, context in
+            let id = try Self.classID(context)
+            guard let listing = try await service.classListing(id: id) else { throw CatalogViews.classNotFound(id) }
+            return try GatewayJSON.response(CatalogViews.Class(listing, detail: true))
+        }
+    }
+
+    /// The class id path parameter; a non-number is a 400 problem.
+    public static func classID(_ context: GatewayContext) throws -> Int64 {
+        guard let raw = context.parameters.get("classId"), let id = Int64(raw) else {
+            throw Problem.badRequest("The class id must be an integer.", invalidFields: ["classId"])
+        }
+        return id
+    }
+
+    /// Reads the filter from the query string; each bad value is a 400 problem naming it.
+    public static func query(from request: Request, service: CatalogService) async throws -> ClassQuery {
+        let parameters = request.uri.queryParameters
+        func value(_ name: String) -> String? {
+            parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var query = ClassQuery()
+        let subjectValues = parameters[values: "subject"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if !subjectValues.isEmpty {
+            let index = try await service.snapshot().index
+            query.subjectIDs = try subjectValues.map { value in
+                if let id = Int64(value) { return id }
+                guard let id = index.subjectID(code: value) else {
+                    throw Problem.badRequest("Unknown subject '\(value)': use a subject id or code.", invalidFields: ["subject"])
+                }
+                return id
+            }
+        }
+        if let raw = value("level") {
+            guard let level = CourseLevel.filter(parsing: raw) else {
+                throw Problem.badRequest("level must be lower, upper or graduate.", invalidFields: ["level"])
+            }
+            query.level = level
+        }
+        func time(_ name: String) throws -> TimeOfDay? {
+            guard let raw = value(name) else { return nil }
+            guard let time = TimeOfDay(parsing: raw) else {
+                throw Problem.badRequest("\(name) must be a time such as 17:30 or 1730.", invalidFields: [name])
+            }
+            return time
+        }
+        query.startsAtOrAfter = try time("startsAtOrAfter")
+        query.endsAtOrBefore = try time("endsAtOrBefore")
+        if let raw = value("days") {
+            guard let days = Weekdays(parsing: raw), !days.isEmpty else {
+                throw Problem.badRequest("days must be days of the week such as MWF, TTH or mon,wed.", invalidFields: ["days"])
+            }
+            query.days = days
+        }
+        if let raw = value("open") {
+            guard let open = ["true": true, "1": true, "false": false, "0": false][raw.lowercased()] else {
+                throw Problem.badRequest("open must be true or false.", invalidFields: ["open"])
+            }
+            query.openSeatsOnly = open
+        }
+        query.instructor = value("instructor")
+        query.text = value("q")
+        query.term = value("term")
+        return query
+    }
+}

@@ -1,0 +1,155 @@
+public import Foundation
+public import GRDB
+
+/// SQL for the catalog. Functions take a `Database` so that callers compose them inside their
+/// own transactions. Every value is a bound parameter.
+public enum CatalogStore {
+    /// The catalog version, bumped by every catalog change.
+    public static func version(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM registration_catalog_version WHERE id = 1")) ?? 0
+    }
+
+    public static func bumpVersion(in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1").execute()
+    }
+
+    /// How many classes the catalog holds.
+    public static func classCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_classes")) ?? 0
+    }
+
+    public static func classExists(_ id: Int64, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_classes WHERE id = ?)"), arguments: [id]) ?? false
+    }
+
+    public static func classID(term: String, scheduleNumber: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM registration_classes WHERE term = ? AND schedule_number = ?"),
+            arguments: [term, scheduleNumber]
+        )
+    }
+
+    /// The id for a new class given none: above every class id in use or ever deleted.
+    public static func nextClassID(in db: Database) throws -> Int64 {
+        let highest = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT MAX(id) FROM (SELECT MAX(id) AS id FROM registration_classes
+                                 UNION ALL SELECT MAX(id) FROM registration_retired_class_ids)
+            """))
+        return (highest ?? 0) + 1
+    }
+
+    /// Deletes a class with its meetings and retires its id. Rows of other modules that point
+    /// at the class go with it (their foreign keys cascade); a module that keeps history of
+    /// the class removes it first, in the same transaction.
+    public static func deleteClass(_ id: Int64, at now: Date, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM registration_meetings WHERE class_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM registration_classes WHERE id = ?", arguments: [id])
+        try db.execute(sql: "INSERT OR REPLACE INTO registration_retired_class_ids (id, retired_at) VALUES (?, ?)", arguments: [id, now])
+    }
+
+    /// Reads the whole catalog (one read transaction gives a consistent snapshot).
+    public static func loadIndex(in db: Database) throws -> (CatalogIndex, [SeatCount]) {
+        let version = try version(in: db)
+        var subjects: [Int64: CatalogSubject] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, code, title, college FROM registration_subjects")) {
+            let subject = CatalogSubject(id: row[0], code: row[1], title: row[2], college: row[3])
+            subjects[subject.id] = subject
+        }
+        var meetings: [Int64: [Meeting]] = [:]
+        let meetingRows = try Row.fetchCursor(
+            db,
+            sql: "SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings ORDER BY class_id, ordinal"
+        )
+        while let row = try meetingRows.next() {
+            meetings[row[0], default: []].append(meeting(from: row, offset: 1))
+        }
+        var classes: [CatalogClass] = []
+        var seats: [Int64: SeatCount] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT c.id, c.term, c.schedule_number, c.section, c.instructors, c.meeting_type,
+                   c.seats, c.enrolled, c.held, c.waitlist, c.revision,
+                   co.subject_id, co.number, co.suffix, co.title, co.full_title, co.description, co.prerequisite, co.units
+            FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
+            """)
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let subjectID: Int64 = row[11]
+            let subject = subjects[subjectID]
+            classes.append(CatalogClass(
+                id: id, term: row[1], subjectID: subjectID, subjectCode: subject?.code ?? "",
+                department: subject?.title ?? "", college: subject?.college ?? "",
+                courseNumber: CourseNumber(number: row[12], suffix: row[13]), title: row[14], fullTitle: row[15],
+                description: row[16], prerequisite: row[17], units: row[18], section: row[3], scheduleNumber: row[2],
+                instructors: splitInstructors(row[4]), meetingType: row[5], meetings: meetings[id] ?? []
+            ))
+            seats[id] = SeatCount(seats: row[6], enrolled: row[7], held: row[8], waitlist: row[9], revision: row[10])
+        }
+        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)
+        return (index, index.classes.map { seats[$0.id]! })
+    }
+
+    /// Seat numbers of some classes, read inside the caller's transaction.
+    public static func seatCounts(of ids: some Collection<Int64>, in db: Database) throws -> [Int64: SeatCount] {
+        guard !ids.isEmpty else { return [:] }
+        var result: [Int64: SeatCount] = [:]
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
+            arguments: StatementArguments(Array(ids))
+        )
+        for row in rows {
+            result[row[0]] = SeatCount(seats: row[1], enrolled: row[2], held: row[3], waitlist: row[4], revision: row[5])
+        }
+        return result
+    }
+
+    /// What the enrollment rules need about some classes: term, meetings and seats.
+    public static func classSeats(of ids: some Collection<Int64>, in db: Database) throws -> [Int64: ClassSeats] {
+        guard !ids.isEmpty else { return [:] }
+        let list = Array(ids)
+        var result: [Int64: ClassSeats] = [:]
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(list.count)))"),
+            arguments: StatementArguments(list)
+        ) {
+            result[row[0]] = ClassSeats(id: row[0], term: row[1], meetings: [], seats: row[2], enrolled: row[3], held: row[4])
+        }
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings
+                WHERE class_id IN (\(placeholders(list.count))) ORDER BY class_id, ordinal
+                """),
+            arguments: StatementArguments(list)
+        ) {
+            let id: Int64 = row[0]
+            result[id]?.meetings.append(meeting(from: row, offset: 1))
+        }
+        return result
+    }
+
+    /// Changes a class's seat count. Lowering it below enrolled plus held seats fails the
+    /// table's CHECK.
+    public static func setSeats(classID: Int64, seats: Int, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE registration_classes SET seats = ?, revision = revision + 1 WHERE id = ?")
+            .execute(arguments: [seats, classID])
+    }
+
+    static func meeting(from row: Row, offset: Int) -> Meeting {
+        let days = Weekdays(rawValue: UInt8(clamping: row[offset] as Int))
+        let start = (row[offset + 1] as Int?).flatMap(TimeOfDay.init(minutes:))
+        let end = (row[offset + 2] as Int?).flatMap(TimeOfDay.init(minutes:))
+        return Meeting(days: days, start: start, end: end, building: row[offset + 3], room: row[offset + 4], kind: row[offset + 5])
+    }
+
+    /// Instructors are stored joined by "; ".
+    static func splitInstructors(_ stored: String) -> [String] {
+        stored.isEmpty ? [] : stored.components(separatedBy: "; ")
+    }
+
+    static func joinInstructors(_ names: [String]) -> String {
+        names.map { $0.replacingOccurrences(of: ";", with: ",") }.joined(separator: "; ")
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+
+/// The accounts that feature modules may know about, answered by the Auth module. A feature
+/// module never reads Auth's tables: it asks the directory, inside its own transaction when
+/// the change must be atomic with its own rows (`Transaction` is the storage backend's
+/// transaction, GRDB's `Database` for SQLite).
+public protocol AccountDirectory<Transaction>: Sendable {
+    associatedtype Transaction
+
+    /// Hashes a password for an account about to be created (argon2id, off the caller's
+    /// thread). Throws ``AccountDirectoryError/busy(retryAfterSeconds:)`` when hashing is
+    /// saturated.
+    func sealPassword(_ password: String) async throws -> SealedPassword
+
+    /// Creates a student account in the caller's transaction and returns its id. Throws
+    /// ``AccountDirectoryError/usernameTaken`` when the username is in use.
+    func createStudentAccount(username: String, password: SealedPassword, at now: Date, in transaction: Transaction) throws -> Int64
+
+    func account(id: Int64, in transaction: Transaction) throws -> DirectoryAccount?
+    func account(username: String, in transaction: Transaction) throws -> DirectoryAccount?
+
+    /// Changes an account's sign-in name. Throws ``AccountDirectoryError/usernameTaken``.
+    func rename(accountID: Int64, to username: String, in transaction: Transaction) throws
+
+    /// Those of `ids` whose accounts are disabled (or gone).
+    func inactiveAccounts(among ids: [Int64], in transaction: Transaction) throws -> Set<Int64>
+
+    /// Checks a password for an account, with the sign-in throttle keyed by `signInName` and
+    /// the client address, and the same work whether or not the account exists (pass nil for
+    /// an unknown one). Returns the account id, or throws ``AccountDirectoryError``.
+    func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64
+}
+
+/// What the directory tells about an account.
+public struct DirectoryAccount: Sendable, Equatable {
+    public var id: Int64
+    public var username: String
+    public var disabled: Bool
+
+    public init(id: Int64, username: String, disabled: Bool) {
+        self.id = id
+        self.username = username
+        self.disabled = disabled
+    }
+}
+
+/// A password hashed by the directory, ready to store. Opaque to everyone else.
+public struct SealedPassword: Sendable, Equatable {
+    public let encoded: String
+
+    public init(encoded: String) { self.encoded = encoded }
+}
+
+/// Why the directory refused.
+public enum AccountDirectoryError: Error, Sendable, Equatable {
+    case usernameTaken
+    /// The account is unknown, disabled, or the password is wrong (deliberately not saying which).
+    case invalidCredentials
+    /// Too many failed sign-ins for this name or address.
+    case throttled(retryAfterSeconds: Int)
+    /// Password hashing is saturated; try again shortly.
+    case busy(retryAfterSeconds: Int)
+}

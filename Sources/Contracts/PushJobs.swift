@@ -1,0 +1,93 @@
+public import Foundation
+
+/// What other modules ask the Push module to tell a student. Registration enqueues these in
+/// the transaction that causes them (the transactional outbox); Push handles them.
+///
+/// | kind | when |
+/// |---|---|
+/// | `push.seat-offered` | a waitlisted student is offered a seat (`offer` policy) |
+/// | `push.offer-expired` | an offer lapsed unclaimed |
+/// | `push.waitlist-enrolled` | the `auto` policy enrolled a waitlisted student |
+/// | `push.seat-opened` | a seat opened in a class with a waitlist (`none` policy) |
+/// | `push.class-cancelled` | an admin deleted a class its students were in |
+public enum PushJobs {
+    /// The queue every notification waits in.
+    public static let queue = "push"
+
+    public static let seatOffered = JobKind<SeatOffered>("push.seat-offered", queue: queue)
+    public static let offerExpired = JobKind<OfferExpired>("push.offer-expired", queue: queue)
+    public static let waitlistEnrolled = JobKind<WaitlistEnrolled>("push.waitlist-enrolled", queue: queue)
+    public static let seatOpened = JobKind<SeatOpened>("push.seat-opened", queue: queue)
+    public static let classCancelled = JobKind<ClassCancelled>("push.class-cancelled", queue: queue)
+
+    /// A seat is held for the student until `expiresAt`.
+    public struct SeatOffered: Codable, Sendable, Equatable {
+        public var accountId: Int64
+        public var classId: Int64
+        public var offerId: Int64
+        public var expiresAt: Date
+
+        public init(accountId: Int64, classId: Int64, offerId: Int64, expiresAt: Date) {
+            self.accountId = accountId
+            self.classId = classId
+            self.offerId = offerId
+            self.expiresAt = expiresAt
+        }
+    }
+
+    /// The student's offer lapsed and they left the waitlist.
+    public struct OfferExpired: Codable, Sendable, Equatable {
+        public var accountId: Int64
+        public var classId: Int64
+        public var offerId: Int64
+
+        public init(accountId: Int64, classId: Int64, offerId: Int64) {
+            self.accountId = accountId
+            self.classId = classId
+            self.offerId = offerId
+        }
+    }
+
+    /// The student was enrolled from the waitlist.
+    public struct WaitlistEnrolled: Codable, Sendable, Equatable {
+        public var accountId: Int64
+        public var classId: Int64
+
+        public init(accountId: Int64, classId: Int64) {
+            self.accountId = accountId
+            self.classId = classId
+        }
+    }
+
+    /// Seats opened in a class; the waitlisted students, in line order, should hurry.
+    public struct SeatOpened: Codable, Sendable, Equatable {
+        public var classId: Int64
+        public var openSeats: Int
+        public var accountIds: [Int64]
+
+        public init(classId: Int64, openSeats: Int, accountIds: [Int64]) {
+            self.classId = classId
+            self.openSeats = openSeats
+            self.accountIds = accountIds
+        }
+    }
+
+    /// The class was deleted; these students (enrolled, waitlisted or offered a seat) are no
+    /// longer in it.
+    public struct ClassCancelled: Codable, Sendable, Equatable {
+        public var classId: Int64
+        public var accountIds: [Int64]
+
+        public init(classId: Int64, accountIds: [Int64]) {
+            self.classId = classId
+            self.accountIds = accountIds
+        }
+    }
+}
+
+extension PushJobs {
+    /// Every kind above, by name: what a Push module must handle.
+    public static let kindNames: [String] = [
+        seatOffered.name, offerExpired.name, waitlistEnrolled.name, seatOpened.name, classCancelled.name,
+    ]
+}

@@ -1,0 +1,11 @@
+public import Jobs
+public import Logging
+public import Push
+
+/// Connects the Push module to the job system: it works every `push.*` kind on the `push`
+/// queue.
+enum PushJobHandlers {
+    static func register(in registry: JobRegistry, logger: Logger) {
+        NotificationLog(logger: logger).register(in: registry)
+    }
+}

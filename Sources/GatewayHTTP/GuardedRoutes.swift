@@ -1,0 +1,84 @@
+import Logging
+public import GatewayCore
+public import HTTPTypes
+public import Hummingbird
+
+/// Enforces a ``RouteAccess`` level: authenticates the caller and checks the role.
+public struct AccessMiddleware: RouterMiddleware {
+    public typealias Context = GatewayContext
+    let access: RouteAccess
+    let authenticator: any Authenticator
+
+    public init(access: RouteAccess, authenticator: any Authenticator) {
+        self.access = access
+        self.authenticator = authenticator
+    }
+
+    public func handle(
+        _ request: Request, context: GatewayContext,
+        next: (Request, GatewayContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        if context.identity == nil {
+            context.identity = try await authenticator.authenticate(request, context: context)
+        }
+        if !access.admits(context.identity) {
+            throw context.identity == nil ? Problem.unauthenticated() : Problem.forbidden()
+        }
+        if let identity = context.identity {
+            context.logger[metadataKey: "account"] = "\(identity.accountID)"
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Builds route groups whose access level is declared up front and recorded.
+public struct RouteGuard: Sendable {
+    public let registry: RouteRegistry
+    public let authenticator: any Authenticator
+
+    public init(registry: RouteRegistry, authenticator: any Authenticator) {
+        self.registry = registry
+        self.authenticator = authenticator
+    }
+
+    /// A group under `prefix` whose routes all require `access`.
+    public func group(
+        _ router: some RouterMethods<GatewayContext>, _ prefix: String, access: RouteAccess
+    ) -> GuardedGroup {
+        var group = router.group(RouterPath(prefix))
+        if access != .public {
+            group = group.add(middleware: AccessMiddleware(access: access, authenticator: authenticator))
+        }
+        return GuardedGroup(group: group, prefix: prefix, access: access, registry: registry)
+    }
+}
+
+/// A route group with one declared access level. Add routes only through its methods.
+public struct GuardedGroup: Sendable {
+    let group: RouterGroup<GatewayContext>
+    let prefix: String
+    public let access: RouteAccess
+    let registry: RouteRegistry
+
+    public typealias Handler = @Sendable (Request, GatewayContext) async throws -> Response
+
+    @discardableResult
+    public func on(_ path: String, method: HTTPRequest.Method, use handler: @escaping Handler) -> GuardedGroup {
+        let full = path.isEmpty ? prefix : "\(prefix)/\(path)"
+        registry.record(method: method, path: full, access: access)
+        group.on(RouterPath(path), method: method, use: handler)
+        return self
+    }
+
+    @discardableResult
+    public func get(_ path: String = "", use handler: @escaping Handler) -> GuardedGroup { on(path, method: .get, use: handler) }
+    @discardableResult
+    public func post(_ path: String = "", use handler: @escaping Handler) -> GuardedGroup { on(path, method: .post, use: handler) }
+    @discardableResult
+    public func put(_ path: String = "", use handler: @escaping Handler) -> GuardedGroup { on(path, method: .put, use: handler) }
+    @discardableResult
+    public func patch(_ path: String = "", use handler: @escaping Handler) -> GuardedGroup { on(path, method: .patch, use: handler) }
+    @discardableResult
+    public func delete(_ path: String = "", use handler: @escaping Handler) -> GuardedGroup { on(path, method: .delete, use: handler) }
+}

@@ -1,0 +1,66 @@
+public import Catalog
+public import GatewayHTTP
+
+extension RegistrationError: ProblemConvertible {
+    /// The v1 problem for this refusal; each rule has its own stable type.
+    public var problem: Problem {
+        switch self {
+        case .violation(let violation):
+            switch violation {
+            case .alreadyEnrolled:
+                return .conflict("already-enrolled", title: "Already enrolled", detail: "You are already enrolled in this class.")
+            case .classFull:
+                return .conflict("class-full", title: "Class full", detail: "No seat is open in this class; you can join its waitlist.")
+            case .classLimit(let limit):
+                return Problem(
+                    type: "class-limit", title: "Class limit reached", status: .conflict,
+                    detail: "You are already enrolled in \(limit) classes this term, the limit.", extensions: ["limit": .int(limit)]
+                )
+            case .timeConflict(let classID):
+                return Problem(
+                    type: "time-conflict", title: "Time conflict", status: .conflict,
+                    detail: "This class meets at the same time as class \(classID).",
+                    extensions: ["conflictingClassId": .int(Int(classID))]
+                )
+            case .alreadyWaitlisted:
+                return .conflict("already-waitlisted", title: "Already waitlisted", detail: "You are already on this class's waitlist.")
+            case .notFull:
+                return .conflict("not-full", title: "Class not full", detail: "Seats are open: register instead of waitlisting.")
+            case .notEnrolled:
+                return Problem(type: "not-enrolled", title: "Not enrolled", status: .notFound, detail: "You are not enrolled in this class.")
+            case .notWaitlisted:
+                return Problem(type: "not-waitlisted", title: "Not waitlisted", status: .notFound, detail: "You are not on this class's waitlist.")
+            case .noOffer:
+                return Problem(type: "no-offer", title: "No seat offered", status: .notFound, detail: "No open seat offer for you in this class (it may have expired).")
+            }
+        case .unknownClass(let id):
+            return Problem(type: "class-not-found", title: "Class not found", status: .notFound, detail: "No class has id \(id).")
+        case .profileRequired:
+            return .conflict(
+                "student-profile-required", title: "Student profile required",
+                detail: "Create your student profile first: PUT /v1/me/registration/profile."
+            )
+        case .invalidCredentials: return .invalidCredentials()
+        case .throttled(let seconds): return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many failed sign-ins. Try again later.")
+        case .busy(let seconds):
+            return .unavailable(retryAfterSeconds: seconds, detail: "Too many sign-ins are being processed; try again shortly.")
+        case .invalidRedID: return .validation("The red id must be nine digits accepted by the red id policy.", field: "redId")
+        case .redIDInUse: return .conflict("red-id-in-use", title: "Red id in use", detail: "Another student has this red id.")
+        case .passwordTooShort, .passwordTooFewDistinct, .passwordTooLong:
+            return .validation("The password must have at least 8 characters, 7 of them different.", field: "password")
+        case .invalidEmail: return .validation("The email address must contain '@'.", field: "email")
+        case .invalidName(let field):
+            return .validation("The \(field == "firstname" ? "first" : "last") name must be 1 to 100 characters.", field: field == "firstname" ? "firstName" : "lastName")
+        case .seatsBelowEnrollment(let taken):
+            return .conflict("seats-below-enrollment", title: "Too few seats", detail: "\(taken) seats are taken or held; the class cannot have fewer.")
+        case .invalidClass(let reason):
+            return .validation("The class was not saved: \(reason).")
+        case .classHasStudents(let count):
+            return Problem(
+                type: "class-has-students", title: "Class has students", status: .conflict,
+                detail: "\(count) students are enrolled, waitlisted or hold an offer; add ?dropStudents=true to delete it anyway.",
+                extensions: ["students": .int(count)]
+            )
+        }
+    }
+}
