@@ -181,6 +181,7 @@ let package = Package(
         ),
 
         // One test target per module, on that module and what it stands on; one for the whole app.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -199,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "JobsTests",
             dependencies: [
-                "Jobs", "Contracts", "GatewayCore", "Storage",
+                "Jobs", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -220,7 +221,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration",
+                "Catalog", "Registration", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -95,6 +95,6 @@ struct RulesTests {
     @Test func cursorsRoundTripAndRejectForgeries() throws {
         let cursor = PageCursor(after: ["Computer Science", "42"])
         #expect(try PageCursor(token: cursor.token) == cursor)
-        #expect(throws: Problem.self) { try PageCursor(token: "%%%not-a-cursor") }
+        #expect(throws: InvalidInput("The cursor is not one this server issued.", field: "cursor")) { try PageCursor(token: "%%%not-a-cursor") }
     }
 }

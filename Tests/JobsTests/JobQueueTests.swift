@@ -1,3 +1,6 @@
+import Contracts
+import TestSupport
+import Storage
 import Foundation
 import GRDB
 import GatewayCore
@@ -293,10 +296,10 @@ struct JobQueueTests {
         #expect(retried.finalizedAt == nil)
         try await h.pool.drain()
         #expect(try await h.job(id).state == .completed)
-        await #expect(throws: Problem.self) { try await h.service.cancel(id: id) }
+        await #expect(throws: JobsError.jobFinished(jobID: id, state: "completed")) { try await h.service.cancel(id: id) }
         try await h.service.delete(id: id)
         #expect(try await h.service.job(id: id) == nil)
-        await #expect(throws: Problem.self) { try await h.service.retry(id: id) }
+        await #expect(throws: JobsError.jobNotFound(id)) { try await h.service.retry(id: id) }
     }
 }
 

@@ -1,3 +1,6 @@
+import Contracts
+import TestSupport
+import Storage
 import Foundation
 import GRDB
 import GatewayCore
@@ -99,7 +102,7 @@ struct ScheduleTests {
         #expect(job.kind == "digest")
         #expect(job.state == .available)
         #expect(try await h.service.schedule(named: "digest").nextRunAt == status.nextRunAt)
-        await #expect(throws: Problem.self) { try await h.service.runSchedule(named: "nope") }
+        await #expect(throws: JobsError.scheduleNotFound("nope")) { try await h.service.runSchedule(named: "nope") }
     }
 
     @Test func aScheduledJobsFailureShowsAsTheScheduleLastError() async throws {

@@ -1,3 +1,6 @@
+import Contracts
+import TestSupport
+import Storage
 import Foundation
 import GRDB
 import GatewayCore

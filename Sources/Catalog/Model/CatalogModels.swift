@@ -94,6 +94,11 @@ public struct SeatCount: Sendable, Equatable {
 public struct ClassListing: Sendable, Equatable {
     public var info: CatalogClass
     public var seats: SeatCount
+
+    public init(info: CatalogClass, seats: SeatCount) {
+        self.info = info
+        self.seats = seats
+    }
 }
 
 /// What the rules need to know about one class: its identity, term, meetings and seats.

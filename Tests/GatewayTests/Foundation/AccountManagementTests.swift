@@ -1,3 +1,7 @@
+import GatewayHTTP
+import HTTPTypes
+import GatewayApp
+import Auth
 import Foundation
 import GatewayCore
 import HummingbirdTesting

@@ -1,3 +1,6 @@
+import GatewayHTTP
+import GatewayApp
+import Auth
 import Foundation
 import GatewayCore
 import Hummingbird

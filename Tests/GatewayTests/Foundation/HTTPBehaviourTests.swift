@@ -1,3 +1,7 @@
+import HTTPTypes
+import GatewayHTTP
+import GatewayApp
+import Auth
 import Foundation
 import GatewayCore
 import HummingbirdTesting

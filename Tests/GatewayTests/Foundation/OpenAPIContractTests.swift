@@ -1,3 +1,9 @@
+import Contracts
+import TestSupport
+import GatewayHTTP
+import Hummingbird
+import HTTPTypes
+import GatewayApp
 import Foundation
 import Testing
 

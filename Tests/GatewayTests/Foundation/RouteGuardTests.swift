@@ -1,3 +1,7 @@
+import Contracts
+import TestSupport
+import GatewayHTTP
+import GatewayApp
 import Foundation
 import GatewayCore
 import Hummingbird

@@ -1,3 +1,5 @@
+import Contracts
+import TestSupport
 import Foundation
 import GRDB
 import GatewayApp

@@ -1,3 +1,6 @@
+import Contracts
+import TestSupport
+import GatewayHTTP
 import Foundation
 import GatewayApp
 import GatewayCore
@@ -85,7 +88,7 @@ struct JobsAdminRoutesTests {
         let gateway = try Self.gateway()
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
-        gateway.app.jobs.registry.register(kind: "internal.thing", args: Empty.self) { _, _ in .complete }
+        gateway.app.jobs.registry.register(kind: "internal.thing", args: NoPayload.self) { _, _ in .complete }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"internal.thing"}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","args":[1]}"#, token: admin).status == .unprocessableContent)

@@ -1,3 +1,5 @@
+import TestSupport
+import GatewayHTTP
 import Foundation
 import GatewayApp
 import GatewayCore

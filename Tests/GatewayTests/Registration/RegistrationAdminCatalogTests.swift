@@ -1,3 +1,8 @@
+import TestSupport
+import GatewayHTTP
+import HTTPTypes
+import Catalog
+import Contracts
 import Foundation
 import GRDB
 import GatewayApp
@@ -155,7 +160,7 @@ struct RegistrationAdminCatalogTests {
         }
         #expect(try await gateway.registration.schedule(studentID: enrolled).enrollments.isEmpty)
         #expect(try await gateway.registration.schedule(studentID: waiting).waitlist.isEmpty)
-        let jobs = try await gateway.jobs(kind: RegistrationJobs.classCancelled)
+        let jobs = try await gateway.jobs(kind: PushJobs.classCancelled.name)
         #expect(jobs.count == 1)
         #expect(jobs.first?.args.contains("\"accountIds\":[\(min(enrolled, waiting)),\(max(enrolled, waiting))]") == true)
     }

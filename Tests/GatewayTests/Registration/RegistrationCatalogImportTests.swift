@@ -1,3 +1,8 @@
+import Contracts
+import TestSupport
+import Storage
+import GatewayApp
+import Catalog
 import Foundation
 import GRDB
 import Registration
@@ -55,13 +60,13 @@ struct RegistrationCatalogImportTests {
         #expect(reasons["classes[7]"]?.contains("days") == true)
         #expect(report.rejected.count == 8)
 
-        let detail = try #require(try await gateway.registration.classListing(id: 9001))
+        let detail = try #require(try await gateway.registration.catalog.classListing(id: 9001))
         #expect(detail.info.subjectCode == "LING")
         #expect(detail.info.meetings.first?.days == Weekdays(parsing: "MWF"))
         #expect(detail.seats.enrolled == 3)
-        let ids = try await gateway.registration.classIDs(matching: ClassQuery(subjectIDs: [40]))
+        let ids = try await gateway.registration.catalog.classIDs(matching: ClassQuery(subjectIDs: [40]))
         #expect(ids.count == 3)
-        let second = try #require(try await gateway.registration.classListing(id: ids[1]))
+        let second = try #require(try await gateway.registration.catalog.classListing(id: ids[1]))
         #expect(second.info.meetings.first?.start == TimeOfDay(parsing: "1000"))
         #expect(second.info.instructors == ["STAFF"])
     }
@@ -83,7 +88,7 @@ struct RegistrationCatalogImportTests {
         #expect(third.classes.updated == 1 && third.classes.unchanged == 2)
         let count = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_classes") }
         #expect(count == 3)
-        let listing = try #require(try await gateway.registration.classListing(id: 9001))
+        let listing = try #require(try await gateway.registration.catalog.classListing(id: 9001))
         #expect(listing.seats.seats == 45)
         #expect(listing.info.meetings.map(\.days) == [Weekdays(parsing: "TTH")!])
     }
@@ -98,13 +103,13 @@ struct RegistrationCatalogImportTests {
         try await gateway.registration.register(studentID: b, classID: 7030)
         var document = DemoCatalog.document(size: .fixtures)
         let index = try #require(document.classes.firstIndex { $0.id == 7030 })
-        let before = try #require(try await gateway.registration.classListing(id: 7030))
+        let before = try #require(try await gateway.registration.catalog.classListing(id: 7030))
         document.classes[index].seats = document.classes[index].enrolled + 1
         document.classes[index].meetings = [.tba()]
         let report = try await gateway.registration.importCatalog(document)
         #expect(report.rejected.map(\.row) == ["class 7030"])
         #expect(report.rejected.first?.reason.contains("through the gateway") == true)
-        let after = try #require(try await gateway.registration.classListing(id: 7030))
+        let after = try #require(try await gateway.registration.catalog.classListing(id: 7030))
         #expect(after.info.meetings == before.info.meetings, "the refused row's meetings were not replaced")
         #expect(after.seats == before.seats)
     }
@@ -190,7 +195,7 @@ struct RegistrationCatalogImportTests {
         #expect(report.classes.created == 2019 && report.classes.unchanged == 33)
         let again = try await gateway.registration.importCatalog(document)
         #expect(again.classes.created == 0 && again.classes.updated == 0 && again.classes.unchanged == 2052)
-        let online = try await gateway.registration.classIDs(matching: ClassQuery(days: Weekdays(parsing: "TuTh")))
+        let online = try await gateway.registration.catalog.classIDs(matching: ClassQuery(days: Weekdays(parsing: "TuTh")))
         #expect(!online.isEmpty)
     }
 }

@@ -1,3 +1,7 @@
+import Storage
+import GatewayApp
+import GRDB
+import Catalog
 import Foundation
 import Registration
 import Testing
@@ -78,10 +82,8 @@ struct RegistrationCatalogIndexTests {
         }
         defer { gateway.cleanUp() }
         // Import straight into the database, as `gateway import-catalog` would from another process.
-        _ = try await RegistrationService.importCatalog(
-            TestCatalog.document(), into: gateway.app.database, settings: .init(), now: Date()
-        )
+        _ = try await gateway.app.database.pool.write { db in try CatalogImporter().apply(TestCatalog.document(), in: db) }
         #expect(gateway.registration.catalog.cachedSnapshot().listing(id: 501) == nil)
-        #expect(try await gateway.registration.classListing(id: 501) != nil)
+        #expect(try await gateway.registration.catalog.classListing(id: 501) != nil)
     }
 }

@@ -1,3 +1,10 @@
+import Contracts
+import TestSupport
+import GatewayHTTP
+import Storage
+import HummingbirdTesting
+import GatewayApp
+import Catalog
 import AsyncHTTPClient
 import Foundation
 import GRDB

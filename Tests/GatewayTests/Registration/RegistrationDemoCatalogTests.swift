@@ -1,3 +1,6 @@
+import Contracts
+import TestSupport
+import Catalog
 import Foundation
 import Registration
 import Testing
@@ -37,13 +40,13 @@ struct RegistrationDemoCatalogTests {
         print("full demo catalog seeded in \(ContinuousClock.now - start): \(report.classes.created) classes")
         #expect(report.rejected.isEmpty)
         #expect(report.classes.created >= 4000)
-        let subjects = try await gateway.registration.subjects()
+        let subjects = try await gateway.registration.catalog.subjects()
         #expect(subjects.count >= 100)
         let astronomy = try #require(subjects.first { $0.id == 2 })
         #expect(astronomy.title == "Astronomy" && astronomy.college == "Science" && astronomy.classCount == 33)
         let cs = try #require(subjects.first { $0.id == 8 })
         #expect(cs.title == "Computer Science" && cs.college == "Science" && cs.classCount == 65)
-        let ids = try await gateway.registration.classIDs(
+        let ids = try await gateway.registration.catalog.classIDs(
             matching: ClassQuery(subjectIDs: [8], level: .graduate, startsAtOrAfter: TimeOfDay(parsing: "1730"))
         )
         #expect(ids == [7033, 7036, 7038, 7041, 7046, 7049, 7051, 7052])
@@ -53,7 +56,7 @@ struct RegistrationDemoCatalogTests {
     @Test func theFixturesMatchTheSeed() async throws {
         let gateway = try await TestGateway.registration()
         defer { gateway.cleanUp() }
-        let c7036 = try #require(try await gateway.registration.classListing(id: 7036))
+        let c7036 = try #require(try await gateway.registration.catalog.classListing(id: 7036))
         #expect(c7036.info.subjectCode == "CS" && c7036.info.courseNumber == CourseNumber(number: 540))
         #expect(c7036.info.title == "SOFTWARE INTERNATNLIZATN" && c7036.info.fullTitle == "Softwre Internationalization")
         #expect(c7036.info.instructors == ["W. ROOT"] && c7036.info.units == "3.0" && c7036.info.scheduleNumber == "21073")
@@ -63,10 +66,10 @@ struct RegistrationDemoCatalogTests {
         )])
         #expect(c7036.info.prerequisite == "Computer Science 310." && c7036.info.description.hasPrefix("Principles, "))
         for id: Int64 in [7034, 7035, 7036] {
-            let seats = try #require(try await gateway.registration.classListing(id: id)).seats
+            let seats = try #require(try await gateway.registration.catalog.classListing(id: id)).seats
             #expect(seats.seats > 0 && seats.enrolled == seats.seats, "class \(id) is full")
         }
-        let all = try await gateway.registration.classIDs(matching: ClassQuery(subjectIDs: [8]))
+        let all = try await gateway.registration.catalog.classIDs(matching: ClassQuery(subjectIDs: [8]))
         #expect(all == Array(7000...7064))
     }
 }

@@ -1,3 +1,10 @@
+import TestSupport
+import GatewayHTTP
+import Storage
+import GatewayApp
+import Auth
+import Catalog
+import Contracts
 import Foundation
 import Jobs
 import GRDB
@@ -151,7 +158,7 @@ struct RegistrationEnrollmentTests {
         try await service.drop(studentID: enrolled, classID: 7030)
         #expect(try await service.schedule(studentID: waiting).enrollments.isEmpty, "a drop does not promote")
         #expect(try await gateway.seats(of: 7030).openSeats == 1)
-        let jobs = try await gateway.jobs(kind: RegistrationJobs.seatOpened)
+        let jobs = try await gateway.jobs(kind: PushJobs.seatOpened.name)
         #expect(jobs.count == 1)
         #expect(jobs.first?.args.contains("\"accountIds\":[\(waiting)]") == true)
     }
@@ -176,8 +183,8 @@ struct RegistrationEnrollmentTests {
         #expect(try await gateway.seats(of: 7030).held == 1)
         #expect(await Self.refusal { try await service.register(studentID: newcomer, classID: 7030) } == .violation(.classFull), "the seat is held")
         #expect(await Self.refusal { try await service.claimOffer(studentID: second, classID: 7030) } == .violation(.noOffer))
-        #expect(try await gateway.jobs(kind: RegistrationJobs.seatOffered).count == 1)
-        let expiry = try #require(try await gateway.jobs(kind: RegistrationJobs.offerExpiry).first)
+        #expect(try await gateway.jobs(kind: PushJobs.seatOffered.name).count == 1)
+        let expiry = try #require(try await gateway.jobs(kind: RegistrationJobs.offerExpiry.name).first)
         #expect(abs(expiry.runAt - offers[0].expiresAt.millisecondsSince1970) <= 1)
 
         // The offer lapses: the seat passes to the second student in line.
@@ -187,7 +194,7 @@ struct RegistrationEnrollmentTests {
         #expect(try await service.expireOffer(offerID: offers[0].id) == .alreadyClosed)
         #expect(try await service.schedule(studentID: first).waitlist.isEmpty, "an expired offer leaves the line")
         #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
-        #expect(try await gateway.jobs(kind: RegistrationJobs.offerExpired).count == 1)
+        #expect(try await gateway.jobs(kind: PushJobs.offerExpired.name).count == 1)
 
         // The second claims it (registerclass does the same for a student holding an offer).
         try await service.register(studentID: second, classID: 7030)
@@ -251,7 +258,7 @@ struct RegistrationEnrollmentTests {
         try await service.drop(studentID: leaver, classID: 7030)
         #expect(try await service.schedule(studentID: eligible).enrollments.map(\.classID) == [7030])
         #expect(try await service.schedule(studentID: busy).waitlist.map(\.classID) == [7030], "skipped, keeps its place")
-        #expect(try await gateway.jobs(kind: RegistrationJobs.waitlistEnrolled).count == 1)
+        #expect(try await gateway.jobs(kind: PushJobs.waitlistEnrolled.name).count == 1)
     }
 
     @Test func addStudentChecksEveryField() async throws {

@@ -1,3 +1,9 @@
+import TestSupport
+import GatewayHTTP
+import Storage
+import GatewayCore
+import Catalog
+import Contracts
 import Foundation
 import GRDB
 import GatewayApp
@@ -27,12 +33,12 @@ struct RegistrationJobWiringTests {
 
         // Not due yet: the worker leaves the expiry job alone.
         try await gateway.app.jobs.pool.drain(queue: "default")
-        #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry) == ["scheduled"])
+        #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry.name) == ["scheduled"])
         #expect(try await service.schedule(studentID: first).offers.map(\.classID) == [7030])
 
         gateway.clock.advance(by: 601)
         try await gateway.app.jobs.pool.drain(queue: "default")
-        #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry).first == "completed")
+        #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry.name).first == "completed")
         #expect(try await service.schedule(studentID: first).offers.isEmpty)
         #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
     }
@@ -46,8 +52,8 @@ struct RegistrationJobWiringTests {
     @Test func theOfferSweepIsScheduledAndHandled() throws {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
-        #expect(gateway.app.jobs.registry.schedules.contains { $0.name == RegistrationJobs.sweepOffers })
-        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.offerExpiry))
-        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.sweepOffers))
+        #expect(gateway.app.jobs.registry.schedules.contains { $0.name == RegistrationJobs.sweepOffers.name })
+        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.offerExpiry.name))
+        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.sweepOffers.name))
     }
 }

@@ -1,3 +1,5 @@
+import GatewayHTTP
+import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -1,3 +1,11 @@
+import Contracts
+import TestSupport
+import GatewayHTTP
+import Storage
+import NIOHTTP1
+import HummingbirdTesting
+import HTTPTypes
+import Catalog
 import AsyncHTTPClient
 import Foundation
 import GRDB

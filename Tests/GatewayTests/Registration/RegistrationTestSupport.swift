@@ -1,3 +1,7 @@
+import Contracts
+import TestSupport
+import Storage
+import Catalog
 import Foundation
 import GRDB
 import GatewayApp
@@ -25,7 +29,7 @@ extension TestGateway {
 
     /// Sets a class to have exactly `open` open seats (and `waitlist` nothing else changed).
     func openSeats(_ open: Int, in classID: Int64) async throws {
-        let listing = try await registration.classListing(id: classID)!
+        let listing = try await registration.catalog.classListing(id: classID)!
         _ = try await registration.setSeats(classID: classID, seats: listing.seats.enrolled + listing.seats.held + open)
     }
 
@@ -67,11 +71,11 @@ enum TestCatalog {
     }
 }
 
-/// Files under `Tests/GatewayTests/Fixtures`, read from the source tree.
+/// Files under `Tests/CatalogTests/Fixtures`, read from the source tree.
 enum Fixture {
     static func url(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures").appendingPathComponent(name)
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CatalogTests").appendingPathComponent("Fixtures").appendingPathComponent(name)
     }
 
     /// The real umd.io course list for summer 2020 (MIT licence, `umdio-LICENSE`): 1.6 MB.

@@ -1,3 +1,10 @@
+import Contracts
+import TestSupport
+import GatewayHTTP
+import HTTPTypes
+import GatewayCore
+import GatewayApp
+import Catalog
 import Foundation
 import HummingbirdTesting
 import Registration

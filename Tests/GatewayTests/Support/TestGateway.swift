@@ -1,3 +1,7 @@
+import GatewayHTTP
+import Storage
+import Logging
+import GRDB
 import Auth
 import Foundation
 import GatewayApp
