@@ -21,8 +21,7 @@ struct DemoSeed {
 
     func run() async throws {
         try await app.registration.seedDemoCatalogIfEmpty()
-        let existing = try await app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accounts") ?? 0 }
-        guard existing == 0 else {
+        guard try await app.auth.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return
         }

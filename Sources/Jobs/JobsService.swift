@@ -29,6 +29,10 @@ public struct JobsService: Sendable {
         public let failedLastHour: Int
         public let completedLastDay: Int
         public let failedLastDay: Int
+        /// True when jobs wait (available or retryable) but this process does not work the
+        /// queue and no job of it runs in any process: most likely nothing works it (a queue
+        /// missing from `--job-queues`, or workers switched off everywhere).
+        public let unworked: Bool
     }
 
     /// A schedule as operators see it.
@@ -183,13 +187,16 @@ public struct JobsService: Sendable {
         let nowMs = now.millisecondsSince1970
         return names.sorted().map { name in
             let n = numbers[name] ?? .init()
+            let limit = configuration.workersEnabled ? configuration.limit(of: name) : nil
+            let waiting = (n.counts[.available] ?? 0) + (n.counts[.retryable] ?? 0)
             return QueueStatus(
-                name: name, paused: n.paused, limit: configuration.workersEnabled ? configuration.limit(of: name) : nil,
+                name: name, paused: n.paused, limit: limit,
                 running: n.counts[.running] ?? 0,
                 counts: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, n.counts[$0] ?? 0) }),
                 latencySeconds: Double(max(0, nowMs - (n.oldestReadyMs ?? nowMs))) / 1000,
                 completedLastHour: n.completedLastHour, failedLastHour: n.failedLastHour,
-                completedLastDay: n.completedLastDay, failedLastDay: n.failedLastDay
+                completedLastDay: n.completedLastDay, failedLastDay: n.failedLastDay,
+                unworked: waiting > 0 && limit == nil && (n.counts[.running] ?? 0) == 0
             )
         }
     }
@@ -199,7 +206,7 @@ public struct JobsService: Sendable {
         return QueueStatus(
             name: name, paused: false, limit: nil, running: 0,
             counts: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, 0) }), latencySeconds: 0,
-            completedLastHour: 0, failedLastHour: 0, completedLastDay: 0, failedLastDay: 0
+            completedLastHour: 0, failedLastHour: 0, completedLastDay: 0, failedLastDay: 0, unworked: false
         )
     }
 

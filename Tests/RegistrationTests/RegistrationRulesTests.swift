@@ -79,7 +79,8 @@ struct RegistrationRulesTests {
         #expect(CourseNumber(parsing: "799A") == CourseNumber(number: 799, suffix: "A"))
         #expect(CourseNumber(parsing: "498e")?.description == "498E")
         #expect(CourseNumber(parsing: "A12") == nil)
-        #expect(CourseNumber(parsing: "12ABCD") == nil)
+        #expect(CourseNumber(parsing: "12ABCD")?.suffix == "ABCD")
+        #expect(CourseNumber(parsing: "12ABCDEFGHI") == nil)
     }
 
     // MARK: Time conflicts

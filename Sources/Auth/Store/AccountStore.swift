@@ -18,6 +18,10 @@ public enum AccountStore {
         return account
     }
 
+    public static func count(in db: Database) throws -> Int {
+        try Account.fetchCount(db)
+    }
+
     public static func find(username: String, in db: Database) throws -> Account? {
         try Account.filter(Column("username") == username).fetchOne(db)
     }

@@ -47,14 +47,20 @@ public struct CourseNumber: Sendable, Hashable, Comparable, CustomStringConverti
         self.suffix = suffix
     }
 
-    /// Parses `540`, `799A`, `0498E`; nil when there are no leading digits or the suffix is
-    /// longer than three letters.
+    /// The longest suffix accepted (`101HON`, `498AB`, `12LX`, `299H2`).
+    public static let maximumSuffixLength = 8
+
+    /// Parses `540`, `799A`, `0498E`, `498AB`, `101HON`, `12LX`: leading digits (the number the
+    /// level rules read), then any letters and digits starting with a letter (the suffix, kept
+    /// upper-cased). Nil when there are no leading digits, more than four, or the suffix has
+    /// other characters or is longer than ``maximumSuffixLength``.
     public init?(parsing raw: String) {
         let text = raw.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = text.prefix(while: \.isASCIIDigit)
         let rest = text.dropFirst(digits.count)
-        guard !digits.isEmpty, digits.count <= 4, let value = Int(digits), rest.count <= 3,
-            rest.allSatisfy({ $0.isASCII && $0.isLetter })
+        guard !digits.isEmpty, digits.count <= 4, let value = Int(digits), rest.count <= Self.maximumSuffixLength,
+            rest.first.map({ $0.isASCII && $0.isLetter }) ?? true,
+            rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else { return nil }
         self.init(number: value, suffix: String(rest))
     }

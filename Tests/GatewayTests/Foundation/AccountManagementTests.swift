@@ -76,10 +76,10 @@ struct AccountManagementTests {
         let student = try #require(try await gateway.app.auth.identity(bearer: try await gateway.account("sam", role: .student)))
         // Both admins act at once; the writes run one after the other.
         _ = try await gateway.app.auth.updateAccount(id: second.accountID, disabled: nil, role: .student, by: first)
-        await #expect(throws: Problem.self) {
+        await #expect(throws: AuthError.notAnAdmin) {
             _ = try await gateway.app.auth.updateAccount(id: first.accountID, disabled: true, role: nil, by: second)
         }
-        await #expect(throws: Problem.self) {
+        await #expect(throws: AuthError.notAnAdmin) {
             _ = try await gateway.app.auth.updateAccount(id: student.accountID, disabled: true, role: nil, by: second)
         }
         #expect(try await gateway.app.auth.account(id: first.accountID)?.disabled == false)

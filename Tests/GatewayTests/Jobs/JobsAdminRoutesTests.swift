@@ -81,6 +81,17 @@ struct JobsAdminRoutesTests {
             #expect(queue?["completedLastHour"] as? Int == 2)
             #expect(queue?["failedLastDay"] as? Int == 1)
             #expect(queue?["paused"] as? Bool == false)
+            #expect(queue?["unworked"] as? Bool == false, "this process works the default queue")
+
+            // A queue nothing works: its waiting job is flagged.
+            let orphan = try await client.json(
+                .post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","queue":"nobody-works-this"}"#, token: admin
+            )
+            #expect(orphan.status == .created)
+            let after = try await client.json(.get, "/v1/admin/queues", token: admin)
+            let unworked = Self.items(after).first { $0["name"] as? String == "nobody-works-this" }
+            #expect(unworked?["unworked"] as? Bool == true)
+            #expect(unworked?["limit"] == nil || unworked?["limit"] is NSNull, "this process does not work it")
         }
     }
 
