@@ -117,9 +117,7 @@ public struct AuthRoutes: Sendable {
                 let limit = try pageLimit(request.uri.queryParameters["limit"].map(String.init))
                 let after = try request.uri.queryParameters["cursor"].map { try PageCursor(token: String($0)) }
                 let afterID = after.flatMap { $0.after.first.flatMap(Int64.init) } ?? 0
-                let accounts = try await service.database.pool.read { db in
-                    try AccountStore.list(after: afterID, limit: limit + 1, in: db)
-                }
+                let accounts = try await service.accounts(after: afterID, limit: limit + 1)
                 let page = Array(accounts.prefix(limit))
                 let next = accounts.count > limit ? page.last.map { PageCursor(after: ["\($0.id ?? 0)"]).token } : nil
                 return try GatewayJSON.response(Page(items: page.map(\.view), nextCursor: next))

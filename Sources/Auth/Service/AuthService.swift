@@ -133,6 +133,11 @@ public final class AuthService: Sendable {
         try await database.pool.write { db in try AccountStore.revokeToken(id: tokenID, now: now, in: db) }
     }
 
+    /// Accounts by id, after `afterID` (admin listing).
+    public func accounts(after afterID: Int64, limit: Int) async throws -> [Account] {
+        try await database.pool.read { db in try AccountStore.list(after: afterID, limit: limit, in: db) }
+    }
+
     /// How many accounts exist (the demo seeds only a database with none).
     public func accountCount() async throws -> Int {
         try await database.pool.read { db in try AccountStore.count(in: db) }

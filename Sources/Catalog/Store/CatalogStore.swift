@@ -52,7 +52,7 @@ public enum CatalogStore {
         let version = try version(in: db)
         var subjects: [Int64: CatalogSubject] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, code, title, college FROM registration_subjects")) {
-            let subject = CatalogSubject(id: row[0], code: row[1], title: row[2], college: row[3])
+            let subject = CatalogSubject(id: row["id"], code: row["code"], title: row["title"], college: row["college"])
             subjects[subject.id] = subject
         }
         var meetings: [Int64: [Meeting]] = [:]
@@ -61,7 +61,7 @@ public enum CatalogStore {
             sql: "SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings ORDER BY class_id, ordinal"
         )
         while let row = try meetingRows.next() {
-            meetings[row[0], default: []].append(meeting(from: row, offset: 1))
+            meetings[row["class_id"], default: []].append(meeting(from: row))
         }
         var classes: [CatalogClass] = []
         var seats: [Int64: SeatCount] = [:]
@@ -72,17 +72,18 @@ public enum CatalogStore {
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
             """)
         while let row = try rows.next() {
-            let id: Int64 = row[0]
-            let subjectID: Int64 = row[11]
+            let id: Int64 = row["id"]
+            let subjectID: Int64 = row["subject_id"]
             let subject = subjects[subjectID]
             classes.append(CatalogClass(
-                id: id, term: row[1], subjectID: subjectID, subjectCode: subject?.code ?? "",
+                id: id, term: row["term"], subjectID: subjectID, subjectCode: subject?.code ?? "",
                 department: subject?.title ?? "", college: subject?.college ?? "",
-                courseNumber: CourseNumber(number: row[12], suffix: row[13]), title: row[14], fullTitle: row[15],
-                description: row[16], prerequisite: row[17], units: row[18], section: row[3], scheduleNumber: row[2],
-                instructors: splitInstructors(row[4]), meetingType: row[5], meetings: meetings[id] ?? []
+                courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
+                fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
+                units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
+                instructors: splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? []
             ))
-            seats[id] = SeatCount(seats: row[6], enrolled: row[7], held: row[8], waitlist: row[9], revision: row[10])
+            seats[id] = seatCount(from: row)
         }
         let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)
         return (index, index.classes.map { seats[$0.id]! })
@@ -97,7 +98,7 @@ public enum CatalogStore {
             arguments: StatementArguments(Array(ids))
         )
         for row in rows {
-            result[row[0]] = SeatCount(seats: row[1], enrolled: row[2], held: row[3], waitlist: row[4], revision: row[5])
+            result[row["id"]] = seatCount(from: row)
         }
         return result
     }
@@ -111,7 +112,9 @@ public enum CatalogStore {
             db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(list.count)))"),
             arguments: StatementArguments(list)
         ) {
-            result[row[0]] = ClassSeats(id: row[0], term: row[1], meetings: [], seats: row[2], enrolled: row[3], held: row[4])
+            result[row["id"]] = ClassSeats(
+                id: row["id"], term: row["term"], meetings: [], seats: row["seats"], enrolled: row["enrolled"], held: row["held"]
+            )
         }
         for row in try Row.fetchAll(
             db.cachedStatement(sql: """
@@ -120,8 +123,8 @@ public enum CatalogStore {
                 """),
             arguments: StatementArguments(list)
         ) {
-            let id: Int64 = row[0]
-            result[id]?.meetings.append(meeting(from: row, offset: 1))
+            let id: Int64 = row["class_id"]
+            result[id]?.meetings.append(meeting(from: row))
         }
         return result
     }
@@ -133,11 +136,17 @@ public enum CatalogStore {
             .execute(arguments: [seats, classID])
     }
 
-    static func meeting(from row: Row, offset: Int) -> Meeting {
-        let days = Weekdays(rawValue: UInt8(clamping: row[offset] as Int))
-        let start = (row[offset + 1] as Int?).flatMap(TimeOfDay.init(minutes:))
-        let end = (row[offset + 2] as Int?).flatMap(TimeOfDay.init(minutes:))
-        return Meeting(days: days, start: start, end: end, building: row[offset + 3], room: row[offset + 4], kind: row[offset + 5])
+    /// A meeting from a row with the meeting table's column names.
+    static func meeting(from row: Row) -> Meeting {
+        let days = Weekdays(rawValue: UInt8(clamping: row["days"] as Int))
+        let start = (row["start_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
+        let end = (row["end_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
+        return Meeting(days: days, start: start, end: end, building: row["building"], room: row["room"], kind: row["kind"])
+    }
+
+    /// Seat numbers from a row with the class table's column names.
+    static func seatCount(from row: Row) -> SeatCount {
+        SeatCount(seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"])
     }
 
     /// Instructors are stored joined by "; ".

@@ -70,40 +70,41 @@ enum JobAdminQueries {
     static func queueNumbers(now: Date, in db: Database) throws -> [String: QueueNumbers] {
         let nowMs = now.millisecondsSince1970
         var numbers: [String: QueueNumbers] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT queue, state, COUNT(*) FROM jobs GROUP BY queue, state") {
-            if let state = JobState(rawValue: row[1]) { numbers[row[0], default: .init()].counts[state] = row[2] }
+        for row in try Row.fetchAll(db, sql: "SELECT queue, state, COUNT(*) AS count FROM jobs GROUP BY queue, state") {
+            if let state = JobState(rawValue: row["state"]) { numbers[row["queue"], default: .init()].counts[state] = row["count"] }
         }
         for row in try Row.fetchAll(
             db,
             sql: """
-                SELECT queue, MIN(run_at) FROM jobs
+                SELECT queue, MIN(run_at) AS oldest FROM jobs
                 WHERE state IN ('available', 'scheduled', 'retryable') AND run_at <= ? GROUP BY queue
                 """,
             arguments: [nowMs]
         ) {
-            numbers[row[0], default: .init()].oldestReadyMs = row[1]
+            numbers[row["queue"], default: .init()].oldestReadyMs = row["oldest"]
         }
         for row in try Row.fetchAll(
             db,
             sql: """
-                SELECT queue, state, SUM(finalized_at >= ?), COUNT(*) FROM jobs
+                SELECT queue, state, SUM(finalized_at >= ?) AS last_hour, COUNT(*) AS last_day FROM jobs
                 WHERE state IN ('completed', 'discarded') AND finalized_at >= ?
                 GROUP BY queue, state
                 """,
             arguments: [nowMs - 3_600_000, nowMs - 86_400_000]
         ) {
-            let hour: Int = row[2]
-            let day: Int = row[3]
-            if (row[1] as String) == JobState.completed.rawValue {
-                numbers[row[0], default: .init()].completedLastHour = hour
-                numbers[row[0], default: .init()].completedLastDay = day
+            let queue: String = row["queue"]
+            let hour: Int = row["last_hour"]
+            let day: Int = row["last_day"]
+            if (row["state"] as String) == JobState.completed.rawValue {
+                numbers[queue, default: .init()].completedLastHour = hour
+                numbers[queue, default: .init()].completedLastDay = day
             } else {
-                numbers[row[0], default: .init()].failedLastHour = hour
-                numbers[row[0], default: .init()].failedLastDay = day
+                numbers[queue, default: .init()].failedLastHour = hour
+                numbers[queue, default: .init()].failedLastDay = day
             }
         }
         for row in try Row.fetchAll(db, sql: "SELECT name, paused FROM job_queues") {
-            numbers[row[0], default: .init()].paused = row[1]
+            numbers[row["name"], default: .init()].paused = row["paused"]
         }
         return numbers
     }
@@ -120,5 +121,59 @@ enum JobAdminQueries {
 
     static func isPaused(_ queue: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT paused FROM job_queues WHERE name = ?", arguments: [queue]) ?? false
+    }
+
+    /// Every schedule with its last job's state and error, by name.
+    static func scheduleStatuses(timeZone zone: String, in db: Database) throws -> [JobsService.ScheduleStatus] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.*, j.state AS last_job_state,
+                    CASE WHEN j.state IN ('retryable', 'discarded', 'cancelled')
+                        THEN json_extract(j.errors, '$[#-1].error') END AS last_job_error
+                FROM job_schedules s LEFT JOIN jobs j ON j.id = s.last_job_id
+                ORDER BY s.name
+                """
+        ).map { row in
+            let next: Int64 = row["next_run_at"]
+            return JobsService.ScheduleStatus(
+                name: row["name"], kind: row["kind"], queue: row["queue"], args: JSONValue(jsonText: row["args"]),
+                cron: row["cron"], intervalSeconds: row["interval_seconds"], timeZone: zone, enabled: row["enabled"],
+                nextRunAt: next == Int64.max ? nil : Date(millisecondsSince1970: next),
+                lastRunAt: (row["last_run_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
+                lastJobId: row["last_job_id"],
+                lastJobState: (row["last_job_state"] as String?).flatMap(JobState.init(rawValue:)),
+                lastError: (row["last_error"] as String?) ?? (row["last_job_error"] as String?)
+            )
+        }
+    }
+
+    /// Makes a finished or waiting job available again now, with at least one attempt left.
+    /// The unique-key index refuses it when another live job holds its key.
+    static func makeAvailable(id: Int64, now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE jobs SET state = 'available', run_at = ?, finalized_at = NULL, lease_until = NULL,
+                    max_attempts = MAX(max_attempts, attempt + 1)
+                WHERE id = ?
+                """,
+            arguments: [now.millisecondsSince1970, id]
+        )
+    }
+
+    /// Cancels a job for good, recording why in its error history.
+    static func cancel(id: Int64, reason: String, now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE jobs SET state = 'cancelled', finalized_at = ?1, lease_until = NULL,
+                    errors = json_insert(errors, '$[#]', json_object('at', ?2, 'attempt', attempt, 'error', ?3))
+                WHERE id = ?4
+                """,
+            arguments: [now.millisecondsSince1970, ISO8601.string(from: now), reason, id]
+        )
+    }
+
+    static func delete(id: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
     }
 }

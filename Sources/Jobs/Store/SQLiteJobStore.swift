@@ -64,8 +64,8 @@ public struct SQLiteJobStore: JobQueueStore {
         let rows = try Row.fetchAll(statement, arguments: [worker, leaseMs, nowMs, queue, limit])
         var jobs = rows.map { row in
             ClaimedJob(
-                id: row[0], queue: queue, kind: row[1], args: Data((row[2] as String).utf8), attempt: row[3],
-                maxAttempts: row[4], priority: row[5], uniqueKey: row[6], scheduledAtMs: row[7],
+                id: row["id"], queue: queue, kind: row["kind"], args: Data((row["args"] as String).utf8), attempt: row["attempt"],
+                maxAttempts: row["max_attempts"], priority: row["priority"], uniqueKey: row["unique_key"], scheduledAtMs: row["run_at"],
                 attemptedAtMs: nowMs, leaseUntilMs: leaseMs
             )
         }
@@ -93,7 +93,7 @@ public struct SQLiteJobStore: JobQueueStore {
                     db.cachedStatement(sql: failSQL),
                     arguments: StatementArguments(key + [nowMs, retryAtMs, iso, Self.clip(message)])
                 )
-                state = row.flatMap { JobState(rawValue: $0[0]) }
+                state = row.flatMap { JobState(rawValue: $0["state"]) }
             case .cancel(let reason):
                 try db.cachedStatement(sql: cancelSQL).execute(arguments: StatementArguments(key + [nowMs, iso, Self.clip(reason)]))
                 state = db.changesCount == 1 ? .cancelled : nil
@@ -145,7 +145,7 @@ public struct SQLiteJobStore: JobQueueStore {
                     RETURNING id, queue, kind, state
                     """,
                 arguments: [nowMs, iso]
-            ).map { ReapedJob(id: $0[0], queue: $0[1], kind: $0[2], state: JobState(rawValue: $0[3]) ?? .retryable) }
+            ).map { ReapedJob(id: $0["id"], queue: $0["queue"], kind: $0["kind"], state: JobState(rawValue: $0["state"]) ?? .retryable) }
         }
     }
 
@@ -177,13 +177,13 @@ public struct SQLiteJobStore: JobQueueStore {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT queue, COUNT(*), MIN(run_at) FROM jobs
+                    SELECT queue, COUNT(*) AS ready, MIN(run_at) AS oldest FROM jobs
                     WHERE state IN ('available', 'scheduled', 'retryable') AND run_at <= ?
                     GROUP BY queue
                     """,
                 arguments: [now.millisecondsSince1970]
             ) {
-                result[row[0]] = (row[1], row[2])
+                result[row["queue"]] = (row["ready"], row["oldest"])
             }
             return result
         }

@@ -75,23 +75,8 @@ extension RegistrationService {
     public func roster(classID: Int64) async throws -> ClassRoster {
         try await database.pool.read { db in
             guard try CatalogStore.classSeats(of: [classID], in: db)[classID] != nil else { throw RegistrationError.unknownClass(classID) }
-            let columns = "s.account_id, s.red_id, s.first_name, s.last_name, s.email, s.created_at"
-            let enrolled = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(columns), e.enrolled_at FROM registration_enrollments e
-                    JOIN registration_students s ON s.account_id = e.student_id WHERE e.class_id = ? ORDER BY e.enrolled_at, s.account_id
-                    """,
-                arguments: [classID]
-            ).map { ClassRoster.Entry(student: StudentStore.profile(from: $0), since: $0[6]) }
-            let waitlist = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(columns), w.joined_at FROM registration_waitlist w
-                    JOIN registration_students s ON s.account_id = w.student_id WHERE w.class_id = ? ORDER BY w.id
-                    """,
-                arguments: [classID]
-            ).map { ClassRoster.Entry(student: StudentStore.profile(from: $0), since: $0[6]) }
+            let enrolled = try EnrollmentStore.enrolledStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
+            let waitlist = try EnrollmentStore.waitlistedStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
             return ClassRoster(enrolled: enrolled, waitlist: waitlist, offers: try EnrollmentStore.openOffers(ofClass: classID, in: db))
         }
     }

@@ -35,7 +35,7 @@ public enum EnrollmentStore {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT class_id, enrolled_at FROM registration_enrollments WHERE student_id = ? ORDER BY class_id"),
             arguments: [studentID]
-        ).map { Enrollment(classID: $0[0], enrolledAt: $0[1]) }
+        ).map { Enrollment(classID: $0["class_id"], enrolledAt: $0["enrolled_at"]) }
     }
 
     public static func isEnrolled(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
@@ -67,11 +67,11 @@ public enum EnrollmentStore {
         try Row.fetchAll(
             db.cachedStatement(sql: """
                 SELECT w.class_id, w.joined_at,
-                       (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id)
+                       (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id) AS position
                 FROM registration_waitlist w WHERE w.student_id = ? ORDER BY w.class_id
                 """),
             arguments: [studentID]
-        ).map { WaitlistPlace(classID: $0[0], position: $0[2], joinedAt: $0[1]) }
+        ).map { WaitlistPlace(classID: $0["class_id"], position: $0["position"], joinedAt: $0["joined_at"]) }
     }
 
     public static func isWaitlisted(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
@@ -123,6 +123,32 @@ public enum EnrollmentStore {
         )
     }
 
+    // MARK: Rosters
+
+    static let profileColumns = "s.account_id, s.red_id, s.first_name, s.last_name, s.email, s.created_at"
+
+    /// The students enrolled in a class with when they enrolled, first enrolled first.
+    public static func enrolledStudents(of classID: Int64, in db: Database) throws -> [(StudentProfile, Date)] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT \(profileColumns), e.enrolled_at AS since FROM registration_enrollments e
+                JOIN registration_students s ON s.account_id = e.student_id WHERE e.class_id = ? ORDER BY e.enrolled_at, s.account_id
+                """),
+            arguments: [classID]
+        ).map { (StudentStore.profile(from: $0), $0["since"]) }
+    }
+
+    /// The class's waitlist in line order, with when each joined.
+    public static func waitlistedStudents(of classID: Int64, in db: Database) throws -> [(StudentProfile, Date)] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT \(profileColumns), w.joined_at AS since FROM registration_waitlist w
+                JOIN registration_students s ON s.account_id = w.student_id WHERE w.class_id = ? ORDER BY w.id
+                """),
+            arguments: [classID]
+        ).map { (StudentStore.profile(from: $0), $0["since"]) }
+    }
+
     // MARK: Offers
 
     public static func openOffer(studentID: Int64, classID: Int64, in db: Database) throws -> SeatOffer? {
@@ -159,7 +185,7 @@ public enum EnrollmentStore {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT id, class_id, student_id, offered_at, expires_at, state FROM registration_offers WHERE id = ?"),
             arguments: [id]
-        ).map { (offer(from: $0), $0[5]) }
+        ).map { (offer(from: $0), $0["state"]) }
     }
 
     /// Open offers whose claim window has passed, optionally only for one class.
@@ -202,6 +228,6 @@ public enum EnrollmentStore {
     }
 
     static func offer(from row: Row) -> SeatOffer {
-        SeatOffer(id: row[0], classID: row[1], studentID: row[2], offeredAt: row[3], expiresAt: row[4])
+        SeatOffer(id: row["id"], classID: row["class_id"], studentID: row["student_id"], offeredAt: row["offered_at"], expiresAt: row["expires_at"])
     }
 }

@@ -61,6 +61,9 @@ public enum StudentStore {
     }
 
     static func profile(from row: Row) -> StudentProfile {
-        StudentProfile(accountID: row[0], redID: row[1], firstName: row[2], lastName: row[3], email: row[4], createdAt: row[5])
+        StudentProfile(
+            accountID: row["account_id"], redID: row["red_id"], firstName: row["first_name"], lastName: row["last_name"],
+            email: row["email"], createdAt: row["created_at"]
+        )
     }
 }

@@ -122,14 +122,7 @@ public struct JobsService: Sendable {
                 return job
             default:
                 do {
-                    try db.execute(
-                        sql: """
-                            UPDATE jobs SET state = 'available', run_at = ?, finalized_at = NULL, lease_until = NULL,
-                                max_attempts = MAX(max_attempts, attempt + 1)
-                            WHERE id = ?
-                            """,
-                        arguments: [now.millisecondsSince1970, id]
-                    )
+                    try JobAdminQueries.makeAvailable(id: id, now: now, in: db)
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     throw JobsError.uniqueKeyTaken(jobID: id)
                 }
@@ -150,14 +143,7 @@ public struct JobsService: Sendable {
             guard !job.state.isFinal else {
                 throw JobsError.jobFinished(jobID: id, state: job.state.rawValue)
             }
-            try db.execute(
-                sql: """
-                    UPDATE jobs SET state = 'cancelled', finalized_at = ?1, lease_until = NULL,
-                        errors = json_insert(errors, '$[#]', json_object('at', ?2, 'attempt', attempt, 'error', ?3))
-                    WHERE id = ?4
-                    """,
-                arguments: [now.millisecondsSince1970, ISO8601.string(from: now), reason, id]
-            )
+            try JobAdminQueries.cancel(id: id, reason: reason, now: now, in: db)
             return try JobAdminQueries.job(id: id, in: db)!
         }
         running.cancel(id: id)
@@ -171,7 +157,7 @@ public struct JobsService: Sendable {
             guard job.state != .running else {
                 throw JobsError.jobRunning(id)
             }
-            try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
+            try JobAdminQueries.delete(id: id, in: db)
         }
     }
 
@@ -228,29 +214,7 @@ public struct JobsService: Sendable {
     public func scheduleStatuses() async throws -> [ScheduleStatus] {
         // Foundation calls UTC "GMT"; operators configured "UTC".
         let zone = configuration.timeZone.identifier == "GMT" ? "UTC" : configuration.timeZone.identifier
-        return try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT s.*, j.state AS last_job_state,
-                        CASE WHEN j.state IN ('retryable', 'discarded', 'cancelled')
-                            THEN json_extract(j.errors, '$[#-1].error') END AS last_job_error
-                    FROM job_schedules s LEFT JOIN jobs j ON j.id = s.last_job_id
-                    ORDER BY s.name
-                    """
-            ).map { row in
-                let next: Int64 = row["next_run_at"]
-                return ScheduleStatus(
-                    name: row["name"], kind: row["kind"], queue: row["queue"], args: JSONValue(jsonText: row["args"]),
-                    cron: row["cron"], intervalSeconds: row["interval_seconds"], timeZone: zone, enabled: row["enabled"],
-                    nextRunAt: next == Int64.max ? nil : Date(millisecondsSince1970: next),
-                    lastRunAt: (row["last_run_at"] as Int64?).map(Date.init(millisecondsSince1970:)),
-                    lastJobId: row["last_job_id"],
-                    lastJobState: (row["last_job_state"] as String?).flatMap(JobState.init(rawValue:)),
-                    lastError: (row["last_error"] as String?) ?? (row["last_job_error"] as String?)
-                )
-            }
-        }
+        return try await database.pool.read { db in try JobAdminQueries.scheduleStatuses(timeZone: zone, in: db) }
     }
 
     public func schedule(named name: String) async throws -> ScheduleStatus {

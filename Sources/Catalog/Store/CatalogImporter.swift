@@ -1,13 +1,13 @@
 public import Foundation
 public import GRDB
 
-/// What an import did.
 /// Ids already looked up during one import (subject codes; subject, number and suffix).
 struct ImportMemo {
     var subjects: [String: Int64] = [:]
     var courses: [String: Int64] = [:]
 }
 
+/// What an import did.
 public struct ImportReport: Sendable, Equatable, Codable {
     public struct Counts: Sendable, Equatable, Codable {
         public var created = 0
@@ -35,6 +35,9 @@ public struct ImportReport: Sendable, Equatable, Codable {
 /// counted unchanged), never duplicated. Classes absent from the file are left alone. Each row
 /// is applied inside its own savepoint, so a row the database refuses is rolled back whole and
 /// listed in the report while the others apply. With `strict`, any bad row aborts the import.
+///
+/// It is the catalog's bulk writer, so it lives with the rest of the Catalog's SQL in `Store/`;
+/// parsing and row checks happen before, in `Model/Import`.
 public struct CatalogImporter: Sendable {
     /// Called with (what, done, total) as rows are applied.
     public typealias Progress = @Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void
@@ -207,7 +210,7 @@ public struct CatalogImporter: Sendable {
                     arguments: [id]
                 )
             }
-            if createOnly, let existingID = existing.map({ $0[0] as Int64 }) {
+            if createOnly, let existingID = existing.map({ $0["id"] as Int64 }) {
                 throw RowError("class \(existingID) already has schedule number \(row.scheduleNumber) in \(row.term)")
             }
             guard let existing else {

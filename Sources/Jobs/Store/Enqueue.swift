@@ -42,7 +42,7 @@ public enum JobEnqueuer {
         if db.changesCount == 0, let key = job.uniqueKey,
             let row = try Row.fetchOne(db.cachedStatement(sql: existingSQL), arguments: [key])
         {
-            return Result(id: row[0], state: JobState(rawValue: row[1]) ?? .available, duplicate: true)
+            return Result(id: row["id"], state: JobState(rawValue: row["state"]) ?? .available, duplicate: true)
         }
         let id = db.lastInsertedRowID
         if state == .available { JobSignals.shared.enqueued(queue: job.queue, in: db) }
