@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -194,7 +195,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthTests",
-            dependencies: ["Auth", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Auth", "Contracts", "GatewayCore", "GatewayHTTP", "Storage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

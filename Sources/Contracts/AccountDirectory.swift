@@ -8,9 +8,10 @@ public protocol AccountDirectory<Transaction>: Sendable {
     associatedtype Transaction
 
     /// Hashes a password for an account about to be created (argon2id, off the caller's
-    /// thread). Throws ``AccountDirectoryError/busy(retryAfterSeconds:)`` when hashing is
-    /// saturated.
-    func sealPassword(_ password: String) async throws -> SealedPassword
+    /// thread), counting a sign-up from `clientAddress`. Throws
+    /// ``AccountDirectoryError/throttled(retryAfterSeconds:)`` when that address signed up too
+    /// often, ``AccountDirectoryError/busy(retryAfterSeconds:)`` when hashing is saturated.
+    func sealPassword(_ password: String, clientAddress: String?) async throws -> SealedPassword
 
     /// Creates a student account in the caller's transaction and returns its id. Throws
     /// ``AccountDirectoryError/usernameTaken`` when the username is in use.

@@ -1,3 +1,5 @@
+import GRDB
+import Crypto
 import UnixSignals
 public import GatewayHTTP
 public import Auth
@@ -53,9 +55,10 @@ public struct GatewayApplication: Sendable {
             threads: configuration.passwordHashingThreads,
             maxPending: configuration.passwordHashingQueue
         )
+        let serverKey = SymmetricKey(data: try database.pool.read { db in try AccountStore.serverKey(in: db) })
         self.auth = AuthService(
-            database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle),
-            clock: clock, settings: configuration.auth, logger: logger
+            database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
+            clock: clock, settings: configuration.auth, serverKey: serverKey, logger: logger
         )
         self.catalog = try CatalogService(database: database, refreshInterval: configuration.registration.catalogRefreshSeconds)
         self.registration = RegistrationService(

@@ -10,32 +10,10 @@ import Testing
 /// file holding only Auth's tables.
 @Suite("Account directory and token pruning")
 struct AccountDirectoryTests {
-    struct Harness {
-        let directory: URL
-        let database: GatewayDatabase
-        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let auth: AuthService
-        let accounts: AuthAccountDirectory
-
-        init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-tests-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            database = try GatewayDatabase(path: directory.appendingPathComponent("auth.sqlite").path, modules: [AuthSchema.self])
-            try database.migrate()
-            auth = AuthService(
-                database: database, hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 1),
-                throttle: LoginThrottle(), clock: clock
-            )
-            accounts = AuthAccountDirectory(service: auth, credentialCacheSeconds: 600)
-        }
-
-        func cleanUp() { try? FileManager.default.removeItem(at: directory) }
-    }
-
     @Test func aStudentAccountIsCreatedInTheCallersTransactionAndSignsIn() async throws {
-        let h = try Harness()
+        let h = try AuthHarness()
         defer { h.cleanUp() }
-        let sealed = try await h.accounts.sealPassword("seven distinct chars")
+        let sealed = try await h.accounts.sealPassword("seven distinct chars", clientAddress: nil)
         #expect(!sealed.encoded.contains("seven distinct chars"))
         let accounts = h.accounts
         let now = h.clock.now()
@@ -64,7 +42,7 @@ struct AccountDirectoryTests {
     }
 
     @Test func disabledAccountsAreInactiveAndCannotSignIn() async throws {
-        let h = try Harness()
+        let h = try AuthHarness()
         defer { h.cleanUp() }
         let a = try await h.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
         let b = try await h.auth.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student)
@@ -85,7 +63,7 @@ struct AccountDirectoryTests {
 
     /// Expired and revoked tokens older than the retention go; live ones and recent history stay.
     @Test func pruningDeletesOnlyOldDeadTokens() async throws {
-        let h = try Harness()
+        let h = try AuthHarness()
         defer { h.cleanUp() }
         _ = try await h.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
         let short = try await h.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: 1, clientAddress: nil)

@@ -1,19 +1,39 @@
+public import Crypto
 public import Foundation
-public import Synchronization
+import Synchronization
 
-/// Limits failed sign-ins within a sliding window, so a password can't be guessed quickly, one
-/// address can't grind through many accounts, and a stranger can't lock a student out.
+/// Limits failed sign-ins, so a password can't be guessed quickly, one address can't grind
+/// through many accounts, and neither a stranger nor a classmate behind the same campus NAT can
+/// lock a student out.
 ///
-/// Three counters, each checked before a credential is verified:
-/// - per username *and* address (default 5): the guessing limit from one place. Failures from
-///   someone else's address never slow a student down;
-/// - per username from any address (default 100): bounds guessing spread over many addresses.
-///   It does not apply from an address where the username signed in successfully within
-///   `knownAddressLifetime` (default 30 days), so a student keeps working from their usual
-///   network even while strangers are held back;
+/// Counters, each over a sliding `window`:
+/// - per username *and* address (default 5): the guessing limit from one place;
+/// - per username from any address (default 100): guessing spread over many addresses;
 /// - per address (default 50): one address trying many usernames.
 ///
-/// IPv6 addresses count per /64 network, since one subscriber usually holds a whole /64.
+/// A **known** pair (the username signed in successfully from this address within
+/// `knownAddressLifetime`, 30 days) skips all three: its own counter
+/// (`failuresFromKnownAddress`, default 20) is the only one that applies, so neither strangers
+/// elsewhere, nor a classmate failing five times against it, nor fifty bad sign-ins of others
+/// behind the same NAT keep the student out. Only twenty wrong passwords for that very
+/// username from that very address slow it down (guessing from inside the NAT stays bounded).
+///
+/// Past a limit the throttle answers with a **growing delay** rather than a block for the
+/// whole window: `firstDelay` after the last failure, doubling with each further failure the
+/// delay let through, never more than `window`.
+///
+/// **Attempts are reserved** (``begin(username:address:now:)``): for the username's counters
+/// the check and the count happen in one step under the lock, before the password is hashed,
+/// so many concurrent guesses for one account can't all pass its limit while the first ones
+/// are still hashing. ``succeeded(_:now:)`` gives the reservation back; ``failed(_:now:)``
+/// also counts the failure against the address. (The address counter counts failures only,
+/// not attempts in flight: a campus NAT where hundreds sign in at once is not slowed down,
+/// and one address's concurrent sprays are bounded by its share of the hasher.)
+///
+/// **Memory is bounded**: usernames and addresses are kept only as 128-bit HMAC-SHA256 tags
+/// under a server key (never the text, so a 1 MiB username costs 17 bytes), each counter holds
+/// at most its limit of entries, and the tables hold at most `capacity` counters and
+/// `knownCapacity` known pairs, evicting the longest idle first. IPv6 counts per /64.
 /// The state is in memory: it protects one process.
 public final class LoginThrottle: Sendable {
     public struct Limits: Sendable {
@@ -23,95 +43,196 @@ public final class LoginThrottle: Sendable {
         public var failuresPerUsernameOverall: Int
         /// Failures from one client address, whatever the username.
         public var failuresPerAddress: Int
+        /// Failures for one username from an address it is known at.
+        public var failuresFromKnownAddress: Int
         public var window: TimeInterval
+        /// The first delay past a limit; each further failure doubles it, up to `window`.
+        public var firstDelay: TimeInterval
         /// How long a successful sign-in makes its address known for that username.
         public var knownAddressLifetime: TimeInterval
+        /// The most counters kept (the longest idle are evicted beyond it).
+        public var capacity: Int
+        /// The most known (username, address) pairs kept.
+        public var knownCapacity: Int
 
         public init(
             failuresPerUsername: Int = 5, failuresPerUsernameOverall: Int = 100,
-            failuresPerAddress: Int = 50, window: TimeInterval = 15 * 60,
-            knownAddressLifetime: TimeInterval = 30 * 24 * 3600
+            failuresPerAddress: Int = 50, failuresFromKnownAddress: Int = 20, window: TimeInterval = 15 * 60,
+            firstDelay: TimeInterval = 15, knownAddressLifetime: TimeInterval = 30 * 24 * 3600,
+            capacity: Int = 200_000, knownCapacity: Int = 200_000
         ) {
             self.failuresPerUsername = failuresPerUsername
             self.failuresPerUsernameOverall = failuresPerUsernameOverall
             self.failuresPerAddress = failuresPerAddress
+            self.failuresFromKnownAddress = failuresFromKnownAddress
             self.window = window
+            self.firstDelay = firstDelay
             self.knownAddressLifetime = knownAddressLifetime
+            self.capacity = max(16, capacity)
+            self.knownCapacity = max(16, knownCapacity)
         }
     }
 
+    /// A 128-bit tag of what a counter counts (its kind is part of the MAC'd message).
+    struct Key: Hashable, Sendable {
+        let high: UInt64
+        let low: UInt64
+    }
+
+    /// A reserved attempt: it counts as a failure until ``succeeded(_:now:)`` gives it back.
+    public struct Attempt: Sendable {
+        let keys: [Key]
+        let pair: Key
+        let address: (key: Key, limit: Int)?
+        let known: Bool
+        let at: Date
+    }
+
     private struct State {
-        var failures: [String: [Date]] = [:]
-        /// (username, address) pairs that signed in successfully, with when.
-        var known: [String: Date] = [:]
-        var insertsSincePrune = 0
+        var failures: [Key: [Date]] = [:]
+        /// Known (username, address) pairs, with when they last signed in.
+        var known: [Key: Date] = [:]
     }
 
     public let limits: Limits
+    private let key: SymmetricKey
     private let state = Mutex(State())
 
-    public init(limits: Limits = Limits()) { self.limits = limits }
+    /// - Parameter key: the server key the tags are MAC'd under (random per process when not given).
+    public init(limits: Limits = Limits(), key: SymmetricKey = SymmetricKey(size: .bits256)) {
+        self.limits = limits
+        self.key = key
+    }
 
-    /// Seconds the caller must wait, or nil when the attempt may proceed.
-    public func retryAfter(username: String, address: String?, now: Date) -> Int? {
-        state.withLock { state in
+    /// Reserves an attempt, or answers how many seconds to wait. The attempt counts against
+    /// every counter it belongs to at once.
+    public func begin(username: String, address: String?, now: Date) -> Result<Attempt, Throttled> {
+        let pair = tag("p", username, address.map(Self.network) ?? "-")
+        return state.withLock { state in
+            let known = address != nil && state.known[pair].map { now.timeIntervalSince($0) < limits.knownAddressLifetime } == true
+            let counters = self.counters(username: username, address: address, pair: pair, known: known)
             var wait: TimeInterval = 0
-            let known = address != nil && state.known[Self.pairKey(username, address)].map { now.timeIntervalSince($0) < limits.knownAddressLifetime } == true
-            for (key, limit) in counters(username: username, address: address) where !(known && key.hasPrefix("u:")) {
-                let recent = (state.failures[key] ?? []).filter { now.timeIntervalSince($0) < limits.window }
-                if recent.count >= limit, let oldest = recent.first {
-                    wait = max(wait, limits.window - now.timeIntervalSince(oldest))
-                }
+            for (key, limit, _) in counters {
+                wait = max(wait, delay(for: state.failures[key] ?? [], limit: limit, now: now))
+            }
+            if wait > 0 { return .failure(Throttled(retryAfterSeconds: max(1, Int(wait.rounded(.up))))) }
+            let reserved = counters.filter { !$0.isAddress }
+            for (key, limit, _) in reserved { record(key, limit: limit, now: now, in: &state) }
+            let addressCounter = counters.first { $0.isAddress }.map { (key: $0.key, limit: $0.limit) }
+            return .success(Attempt(keys: reserved.map(\.key), pair: pair, address: addressCounter, known: known, at: now))
+        }
+    }
+
+    /// The password was right: the reservation is given back, this address's failures for the
+    /// username are cleared, and the address becomes known for it. Failures from elsewhere
+    /// still count, so a sign-in by the owner doesn't give a distributed guesser a fresh
+    /// allowance.
+    public func succeeded(_ attempt: Attempt, now: Date) {
+        state.withLock { state in
+            for key in attempt.keys {
+                guard var list = state.failures[key] else { continue }
+                if let index = list.lastIndex(of: attempt.at) { list.remove(at: index) }
+                state.failures[key] = list.isEmpty ? nil : list
+            }
+            state.failures[attempt.pair] = nil
+            state.failures[knownGuard(attempt.pair)] = nil
+            if state.known[attempt.pair] == nil, state.known.count >= limits.knownCapacity {
+                Self.evict(from: &state.known, keeping: limits.knownCapacity * 9 / 10) { $0 }
+            }
+            state.known[attempt.pair] = now
+        }
+    }
+
+    /// The password was wrong: the reservation stays counted, and the failure counts against
+    /// the address too.
+    public func failed(_ attempt: Attempt, now: Date) {
+        guard let address = attempt.address else { return }
+        state.withLock { state in record(address.key, limit: address.limit, now: now, in: &state) }
+    }
+
+    private func record(_ key: Key, limit: Int, now: Date, in state: inout State) {
+        var list = (state.failures[key] ?? []).filter { now.timeIntervalSince($0) < limits.window }
+        list.append(now)
+        if list.count > limit * 2 { list.removeFirst(list.count - limit * 2) }
+        if state.failures[key] == nil { makeRoom(in: &state, now: now) }
+        state.failures[key] = list
+    }
+
+    /// The attempt never reached a verdict (hashing was saturated): its reservation is given
+    /// back and nothing else changes.
+    public func withdraw(_ attempt: Attempt) {
+        state.withLock { state in
+            for key in attempt.keys {
+                guard var list = state.failures[key], let index = list.lastIndex(of: attempt.at) else { continue }
+                list.remove(at: index)
+                state.failures[key] = list.isEmpty ? nil : list
+            }
+        }
+    }
+
+    /// Seconds a new attempt would wait now, or nil: a read-only look (tests, diagnostics).
+    public func retryAfter(username: String, address: String?, now: Date) -> Int? {
+        let pair = tag("p", username, address.map(Self.network) ?? "-")
+        return state.withLock { state in
+            let known = address != nil && state.known[pair].map { now.timeIntervalSince($0) < limits.knownAddressLifetime } == true
+            var wait: TimeInterval = 0
+            for (key, limit, _) in counters(username: username, address: address, pair: pair, known: known) {
+                wait = max(wait, delay(for: state.failures[key] ?? [], limit: limit, now: now))
             }
             return wait > 0 ? max(1, Int(wait.rounded(.up))) : nil
         }
     }
 
-    /// Records a failed attempt against every counter it belongs to.
-    public func recordFailure(username: String, address: String?, now: Date) {
-        state.withLock { state in
-            for (key, _) in counters(username: username, address: address) {
-                var list = (state.failures[key] ?? []).filter { now.timeIntervalSince($0) < limits.window }
-                list.append(now)
-                state.failures[key] = list
-            }
-            state.insertsSincePrune += 1
-            if state.insertsSincePrune >= 1024 {
-                state.insertsSincePrune = 0
-                state.failures = state.failures.filter { _, dates in
-                    dates.contains { now.timeIntervalSince($0) < limits.window }
-                }
-                state.known = state.known.filter { now.timeIntervalSince($0.value) < limits.knownAddressLifetime }
-            }
-        }
+    /// How many counters and known pairs are held (memory bounds are tested on these).
+    public var tableSizes: (counters: Int, known: Int) {
+        state.withLock { ($0.failures.count, $0.known.count) }
     }
 
-    /// A successful sign-in clears the failures from this address for the username and makes
-    /// the address known for it. Failures from elsewhere still count toward the overall limit,
-    /// so a sign-in by the owner doesn't give a distributed guesser a fresh allowance.
-    public func recordSuccess(username: String, address: String?, now: Date) {
-        state.withLock { state in
-            let pair = Self.pairKey(username, address)
-            state.failures.removeValue(forKey: pair)
-            if address != nil {
-                if state.known.count >= 100_000 { state.known = state.known.filter { now.timeIntervalSince($0.value) < limits.knownAddressLifetime } }
-                if state.known.count < 100_000 { state.known[pair] = now }
-            }
-        }
-    }
-
-    private func counters(username: String, address: String?) -> [(String, Int)] {
-        var keys = [
-            (Self.pairKey(username, address), limits.failuresPerUsername),
-            ("u:" + username, limits.failuresPerUsernameOverall),
-        ]
-        if let address { keys.append(("a:" + Self.network(address), limits.failuresPerAddress)) }
+    /// The counters an attempt belongs to, with their limits.
+    private func counters(username: String, address: String?, pair: Key, known: Bool) -> [(key: Key, limit: Int, isAddress: Bool)] {
+        if known { return [(knownGuard(pair), limits.failuresFromKnownAddress, false)] }
+        var keys = [(key: pair, limit: limits.failuresPerUsername, isAddress: false), (tag("u", username, ""), limits.failuresPerUsernameOverall, false)]
+        if let address { keys.append((tag("a", Self.network(address), ""), limits.failuresPerAddress, true)) }
         return keys
     }
 
-    /// Client addresses never contain a newline, so two different pairs never share a key.
-    private static func pairKey(_ username: String, _ address: String?) -> String {
-        "p:" + username + "\n" + (address.map(network) ?? "-")
+    private func knownGuard(_ pair: Key) -> Key { Key(high: pair.high ^ 0x6b6e_6f77_6e00_0000, low: pair.low) }
+
+    /// The wait a counter imposes: none below its limit; past it, `firstDelay` doubled for each
+    /// failure beyond the limit, from the latest failure, capped at the window.
+    private func delay(for failures: [Date], limit: Int, now: Date) -> TimeInterval {
+        let recent = failures.filter { now.timeIntervalSince($0) < limits.window }
+        guard recent.count >= limit, let latest = recent.last else { return 0 }
+        let excess = min(recent.count - limit, 30)
+        let delay = min(limits.window, limits.firstDelay * pow(2, Double(excess)))
+        return max(0, delay - now.timeIntervalSince(latest))
+    }
+
+    /// Frees room for a new counter: expired ones first, then the longest idle.
+    private func makeRoom(in state: inout State, now: Date) {
+        guard state.failures.count >= limits.capacity else { return }
+        state.failures = state.failures.filter { _, dates in dates.contains { now.timeIntervalSince($0) < limits.window } }
+        if state.failures.count >= limits.capacity {
+            Self.evict(from: &state.failures, keeping: limits.capacity * 9 / 10) { $0.last ?? .distantPast }
+        }
+    }
+
+    /// Keeps the `keeping` most recently active entries.
+    private static func evict<Value>(from table: inout [Key: Value], keeping: Int, lastActive: (Value) -> Date) {
+        let order = table.map { ($0.key, lastActive($0.value)) }.sorted { $0.1 > $1.1 }
+        for (key, _) in order.dropFirst(keeping) { table.removeValue(forKey: key) }
+    }
+
+    /// The HMAC-SHA256 tag (first 128 bits) of a counter's kind and parts under the server key.
+    private func tag(_ kind: String, _ first: String, _ second: String) -> Key {
+        var message = Data(kind.utf8)
+        message.append(0)
+        message.append(contentsOf: first.utf8)
+        message.append(0)
+        message.append(contentsOf: second.utf8)
+        let mac = Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        func word(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
+        return Key(high: word(mac[0..<8]), low: word(mac[8..<16]))
     }
 
     /// The unit an address is counted by: IPv4 (also IPv4-mapped IPv6) as is, IPv6 by its /64.
@@ -130,4 +251,9 @@ public final class LoginThrottle: Sendable {
         guard groups.count >= 4 else { return address.lowercased() }
         return groups.prefix(4).map { String(Int($0, radix: 16) ?? 0, radix: 16) }.joined(separator: ":") + "::/64"
     }
+}
+
+/// A refused attempt: how long to wait.
+public struct Throttled: Error, Sendable, Equatable {
+    public let retryAfterSeconds: Int
 }

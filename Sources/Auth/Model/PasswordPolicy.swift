@@ -3,6 +3,9 @@
 public enum PasswordPolicy {
     public static let minimumLength = 8
     public static let maximumLength = 256
+    /// No password a policy accepts is longer in UTF-8 (256 characters of up to 4 bytes): a
+    /// longer one is refused before it is hashed or counted.
+    public static let maximumBytes = 1024
 
     /// nil when the password is acceptable, otherwise the reason, worded for the user.
     public static func violation(_ password: String, username: String? = nil) -> String? {

@@ -1,6 +1,9 @@
 /// Account names: either a username (3 to 64 of `a-z 0-9 . _ -`) or an email address.
 /// Stored lowercased, so `Ada` and `ada` are one account.
 public enum Username {
+    /// The longest name any account can have, in UTF-8 bytes (an email address's limit).
+    public static let maximumBytes = 254
+
     /// The canonical form, or nil with the reason it is not acceptable.
     public static func normalize(_ raw: String) -> Result<String, UsernameError> {
         let value = raw.trimmingCharacters(in: .whitespaces).lowercased()

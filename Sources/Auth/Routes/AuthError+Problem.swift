@@ -11,6 +11,8 @@ extension AuthError: ProblemConvertible {
             .invalidCredentials()
         case .throttled(let seconds):
             .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many failed sign-ins. Try again later.")
+        case .signUpThrottled(let seconds):
+            .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many sign-ups from this address. Try again later.")
         case .busy(let seconds):
             .unavailable(retryAfterSeconds: seconds, detail: "Too many sign-ins are being processed; try again shortly.")
         case .accountNotFound(let id):
@@ -19,6 +21,8 @@ extension AuthError: ProblemConvertible {
             .conflict("own-account", title: "Can't change your own account", detail: "Ask another admin to disable your account or change its role.")
         case .notAnAdmin:
             .forbidden()
+        case .missingServerKey:
+            .internalError()
         }
     }
 }

@@ -49,7 +49,8 @@ public struct AuthRoutes: Sendable {
             .post { request, context in
                 let body = try await GatewayJSON.decode(SignUp.self, from: request, context: context)
                 let account = try await service.createAccount(
-                    username: body.username, email: body.email, password: body.password, role: .student
+                    username: body.username, email: body.email, password: body.password, role: .student,
+                    clientAddress: context.clientAddress
                 )
                 return try GatewayJSON.response(
                     account.view, status: .created, headers: [.location: "/v1/me"]

@@ -22,11 +22,14 @@ public struct AuthAccountDirectory: AccountDirectory {
         self.cache = CredentialCache(lifetime: credentialCacheSeconds)
     }
 
-    public func sealPassword(_ password: String) async throws -> SealedPassword {
+    public func sealPassword(_ password: String, clientAddress: String?) async throws -> SealedPassword {
         do {
-            return SealedPassword(encoded: try await service.hasher.hash(password))
+            try service.checkSignUpAllowed(from: clientAddress)
+            return SealedPassword(encoded: try await service.hasher.hash(password, client: clientAddress.map(LoginThrottle.network)))
         } catch AuthError.busy(let seconds) {
             throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
+        } catch AuthError.signUpThrottled(let seconds) {
+            throw AccountDirectoryError.throttled(retryAfterSeconds: seconds)
         }
     }
 
@@ -64,30 +67,44 @@ public struct AuthAccountDirectory: AccountDirectory {
     public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
         let throttle = service.throttle
         let clock = service.clock
-        if let wait = throttle.retryAfter(username: signInName, address: clientAddress, now: clock.now()) {
-            throw AccountDirectoryError.throttled(retryAfterSeconds: wait)
-        }
-        var account: Account?
-        if let accountID {
-            account = try await service.database.pool.read { db in try AccountStore.find(id: accountID, in: db) }
-        }
-        let usable = account.flatMap { $0.disabled ? nil : $0 }
-        if let usable, let id = usable.id,
-            cache.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
-        {
-            return id
-        }
-        let valid: Bool
-        do {
-            valid = try await service.hasher.verify(password, encoded: usable?.passwordHash)
-        } catch AuthError.busy(let seconds) {
-            throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
-        }
-        guard valid, let usable, let id = usable.id else {
-            throttle.recordFailure(username: signInName, address: clientAddress, now: clock.now())
+        // Names and passwords no account can have are refused before the throttle keeps anything.
+        guard !signInName.isEmpty, signInName.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
             throw AccountDirectoryError.invalidCredentials
         }
-        throttle.recordSuccess(username: signInName, address: clientAddress, now: clock.now())
+        let attempt: LoginThrottle.Attempt
+        do {
+            attempt = try service.reserveAttempt(username: signInName, clientAddress: clientAddress)
+        } catch AuthError.throttled(let seconds) {
+            throw AccountDirectoryError.throttled(retryAfterSeconds: seconds)
+        }
+        var account: Account?
+        let valid: Bool
+        do {
+            if let accountID {
+                account = try await service.database.pool.read { db in try AccountStore.find(id: accountID, in: db) }
+            }
+            if let usable = account.flatMap({ $0.disabled ? nil : $0 }), let id = usable.id,
+                cache.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
+            {
+                throttle.succeeded(attempt, now: clock.now())
+                return id
+            }
+            valid = try await service.hasher.verify(
+                password, encoded: account.flatMap { $0.disabled ? nil : $0 }?.passwordHash, client: clientAddress.map(LoginThrottle.network)
+            )
+        } catch AuthError.busy(let seconds) {
+            throttle.withdraw(attempt)
+            throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
+        } catch {
+            throttle.withdraw(attempt)
+            throw error
+        }
+        let usable = account.flatMap { $0.disabled ? nil : $0 }
+        guard valid, let usable, let id = usable.id else {
+            throttle.failed(attempt, now: clock.now())
+            throw AccountDirectoryError.invalidCredentials
+        }
+        throttle.succeeded(attempt, now: clock.now())
         cache.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
         return id
     }

@@ -9,6 +9,8 @@ public enum AuthError: Error, Sendable, Equatable {
     case invalidCredentials
     /// Too many failed sign-ins for this username or address.
     case throttled(retryAfterSeconds: Int)
+    /// Too many sign-ups from this address.
+    case signUpThrottled(retryAfterSeconds: Int)
     /// Password hashing is saturated.
     case busy(retryAfterSeconds: Int)
     /// No such account.
@@ -17,4 +19,6 @@ public enum AuthError: Error, Sendable, Equatable {
     case ownAccount
     /// The caller is no longer an enabled admin.
     case notAnAdmin
+    /// The database has no server key (its `auth.002` migration did not run).
+    case missingServerKey
 }

@@ -31,22 +31,33 @@ public final class AuthService: Sendable {
     public let throttle: LoginThrottle
     public let clock: any GatewayClock
     public let settings: Settings
+    /// Sign-ups per client address (v1 accounts and SDSU `addstudent` alike).
+    public let signUps: RateLimit
+    /// The database's server key: usernames reach logs only as HMACs under it.
+    let serverKey: SymmetricKey
     let logger: Logger
 
     public init(
         database: GatewayDatabase, hasher: PasswordHasher, throttle: LoginThrottle,
-        clock: any GatewayClock, settings: Settings = Settings(), logger: Logger = Logger(label: "auth")
+        clock: any GatewayClock, settings: Settings = Settings(), serverKey: SymmetricKey = SymmetricKey(size: .bits256),
+        signUps: RateLimit = RateLimit(limit: 10, window: 3600), logger: Logger = Logger(label: "auth")
     ) {
         self.database = database
         self.hasher = hasher
         self.throttle = throttle
         self.clock = clock
         self.settings = settings
+        self.serverKey = serverKey
+        self.signUps = signUps
         self.logger = logger
     }
 
-    /// Creates an account after checking the username and the password policy.
-    public func createAccount(username rawUsername: String, email rawEmail: String?, password: String, role: Role) async throws -> Account {
+    /// Creates an account after checking the username and the password policy. With a client
+    /// address (self-service sign-up), sign-ups from it are rate limited, and a taken username
+    /// or email is refused before any password is hashed.
+    public func createAccount(
+        username rawUsername: String, email rawEmail: String?, password: String, role: Role, clientAddress: String? = nil
+    ) async throws -> Account {
         let username: String
         switch Username.normalize(rawUsername) {
         case .success(let value): username = value
@@ -59,7 +70,12 @@ public final class AuthService: Sendable {
         if let reason = PasswordPolicy.violation(password, username: username) {
             throw AuthError.invalidField("password", message: reason)
         }
-        let hash = try await hasher.hash(password)
+        try checkSignUpAllowed(from: clientAddress)
+        let taken = try await database.pool.read { [email] db in
+            try AccountStore.find(username: username, in: db) != nil ? "username" : try email.flatMap { try AccountStore.find(email: $0, in: db) } != nil ? "email" : nil
+        }
+        if let taken { throw AuthError.accountExists(field: taken) }
+        let hash = try await hasher.hash(password, client: clientAddress.map(LoginThrottle.network))
         let now = clock.now()
         let account = Account(username: username, email: email, passwordHash: hash, role: role, createdAt: now)
         let stored = try await database.pool.write { db in try AccountStore.insert(account, in: db) }
@@ -71,19 +87,44 @@ public final class AuthService: Sendable {
     /// 403 on bad credentials, with the same work done whether or not the account exists.
     public func verifyCredentials(username rawUsername: String, password: String, clientAddress: String?) async throws -> Account {
         let username = rawUsername.trimmingCharacters(in: .whitespaces).lowercased()
-        if let wait = throttle.retryAfter(username: username, address: clientAddress, now: clock.now()) {
-            throw AuthError.throttled(retryAfterSeconds: wait)
-        }
-        let account = try await database.pool.read { db in try AccountStore.find(username: username, in: db) }
-        let usable = account.flatMap { $0.disabled ? nil : $0 }
-        let valid = try await hasher.verify(password, encoded: usable?.passwordHash)
-        guard valid, let usable else {
-            throttle.recordFailure(username: username, address: clientAddress, now: clock.now())
-            logger.notice("sign-in failed", metadata: ["username_hash": "\(Self.fingerprint(username))"])
+        // No account has a longer name: refuse before the throttle keeps anything of it.
+        guard !username.isEmpty, username.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
             throw AuthError.invalidCredentials
         }
-        throttle.recordSuccess(username: username, address: clientAddress, now: clock.now())
+        let attempt = try reserveAttempt(username: username, clientAddress: clientAddress)
+        let usable: Account?
+        let valid: Bool
+        do {
+            let account = try await database.pool.read { db in try AccountStore.find(username: username, in: db) }
+            usable = account.flatMap { $0.disabled ? nil : $0 }
+            valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: clientAddress.map(LoginThrottle.network))
+        } catch {
+            throttle.withdraw(attempt)
+            throw error
+        }
+        guard valid, let usable else {
+            throttle.failed(attempt, now: clock.now())
+            logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: username))"])
+            throw AuthError.invalidCredentials
+        }
+        throttle.succeeded(attempt, now: clock.now())
         return usable
+    }
+
+    /// Reserves a sign-in attempt in the throttle, or throws ``AuthError/throttled(retryAfterSeconds:)``.
+    func reserveAttempt(username: String, clientAddress: String?) throws -> LoginThrottle.Attempt {
+        switch throttle.begin(username: username, address: clientAddress, now: clock.now()) {
+        case .success(let attempt): return attempt
+        case .failure(let throttled): throw AuthError.throttled(retryAfterSeconds: throttled.retryAfterSeconds)
+        }
+    }
+
+    /// Counts a self-service sign-up from `clientAddress` (nil: an operator's, not counted).
+    func checkSignUpAllowed(from clientAddress: String?) throws {
+        guard let clientAddress else { return }
+        if let wait = signUps.take(LoginThrottle.network(clientAddress), now: clock.now()) {
+            throw AuthError.signUpThrottled(retryAfterSeconds: wait)
+        }
     }
 
     /// Verifies credentials and issues a bearer token with the requested lifetime.
@@ -157,9 +198,11 @@ public final class AuthService: Sendable {
 
     static func digest(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
 
-    /// A short, non-reversible tag for logs, so a failed sign-in can be correlated without
-    /// writing the username (which may be an email address) to the log.
-    static func fingerprint(_ username: String) -> String {
-        SHA256.hash(data: Data(username.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+    /// A short tag for logs, so failed sign-ins can be correlated without writing the username
+    /// (which may be an email address or a red id) to the log: an HMAC-SHA256 under the
+    /// database's server key, so nobody without the key can test guesses against it (a plain
+    /// hash of a 9-digit red id reverses in seconds).
+    public func logTag(for username: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(username.utf8), using: serverKey).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -32,6 +32,11 @@ public final class PasswordHasher: Sendable {
     private let pool: NIOThreadPool
     private let pending = Atomic<Int>(0)
     private let verifications = Atomic<Int>(0)
+    /// Hashes waiting or running per client (its address, IPv6 per /64). One client may hold
+    /// at most `maxPendingPerClient` of the `maxPending` places, so a flood from one address
+    /// can't fill the queue and keep everyone else's sign-ins waiting or refused.
+    public let admission: ClientAdmission
+    private let hashes = Atomic<Int>(0)
     /// A real hash of a random password, verified against when the username doesn't exist so
     /// that a missing account costs the same time as a wrong password.
     private let decoy: String
@@ -39,6 +44,7 @@ public final class PasswordHasher: Sendable {
     public init(parameters: Parameters = .owasp, threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), maxPending: Int = 64) {
         self.parameters = parameters
         self.maxPending = maxPending
+        self.admission = ClientAdmission(perClient: max(2, maxPending / 8))
         self.pool = NIOThreadPool(numberOfThreads: threads)
         self.pool.start()
         var random = SystemRandomNumberGenerator()
@@ -51,23 +57,29 @@ public final class PasswordHasher: Sendable {
     }
 
     /// The encoded (`$argon2id$v=19$m=...`) hash of `password` with a fresh random salt.
-    public func hash(_ password: String) async throws -> String {
+    public func hash(_ password: String, client: String? = nil) async throws -> String {
         let parameters = self.parameters
-        return try await run { try Self.hashSync(password, parameters: parameters) }
+        hashes.wrappingAdd(1, ordering: .relaxed)
+        return try await run(client: client) { try Self.hashSync(password, parameters: parameters) }
     }
 
     /// Whether `password` matches `encoded`. Pass nil to spend the same time on a missing account.
-    public func verify(_ password: String, encoded: String?) async throws -> Bool {
+    public func verify(_ password: String, encoded: String?, client: String? = nil) async throws -> Bool {
         let target = encoded ?? decoy
         verifications.wrappingAdd(1, ordering: .relaxed)
-        let matches = try await run { Self.verifySync(password, encoded: target) }
+        let matches = try await run(client: client) { Self.verifySync(password, encoded: target) }
         return encoded != nil && matches
     }
+
+    /// How many hashes (new passwords) this hasher was asked for, for tests.
+    public var hashCount: Int { hashes.load(ordering: .relaxed) }
 
     /// How many verifications this hasher has run (decoys included), for metrics and tests.
     public var verificationCount: Int { verifications.load(ordering: .relaxed) }
 
-    private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    private func run<T: Sendable>(client: String?, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if let client, !admission.enter(client) { throw AuthError.busy(retryAfterSeconds: 1) }
+        defer { if let client { admission.leave(client) } }
         let waiting = pending.wrappingAdd(1, ordering: .relaxed).newValue
         defer { pending.wrappingSubtract(1, ordering: .relaxed) }
         guard waiting <= maxPending else {

@@ -18,12 +18,24 @@ public enum AccountStore {
         return account
     }
 
+    /// The database's server key (`auth.002`), for HMACs of usernames in the throttle and logs.
+    public static func serverKey(in db: Database) throws -> Data {
+        guard let key = try Data.fetchOne(db, sql: "SELECT value FROM auth_secrets WHERE name = 'server-key'") else {
+            throw AuthError.missingServerKey
+        }
+        return key
+    }
+
     public static func count(in db: Database) throws -> Int {
         try Account.fetchCount(db)
     }
 
     public static func find(username: String, in db: Database) throws -> Account? {
         try Account.filter(Column("username") == username).fetchOne(db)
+    }
+
+    public static func find(email: String, in db: Database) throws -> Account? {
+        try Account.filter(Column("email") == email).fetchOne(db)
     }
 
     public static func find(id: Int64, in db: Database) throws -> Account? {

@@ -3,7 +3,7 @@ public import Storage
 
 /// The Auth module's tables: accounts and bearer tokens (stored as SHA-256 only).
 public enum AuthSchema: SchemaModule {
-    public static let tables = ["accounts", "access_tokens"]
+    public static let tables = ["accounts", "access_tokens", "auth_secrets"]
     public static let migrations: [Migration] = [
         Migration("auth.001.accounts-and-tokens") { db in
             try db.execute(sql: """
@@ -27,6 +27,17 @@ public enum AuthSchema: SchemaModule {
                 );
                 CREATE INDEX access_tokens_account ON access_tokens(account_id);
                 CREATE INDEX access_tokens_expiry ON access_tokens(expires_at);
+                """)
+        },
+        Migration("auth.002.server-secret") { db in
+            // A random key made once per database: usernames and addresses are kept in the
+            // sign-in throttle and written to logs only as HMACs under it.
+            try db.execute(sql: """
+                CREATE TABLE auth_secrets (
+                    name TEXT PRIMARY KEY,
+                    value BLOB NOT NULL CHECK (length(value) >= 32)
+                ) WITHOUT ROWID;
+                INSERT INTO auth_secrets (name, value) VALUES ('server-key', randomblob(32));
                 """)
         },
     ]

@@ -92,12 +92,12 @@ struct SDSURoutes: Sendable {
 
     // MARK: Students
 
-    func addStudent(_ parameters: SDSUParameters, _: GatewayContext) async throws -> Response {
+    func addStudent(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let student = NewStudent(
             firstName: try parameters.string("firstname"), lastName: try parameters.string("lastname"),
             redID: try parameters.redID(), password: try parameters.string("password"), email: try parameters.string("email")
         )
-        _ = try await service.addStudent(student)
+        _ = try await service.addStudent(student, clientAddress: context.clientAddress)
         return try SDSUResponses.ok(SDSUResponses.studentAdded)
     }
 

@@ -28,7 +28,7 @@ extension RegistrationService {
     /// password also sign in to v1) and its profile, created atomically. Checks, in order: the
     /// red id policy, seed 000's password rule, the email, the names, and that the red id is
     /// free.
-    public func addStudent(_ student: NewStudent) async throws -> StudentProfile {
+    public func addStudent(_ student: NewStudent, clientAddress: String? = nil) async throws -> StudentProfile {
         let first = student.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
         let last = student.lastName.trimmingCharacters(in: .whitespacesAndNewlines)
         let email = student.email.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -45,7 +45,7 @@ extension RegistrationService {
         if try await database.pool.read({ db in try isRedIDTaken(redID, in: db) }) {
             throw RegistrationError.redIDInUse
         }
-        let password = try await sealed(student.password)
+        let password = try await sealed(student.password, clientAddress: clientAddress)
         let now = clock.now()
         do {
             let profile = try await database.pool.write { db in
@@ -121,10 +121,10 @@ extension RegistrationService {
     /// account id.
     public func authenticate(redID rawRedID: String, password: String, clientAddress: String?) async throws -> Int64 {
         let redID = rawRedID.trimmingCharacters(in: .whitespaces)
-        var accountID: Int64?
-        if RedID.isWellFormed(redID) {
-            accountID = try await database.pool.read { db in try StudentStore.profile(redID: redID, in: db)?.accountID }
-        }
+        // Only nine digits can be a red id: anything else is refused before the throttle or the
+        // hasher see it (so a huge "red id" costs nothing and is kept nowhere).
+        guard RedID.isWellFormed(redID) else { throw RegistrationError.invalidCredentials }
+        let accountID = try await database.pool.read { db in try StudentStore.profile(redID: redID, in: db)?.accountID }
         do {
             return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
         } catch let error as AccountDirectoryError {
@@ -139,9 +139,9 @@ extension RegistrationService {
     }
 
     /// The password sealed by the account directory.
-    func sealed(_ password: String) async throws -> SealedPassword {
+    func sealed(_ password: String, clientAddress: String?) async throws -> SealedPassword {
         do {
-            return try await accounts.sealPassword(password)
+            return try await accounts.sealPassword(password, clientAddress: clientAddress)
         } catch let error as AccountDirectoryError {
             throw RegistrationError(error)
         }

@@ -301,7 +301,7 @@ struct RegistrationEnrollmentTests {
             }
         }
         // The stranger is held back, even with the right password ...
-        await #expect(throws: RegistrationError.throttled(retryAfterSeconds: 60)) {
+        await #expect(throws: RegistrationError.throttled(retryAfterSeconds: 15)) {
             _ = try await service.authenticate(redID: "123456003", password: "password", clientAddress: stranger)
         }
         // ... and the student, from their own address, is not.

@@ -1,0 +1,31 @@
+import GRDB
+import Auth
+import Crypto
+import Foundation
+import GatewayCore
+import Storage
+
+/// Auth on its own SQLite file (Auth's tables only), with cheap hashing and a manual clock.
+struct AuthHarness {
+    let directory: URL
+    let database: GatewayDatabase
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    let auth: AuthService
+    let accounts: AuthAccountDirectory
+
+    init(signUps: RateLimit = RateLimit(limit: 10, window: 3600)) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try GatewayDatabase(path: directory.appendingPathComponent("auth.sqlite").path, modules: [AuthSchema.self])
+        try database.migrate()
+        // The database's own server key, as the composition root loads it.
+        let key = SymmetricKey(data: try database.pool.read { db in try AccountStore.serverKey(in: db) })
+        auth = AuthService(
+            database: database, hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 1),
+            throttle: LoginThrottle(key: key), clock: clock, serverKey: key, signUps: signUps
+        )
+        accounts = AuthAccountDirectory(service: auth, credentialCacheSeconds: 600)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+}

@@ -1,0 +1,68 @@
+import GatewayCore
+import Auth
+import Contracts
+import Foundation
+import Testing
+
+/// Findings of the security review on sign-in and sign-up, each shown on Auth itself.
+@Suite("Sign-in and sign-up hardening")
+struct SignInHardeningTests {
+    /// A 1 MiB username is refused before the throttle keeps anything of it.
+    @Test func oversizedUsernamesAreRefusedBeforeTheThrottle() async throws {
+        let h = try AuthHarness()
+        defer { h.cleanUp() }
+        let huge = String(repeating: "u", count: 1 << 20)
+        for n in 0..<20 {
+            await #expect(throws: AuthError.invalidCredentials) {
+                _ = try await h.auth.verifyCredentials(username: huge, password: "whatever it is", clientAddress: "203.0.113.\(n)")
+            }
+        }
+        #expect(h.auth.throttle.tableSizes.counters == 0)
+        #expect(h.auth.hasher.verificationCount == 0, "nothing was hashed either")
+        await #expect(throws: AccountDirectoryError.invalidCredentials) {
+            _ = try await h.accounts.verifyPassword("pw", accountID: nil, signInName: huge, clientAddress: "203.0.113.1")
+        }
+        #expect(h.auth.throttle.tableSizes.counters == 0)
+        // An ordinary wrong sign-in is counted.
+        await #expect(throws: AuthError.invalidCredentials) {
+            _ = try await h.auth.verifyCredentials(username: "nobody", password: "whatever it is", clientAddress: "203.0.113.1")
+        }
+        #expect(h.auth.throttle.tableSizes.counters > 0)
+    }
+
+    /// A taken username costs no hash, and sign-ups from one address are limited.
+    @Test func signUpChecksTheUsernameFirstAndIsLimitedPerAddress() async throws {
+        let h = try AuthHarness(signUps: RateLimit(limit: 3, window: 3600))
+        defer { h.cleanUp() }
+        _ = try await h.auth.createAccount(username: "ada", email: "ada@example.edu", password: "correct horse battery", role: .student)
+        let hashes = h.auth.hasher.hashCount
+        await #expect(throws: AuthError.accountExists(field: "username")) {
+            _ = try await h.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student, clientAddress: "198.51.100.1")
+        }
+        await #expect(throws: AuthError.accountExists(field: "email")) {
+            _ = try await h.auth.createAccount(username: "ada2", email: "ada@example.edu", password: "correct horse battery", role: .student, clientAddress: "198.51.100.1")
+        }
+        #expect(h.auth.hasher.hashCount == hashes, "no argon2 hash for a taken username or email")
+        _ = try await h.auth.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student, clientAddress: "198.51.100.1")
+        await #expect(throws: AuthError.signUpThrottled(retryAfterSeconds: 3600)) {
+            _ = try await h.auth.createAccount(username: "cyd", email: nil, password: "correct horse battery", role: .student, clientAddress: "198.51.100.1")
+        }
+        // Another address still signs up; operators (no address) are not counted.
+        _ = try await h.auth.createAccount(username: "dee", email: nil, password: "correct horse battery", role: .student, clientAddress: "198.51.100.2")
+        _ = try await h.auth.createAccount(username: "eve", email: nil, password: "correct horse battery", role: .student)
+        // SDSU sign-ups count too.
+        await #expect(throws: AccountDirectoryError.throttled(retryAfterSeconds: 3600)) {
+            _ = try await h.accounts.sealPassword("seven distinct chars", clientAddress: "198.51.100.1")
+        }
+    }
+
+    /// The tag in failed-sign-in logs is keyed: the same username tags differently under
+    /// another server key, and it is not a plain SHA-256 prefix anyone can recompute.
+    @Test func logFingerprintsAreKeyed() throws {
+        let a = try AuthHarness(), b = try AuthHarness()
+        defer { a.cleanUp(); b.cleanUp() }
+        #expect(a.auth.logTag(for: "800000001") == a.auth.logTag(for: "800000001"))
+        #expect(a.auth.logTag(for: "800000001") != b.auth.logTag(for: "800000001"))
+        #expect(a.auth.logTag(for: "800000001").count == 16)
+    }
+}
