@@ -82,9 +82,9 @@ public struct GatewayApplication: Sendable {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: MetricsMiddleware())
-        if configuration.trustProxyHeaders { router.add(middleware: ForwardedForMiddleware()) }
+        if !configuration.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: configuration.trustedProxies)) }
         if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {
-            router.add(middleware: HTTPSOnlyMiddleware(trustProxyHeaders: configuration.trustProxyHeaders))
+            router.add(middleware: HTTPSOnlyMiddleware(trusted: configuration.trustedProxies))
         }
         router.add(middleware: BodyLimitMiddleware(
             limit: configuration.maxBodyBytes,
@@ -114,20 +114,34 @@ public struct GatewayApplication: Sendable {
     /// The Hummingbird application, plain HTTP or TLS as configured.
     public func makeApplication() throws -> some ApplicationProtocol {
         let server: HTTPServerBuilder
+        // Connections idle this long are closed, so idle (or slowly dribbling) clients can't
+        // hold sockets forever.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
         if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             let chain = try NIOSSLCertificate.fromPEMFile(cert).map { NIOSSLCertificateSource.certificate($0) }
-            let tls = TLSConfiguration.makeServerConfiguration(
+            var tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
             )
-            server = try .tls(.http1(), tlsConfiguration: tls)
+            tls.minimumTLSVersion = .tlsv12
+            server = try .tls(.http1(configuration: http1), tlsConfiguration: tls)
         } else {
-            server = .http1()
+            server = .http1(configuration: http1)
         }
         return Application(
             router: makeRouter(),
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "campus-gateway"),
             services: backgroundServices(),
+            onServerRunning: { [logger, portFile = configuration.portFile] channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.notice("listening", metadata: ["port": "\(port)"])
+                if let portFile {
+                    // Written to a temporary name, then renamed: a reader never sees half a number.
+                    let partial = portFile + ".partial"
+                    FileManager.default.createFile(atPath: partial, contents: Data("\(port)\n".utf8))
+                    _ = rename(partial, portFile)
+                }
+            },
             logger: logger
         )
     }

@@ -1,3 +1,4 @@
+public import GatewayCore
 public import GatewayHTTP
 public import Auth
 public import Foundation
@@ -17,8 +18,14 @@ public struct GatewayConfiguration: Sendable {
     public var tlsKeyPath: String?
     /// Refuse plain-HTTP requests unless a trusted proxy says the client used HTTPS.
     public var requireHTTPS = false
-    /// Trust `X-Forwarded-Proto` and `X-Forwarded-For` (only behind a proxy you run).
-    public var trustProxyHeaders = false
+    /// The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed: only
+    /// requests whose socket peer is in one of these networks. Empty: headers are ignored.
+    public var trustedProxies: [AddressRange] = []
+    /// Where to write the port the server listens on once it does (with `port` 0, the one the
+    /// system chose): how tests and supervisors find it without reserving a port first.
+    public var portFile: String?
+    /// Seconds after which an idle client connection is closed.
+    public var idleTimeoutSeconds = 60
     /// Where `openapi.yaml` lives; found next to the working directory or the binary when nil.
     public var openAPIPath: String?
     public var logLevel: Logger.Level = .info

@@ -9,8 +9,11 @@ public struct GatewayContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The authenticated caller, set by the access middleware of a guarded route group.
     public var identity: Identity?
-    /// The peer's IP address as seen on the socket (or a trusted proxy header).
+    /// The client's IP address: the socket peer's, or the last `X-Forwarded-For` hop when the
+    /// peer is a trusted proxy.
     public var clientAddress: String?
+    /// The socket peer's IP address, whatever the headers say.
+    public let peerAddress: String?
 
     /// The request body limit in bytes for this request; larger bodies answer 413. The body
     /// limit middleware sets it from the one configured limit (and its per-route exceptions),
@@ -19,7 +22,8 @@ public struct GatewayContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress
+        peerAddress = source.channel.remoteAddress?.ipAddress
+        clientAddress = peerAddress
     }
 
     /// The identity of the caller, or a 401 problem when the route was reached unauthenticated.

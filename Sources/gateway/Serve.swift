@@ -1,3 +1,4 @@
+import GatewayCore
 import Auth
 public import ArgumentParser
 public import Foundation
@@ -17,7 +18,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for native TLS (GATEWAY_TLS_CERT).") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for native TLS (GATEWAY_TLS_KEY).") var tlsKey: String?
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
-    @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
+    @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy on this host (loopback peers only) (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
+    @Option(name: .customLong("trusted-proxies"), help: "Trust X-Forwarded-Proto/-For only from peers in these networks, e.g. 10.0.0.5/32,fd00::/8 (GATEWAY_TRUSTED_PROXIES).") var trustedProxies: String?
+    @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving (useful with --port 0).") var portFile: String?
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle client connection is closed (GATEWAY_IDLE_TIMEOUT). Default: 60") var idleTimeout: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
     @Option(name: .customLong("max-import-mib"), help: "Largest catalog upload to the admin import endpoint, in MiB (GATEWAY_MAX_IMPORT_MIB). Default: 32") var maxImportMiB: Int?
@@ -41,7 +45,13 @@ struct Serve: AsyncParsableCommand {
             throw GatewayCLIError("TLS needs both a certificate and a key")
         }
         config.requireHTTPS = requireHTTPS || Env.bool("require-https")
-        config.trustProxyHeaders = trustProxy || Env.bool("trust-proxy")
+        if trustProxy || Env.bool("trust-proxy") { config.trustedProxies = AddressRange.loopback }
+        if let list = trustedProxies ?? Env.string("trusted-proxies") {
+            config.trustedProxies += try list.split(separator: ",").map { item in
+                guard let range = AddressRange(String(item)) else { throw GatewayCLIError("--trusted-proxies takes networks such as 10.0.0.0/8; not '\(item)'") }
+                return range
+            }
+        }
         if let level = logLevel ?? Env.string("log-level") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw GatewayCLIError("unknown log level '\(level)'")
@@ -49,9 +59,14 @@ struct Serve: AsyncParsableCommand {
             config.logLevel = parsed
         }
         if let max = try tokenMaxMinutes ?? Env.int("token-max-minutes") {
-            guard max >= 1 else { throw GatewayCLIError("--token-max-minutes must be at least 1") }
+            guard (1...525_600).contains(max) else { throw GatewayCLIError("--token-max-minutes must be between 1 and 525600 (a year)") }
             config.auth.maxTokenMinutes = max
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
+        }
+        config.portFile = portFile
+        if let seconds = try idleTimeout ?? Env.int("idle-timeout") {
+            guard (1...3600).contains(seconds) else { throw GatewayCLIError("--idle-timeout must be between 1 and 3600 seconds") }
+            config.idleTimeoutSeconds = seconds
         }
         if let mib = try maxImportMiB ?? Env.int("max-import-mib") {
             guard (1...1024).contains(mib) else { throw GatewayCLIError("--max-import-mib must be between 1 and 1024") }

@@ -13,9 +13,12 @@ public final class AuthService: Sendable {
         /// The longest lifetime a client may ask for.
         public var maxTokenMinutes: Int
 
+        /// The longest lifetime any setting can give: a year.
+        public static let ceilingMinutes = 525_600
+
         public init(defaultTokenMinutes: Int = 120, maxTokenMinutes: Int = 7 * 24 * 60) {
-            self.defaultTokenMinutes = defaultTokenMinutes
-            self.maxTokenMinutes = maxTokenMinutes
+            self.maxTokenMinutes = min(max(1, maxTokenMinutes), Self.ceilingMinutes)
+            self.defaultTokenMinutes = min(max(1, defaultTokenMinutes), self.maxTokenMinutes)
         }
     }
 
@@ -130,7 +133,7 @@ public final class AuthService: Sendable {
     /// Verifies credentials and issues a bearer token with the requested lifetime.
     public func issueToken(username: String, password: String, lifetimeMinutes: Int?, clientAddress: String?) async throws -> IssuedToken {
         let minutes = lifetimeMinutes ?? settings.defaultTokenMinutes
-        guard (1...settings.maxTokenMinutes).contains(minutes) else {
+        guard (1...min(settings.maxTokenMinutes, Settings.ceilingMinutes)).contains(minutes) else {
             throw AuthError.invalidField("lifetimeMinutes", message: "lifetimeMinutes must be between 1 and \(settings.maxTokenMinutes).")
         }
         let account = try await verifyCredentials(username: username, password: password, clientAddress: clientAddress)

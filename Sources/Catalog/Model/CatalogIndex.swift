@@ -19,8 +19,8 @@ public final class CatalogIndex: Sendable {
     let starts: [Int16]
     let ends: [Int16]
     let days: [UInt8]
-    let termOrdinals: [UInt16]
-    let termOrdinalByName: [String: UInt16]
+    let termOrdinals: [UInt32]
+    let termOrdinalByName: [String: UInt32]
     let instructors: [[UInt8]]
     let text: TextIndex
 
@@ -32,13 +32,13 @@ public final class CatalogIndex: Sendable {
         self.ids = classes.map(\.id)
         var slotByID: [Int64: Int] = [:]
         var bySubject: [Int64: Bitset] = [:]
-        var termOrdinalByName: [String: UInt16] = [:]
+        var termOrdinalByName: [String: UInt32] = [:]
         var counts: [Int64: Int] = [:]
         for (slot, item) in classes.enumerated() {
             slotByID[item.id] = slot
             bySubject[item.subjectID, default: Bitset(count: classes.count)].insert(slot)
             counts[item.subjectID, default: 0] += 1
-            if termOrdinalByName[item.term] == nil { termOrdinalByName[item.term] = UInt16(termOrdinalByName.count) }
+            if termOrdinalByName[item.term] == nil { termOrdinalByName[item.term] = UInt32(termOrdinalByName.count) }
         }
         self.slotByID = slotByID
         self.slotsBySubject = bySubject
@@ -80,7 +80,7 @@ public final class CatalogIndex: Sendable {
         if let text = query.text, let bits = self.text.matches(text) {
             if candidates == nil { candidates = bits } else { candidates!.formIntersection(bits) }
         }
-        var termOrdinal: UInt16?
+        var termOrdinal: UInt32?
         if let term = query.term {
             guard let ordinal = termOrdinalByName[term] else { return [] }
             termOrdinal = ordinal

@@ -22,7 +22,8 @@ struct TextIndex: Sendable {
     /// The slots whose text contains a word starting with each of the query's words; nil when
     /// the query has no words.
     func matches(_ query: String) -> Bitset? {
-        let queryWords = Self.words(in: query)
+        var seen = Set<[UInt8]>()
+        let queryWords = Self.words(in: query).filter { seen.insert($0).inserted }
         guard !queryWords.isEmpty else { return nil }
         var result = Bitset(count: slotCount, filled: true)
         for prefix in queryWords {

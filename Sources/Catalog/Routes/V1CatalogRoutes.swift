@@ -33,6 +33,9 @@ public struct V1CatalogRoutes: Sendable {
     }
 
     /// The class id path parameter; a non-number is a 400 problem.
+    /// The most subjects one class query may name.
+    public static let maximumSubjects = 200
+
     public static func classID(_ context: GatewayContext) throws -> Int64 {
         guard let raw = context.parameters.get("classId"), let id = Int64(raw) else {
             throw Problem.badRequest("The class id must be an integer.", invalidFields: ["classId"])
@@ -47,7 +50,14 @@ public struct V1CatalogRoutes: Sendable {
             parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         }
         var query = ClassQuery()
-        let subjectValues = parameters[values: "subject"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let subjectParameters = parameters[values: "subject"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        // Distinct values only, and a bounded list: no request makes the filter do more work
+        // than the catalog has subjects.
+        var seenSubjects = Set<String>()
+        let subjectValues = subjectParameters.filter { seenSubjects.insert($0.uppercased()).inserted }
+        guard subjectValues.count <= Self.maximumSubjects else {
+            throw Problem.badRequest("At most \(Self.maximumSubjects) subjects per query.", invalidFields: ["subject"])
+        }
         if !subjectValues.isEmpty {
             let index = try await service.snapshot().index
             query.subjectIDs = try subjectValues.map { value in
@@ -85,8 +95,13 @@ public struct V1CatalogRoutes: Sendable {
             }
             query.openSeatsOnly = open
         }
-        query.instructor = value("instructor")
-        query.text = value("q")
+        if let instructor = value("instructor") {
+            guard instructor.count <= 100 else {
+                throw Problem.badRequest("instructor must be at most 100 characters.", invalidFields: ["instructor"])
+            }
+            query.instructor = instructor
+        }
+        query.text = try value("q").map { try SearchText.normalized($0) }
         query.term = value("term")
         return query
     }

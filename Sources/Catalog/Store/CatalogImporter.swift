@@ -187,6 +187,7 @@ public struct CatalogImporter: Sendable {
     /// Returns the class id when its seats changed on an update.
     func applyClass(_ row: CatalogDocument.Class, db: Database, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws -> Int64? {
         var reseated: Int64?
+        try ClassLimits.check(row)
         try inSavepoint(db) {
             guard let subjectID = try subjectID(code: row.subjectCode, db: db, memo: &memo) else { throw RowError("unknown subject '\(row.subjectCode)'") }
             guard let courseID = try courseID(subjectID: subjectID, number: row.courseNumber, db: db, memo: &memo) else {

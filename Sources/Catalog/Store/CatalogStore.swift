@@ -35,7 +35,9 @@ public enum CatalogStore {
             SELECT MAX(id) FROM (SELECT MAX(id) AS id FROM registration_classes
                                  UNION ALL SELECT MAX(id) FROM registration_retired_class_ids)
             """))
-        return (highest ?? 0) + 1
+        let (next, overflow) = (highest ?? 0).addingReportingOverflow(1)
+        guard !overflow, next <= ClassLimits.maximumID else { throw RowError("no class id is left above \(highest ?? 0)") }
+        return next
     }
 
     /// Deletes a class with its meetings and retires its id. Rows of other modules that point

@@ -114,9 +114,23 @@ struct SDSUParameters: Sendable {
         return try string(name)
     }
 
+    /// The most distinct ids a list parameter may carry: an answer never grows with a padded
+    /// request (`classdetails` with 200,000 copies of one id once made 100 MB of JSON).
+    static let maximumListLength = 500
+
     /// A required list of integers (`subjectids`, `classids`); a single integer is accepted as
-    /// a list of one.
+    /// a list of one. Repeated ids count once (first occurrence first); more than
+    /// ``maximumListLength`` distinct ids answer the protocol's `{"error": ...}`.
     func intList(_ name: String) throws -> [Int64] {
+        var seen = Set<Int64>()
+        let ids = try rawIntList(name).filter { seen.insert($0).inserted }
+        guard ids.count <= Self.maximumListLength else {
+            throw SDSUBadRequest("Parameter \(name) may list at most \(Self.maximumListLength) ids")
+        }
+        return ids
+    }
+
+    private func rawIntList(_ name: String) throws -> [Int64] {
         switch source {
         case .query(let query):
             guard let raw = query[name] else { throw SDSUBadRequest("Missing parameter \(name)") }

@@ -58,6 +58,9 @@ extension RegistrationService {
     /// Sets a class's seat count. Lowering it below the enrolled and held seats is refused;
     /// raising it hands the new seats to the waitlist per the policy.
     public func setSeats(classID: Int64, seats: Int) async throws -> ClassListing {
+        guard (0...ClassLimits.maximumSeats).contains(seats) else {
+            throw RegistrationError.invalidClass("seats must be between 0 and \(ClassLimits.maximumSeats)")
+        }
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)

@@ -174,11 +174,11 @@ struct AuthFlowTests {
 
     @Test func behindAProxyTheThrottleCountsTheAddressTheProxySawNotOneTheClientWrote() async throws {
         let gateway = try TestGateway {
-            $0.trustProxyHeaders = true
+            $0.trustedProxies = AddressRange.loopback
             $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerUsernameOverall: 100, failuresPerAddress: 100, window: 600)
         }
         defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
+        try await gateway.withLiveServer { client in
             _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"hal","password":"a fine passphrase"}"#)
             let guess = #"{"username":"hal","password":"guess"}"#
             for n in 0..<3 {
@@ -191,6 +191,46 @@ struct AuthFlowTests {
             let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "192.0.2.1"]
             let owner = #"{"username":"hal","password":"a fine passphrase"}"#
             #expect(try await client.json(.post, "/v1/auth/token", body: owner, headers: elsewhere).status == .created)
+        }
+    }
+
+    /// A peer that is not a configured proxy writes X-Forwarded-For itself: it is ignored, so
+    /// rotating it doesn't give a guesser fresh addresses (before, `--trust-proxy` believed any peer).
+    @Test func forwardedHeadersCountOnlyFromConfiguredProxies() async throws {
+        let gateway = try TestGateway {
+            $0.trustedProxies = [AddressRange("10.0.0.0/8")!]
+            $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerUsernameOverall: 100, failuresPerAddress: 100, window: 600)
+        }
+        defer { gateway.cleanUp() }
+        try await gateway.withLiveServer { client in
+            _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"hal","password":"a fine passphrase"}"#)
+            let guess = #"{"username":"hal","password":"guess"}"#
+            for n in 0..<3 {
+                let headers: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(n)"]
+                #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: headers).status == .forbidden)
+            }
+            let rotated: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.77"]
+            #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: rotated).status == .tooManyRequests)
+        }
+    }
+
+    /// `--require-https` behind a proxy: X-Forwarded-Proto counts only from a configured proxy,
+    /// and the admin's deep readiness check is not a plain-HTTP probe.
+    @Test func requireHTTPSBelievesOnlyConfiguredProxiesAndGuardsDeepReadiness() async throws {
+        let https: HTTPFields = [HTTPField.Name("X-Forwarded-Proto")!: "https"]
+        let untrusted = try TestGateway { $0.requireHTTPS = true; $0.trustedProxies = [AddressRange("10.0.0.0/8")!] }
+        defer { untrusted.cleanUp() }
+        try await untrusted.withLiveServer { client async throws in
+            #expect(try await client.json(.get, "/healthz").status == .ok)
+            #expect(try await client.json(.get, "/readyz").status == .ok)
+            #expect(try await client.json(.get, "/v1/registration/subjects", headers: https).status == .forbidden)
+            #expect(try await client.json(.get, "/readyz?deep=1").status == .forbidden)
+        }
+        let trusted = try TestGateway { $0.requireHTTPS = true; $0.trustedProxies = AddressRange.loopback }
+        defer { trusted.cleanUp() }
+        try await trusted.withLiveServer { client async throws in
+            #expect(try await client.json(.get, "/v1/registration/subjects", headers: https).status == .ok)
+            #expect(try await client.json(.get, "/v1/registration/subjects").status == .forbidden)
         }
     }
 }

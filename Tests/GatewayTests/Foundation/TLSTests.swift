@@ -11,6 +11,8 @@ struct TLSTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let watchdog = Watchdog(process, seconds: 30)
+        defer { watchdog.cancel() }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
@@ -39,5 +41,39 @@ struct TLSTests {
         #expect(answer.contains("\"ok\""))
         let (plainStatus, _) = try Self.run("curl", ["-s", "-m", "2", "http://127.0.0.1:\(server.port)/healthz"])
         #expect(plainStatus != 0, "plain HTTP must not be served on the TLS port")
+        // TLS 1.2 is the minimum: a client allowed every version (security level 0) but capped
+        // at 1.1 is refused, while 1.2 is served.
+        let (old, _) = try Self.run("timeout", [
+            "10", "openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0",
+        ])
+        #expect(old != 0, "TLS 1.1 must be refused")
+        let (modern, _) = try Self.run("curl", ["-s", "-m", "5", "--tlsv1.2", "--tls-max", "1.2", "--cacert", cert, "https://127.0.0.1:\(server.port)/healthz"])
+        #expect(modern == 0)
+    }
+
+    /// A connection that sends nothing is closed after the idle timeout (1 s here); python's
+    /// socket waits at most 10 s for the close.
+    @Test func idleConnectionsAreClosed() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServingGateway(arguments: ["--database", dir.appendingPathComponent("db.sqlite").path, "--idle-timeout", "1"])
+        defer { _ = server.terminate() }
+        let script = """
+            import socket, sys, time
+            for _ in range(100):
+                try:
+                    s = socket.create_connection(("127.0.0.1", \(server.port)), timeout=10); break
+                except OSError: time.sleep(0.1)
+            start = time.time()
+            try:
+                data = s.recv(1)
+            except socket.timeout:
+                print("open"); sys.exit(0)
+            print("closed" if data == b"" else "data", round(time.time() - start, 1))
+            """
+        let (status, output) = try Self.run("timeout", ["20", "python3", "-c", script])
+        #expect(status == 0)
+        #expect(output.hasPrefix("closed"), "\(output)")
     }
 }

@@ -21,8 +21,11 @@ enum GatewayBinary {
         let stderr: String
     }
 
-    /// Runs the binary to completion with `stdin` as input.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs the binary to completion with `stdin` as input; it is killed after `timeout`
+    /// seconds (a hung command fails its test instead of hanging the suite).
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 120
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -34,6 +37,8 @@ enum GatewayBinary {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let watchdog = Watchdog(process, seconds: timeout)
+        defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
@@ -45,34 +50,53 @@ enum GatewayBinary {
             stderr: String(decoding: stderrData, as: UTF8.self)
         )
     }
+}
 
-    /// A free TCP port on 127.0.0.1 (bound and released; good enough for tests on loopback).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
+/// Kills a child process that outlives its time limit.
+final class Watchdog: @unchecked Sendable {
+    private let item: DispatchWorkItem
+
+    init(_ process: Process, seconds: TimeInterval) {
+        item = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
     }
+
+    func cancel() { item.cancel() }
 }
 
 /// A `gateway serve` child process on a loopback port.
+/// It binds port 0 and reports the port the system chose in a file (`--port-file`), so no
+/// port is reserved and released first (another process could take it in between). It is
+/// killed after `lifetime` seconds at the latest.
 final class ServingGateway: @unchecked Sendable {
+    struct NotServing: Error, CustomStringConvertible { let description: String }
+
     let process = Process()
     let port: Int
+    private let watchdog: Watchdog
 
-    init(arguments: [String], port: Int = GatewayBinary.freePort()) throws {
-        self.port = port
+    init(arguments: [String], lifetime: TimeInterval = 300) throws {
+        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-port-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: portFile) }
         process.executableURL = GatewayBinary.url
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--log-level", "error"] + arguments
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile, "--log-level", "error"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        watchdog = Watchdog(process, seconds: lifetime)
+        // The server writes the file once it listens (renamed into place, never half written).
+        let deadline = Date().addingTimeInterval(60)
+        var found: Int?
+        while found == nil, Date() < deadline, process.isRunning {
+            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if found == nil { usleep(20_000) }
+        }
+        guard let found, found > 0 else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            watchdog.cancel()
+            throw NotServing(description: "gateway serve did not report a listening port within 60 s")
+        }
+        port = found
     }
 
     /// GET a path on the child; nil when it does not answer.
@@ -99,6 +123,7 @@ final class ServingGateway: @unchecked Sendable {
     func terminate() -> Int32 {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        watchdog.cancel()
         return process.terminationStatus
     }
 
