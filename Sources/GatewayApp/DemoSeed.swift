@@ -12,7 +12,9 @@ public import Jobs
 struct DemoSeed {
     let app: GatewayApplication
 
-    /// Demo accounts, documented in the README. They exist only in demo databases.
+    /// Demo accounts. Their documented passwords (README) are used only with
+    /// `--demo-passwords documented` (what `make run` passes for its own file); otherwise each
+    /// gets a random password, printed once when the database is seeded.
     static let accounts: [(username: String, password: String, role: Role)] = [
         ("admin", "demo-admin-pass", .admin),
         ("instructor", "demo-instructor-pass", .instructor),
@@ -25,16 +27,27 @@ struct DemoSeed {
             app.logger.info("demo: database already has data; not seeding")
             return
         }
+        var lines: [String] = []
         for account in Self.accounts {
-            _ = try await app.auth.createAccount(
-                username: account.username, email: nil, password: account.password, role: account.role
-            )
+            let password = app.configuration.demoPasswords == .documented ? account.password : Self.generatedPassword()
+            _ = try await app.auth.createAccount(username: account.username, email: nil, password: password, role: account.role)
+            lines.append("  \(account.username) / \(password) (\(account.role.rawValue))")
         }
+        // On standard output, once, for the person who started the demo; never in the log.
+        let notice = "demo accounts (shown once; this database is marked as a demo and serves only with --demo):\n" + lines.joined(separator: "\n") + "\n"
+        FileHandle.standardOutput.write(Data(notice.utf8))
         try await app.registration.seedDemoStudentProfile(username: "student")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
         app.jobs.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)
         )
-        app.logger.warning("demo: seeded demo accounts with published passwords; never expose a demo database")
+        app.logger.warning("demo: seeded demo accounts; never expose a demo database")
+    }
+
+    /// 20 characters from an unambiguous alphabet (about 110 bits).
+    static func generatedPassword() -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 }

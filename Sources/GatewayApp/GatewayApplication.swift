@@ -25,7 +25,7 @@ public import Storage
 public struct GatewayApplication: Sendable {
     /// Schema modules in dependency order.
     public static let schemaModules: [any SchemaModule.Type] = [
-        AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
+        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
         PushSchema.self,
     ]
 
@@ -49,7 +49,9 @@ public struct GatewayApplication: Sendable {
         self.clock = clock
         self.logger = logger
         self.database = try GatewayDatabase(path: configuration.databasePath, modules: Self.schemaModules)
+        let isNew = try database.isNew()
         try database.migrate()
+        try Self.checkDemoMark(database: database, demo: configuration.demo, isNew: isNew)
         let hasher = PasswordHasher(
             parameters: configuration.passwordHashing,
             threads: configuration.passwordHashingThreads,
@@ -74,6 +76,27 @@ public struct GatewayApplication: Sendable {
         PushJobHandlers.register(in: jobs.registry, logger: logger)
     }
 
+    /// Demo data only in a database made for it: `--demo` marks a new database; a marked one
+    /// refuses to serve without `--demo` (its accounts' passwords were published or printed),
+    /// and an unmarked one (real data) refuses `--demo` (which would add those accounts to it).
+    static func checkDemoMark(database: GatewayDatabase, demo: Bool, isNew: Bool) throws {
+        let marked = try database.pool.read { db in try DatabaseMarks.isMarked(DatabaseMarks.demo, in: db) }
+        switch (demo, marked) {
+        case (true, false) where isNew:
+            try database.pool.write { db in try DatabaseMarks.mark(DatabaseMarks.demo, in: db) }
+        case (true, false):
+            throw StartupRefusal(
+                "--demo needs a new database, and \(database.path) already holds data: demo accounts with known passwords would be added to it. Use another --database."
+            )
+        case (false, true):
+            throw StartupRefusal(
+                "\(database.path) is a demo database (its accounts' passwords were published); serve it only with --demo, or use another --database."
+            )
+        default:
+            break
+        }
+    }
+
     /// The router with every route and middleware. Routes are recorded in ``routes``.
     public func makeRouter() -> Router<GatewayContext> {
         _ = GatewayMetrics.registry
@@ -92,7 +115,7 @@ public struct GatewayApplication: Sendable {
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
-        OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec())
+        OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken)
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
         JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)

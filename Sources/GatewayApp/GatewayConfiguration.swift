@@ -12,8 +12,15 @@ public struct GatewayConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var databasePath = "./data/gateway.sqlite"
-    /// Seed demo data into an empty database.
+    /// Serve a demo database: a new one is seeded and marked as a demo; a marked one is served
+    /// only with this set, and an unmarked one refuses it.
     public var demo = false
+    /// The demo accounts' passwords: random and printed once, or the README's.
+    public var demoPasswords: DemoPasswords = .generated
+
+    public enum DemoPasswords: String, Sendable, CaseIterable {
+        case generated, documented
+    }
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?
     /// Refuse plain-HTTP requests unless a trusted proxy says the client used HTTPS.
@@ -24,6 +31,8 @@ public struct GatewayConfiguration: Sendable {
     /// Where to write the port the server listens on once it does (with `port` 0, the one the
     /// system chose): how tests and supervisors find it without reserving a port first.
     public var portFile: String?
+    /// When set, `/metrics` needs `Authorization: Bearer <this>` (at least 16 characters).
+    public var metricsToken: String?
     /// Seconds after which an idle client connection is closed.
     public var idleTimeoutSeconds = 60
     /// Where `openapi.yaml` lives; found next to the working directory or the binary when nil.

@@ -9,10 +9,15 @@ public import Storage
 struct OpsRoutes {
     let database: GatewayDatabase
     let openAPIPath: String?
+    /// When set, `/metrics` (and `/metrics/`) answer only requests with
+    /// `Authorization: Bearer <token>`, compared in constant time: the app guards its metrics
+    /// itself instead of trusting a proxy rule to hide them.
+    var metricsToken: String?
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let database = self.database
         let openAPIPath = self.openAPIPath
+        let metricsToken = self.metricsToken
 
         guarded.group(router, "healthz", access: .public).get { _, _ in
             try GatewayJSON.response(["status": "ok"], headers: [.cacheControl: "no-store"])
@@ -40,8 +45,16 @@ struct OpsRoutes {
             return try GatewayJSON.response(body, status: healthy ? .ok : .serviceUnavailable, headers: [.cacheControl: "no-store"])
         }
 
-        guarded.group(router, "metrics", access: .public).get { _, _ in
-            Response(
+        guarded.group(router, "metrics", access: .public).get { request, _ in
+            if let metricsToken {
+                let presented = request.headers[.authorization].flatMap { value -> String? in
+                    value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
+                }
+                guard let presented, constantTimeEquals(Array(presented.utf8), Array(metricsToken.utf8)) else {
+                    throw Problem.unauthenticated("The metrics need 'Authorization: Bearer <metrics token>'.")
+                }
+            }
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: GatewayMetrics.exposition()))

@@ -14,7 +14,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on (GATEWAY_HOST).") var host: String?
     @Option(help: "Port to listen on (GATEWAY_PORT).") var port: Int?
     @Option(help: "SQLite database file, created with its folder (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
-    @Flag(help: "Seed demo data into an empty database (GATEWAY_DEMO=1).") var demo = false
+    @Flag(help: "Serve a demo database: a new one is seeded and marked; a marked one needs this flag (GATEWAY_DEMO=1).") var demo = false
+    @Option(name: .customLong("demo-passwords"), help: "generated (random, printed once; the default) or documented (the README's, as make run uses) (GATEWAY_DEMO_PASSWORDS).") var demoPasswords: String?
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for native TLS (GATEWAY_TLS_CERT).") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for native TLS (GATEWAY_TLS_KEY).") var tlsKey: String?
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
@@ -39,6 +40,12 @@ struct Serve: AsyncParsableCommand {
         config.port = try port ?? Env.int("port") ?? config.port
         config.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
         config.demo = demo || Env.bool("demo")
+        if let raw = demoPasswords ?? Env.string("demo-passwords") {
+            guard let value = GatewayConfiguration.DemoPasswords(rawValue: raw) else {
+                throw GatewayCLIError("--demo-passwords is generated or documented, not '\(raw)'")
+            }
+            config.demoPasswords = value
+        }
         config.tlsCertificatePath = tlsCert ?? Env.string("tls-cert")
         config.tlsKeyPath = tlsKey ?? Env.string("tls-key")
         if (config.tlsCertificatePath == nil) != (config.tlsKeyPath == nil) {
@@ -64,6 +71,10 @@ struct Serve: AsyncParsableCommand {
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
         }
         config.portFile = portFile
+        if let token = Env.string("metrics-token") {
+            guard token.count >= 16 else { throw GatewayCLIError("GATEWAY_METRICS_TOKEN must be at least 16 characters") }
+            config.metricsToken = token
+        }
         if let seconds = try idleTimeout ?? Env.int("idle-timeout") {
             guard (1...3600).contains(seconds) else { throw GatewayCLIError("--idle-timeout must be between 1 and 3600 seconds") }
             config.idleTimeoutSeconds = seconds

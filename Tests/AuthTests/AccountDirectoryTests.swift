@@ -80,3 +80,23 @@ struct AccountDirectoryTests {
         #expect(left == 1)
     }
 }
+
+/// Tables that only grew: live tokens per account are capped.
+@Suite("Token cap")
+struct TokenCapTests {
+    @Test func issuingBeyondTheCapRevokesTheOldest() async throws {
+        let h = try AuthHarness()
+        defer { h.cleanUp() }
+        _ = try await h.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        var tokens: [String] = []
+        for _ in 0..<(h.auth.settings.maxLiveTokens + 10) {
+            tokens.append(try await h.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: 60, clientAddress: nil).token)
+        }
+        let live = try await h.database.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM access_tokens WHERE revoked_at IS NULL")
+        }
+        #expect(live == h.auth.settings.maxLiveTokens)
+        #expect(try await h.auth.identity(bearer: tokens[0]) == nil, "the oldest was revoked")
+        #expect(try await h.auth.identity(bearer: tokens.last!) != nil)
+    }
+}

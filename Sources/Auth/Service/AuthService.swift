@@ -13,6 +13,8 @@ public final class AuthService: Sendable {
         /// The longest lifetime a client may ask for.
         public var maxTokenMinutes: Int
 
+        /// The most live tokens one account holds; issuing another revokes the oldest.
+        public var maxLiveTokens = 50
         /// The longest lifetime any setting can give: a year.
         public static let ceilingMinutes = 525_600
 
@@ -152,7 +154,13 @@ public final class AuthService: Sendable {
         let record = AccessToken(
             id: nil, accountID: account.id ?? 0, tokenHash: Self.digest(token), createdAt: now, expiresAt: expires, revokedAt: nil
         )
-        _ = try await database.pool.write { db in try AccountStore.insertToken(record, in: db) }
+        let cap = settings.maxLiveTokens
+        _ = try await database.pool.write { db in
+            let stored = try AccountStore.insertToken(record, in: db)
+            // Beyond the cap, the account's oldest live tokens are revoked (and pruned later).
+            try AccountStore.revokeTokensBeyond(cap, accountID: record.accountID, now: now, in: db)
+            return stored
+        }
         return IssuedToken(token: token, tokenType: "Bearer", expiresAt: expires)
     }
 

@@ -105,6 +105,19 @@ public enum AccountStore {
         try db.execute(sql: "UPDATE access_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", arguments: [now, id])
     }
 
+    /// Revokes an account's live tokens other than its `keep` newest.
+    static func revokeTokensBeyond(_ keep: Int, accountID: Int64, now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE access_tokens SET revoked_at = ?1
+                WHERE account_id = ?2 AND revoked_at IS NULL AND expires_at > ?1 AND id NOT IN (
+                    SELECT id FROM access_tokens WHERE account_id = ?2 AND revoked_at IS NULL AND expires_at > ?1
+                    ORDER BY id DESC LIMIT ?3)
+                """,
+            arguments: [now, accountID, keep]
+        )
+    }
+
     /// Deletes tokens that expired or were revoked before `cutoff`. Returns how many.
     public static func pruneTokens(before cutoff: Date, in db: Database) throws -> Int {
         try db.execute(

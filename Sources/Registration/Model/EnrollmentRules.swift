@@ -36,6 +36,14 @@ public enum EnrollmentViolation: Error, Sendable, Equatable {
     case notWaitlisted
     /// Claiming or declining an offer the student does not hold (or that expired).
     case noOffer
+    /// The student is already on `limit` waitlists (a bound, so no account can grow the
+    /// waitlist tables without end).
+    case waitlistLimit(limit: Int)
+}
+
+extension EnrollmentRules {
+    /// The most waitlists one student may be on at once.
+    public static let maximumWaitlists = 25
 }
 
 /// The enrollment rules as pure functions, so every edge case is unit-tested without a

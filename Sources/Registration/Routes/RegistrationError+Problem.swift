@@ -30,6 +30,11 @@ extension RegistrationError: ProblemConvertible {
                 return Problem(type: "not-enrolled", title: "Not enrolled", status: .notFound, detail: "You are not enrolled in this class.")
             case .notWaitlisted:
                 return Problem(type: "not-waitlisted", title: "Not waitlisted", status: .notFound, detail: "You are not on this class's waitlist.")
+            case .waitlistLimit(let limit):
+                return Problem(
+                    type: "waitlist-limit", title: "Waitlist limit reached", status: .conflict,
+                    detail: "You are already on \(limit) waitlists, the limit.", extensions: ["limit": .int(limit)]
+                )
             case .noOffer:
                 return Problem(type: "no-offer", title: "No seat offered", status: .notFound, detail: "No open seat offer for you in this class (it may have expired).")
             }
@@ -46,6 +51,13 @@ extension RegistrationError: ProblemConvertible {
             return .unavailable(retryAfterSeconds: seconds, detail: "Too many sign-ins are being processed; try again shortly.")
         case .invalidRedID: return .validation("The red id must be nine digits accepted by the red id policy.", field: "redId")
         case .redIDInUse: return .conflict("red-id-in-use", title: "Red id in use", detail: "Another student has this red id.")
+        case .unknownAccount(let id):
+            return .notFound("No account \(id).")
+        case .redIDBindingNeedsProof:
+            return Problem(
+                type: "red-id-needs-proof", title: "Red id needs proof", status: .forbidden,
+                detail: "Red ids on the roster are bound by signing up with them (SDSU addstudent) or by an admin."
+            )
         case .passwordTooShort, .passwordTooFewDistinct, .passwordTooLong:
             return .validation("The password must have at least 8 characters, 7 of them different.", field: "password")
         case .invalidEmail: return .validation("The email address must contain '@'.", field: "email")

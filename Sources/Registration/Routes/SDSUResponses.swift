@@ -34,6 +34,7 @@ enum SDSUResponses {
             case .notEnrolled: "Student not in course"
             case .notWaitlisted: "Student not on waitlist"
             case .noOffer: "No seat offered"
+            case .waitlistLimit(let limit): "Student already on \(limit) waitlists, the limit"
             }
         case .unknownClass: "No such course"
         case .profileRequired: "Student profile required"
@@ -42,6 +43,8 @@ enum SDSUResponses {
         case .busy: "Too many sign-ins are being processed; try again shortly."
         case .invalidRedID: "Invalid Red Id"
         case .redIDInUse: "Red Id already in use"
+        case .redIDBindingNeedsProof: "Red Id must be registered with addstudent"
+        case .unknownAccount: "No such student"
         case .passwordTooShort: "Password too short"
         case .passwordTooFewDistinct: "Password needs 7 different characters"
         case .passwordTooLong: "Password too long"

@@ -102,6 +102,17 @@ struct V1AdminRoutes: Sendable {
             let count = try await service.replaceRedIDRoster(body.redIds)
             return try GatewayJSON.response(["count": count])
         }
+        // An admin binds a red id to an account (the only way besides addstudent under `roster`).
+        group.put("students/:accountId/profile") { request, context in
+            guard let raw = context.parameters.get("accountId"), let accountID = Int64(raw) else {
+                throw Problem.badRequest("The account id must be an integer.", invalidFields: ["accountId"])
+            }
+            let body = try await GatewayJSON.decode(V1EnrollmentRoutes.ProfileRequest.self, from: request, context: context)
+            let profile = try await service.saveProfileAsAdmin(
+                accountID: accountID, redID: body.redId, firstName: body.firstName, lastName: body.lastName, email: body.email
+            )
+            return try GatewayJSON.response(V1Views.Profile(profile))
+        }
     }
 
     /// A yes/no query parameter: `1` or `true` (any case) is yes, anything else or absent is no.

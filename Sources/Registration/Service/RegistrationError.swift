@@ -20,6 +20,10 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case invalidRedID
     /// Sign-up: the red id belongs to another student.
     case redIDInUse
+    /// Under the `roster` policy a student can't bind a red id to their account themselves.
+    case redIDBindingNeedsProof
+    /// Admin: no account has this id.
+    case unknownAccount(Int64)
     /// Sign-up: seed 000's password rule.
     case passwordTooShort
     case passwordTooFewDistinct

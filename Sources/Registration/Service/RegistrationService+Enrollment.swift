@@ -73,6 +73,9 @@ extension RegistrationService {
             if let violation = EnrollmentRules.waitlistViolation(target: target, standing: standing) {
                 return .failure(.violation(violation))
             }
+            if try EnrollmentStore.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
+                return .failure(.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists)))
+            }
             return .success(try EnrollmentStore.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
         }
     }

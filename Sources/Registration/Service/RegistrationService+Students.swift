@@ -69,8 +69,12 @@ extension RegistrationService {
     /// with a username and want to register for classes). A student created through
     /// `addstudent` signs in with the red id as username; changing the red id renames the
     /// account too, so both protocols keep working with the new red id.
+    ///
+    /// Under the `roster` red id policy a student can't bind a red id to themselves here (any
+    /// account could otherwise claim a classmate's): it is bound by proof (`addstudent` with
+    /// that roster entry) or by an admin (`byAdmin`). Names and email can still be changed.
     public func saveProfile(
-        accountID: Int64, redID rawRedID: String, firstName: String, lastName: String, email: String
+        accountID: Int64, redID rawRedID: String, firstName: String, lastName: String, email: String, byAdmin: Bool = false
     ) async throws -> StudentProfile {
         let first = firstName.trimmingCharacters(in: .whitespacesAndNewlines)
         let last = lastName.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -78,6 +82,10 @@ extension RegistrationService {
         let redID = rawRedID.trimmingCharacters(in: .whitespaces)
         try validateProfile(firstName: first, lastName: last, email: mail)
         try await validateRedID(redID)
+        if settings.redIDPolicy == .roster, !byAdmin {
+            let current = try await database.pool.read { db in try StudentStore.profile(accountID: accountID, in: db)?.redID }
+            guard current == redID else { throw RegistrationError.redIDBindingNeedsProof }
+        }
         let now = clock.now()
         let accounts = self.accounts
         do {
@@ -108,6 +116,19 @@ extension RegistrationService {
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw RegistrationError.redIDInUse
         }
+    }
+
+    /// An admin creates or changes an account's student profile, red id included (whatever
+    /// the red id policy says about self-service binding). Unknown accounts are
+    /// ``RegistrationError/unknownAccount``.
+    public func saveProfileAsAdmin(
+        accountID: Int64, redID: String, firstName: String, lastName: String, email: String
+    ) async throws -> StudentProfile {
+        let accounts = self.accounts
+        guard try await database.pool.read({ db in try accounts.account(id: accountID, in: db) }) != nil else {
+            throw RegistrationError.unknownAccount(accountID)
+        }
+        return try await saveProfile(accountID: accountID, redID: redID, firstName: firstName, lastName: lastName, email: email, byAdmin: true)
     }
 
     /// The student profile of an account, if it has one.

@@ -74,6 +74,11 @@ public enum EnrollmentStore {
         ).map { WaitlistPlace(classID: $0["class_id"], position: $0["position"], joinedAt: $0["joined_at"]) }
     }
 
+    /// How many waitlists the student is on.
+    public static func waitlistCount(of studentID: Int64, in db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE student_id = ?"), arguments: [studentID]) ?? 0
+    }
+
     public static func isWaitlisted(studentID: Int64, classID: Int64, in db: Database) throws -> Bool {
         try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_waitlist WHERE student_id = ? AND class_id = ?)"),

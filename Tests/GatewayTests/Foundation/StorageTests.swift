@@ -1,3 +1,7 @@
+import Registration
+import Jobs
+import Catalog
+import Auth
 import Contracts
 import TestSupport
 import Foundation
@@ -50,7 +54,7 @@ struct StorageTests {
         // Apply only the first module's migrations (as an earlier release would have), write
         // data, then open with the full list: the rest apply and the data survives.
         let path = Self.path()
-        let early = try GatewayDatabase(path: path, modules: Array(GatewayApplication.schemaModules.prefix(1)))
+        let early = try GatewayDatabase(path: path, modules: [PreviousRelease.self])
         try early.migrate()
         try early.pool.write { conn in
             try conn.execute(
@@ -62,6 +66,17 @@ struct StorageTests {
         try current.migrate()
         #expect(current.isReady())
         #expect(try current.pool.read { try String.fetchOne($0, sql: "SELECT username FROM accounts") } == "kept")
+        #expect(try current.pendingMigrations().isEmpty)
+    }
+
+    /// The schema the release before the module split shipped: Auth's first migration, Jobs,
+    /// and Registration's three (the catalog's tables among them), in their old order.
+    enum PreviousRelease: SchemaModule {
+        static let tables: [String] = []
+        static var migrations: [Migration] {
+            let catalog = CatalogSchema.migrations, registration = RegistrationSchema.migrations
+            return [AuthSchema.migrations[0]] + JobsSchema.migrations + [catalog[0], registration[0], catalog[1]]
+        }
     }
 
     @Test func migrationIdentifiersAreUniqueAndModulePrefixed() {

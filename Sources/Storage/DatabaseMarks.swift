@@ -1,0 +1,47 @@
+public import GRDB
+
+/// What a database is, written into it: for now, whether it was made for the demo. The table
+/// belongs to Storage (the database as a whole), not to a feature module.
+public enum StorageSchema: SchemaModule {
+    public static let tables = ["database_marks"]
+
+    public static let migrations: [Migration] = [
+        Migration("storage.001.marks") { db in
+            try db.execute(sql: """
+                CREATE TABLE database_marks (
+                    name TEXT PRIMARY KEY,
+                    value TEXT NOT NULL,
+                    marked_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        },
+    ]
+}
+
+/// Reads and writes the marks.
+public enum DatabaseMarks {
+    /// The mark of a database made by `serve --demo`: it holds demo accounts whose passwords
+    /// were published or printed, so it must never be served as a real one.
+    public static let demo = "demo"
+
+    public static func isMarked(_ name: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM database_marks WHERE name = ?)", arguments: [name]) ?? false
+    }
+
+    public static func mark(_ name: String, value: String = "1", in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO database_marks (name, value, marked_at) VALUES (?, ?, CURRENT_TIMESTAMP)",
+            arguments: [name, value]
+        )
+    }
+}
+
+extension GatewayDatabase {
+    /// Whether no migration has ever run on the file: a new database.
+    public func isNew() throws -> Bool {
+        try pool.read { db in
+            guard try db.tableExists("grdb_migrations") else { return true }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0
+        }
+    }
+}
