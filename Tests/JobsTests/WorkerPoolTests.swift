@@ -25,8 +25,10 @@ struct WorkerPoolTests {
         h.registry.register(kind: "work", args: Empty.self) { _, _ in
             concurrency.enter()
             defer { concurrency.leave() }
-            try await Task.sleep(for: .milliseconds(5))
-            return .complete
+            // A barrier: the first handlers wait until three run at once. A pool that ran its
+            // jobs one after another would never get there, and the test would fail.
+            let met = await eventually(seconds: 20) { concurrency.maximum >= 3 }
+            return met ? .complete : .cancel(reason: "never ran three at once")
         }
         let pool = h.pool
         let running = Task { try await pool.run() }
@@ -35,8 +37,7 @@ struct WorkerPoolTests {
         pool.shutdown()
         try await running.value
         #expect(done)
-        #expect(concurrency.maximum <= 3)
-        #expect(concurrency.maximum >= 1)
+        #expect(concurrency.maximum == 3, "three at once, never more")
         #expect(try await h.count("SELECT COUNT(*) FROM jobs WHERE state = 'running'") == 0)
     }
 

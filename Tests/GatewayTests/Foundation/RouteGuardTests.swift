@@ -1,3 +1,4 @@
+import HummingbirdTesting
 import Contracts
 import TestSupport
 import GatewayHTTP
@@ -45,5 +46,42 @@ struct RouteGuardTests {
         #expect(!RouteAccess.role(.instructor).admits(student))
         #expect(RouteAccess.role(.instructor).admits(admin))
         #expect(RouteAccess.role(.admin).admits(admin))
+    }
+
+    /// Every guarded route, called for real: without credentials it answers 401, and with a
+    /// token whose role is too low it answers 403, before any handler runs. Admin GETs pass
+    /// the guard.
+    @Test func everyGuardedRouteRefusesTheWrongCallerOverRealRequests() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let student = try await gateway.account("stu", role: .student)
+        let instructor = try await gateway.account("ins", role: .instructor)
+        let admin = try await gateway.account("adm", role: .admin)
+        _ = gateway.app.makeRouter()
+        let entries = gateway.app.routes.all.filter { $0.access != RouteAccess.public.description }
+        #expect(entries.count > 20)
+        try await gateway.withRouter { client async throws in
+            for entry in entries {
+                let method = HTTPRequest.Method(entry.method)!
+                let path = entry.path.split(separator: "/").map { $0.hasPrefix(":") ? "1" : String($0) }.joined(separator: "/")
+                let uri = "/" + path
+                let body: String? = [.post, .put, .patch].contains(method) ? "{}" : nil
+                let anonymous = try await client.json(method, uri, body: body)
+                #expect(anonymous.status == .unauthorized, "\(entry.method) \(uri) anonymous: \(anonymous.status)")
+                let minimum = entry.access
+                if minimum == RouteAccess.role(.admin).description || minimum == RouteAccess.role(.instructor).description {
+                    let asStudent = try await client.json(method, uri, body: body, token: student)
+                    #expect(asStudent.status == .forbidden, "\(entry.method) \(uri) as a student: \(asStudent.status)")
+                }
+                if minimum == RouteAccess.role(.admin).description {
+                    let asInstructor = try await client.json(method, uri, body: body, token: instructor)
+                    #expect(asInstructor.status == .forbidden, "\(entry.method) \(uri) as an instructor: \(asInstructor.status)")
+                }
+                if method == .get {
+                    let asAdmin = try await client.json(method, uri, token: admin)
+                    #expect(asAdmin.status != .unauthorized && asAdmin.status != .forbidden, "\(entry.method) \(uri) as an admin: \(asAdmin.status)")
+                }
+            }
+        }
     }
 }

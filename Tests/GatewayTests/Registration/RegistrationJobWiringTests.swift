@@ -49,11 +49,32 @@ struct RegistrationJobWiringTests {
         }
     }
 
-    @Test func theOfferSweepIsScheduledAndHandled() throws {
-        let gateway = try TestGateway()
+    /// The sweep is declared as a schedule, and its handler, run by a worker, closes an offer
+    /// whose own expiry job was lost and passes the seat on.
+    @Test func theOfferSweepIsScheduledAndClosesALapsedOffer() async throws {
+        let gateway = try await TestGateway.registration {
+            $0.registration.waitlistPolicy = .offer
+            $0.registration.offerWindow = 600
+            $0.jobs.workersEnabled = false
+        }
         defer { gateway.cleanUp() }
         #expect(gateway.app.jobs.registry.schedules.contains { $0.name == RegistrationJobs.sweepOffers.name })
-        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.offerExpiry.name))
-        #expect(gateway.app.jobs.registry.kinds.contains(RegistrationJobs.sweepOffers.name))
+        let service = gateway.registration
+        let first = try await gateway.student("100000021"), second = try await gateway.student("100000022")
+        let leaver = try await gateway.student("100000023")
+        try await gateway.openSeats(1, in: 7030)
+        try await service.register(studentID: leaver, classID: 7030)
+        for student in [first, second] { _ = try await service.joinWaitlist(studentID: student, classID: 7030) }
+        try await service.drop(studentID: leaver, classID: 7030)
+        // The offer's own expiry job is lost (say, deleted by an operator).
+        try await gateway.app.database.pool.write { db in
+            try db.execute(sql: "DELETE FROM jobs WHERE kind = ?", arguments: [RegistrationJobs.offerExpiry.name])
+        }
+        gateway.clock.advance(by: 601)
+        _ = try await gateway.app.jobs.service.enqueue(try NewJob(RegistrationJobs.sweepOffers, NoPayload()))
+        try await gateway.app.jobs.pool.drain(queue: "default")
+        #expect(try await Self.states(gateway, RegistrationJobs.sweepOffers.name) == ["completed"])
+        #expect(try await service.schedule(studentID: first).offers.isEmpty)
+        #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
     }
 }
