@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "GatewayCore",
+                "Contracts", "GatewayCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

@@ -2,11 +2,8 @@ public import Foundation
 
 /// The accounts that feature modules may know about, answered by the Auth module. A feature
 /// module never reads Auth's tables: it asks the directory, inside its own transaction when
-/// the change must be atomic with its own rows (`Transaction` is the storage backend's
-/// transaction, GRDB's `Database` for SQLite).
-public protocol AccountDirectory<Transaction>: Sendable {
-    associatedtype Transaction
-
+/// the change must be atomic with its own rows.
+public protocol AccountDirectory: Sendable {
     /// Hashes a password for an account about to be created (argon2id, off the caller's
     /// thread), counting a sign-up from `clientAddress`. Throws
     /// ``AccountDirectoryError/throttled(retryAfterSeconds:)`` when that address signed up too
@@ -15,16 +12,16 @@ public protocol AccountDirectory<Transaction>: Sendable {
 
     /// Creates a student account in the caller's transaction and returns its id. Throws
     /// ``AccountDirectoryError/usernameTaken`` when the username is in use.
-    func createStudentAccount(username: String, password: SealedPassword, at now: Date, in transaction: Transaction) throws -> Int64
+    func createStudentAccount(username: String, password: SealedPassword, at now: Date, in transaction: any StoreTransaction) throws -> Int64
 
-    func account(id: Int64, in transaction: Transaction) throws -> DirectoryAccount?
-    func account(username: String, in transaction: Transaction) throws -> DirectoryAccount?
+    func account(id: Int64, in transaction: any StoreTransaction) throws -> DirectoryAccount?
+    func account(username: String, in transaction: any StoreTransaction) throws -> DirectoryAccount?
 
     /// Changes an account's sign-in name. Throws ``AccountDirectoryError/usernameTaken``.
-    func rename(accountID: Int64, to username: String, in transaction: Transaction) throws
+    func rename(accountID: Int64, to username: String, in transaction: any StoreTransaction) throws
 
     /// Those of `ids` whose accounts are disabled (or gone).
-    func inactiveAccounts(among ids: [Int64], in transaction: Transaction) throws -> Set<Int64>
+    func inactiveAccounts(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64>
 
     /// Checks a password for an account, with the sign-in throttle keyed by `signInName` and
     /// the client address, and the same work whether or not the account exists (pass nil for

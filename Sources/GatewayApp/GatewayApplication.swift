@@ -57,9 +57,10 @@ public struct GatewayApplication: Sendable {
             threads: configuration.passwordHashingThreads,
             maxPending: configuration.passwordHashingQueue
         )
-        let serverKey = SymmetricKey(data: try database.pool.read { db in try AccountStore.serverKey(in: db) })
+        let accountStore = SQLiteAccountStore()
+        let serverKey = SymmetricKey(data: try database.pool.read { db in try accountStore.serverKey(in: db) })
         self.auth = AuthService(
-            database: database, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
+            transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
             clock: clock, settings: configuration.auth, serverKey: serverKey, logger: logger
         )
         self.catalog = try CatalogService(database: database, refreshInterval: configuration.registration.catalogRefreshSeconds)

@@ -12,8 +12,6 @@ public import GRDB
 /// remember verified pairs for `credentialCacheSeconds` (see ``CredentialCache``) because
 /// protocol clients send the password with every request.
 public struct AuthAccountDirectory: AccountDirectory {
-    public typealias Transaction = Database
-
     let service: AuthService
     let cache: CredentialCache
 
@@ -33,35 +31,35 @@ public struct AuthAccountDirectory: AccountDirectory {
         }
     }
 
-    public func createStudentAccount(username: String, password: SealedPassword, at now: Date, in db: Database) throws -> Int64 {
+    public func createStudentAccount(username: String, password: SealedPassword, at now: Date, in db: any StoreTransaction) throws -> Int64 {
         do {
-            let account = try AccountStore.insert(
+            let account = try service.store.insert(
                 Account(username: username, email: nil, passwordHash: password.encoded, role: .student, createdAt: now), in: db
             )
-            return account.id ?? db.lastInsertedRowID
+            return account.id ?? 0
         } catch AuthError.accountExists {
             throw AccountDirectoryError.usernameTaken
         }
     }
 
-    public func account(id: Int64, in db: Database) throws -> DirectoryAccount? {
-        try AccountStore.find(id: id, in: db).map(Self.entry)
+    public func account(id: Int64, in db: any StoreTransaction) throws -> DirectoryAccount? {
+        try service.store.find(id: id, in: db).map(Self.entry)
     }
 
-    public func account(username: String, in db: Database) throws -> DirectoryAccount? {
-        try AccountStore.find(username: username, in: db).map(Self.entry)
+    public func account(username: String, in db: any StoreTransaction) throws -> DirectoryAccount? {
+        try service.store.find(username: username, in: db).map(Self.entry)
     }
 
-    public func rename(accountID: Int64, to username: String, in db: Database) throws {
+    public func rename(accountID: Int64, to username: String, in db: any StoreTransaction) throws {
         do {
-            try AccountStore.rename(accountID: accountID, to: username, in: db)
+            try service.store.rename(accountID: accountID, to: username, in: db)
         } catch AuthError.accountExists {
             throw AccountDirectoryError.usernameTaken
         }
     }
 
-    public func inactiveAccounts(among ids: [Int64], in db: Database) throws -> Set<Int64> {
-        Set(ids).subtracting(try AccountStore.enabledAccounts(among: ids, in: db))
+    public func inactiveAccounts(among ids: [Int64], in db: any StoreTransaction) throws -> Set<Int64> {
+        Set(ids).subtracting(try service.store.enabledAccounts(among: ids, in: db))
     }
 
     public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
@@ -81,7 +79,7 @@ public struct AuthAccountDirectory: AccountDirectory {
         let valid: Bool
         do {
             if let accountID {
-                account = try await service.database.pool.read { db in try AccountStore.find(id: accountID, in: db) }
+                account = try await service.transactions.read { db in try service.store.find(id: accountID, in: db) }
             }
             if let usable = account.flatMap({ $0.disabled ? nil : $0 }), let id = usable.id,
                 cache.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id

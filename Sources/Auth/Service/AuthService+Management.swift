@@ -27,9 +27,9 @@ extension AuthService {
         }
         let hash = try await hasher.hash(password)
         let now = clock.now()
-        try await database.pool.write { db in
-            try AccountStore.updatePasswordHash(accountID: accountID, hash: hash, in: db)
-            try AccountStore.revokeTokens(accountID: accountID, keeping: tokenID, now: now, in: db)
+        try await transactions.write { [store] db in
+            try store.updatePasswordHash(accountID: accountID, hash: hash, in: db)
+            try store.revokeTokens(accountID: accountID, keeping: tokenID, now: now, in: db)
         }
         logger.info("password changed", metadata: ["account": "\(accountID)"])
     }
@@ -44,16 +44,16 @@ extension AuthService {
             throw AuthError.ownAccount
         }
         let now = clock.now()
-        let updated = try await database.pool.write { db -> Account in
-            guard let caller = try AccountStore.find(id: admin.accountID, in: db), caller.role == .admin, !caller.disabled else {
+        let updated = try await transactions.write { [store] db -> Account in
+            guard let caller = try store.find(id: admin.accountID, in: db), caller.role == .admin, !caller.disabled else {
                 throw AuthError.notAnAdmin
             }
-            guard var account = try AccountStore.find(id: id, in: db) else { throw AuthError.accountNotFound(id) }
+            guard var account = try store.find(id: id, in: db) else { throw AuthError.accountNotFound(id) }
             account.disabled = disabled ?? account.disabled
             account.role = role ?? account.role
-            try AccountStore.setStatus(accountID: id, disabled: account.disabled, role: account.role, in: db)
+            try store.setStatus(accountID: id, disabled: account.disabled, role: account.role, in: db)
             if account.disabled {
-                try AccountStore.revokeTokens(accountID: id, keeping: nil, now: now, in: db)
+                try store.revokeTokens(accountID: id, keeping: nil, now: now, in: db)
             }
             return account
         }

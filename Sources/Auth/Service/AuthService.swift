@@ -31,7 +31,9 @@ public final class AuthService: Sendable {
         public let expiresAt: Date
     }
 
-    public let database: GatewayDatabase
+    /// Runs the transactions; ``store`` does the storage work inside them.
+    public let transactions: any TransactionRunner
+    public let store: any AccountStoring
     public let hasher: PasswordHasher
     public let throttle: LoginThrottle
     public let clock: any GatewayClock
@@ -43,11 +45,12 @@ public final class AuthService: Sendable {
     let logger: Logger
 
     public init(
-        database: GatewayDatabase, hasher: PasswordHasher, throttle: LoginThrottle,
+        transactions: any TransactionRunner, store: any AccountStoring = SQLiteAccountStore(), hasher: PasswordHasher, throttle: LoginThrottle,
         clock: any GatewayClock, settings: Settings = Settings(), serverKey: SymmetricKey = SymmetricKey(size: .bits256),
         signUps: RateLimit = RateLimit(limit: 10, window: 3600), logger: Logger = Logger(label: "auth")
     ) {
-        self.database = database
+        self.transactions = transactions
+        self.store = store
         self.hasher = hasher
         self.throttle = throttle
         self.clock = clock
@@ -76,14 +79,14 @@ public final class AuthService: Sendable {
             throw AuthError.invalidField("password", message: reason)
         }
         try checkSignUpAllowed(from: clientAddress)
-        let taken = try await database.pool.read { [email] db in
-            try AccountStore.find(username: username, in: db) != nil ? "username" : try email.flatMap { try AccountStore.find(email: $0, in: db) } != nil ? "email" : nil
+        let taken = try await transactions.read { [email, store] db in
+            try store.find(username: username, in: db) != nil ? "username" : try email.flatMap { try store.find(email: $0, in: db) } != nil ? "email" : nil
         }
         if let taken { throw AuthError.accountExists(field: taken) }
         let hash = try await hasher.hash(password, client: clientAddress.map(LoginThrottle.network))
         let now = clock.now()
         let account = Account(username: username, email: email, passwordHash: hash, role: role, createdAt: now)
-        let stored = try await database.pool.write { db in try AccountStore.insert(account, in: db) }
+        let stored = try await transactions.write { [store] db in try store.insert(account, in: db) }
         logger.info("account created", metadata: ["account": "\(stored.id ?? 0)", "role": "\(role.rawValue)"])
         return stored
     }
@@ -100,7 +103,7 @@ public final class AuthService: Sendable {
         let usable: Account?
         let valid: Bool
         do {
-            let account = try await database.pool.read { db in try AccountStore.find(username: username, in: db) }
+            let account = try await transactions.read { [store] db in try store.find(username: username, in: db) }
             usable = account.flatMap { $0.disabled ? nil : $0 }
             valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: clientAddress.map(LoginThrottle.network))
         } catch {
@@ -155,10 +158,10 @@ public final class AuthService: Sendable {
             id: nil, accountID: account.id ?? 0, tokenHash: Self.digest(token), createdAt: now, expiresAt: expires, revokedAt: nil
         )
         let cap = settings.maxLiveTokens
-        _ = try await database.pool.write { db in
-            let stored = try AccountStore.insertToken(record, in: db)
+        _ = try await transactions.write { [store] db in
+            let stored = try store.insertToken(record, in: db)
             // Beyond the cap, the account's oldest live tokens are revoked (and pruned later).
-            try AccountStore.revokeTokensBeyond(cap, accountID: record.accountID, now: now, in: db)
+            try store.revokeTokensBeyond(cap, accountID: record.accountID, now: now, in: db)
             return stored
         }
         return IssuedToken(token: token, tokenType: "Bearer", expiresAt: expires)
@@ -173,8 +176,8 @@ public final class AuthService: Sendable {
         guard token.count <= 128 else { return nil }
         let hash = Self.digest(token)
         let now = clock.now()
-        return try await database.pool.read { db in
-            guard let (record, account) = try AccountStore.liveToken(hash: hash, now: now, in: db) else { return nil }
+        return try await transactions.read { [store] db in
+            guard let (record, account) = try store.liveToken(hash: hash, now: now, in: db) else { return nil }
             return Identity(accountID: account.id ?? 0, username: account.username, role: account.role, tokenID: record.id)
         }
     }
@@ -182,21 +185,21 @@ public final class AuthService: Sendable {
     /// Revokes the token the caller authenticated with.
     public func revoke(tokenID: Int64) async throws {
         let now = clock.now()
-        try await database.pool.write { db in try AccountStore.revokeToken(id: tokenID, now: now, in: db) }
+        try await transactions.write { [store] db in try store.revokeToken(id: tokenID, now: now, in: db) }
     }
 
     /// Accounts by id, after `afterID` (admin listing).
     public func accounts(after afterID: Int64, limit: Int) async throws -> [Account] {
-        try await database.pool.read { db in try AccountStore.list(after: afterID, limit: limit, in: db) }
+        try await transactions.read { [store] db in try store.list(after: afterID, limit: limit, in: db) }
     }
 
     /// How many accounts exist (the demo seeds only a database with none).
     public func accountCount() async throws -> Int {
-        try await database.pool.read { db in try AccountStore.count(in: db) }
+        try await transactions.read { [store] db in try store.count(in: db) }
     }
 
     public func account(id: Int64) async throws -> Account? {
-        try await database.pool.read { db in try AccountStore.find(id: id, in: db) }
+        try await transactions.read { [store] db in try store.find(id: id, in: db) }
     }
 
     /// Deletes tokens that expired or were revoked more than `age` seconds ago; returns how
@@ -204,7 +207,7 @@ public final class AuthService: Sendable {
     @discardableResult
     public func pruneTokens(olderThan age: TimeInterval) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-age)
-        return try await database.pool.write { db in try AccountStore.pruneTokens(before: cutoff, in: db) }
+        return try await transactions.write { [store] db in try store.pruneTokens(before: cutoff, in: db) }
     }
 
     static func digest(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }

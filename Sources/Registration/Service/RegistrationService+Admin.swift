@@ -34,7 +34,7 @@ extension RegistrationService {
     /// applied to classes whose seats changed.
     public static func importCatalog(
         _ document: CatalogDocument, into database: GatewayDatabase, settings: RegistrationSettings,
-        accounts: any AccountDirectory<Database>, now: Date,
+        accounts: any AccountDirectory, now: Date,
         strict: Bool = false, createOnly: Bool = false, progress: CatalogImporter.Progress? = nil
     ) async throws -> ImportReport {
         let importer = {

@@ -21,12 +21,12 @@ public final class RegistrationService: Sendable {
     /// The catalog this module enrolls students in; seat counts it changes are reported to it.
     public let catalog: CatalogService
     /// Accounts, answered by the Auth module: students are accounts, signed in through it.
-    let accounts: any AccountDirectory<Database>
+    let accounts: any AccountDirectory
     let promoter: WaitlistPromoter
     let logger: Logger
 
     public init(
-        database: GatewayDatabase, catalog: CatalogService, accounts: any AccountDirectory<Database>, clock: any GatewayClock,
+        database: GatewayDatabase, catalog: CatalogService, accounts: any AccountDirectory, clock: any GatewayClock,
         settings: RegistrationSettings = .init(), logger: Logger = Logger(label: "registration")
     ) {
         self.database = database

@@ -15,7 +15,7 @@ struct WaitlistPromoter: Sendable {
     let settings: RegistrationSettings
     /// Tells which students' accounts are disabled: they keep their place in line but are
     /// skipped, so they are neither offered nor given a seat.
-    let accounts: any AccountDirectory<Database>
+    let accounts: any AccountDirectory
 
     /// Called after a seat of `classID` was freed (a drop, a declined or expired offer, more
     /// seats). Applies the policy to the class's line.

@@ -46,7 +46,8 @@ struct TestGateway {
 
     /// An admin account (created on first use) as the identity services act for.
     func adminIdentity() async throws -> Identity {
-        let account = try await app.auth.database.pool.read { db in try AccountStore.find(username: "test-admin", in: db) }
+        let store = app.auth.store
+        let account = try await app.auth.transactions.read { db in try store.find(username: "test-admin", in: db) }
         if let account { return account.identity }
         return try await app.auth.createAccount(username: "test-admin", email: nil, password: "correct horse battery", role: .admin).identity
     }

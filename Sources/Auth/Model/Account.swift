@@ -1,10 +1,8 @@
 public import Foundation
-public import GRDB
 public import GatewayCore
 
 /// An account as stored. The password hash never leaves the Auth module's store.
-public struct Account: Sendable, Equatable, Codable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "accounts"
+public struct Account: Sendable, Equatable, Codable {
 
     public var id: Int64?
     public var username: String
@@ -29,8 +27,6 @@ public struct Account: Sendable, Equatable, Codable, FetchableRecord, MutablePer
         self.disabled = false
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
     public var identity: Identity { Identity(accountID: id ?? 0, username: username, role: role) }
 
     /// What the API shows of an account: never the hash.
@@ -50,14 +46,13 @@ public struct AccountView: Codable, Sendable, Equatable {
 }
 
 /// A stored bearer token: only its SHA-256 is kept.
-struct AccessToken: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "access_tokens"
-    var id: Int64?
-    var accountID: Int64
-    var tokenHash: Data
-    var createdAt: Date
-    var expiresAt: Date
-    var revokedAt: Date?
+public struct AccessToken: Sendable, Codable {
+    public var id: Int64?
+    public var accountID: Int64
+    public var tokenHash: Data
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var revokedAt: Date?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -68,5 +63,12 @@ struct AccessToken: Codable, FetchableRecord, MutablePersistableRecord {
         case revokedAt = "revoked_at"
     }
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    public init(id: Int64?, accountID: Int64, tokenHash: Data, createdAt: Date, expiresAt: Date, revokedAt: Date?) {
+        self.id = id
+        self.accountID = accountID
+        self.tokenHash = tokenHash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+    }
 }
