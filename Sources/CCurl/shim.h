@@ -17,6 +17,9 @@ static inline CURLcode cg_getinfo_string(CURL *h, CURLINFO i, char **v) { return
 /* Progress callback (used to abort a transfer when its Swift Task is cancelled). */
 typedef int (*cg_xferinfo_callback)(void *clientp, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
 static inline CURLcode cg_setopt_xferinfo_function(CURL *h, cg_xferinfo_callback f) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
+/* Destination guard: libcurl calls this to create every socket it is about to connect, with
+   the resolved address, so the address can be vetted before any packet is sent. */
+static inline CURLcode cg_setopt_opensocket_function(CURL *h, curl_opensocket_callback f) { return curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, f); }
 /* CURL_GLOBAL_DEFAULT is a composite macro that Swift does not import. */
 static inline CURLcode cg_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
 static inline long cg_error_size(void) { return CURL_ERROR_SIZE; }

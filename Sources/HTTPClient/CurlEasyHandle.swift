@@ -26,8 +26,42 @@ final class CurlEasyHandle {
         errorBuffer.deallocate()
     }
 
-    /// Runs `transfer` to completion on the calling thread (blocking).
+    /// Runs `transfer` to completion on the calling thread (blocking), following redirects
+    /// hop by hop when the request asks for it (see ``RedirectPolicy``).
     func perform(_ transfer: PreparedTransfer, ticket: TransferTicket) -> Result<OutboundResponse, any Error> {
+        // The request's total timeout covers the whole redirect chain.
+        let deadline = ContinuousClock.now + .milliseconds(transfer.timeoutMilliseconds)
+        var hop = transfer.firstHop
+        var redirectsFollowed = 0
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                return .failure(HTTPClientError.timeout(message: "timed out while following redirects"))
+            }
+            let result = perform(hop, of: transfer, timeoutMilliseconds: PreparedTransfer.milliseconds(remaining), ticket: ticket)
+            guard transfer.followRedirects, case .success(let response) = result,
+                  RedirectPolicy.followedStatuses.contains(response.status),
+                  let location = response.headers["Location"] else {
+                return result
+            }
+            if ticket.isCancelled { return .failure(CancellationError()) }
+            guard redirectsFollowed < transfer.maxRedirects else {
+                return .failure(HTTPClientError.redirectRejected(
+                    reason: "more than \(transfer.maxRedirects) redirects"))
+            }
+            do {
+                hop = try RedirectPolicy.nextHop(after: hop, status: response.status, location: location)
+            } catch {
+                return .failure(error)
+            }
+            redirectsFollowed += 1
+        }
+    }
+
+    /// Performs one request (no redirect following) and returns its response.
+    private func perform(
+        _ hop: TransferHop, of transfer: PreparedTransfer, timeoutMilliseconds: Int, ticket: TransferTicket
+    ) -> Result<OutboundResponse, any Error> {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -37,9 +71,11 @@ final class CurlEasyHandle {
             curl_slist_free_all(headerList)
         }
         let sink = TransferSink(sizeLimit: transfer.maxResponseBodySize, ticket: ticket)
-        return withExtendedLifetime(sink) {
+        let destinationGuard = DestinationGuard(allowList: transfer.allowedDestinations, host: hop.url.host)
+        return withExtendedLifetime((sink, destinationGuard)) {
             do {
-                headerList = try configure(transfer, sink: sink)
+                headerList = try configure(
+                    hop, of: transfer, timeoutMilliseconds: timeoutMilliseconds, sink: sink, destinationGuard: destinationGuard)
             } catch {
                 return .failure(error)
             }
@@ -50,6 +86,9 @@ final class CurlEasyHandle {
             if sink.exceededSizeLimit {
                 return .failure(HTTPClientError.responseTooLarge(limit: transfer.maxResponseBodySize))
             }
+            if code == CURLE_COULDNT_CONNECT, let refused = destinationGuard.refused {
+                return .failure(HTTPClientError.destinationNotAllowed(address: refused.address, reason: refused.reason))
+            }
             guard code == CURLE_OK else {
                 return .failure(error(for: code, sizeLimit: transfer.maxResponseBodySize))
             }
@@ -59,16 +98,19 @@ final class CurlEasyHandle {
 
     // MARK: - Configuration
 
-    /// Sets every option for `transfer`. Returns the header list, which the caller must free
-    /// after the transfer.
+    /// Sets every option for one hop of `transfer`. Returns the header list, which the caller
+    /// must free after the transfer.
     private func configure(
-        _ transfer: PreparedTransfer, sink: TransferSink
+        _ hop: TransferHop, of transfer: PreparedTransfer, timeoutMilliseconds: Int,
+        sink: TransferSink, destinationGuard: DestinationGuard
     ) throws(HTTPClientError) -> UnsafeMutablePointer<curl_slist>? {
         try check(cg_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         try check(cg_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         try check(cg_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         try check(cg_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
-        try check(cg_setopt_string(handle, CURLOPT_URL, transfer.url.absoluteString))
+        try check(cg_setopt_string(handle, CURLOPT_URL, hop.url.absoluteString))
+        // Security: every socket's resolved address is vetted before it connects (SSRF).
+        try check(destinationGuard.install(on: handle))
 
         // Security: TLS verification is always on; extra trust is additive, never a bypass.
         try check(cg_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
@@ -83,18 +125,16 @@ final class CurlEasyHandle {
         }
 
         try check(cg_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, transfer.connectTimeoutMilliseconds))
-        try check(cg_setopt_long(handle, CURLOPT_TIMEOUT_MS, transfer.timeoutMilliseconds))
-        try check(cg_setopt_long(handle, CURLOPT_FOLLOWLOCATION, transfer.followRedirects ? 1 : 0))
-        if transfer.followRedirects {
-            try check(cg_setopt_long(handle, CURLOPT_MAXREDIRS, transfer.maxRedirects))
-        }
+        try check(cg_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds))
+        // Redirects are followed by `perform`, hop by hop, never by libcurl.
+        try check(cg_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         // Rejects early when Content-Length announces too much; TransferSink enforces it for
         // bodies of unknown length.
         try check(cg_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maxResponseBodySize)))
 
-        if let credentials = transfer.credentials {
-            // CURLOPT_HTTPAUTH defaults to CURLAUTH_BASIC. libcurl sends these only to the
-            // original host, not to redirect targets elsewhere (CURLOPT_UNRESTRICTED_AUTH off).
+        if let credentials = transfer.credentials, hop.sendsSecrets {
+            // CURLOPT_HTTPAUTH defaults to CURLAUTH_BASIC. Not sent once a redirect has
+            // changed origin (`hop.sendsSecrets`).
             try check(cg_setopt_string(handle, CURLOPT_USERNAME, credentials.username))
             try check(cg_setopt_string(handle, CURLOPT_PASSWORD, credentials.password))
         }
@@ -102,11 +142,11 @@ final class CurlEasyHandle {
             try check(cg_setopt_string(handle, CURLOPT_USERAGENT, userAgent))
         }
 
-        try configureMethodAndBody(transfer)
+        try configureMethodAndBody(hop)
         try check(sink.install(on: handle))
 
         var list: UnsafeMutablePointer<curl_slist>?
-        for line in transfer.headerLines {
+        for line in transfer.headerLines(for: hop) {
             guard let extended = curl_slist_append(list, line) else {
                 curl_slist_free_all(list)
                 throw .other(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory")
@@ -124,9 +164,9 @@ final class CurlEasyHandle {
         return list
     }
 
-    private func configureMethodAndBody(_ transfer: PreparedTransfer) throws(HTTPClientError) {
-        let method = transfer.method.rawValue
-        if let body = transfer.body {
+    private func configureMethodAndBody(_ hop: TransferHop) throws(HTTPClientError) {
+        let method = hop.method.rawValue
+        if let body = hop.body {
             // COPYPOSTFIELDS copies the bytes, so `body` need not outlive this call. The size
             // must be set first, or libcurl would stop at the first NUL byte.
             try check(cg_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))

@@ -12,6 +12,14 @@ public import Logging
 /// followed unless asked for, HTTP/2 is used when an HTTPS server offers it, and response bodies
 /// are capped in size. Cancelling the calling task aborts the transfer.
 ///
+/// Outbound security (server-side request forgery and secret leaks):
+/// - connections to loopback, private, link-local, unspecified, CGNAT and cloud metadata
+///   addresses are refused unless ``Configuration/allowedDestinations`` lists them; the check is
+///   on the resolved address libcurl connects to (see ``DestinationAllowList``);
+/// - a redirect from `https` to `http`, or to any scheme but `http`/`https`, is not followed;
+/// - `Authorization`, `Proxy-Authorization`, `Cookie`, Basic credentials and the request's
+///   ``OutboundRequest/secretHeaderNames`` are dropped once a redirect changes origin.
+///
 /// Call ``shutdown()`` (or drop the last reference) to let the threads exit once the queued
 /// requests are done.
 public final class CurlHTTPClient: HTTPClient {
@@ -37,6 +45,12 @@ public final class CurlHTTPClient: HTTPClient {
         /// Whether to honour `http_proxy`/`https_proxy`/`no_proxy` environment variables.
         /// Off by default so that upstream traffic goes where the configuration says.
         public var useEnvironmentProxy: Bool
+        /// Restricted destinations (loopback, private, link-local, …) this client may still
+        /// connect to: networks (`127.0.0.0/8`, `::1`) and exact host names. Empty by default,
+        /// so only public addresses are reachable; tests and development sources on 127.0.0.1
+        /// use ``DestinationAllowList/loopback``. Checked on every connection, including each
+        /// redirect hop, against the address actually connected to.
+        public var allowedDestinations: DestinationAllowList
         /// Where request summaries (method, scheme, host, path, status, duration) are logged at
         /// debug level. Never logs query strings, headers, bodies or credentials.
         public var logger: Logger
@@ -50,6 +64,7 @@ public final class CurlHTTPClient: HTTPClient {
             additionalCAFile: String? = nil,
             userAgent: String? = "campus-gateway",
             useEnvironmentProxy: Bool = false,
+            allowedDestinations: DestinationAllowList = .none,
             logger: Logger = Logger(label: "campus-gateway.http-client")
         ) {
             self.threadCount = threadCount
@@ -60,6 +75,7 @@ public final class CurlHTTPClient: HTTPClient {
             self.additionalCAFile = additionalCAFile
             self.userAgent = userAgent
             self.useEnvironmentProxy = useEnvironmentProxy
+            self.allowedDestinations = allowedDestinations
             self.logger = logger
         }
     }

@@ -20,6 +20,14 @@ public enum HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidRequest(reason: String)
     /// The client was shut down before the request could run.
     case shutDown
+    /// Every address the host resolved to is restricted (loopback, private, link-local,
+    /// unspecified, CGNAT, metadata, …) and not in
+    /// ``CurlHTTPClient/Configuration/allowedDestinations``; no connection was made.
+    /// `address` is the first address refused, `reason` its class (e.g. `"loopback"`).
+    case destinationNotAllowed(address: String, reason: String)
+    /// A redirect was not followed: it went from `https` to `http`, to a scheme other than
+    /// `http`/`https`, to an unparseable `Location`, or past the redirect limit.
+    case redirectRejected(reason: String)
     /// Any other libcurl failure: the raw `CURLcode` and its message.
     case other(code: Int, message: String)
 
@@ -32,6 +40,9 @@ public enum HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidURL(let reason): "Invalid URL: \(reason)"
         case .invalidRequest(let reason): "Invalid request: \(reason)"
         case .shutDown: "HTTP client has been shut down"
+        case .destinationNotAllowed(let address, let reason):
+            "Destination address \(address) is not allowed (\(reason)); allow-list it in allowedDestinations to connect"
+        case .redirectRejected(let reason): "Redirect not followed: \(reason)"
         case .other(let code, let message): "HTTP transfer failed (curl code \(code)): \(message)"
         }
     }

@@ -24,8 +24,8 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
 /// Username and password sent with HTTP Basic authentication.
 ///
 /// `description` never reveals the password, so credentials are safe to interpolate into logs
-/// by accident. They are sent only to the request's own host, never to a redirect target on
-/// another host.
+/// by accident. They are sent only to the request's own origin (scheme, host and port), never
+/// to a redirect target on another origin.
 public struct BasicCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     public var username: String
     public var password: String
@@ -55,13 +55,24 @@ public struct OutboundRequest: Sendable, CustomStringConvertible {
     /// Total time allowed for the whole exchange (connect, send, receive).
     /// `nil` uses the client's ``CurlHTTPClient/Configuration/defaultTimeout``.
     public var timeout: Duration?
-    /// Whether to follow 3xx redirects. Defaults to `false`: the 3xx response is returned as is.
+    /// Whether to follow redirects (301, 302, 303, 307 and 308 with a `Location`). Defaults to
+    /// `false`: the 3xx response is returned as is. Followed redirects go only to `http`/`https`
+    /// URLs, never from `https` to `http`, drop secret headers and credentials when the origin
+    /// changes, and each target's address is checked like the first one's.
     public var followRedirects: Bool
     /// Credentials for HTTP Basic authentication, if any.
     public var basicCredentials: BasicCredentials?
     /// Largest response body accepted for this request, in bytes.
     /// `nil` uses the client's ``CurlHTTPClient/Configuration/maxResponseBodySize``.
     public var maxResponseBodySize: Int?
+    /// Names of further headers that carry secrets (e.g. `X-Api-Key`), compared
+    /// case-insensitively. Like ``alwaysSecretHeaderNames`` and ``basicCredentials``, they are
+    /// dropped as soon as a followed redirect changes origin (scheme, host or port), and not
+    /// sent again for the rest of the redirect chain.
+    public var secretHeaderNames: [String]
+
+    /// Headers treated as secret in every request: dropped on a cross-origin redirect.
+    public static let alwaysSecretHeaderNames = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     public init(
         method: HTTPMethod = .get,
@@ -71,7 +82,8 @@ public struct OutboundRequest: Sendable, CustomStringConvertible {
         timeout: Duration? = nil,
         followRedirects: Bool = false,
         basicCredentials: BasicCredentials? = nil,
-        maxResponseBodySize: Int? = nil
+        maxResponseBodySize: Int? = nil,
+        secretHeaderNames: [String] = []
     ) {
         self.method = method
         self.url = url
@@ -81,6 +93,12 @@ public struct OutboundRequest: Sendable, CustomStringConvertible {
         self.followRedirects = followRedirects
         self.basicCredentials = basicCredentials
         self.maxResponseBodySize = maxResponseBodySize
+        self.secretHeaderNames = secretHeaderNames
+    }
+
+    /// Whether the header `name` is secret for this request (see ``secretHeaderNames``).
+    public func isSecretHeader(_ name: String) -> Bool {
+        (Self.alwaysSecretHeaderNames + secretHeaderNames).contains { HTTPHeaderFields.namesMatch($0, name) }
     }
 
     public var description: String { "\(method) \(url.redactedForLogging)" }

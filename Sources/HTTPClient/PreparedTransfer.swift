@@ -3,10 +3,18 @@ public import Foundation
 /// An ``OutboundRequest`` validated and merged with the client configuration: everything a
 /// pool thread needs to configure a curl easy handle, with no further decisions to make.
 struct PreparedTransfer: Sendable {
+    /// One request header, ready for `CURLOPT_HTTPHEADER`.
+    struct Header: Sendable {
+        var name: String
+        /// `Name: value` (or `Name;` for an empty value).
+        var line: String
+        /// Dropped once a redirect changes origin (see ``OutboundRequest/secretHeaderNames``).
+        var isSecret: Bool
+    }
+
     var method: HTTPMethod
     var url: URL
-    /// `Name: value` lines for `CURLOPT_HTTPHEADER`.
-    var headerLines: [String]
+    var headers: [Header]
     var body: Data?
     var connectTimeoutMilliseconds: Int
     var timeoutMilliseconds: Int
@@ -17,6 +25,7 @@ struct PreparedTransfer: Sendable {
     var additionalCAFile: String?
     var userAgent: String?
     var useEnvironmentProxy: Bool
+    var allowedDestinations: DestinationAllowList
 
     /// Validates `request` and resolves defaults from `configuration`.
     /// - Throws: ``HTTPClientError/invalidURL(reason:)`` or
@@ -31,8 +40,8 @@ struct PreparedTransfer: Sendable {
         guard Self.isToken(request.method.rawValue) else {
             throw .invalidRequest(reason: "invalid HTTP method")
         }
-        var lines: [String] = []
-        lines.reserveCapacity(request.headers.count + 2)
+        var headers: [Header] = []
+        headers.reserveCapacity(request.headers.count)
         for (name, value) in request.headers {
             guard Self.isToken(name) else {
                 throw .invalidRequest(reason: "invalid header name")
@@ -42,19 +51,17 @@ struct PreparedTransfer: Sendable {
             }
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             // curl sends "Name;" as a header with an empty value ("Name:" would remove it).
-            lines.append(trimmed.isEmpty ? "\(name);" : "\(name): \(trimmed)")
-        }
-        if request.body != nil {
-            // libcurl would otherwise invent these for a request body.
-            if !request.headers.contains("Content-Type") { lines.append("Content-Type:") }
-            if !request.headers.contains("Expect") { lines.append("Expect:") }
+            headers.append(Header(
+                name: name,
+                line: trimmed.isEmpty ? "\(name);" : "\(name): \(trimmed)",
+                isSecret: request.isSecretHeader(name)))
         }
         let limit = request.maxResponseBodySize ?? configuration.maxResponseBodySize
         guard limit >= 0 else { throw .invalidRequest(reason: "negative response size limit") }
 
         self.method = request.method
         self.url = request.url
-        self.headerLines = lines
+        self.headers = headers
         self.body = request.body
         self.connectTimeoutMilliseconds = Self.milliseconds(configuration.connectTimeout)
         self.timeoutMilliseconds = Self.milliseconds(request.timeout ?? configuration.defaultTimeout)
@@ -65,6 +72,34 @@ struct PreparedTransfer: Sendable {
         self.additionalCAFile = configuration.additionalCAFile
         self.userAgent = configuration.userAgent
         self.useEnvironmentProxy = configuration.useEnvironmentProxy
+        self.allowedDestinations = configuration.allowedDestinations
+    }
+
+    /// The request as first sent.
+    var firstHop: TransferHop {
+        TransferHop(url: url, method: method, body: body, sendsSecrets: true, sendsBodyHeaders: true)
+    }
+
+    /// `Name: value` lines for `CURLOPT_HTTPHEADER` on `hop`: without secret headers after a
+    /// cross-origin redirect, and without body headers once the body was dropped.
+    func headerLines(for hop: TransferHop) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(headers.count + 2)
+        for header in headers {
+            if header.isSecret && !hop.sendsSecrets { continue }
+            if !hop.sendsBodyHeaders,
+               RedirectPolicy.bodyHeaderNames.contains(where: { HTTPHeaderFields.namesMatch($0, header.name) }) {
+                continue
+            }
+            lines.append(header.line)
+        }
+        if hop.body != nil {
+            // libcurl would otherwise invent these for a request body.
+            let names = headers.map(\.name)
+            if !names.contains(where: { HTTPHeaderFields.namesMatch($0, "Content-Type") }) { lines.append("Content-Type:") }
+            if !names.contains(where: { HTTPHeaderFields.namesMatch($0, "Expect") }) { lines.append("Expect:") }
+        }
+        return lines
     }
 
     /// Whole milliseconds, at least 1 (0 would mean "no timeout" to libcurl).

@@ -13,8 +13,12 @@ import Darwin
 struct ChildProcess: Sendable {
     let pid: pid_t
 
-    /// Starts `path` with `arguments` (not including argv[0]).
-    static func spawn(_ path: String, _ arguments: [String]) throws -> ChildProcess {
+    /// Starts `path` with `arguments` (not including argv[0]), in `workingDirectory` if given
+    /// (through `/bin/sh`, which `exec`s `path`, so the pid is still that of `path`).
+    static func spawn(_ path: String, _ arguments: [String], workingDirectory: String? = nil) throws -> ChildProcess {
+        if let workingDirectory {
+            return try spawn("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", workingDirectory, path] + arguments)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

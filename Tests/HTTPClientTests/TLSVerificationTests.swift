@@ -2,16 +2,20 @@ import Foundation
 import HTTPClient
 import Testing
 
-private let opensslPath = "/usr/bin/openssl"
+let opensslPath = "/usr/bin/openssl"
 
-/// An `openssl s_server -www` on 127.0.0.1 with a freshly generated self-signed certificate.
-private struct SelfSignedTLSServer {
+/// An `openssl s_server` on 127.0.0.1 with a freshly generated self-signed certificate.
+///
+/// Without `responses` it runs with `-www` (a status page for any request). With `responses` it
+/// runs with `-HTTP`: `GET /name` answers the raw HTTP response `responses["name"]` (status
+/// line, CRLF-terminated headers, body), which lets tests make an HTTPS server redirect.
+struct SelfSignedTLSServer {
     let directory: String
     let certificatePath: String
     let port: Int
     let process: ChildProcess
 
-    static func start() async throws -> SelfSignedTLSServer {
+    static func start(responses: [String: String]? = nil) async throws -> SelfSignedTLSServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("httpclient-tls-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -28,9 +32,13 @@ private struct SelfSignedTLSServer {
         let port = probe.port
         try await probe.shutdown()
 
+        for (name, response) in responses ?? [:] {
+            try Data(response.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+        }
         let process = try ChildProcess.spawn(opensslPath, [
-            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-www", "-quiet",
-        ])
+            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key,
+            responses == nil ? "-www" : "-HTTP", "-quiet",
+        ], workingDirectory: directory)
         let server = SelfSignedTLSServer(directory: directory, certificatePath: cert, port: port, process: process)
         do {
             try await server.waitUntilListening()
@@ -76,7 +84,8 @@ struct TLSVerificationTests {
     @Test func selfSignedCertificateIsRejectedByDefault() async throws {
         let server = try await SelfSignedTLSServer.start()
         defer { server.stop() }
-        let client = CurlHTTPClient(configuration: .init(threadCount: 1, defaultTimeout: .seconds(10)))
+        let client = CurlHTTPClient(configuration: .init(
+            threadCount: 1, defaultTimeout: .seconds(10), allowedDestinations: .loopback))
         defer { client.shutdown() }
         let error = await #expect(throws: HTTPClientError.self) {
             try await client.execute(OutboundRequest(url: URL(string: "https://127.0.0.1:\(server.port)/")!))
@@ -91,7 +100,8 @@ struct TLSVerificationTests {
         let server = try await SelfSignedTLSServer.start()
         defer { server.stop() }
         let client = CurlHTTPClient(configuration: .init(
-            threadCount: 1, defaultTimeout: .seconds(10), additionalCAFile: server.certificatePath))
+            threadCount: 1, defaultTimeout: .seconds(10), additionalCAFile: server.certificatePath,
+            allowedDestinations: .loopback))
         defer { client.shutdown() }
         let response = try await client.execute(OutboundRequest(url: URL(string: "https://127.0.0.1:\(server.port)/")!))
         #expect(response.status == 200)
@@ -100,7 +110,8 @@ struct TLSVerificationTests {
 
     @Test func plainHTTPServerOnHTTPSURLIsATLSFailure() async throws {
         try await withTestServer { server in
-            let client = CurlHTTPClient(configuration: .init(threadCount: 1, defaultTimeout: .seconds(10)))
+            let client = CurlHTTPClient(configuration: .init(
+            threadCount: 1, defaultTimeout: .seconds(10), allowedDestinations: .loopback))
             defer { client.shutdown() }
             let error = await #expect(throws: HTTPClientError.self) {
                 try await client.execute(OutboundRequest(url: URL(string: "https://127.0.0.1:\(server.port)/echo")!))

@@ -47,6 +47,8 @@ final class ServerStats: @unchecked Sendable {
 /// - `/status/N`: status N.
 /// - `/sleep/MS`: answers after MS milliseconds.
 /// - `/redirect`: 302 to `/echo?from=redirect`.
+/// - `/redirect-to?location=URL[&status=N]`: status N (default 302) to `location`, verbatim.
+/// - `/loop/N`: 302 to `/loop/N-1`, and `/loop/0` to `/echo`: N + 1 redirects in all.
 /// - `/bytes/N`: N bytes with a Content-Length; `/chunked-bytes/N`: the same, chunked.
 /// - `/auth`: 200 only with Basic credentials alice / s3cret, else 401.
 /// - `/headers`: repeated and mixed-case response headers.
@@ -54,19 +56,22 @@ final class TestHTTPServer: Sendable {
     static let username = "alice"
     static let password = "s3cret"
 
+    let host: String
     let port: Int
     let stats: ServerStats
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
-    private init(port: Int, stats: ServerStats, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+    private init(host: String, port: Int, stats: ServerStats, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+        self.host = host
         self.port = port
         self.stats = stats
         self.group = group
         self.channel = channel
     }
 
-    static func start() async throws -> TestHTTPServer {
+    /// Starts a server on `host` (an IPv4 loopback address) and an ephemeral port.
+    static func start(host: String = "127.0.0.1") async throws -> TestHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let stats = ServerStats()
         do {
@@ -79,10 +84,10 @@ final class TestHTTPServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(TestRouteHandler(stats: stats))
                     }
                 }
-                .bind(host: "127.0.0.1", port: 0)
+                .bind(host: host, port: 0)
                 .get()
             let port = channel.localAddress?.port ?? 0
-            return TestHTTPServer(port: port, stats: stats, group: group, channel: channel)
+            return TestHTTPServer(host: host, port: port, stats: stats, group: group, channel: channel)
         } catch {
             try? await group.shutdownGracefully()
             throw error
@@ -90,7 +95,13 @@ final class TestHTTPServer: Sendable {
     }
 
     func url(_ pathAndQuery: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+        URL(string: "http://\(host):\(port)\(pathAndQuery)")!
+    }
+
+    /// `/redirect-to` answering `status` with `Location: location` (sent verbatim).
+    func redirect(to location: String, status: Int = 302) -> URL {
+        let encoded = location.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return url("/redirect-to?status=\(status)&location=\(encoded)")
     }
 
     func shutdown() async throws {
@@ -99,9 +110,9 @@ final class TestHTTPServer: Sendable {
     }
 }
 
-/// Runs `body` with a fresh server and always shuts the server down.
-func withTestServer<T>(_ body: (TestHTTPServer) async throws -> T) async throws -> T {
-    let server = try await TestHTTPServer.start()
+/// Runs `body` with a fresh server on `host` and always shuts the server down.
+func withTestServer<T>(host: String = "127.0.0.1", _ body: (TestHTTPServer) async throws -> T) async throws -> T {
+    let server = try await TestHTTPServer.start(host: host)
     do {
         let result = try await body(server)
         try await server.shutdown()
@@ -158,6 +169,13 @@ private final class TestRouteHandler: ChannelInboundHandler, RemovableChannelHan
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(millis))) {
                 self.respond(context, head, .ok, [], "slept \(millis)")
             }
+        case ("redirect-to", _):
+            let query = URLComponents(string: head.uri)?.queryItems ?? []
+            let location = query.first { $0.name == "location" }?.value ?? "/"
+            let status = query.first { $0.name == "status" }?.value.flatMap { Int($0) } ?? 302
+            respond(context, head, HTTPResponseStatus(statusCode: status), [("Location", location)], "")
+        case ("loop", let count?):
+            respond(context, head, .found, [("Location", count > 0 ? "/loop/\(count - 1)" : "/echo")], "")
         case ("redirect", _):
             respond(context, head, .found, [("Location", "/echo?from=redirect")], "")
         case ("bytes", let count?):

@@ -3,16 +3,21 @@ import HTTPClient
 import Testing
 
 /// A client with small, test-friendly limits so that nothing can hang for long.
+///
+/// The test servers listen on 127.0.0.1, which the client refuses by default (SSRF guard), so
+/// loopback is allow-listed explicitly unless a test passes its own `allowed` list.
 func makeClient(
     threads: Int = 2,
     timeout: Duration = .seconds(10),
-    maxBody: Int = 10 * 1024 * 1024
+    maxBody: Int = 10 * 1024 * 1024,
+    allowed: DestinationAllowList = .loopback
 ) -> CurlHTTPClient {
     CurlHTTPClient(configuration: .init(
         threadCount: threads,
         connectTimeout: .seconds(5),
         defaultTimeout: timeout,
-        maxResponseBodySize: maxBody
+        maxResponseBodySize: maxBody,
+        allowedDestinations: allowed
     ))
 }
 
