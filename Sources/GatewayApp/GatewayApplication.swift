@@ -63,9 +63,11 @@ public struct GatewayApplication: Sendable {
             transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
             clock: clock, settings: configuration.auth, serverKey: serverKey, logger: logger
         )
-        self.catalog = try CatalogService(database: database, refreshInterval: configuration.registration.catalogRefreshSeconds)
+        self.catalog = try CatalogService(
+            transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds
+        )
         self.registration = RegistrationService(
-            database: database, catalog: catalog,
+            transactions: database, stores: .sqlite(catalog: catalog.store), catalog: catalog,
             accounts: AuthAccountDirectory(service: auth, credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
             clock: clock, settings: configuration.registration, logger: logger
         )

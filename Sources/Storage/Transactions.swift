@@ -8,6 +8,9 @@ public protocol TransactionRunner: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in one write transaction: everything it does commits together or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
+    /// services before anything is served).
+    func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
 }
 
 extension Database: StoreTransaction {}
@@ -19,6 +22,10 @@ extension GatewayDatabase: TransactionRunner {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await pool.write { db in try body(db) }
+    }
+
+    public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try pool.read { db in try body(db) }
     }
 }
 

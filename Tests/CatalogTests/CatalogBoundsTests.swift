@@ -57,6 +57,6 @@ struct CatalogBoundsTests {
         try await harness.database.pool.write { db in
             try db.execute(sql: "INSERT INTO registration_retired_class_ids (id, retired_at) VALUES (?, ?)", arguments: [Int64.max, Date()])
         }
-        await #expect(throws: RowError.self) { try await harness.database.pool.read { db in try CatalogStore.nextClassID(in: db) } }
+        await #expect(throws: RowError.self) { try await harness.database.pool.read { db in try SQLiteCatalogStore().nextClassID(in: db) } }
     }
 }

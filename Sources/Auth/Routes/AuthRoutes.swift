@@ -1,6 +1,5 @@
 import Storage
 import NIOFoundationEssentialsCompat
-import GRDB
 public import GatewayHTTP
 public import Foundation
 public import GatewayCore

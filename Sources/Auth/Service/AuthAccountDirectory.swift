@@ -2,7 +2,6 @@ import Storage
 import GatewayCore
 public import Contracts
 public import Foundation
-public import GRDB
 
 /// Auth's answer to ``AccountDirectory`` on SQLite: what feature modules may know and do
 /// about accounts, inside their own transactions, without reading Auth's tables.

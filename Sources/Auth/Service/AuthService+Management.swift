@@ -1,7 +1,6 @@
 import Storage
 import Logging
 public import Foundation
-public import GRDB
 public import GatewayCore
 
 extension AuthService {

@@ -1,6 +1,5 @@
 public import Crypto
 public import Foundation
-public import GRDB
 public import GatewayCore
 public import Logging
 public import Storage

@@ -1,5 +1,4 @@
 public import Foundation
-public import GRDB
 public import Storage
 public import Synchronization
 
@@ -34,15 +33,17 @@ public final class CatalogCache: Sendable {
         var checkedAt: ContinuousClock.Instant
     }
 
-    private let database: GatewayDatabase
+    private let transactions: any TransactionRunner
+    private let store: any CatalogStoring
     private let refreshInterval: Duration
     private let state: Mutex<State>
 
     /// Loads the catalog synchronously (at start-up).
-    public init(database: GatewayDatabase, refreshInterval: TimeInterval) throws {
-        self.database = database
+    public init(transactions: any TransactionRunner, store: any CatalogStoring, refreshInterval: TimeInterval) throws {
+        self.transactions = transactions
+        self.store = store
         self.refreshInterval = .milliseconds(Int64(max(0, refreshInterval) * 1000))
-        let (index, seats) = try database.pool.read { db in try CatalogStore.loadIndex(in: db) }
+        let (index, seats) = try transactions.readAtStartup { db in try store.loadIndex(in: db) }
         state = Mutex(State(index: index, seats: seats, checkedAt: .now))
     }
 
@@ -55,7 +56,7 @@ public final class CatalogCache: Sendable {
             return (Snapshot(index: state.index, seats: state.seats), due)
         }
         guard due else { return current }
-        let version = try await database.pool.read { db in try CatalogStore.version(in: db) }
+        let version = try await transactions.read { [store] db in try store.version(in: db) }
         guard version != current.index.version else { return current }
         return try await reload()
     }
@@ -68,7 +69,7 @@ public final class CatalogCache: Sendable {
     /// Rebuilds the index from the database.
     @discardableResult
     public func reload() async throws -> Snapshot {
-        let (index, seats) = try await database.pool.read { db in try CatalogStore.loadIndex(in: db) }
+        let (index, seats) = try await transactions.read { [store] db in try store.loadIndex(in: db) }
         return state.withLock { state in
             guard index.version >= state.index.version else { return Snapshot(index: state.index, seats: state.seats) }
             // Keep any count reported after our read began (it has a higher revision).

@@ -1,17 +1,18 @@
 public import Foundation
 public import Storage
-public import GRDB
 
 /// Browsing the catalog: subjects, filtered and paged class lists, one class with its seats.
 /// Reads come from the in-memory ``CatalogCache``; a module that changes seat counters
 /// (Registration) reports the committed counts to it with ``apply(_:)``.
 public final class CatalogService: Sendable {
-    public let database: GatewayDatabase
+    public let transactions: any TransactionRunner
+    public let store: any CatalogStoring
     public let cache: CatalogCache
 
-    public init(database: GatewayDatabase, refreshInterval: TimeInterval) throws {
-        self.database = database
-        self.cache = try CatalogCache(database: database, refreshInterval: refreshInterval)
+    public init(transactions: any TransactionRunner, store: any CatalogStoring = SQLiteCatalogStore(), refreshInterval: TimeInterval) throws {
+        self.transactions = transactions
+        self.store = store
+        self.cache = try CatalogCache(transactions: transactions, store: store, refreshInterval: refreshInterval)
     }
 
     /// Every subject with its class count, by id.
@@ -40,7 +41,7 @@ public final class CatalogService: Sendable {
 
     /// Whether the catalog holds no class at all (a new database).
     public func isEmpty() async throws -> Bool {
-        try await database.pool.read { db in try CatalogStore.classCount(in: db) == 0 }
+        try await transactions.read { [store] db in try store.classCount(in: db) == 0 }
     }
 
     /// The current snapshot, reloaded first when another process changed the catalog.

@@ -95,7 +95,7 @@ public struct CatalogImporter: Sendable {
         if report.subjects.created + report.subjects.updated + report.courses.created + report.courses.updated
             + report.classes.created + report.classes.updated > 0
         {
-            try CatalogStore.bumpVersion(in: db)
+            try SQLiteCatalogStore().bumpVersion(in: db)
         }
         return (report, reseated)
     }
@@ -200,7 +200,7 @@ public struct CatalogImporter: Sendable {
             if let wanted = row.id, let bySchedule, bySchedule != wanted {
                 throw RowError("schedule number \(row.scheduleNumber) in \(row.term) already belongs to class \(bySchedule)")
             }
-            let instructors = CatalogStore.joinInstructors(row.instructors)
+            let instructors = SQLiteCatalogStore.joinInstructors(row.instructors)
             let existingID = row.id ?? bySchedule
             let existing = try existingID.flatMap { id in
                 try Row.fetchOne(
@@ -220,7 +220,7 @@ public struct CatalogImporter: Sendable {
                         seats, base_enrolled, base_waitlist, enrolled, waitlist)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
-                        try row.id ?? CatalogStore.nextClassID(in: db), row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
+                        try row.id ?? SQLiteCatalogStore().nextClassID(in: db), row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
                         row.seats, row.enrolled, row.waitlist, row.enrolled, row.waitlist,
                     ])
                 try insertMeetings(row.meetings, classID: db.lastInsertedRowID, db: db)
@@ -234,7 +234,7 @@ public struct CatalogImporter: Sendable {
             if row.enrolled + local + held > row.seats {
                 throw RowError("seats (\(row.seats)) would be fewer than the \(row.enrolled) enrolled elsewhere plus \(local + held) enrolled or held through the gateway")
             }
-            let meetings = try CatalogStore.classSeats(of: [id], in: db)[id]?.meetings ?? []
+            let meetings = try SQLiteCatalogStore().classSeats(of: [id], in: db)[id]?.meetings ?? []
             let storedText: [String] = [existing[1], existing[3], existing[4], existing[5], existing[6]]
             let storedCounts: [Int] = [existing[7], existing[8], existing[9]]
             let storedCourse: Int64 = existing[2]

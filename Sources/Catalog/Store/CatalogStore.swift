@@ -1,36 +1,46 @@
+public import Contracts
+import Storage
 public import Foundation
 public import GRDB
 
-/// SQL for the catalog. Functions take a `Database` so that callers compose them inside their
-/// own transactions. Every value is a bound parameter.
-public enum CatalogStore {
+/// ``CatalogStoring`` on SQLite: the catalog's SQL, each method inside the caller's transaction.
+/// Every value is a bound parameter.
+public struct SQLiteCatalogStore: CatalogStoring {
+    public init() {}
+
     /// The catalog version, bumped by every catalog change.
-    public static func version(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM registration_catalog_version WHERE id = 1")) ?? 0
+    public func version(in transaction: any StoreTransaction) throws -> Int64 {
+        let db = try transaction.sqlite()
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM registration_catalog_version WHERE id = 1")) ?? 0
     }
 
-    public static func bumpVersion(in db: Database) throws {
+    public func bumpVersion(in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
         try db.cachedStatement(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1").execute()
     }
 
     /// How many classes the catalog holds.
-    public static func classCount(in db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_classes")) ?? 0
+    public func classCount(in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_classes")) ?? 0
     }
 
-    public static func classExists(_ id: Int64, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_classes WHERE id = ?)"), arguments: [id]) ?? false
+    public func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_classes WHERE id = ?)"), arguments: [id]) ?? false
     }
 
-    public static func classID(term: String, scheduleNumber: String, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(
+    public func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64? {
+        let db = try transaction.sqlite()
+        return try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM registration_classes WHERE term = ? AND schedule_number = ?"),
             arguments: [term, scheduleNumber]
         )
     }
 
     /// The id for a new class given none: above every class id in use or ever deleted.
-    public static func nextClassID(in db: Database) throws -> Int64 {
+    public func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
+        let db = try transaction.sqlite()
         let highest = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT MAX(id) FROM (SELECT MAX(id) AS id FROM registration_classes
                                  UNION ALL SELECT MAX(id) FROM registration_retired_class_ids)
@@ -43,15 +53,17 @@ public enum CatalogStore {
     /// Deletes a class with its meetings and retires its id. Rows of other modules that point
     /// at the class go with it (their foreign keys cascade); a module that keeps history of
     /// the class removes it first, in the same transaction.
-    public static func deleteClass(_ id: Int64, at now: Date, in db: Database) throws {
+    public func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM registration_meetings WHERE class_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM registration_classes WHERE id = ?", arguments: [id])
         try db.execute(sql: "INSERT OR REPLACE INTO registration_retired_class_ids (id, retired_at) VALUES (?, ?)", arguments: [id, now])
     }
 
     /// Reads the whole catalog (one read transaction gives a consistent snapshot).
-    public static func loadIndex(in db: Database) throws -> (CatalogIndex, [SeatCount]) {
-        let version = try version(in: db)
+    public func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
+        let db = try transaction.sqlite()
+        let version = try self.version(in: db)
         var subjects: [Int64: CatalogSubject] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, code, title, college FROM registration_subjects")) {
             let subject = CatalogSubject(id: row["id"], code: row["code"], title: row["title"], college: row["college"])
@@ -63,7 +75,7 @@ public enum CatalogStore {
             sql: "SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings ORDER BY class_id, ordinal"
         )
         while let row = try meetingRows.next() {
-            meetings[row["class_id"], default: []].append(meeting(from: row))
+            meetings[row["class_id"], default: []].append(Self.meeting(from: row))
         }
         var classes: [CatalogClass] = []
         var seats: [Int64: SeatCount] = [:]
@@ -83,35 +95,37 @@ public enum CatalogStore {
                 courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
                 fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
                 units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
-                instructors: splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? []
+                instructors: Self.splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? []
             ))
-            seats[id] = seatCount(from: row)
+            seats[id] = Self.seatCount(from: row)
         }
         let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)
         return (index, index.classes.map { seats[$0.id]! })
     }
 
     /// Seat numbers of some classes, read inside the caller's transaction.
-    public static func seatCounts(of ids: some Collection<Int64>, in db: Database) throws -> [Int64: SeatCount] {
+    public func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
+        let db = try transaction.sqlite()
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SeatCount] = [:]
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
+            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(Self.placeholders(ids.count)))"),
             arguments: StatementArguments(Array(ids))
         )
         for row in rows {
-            result[row["id"]] = seatCount(from: row)
+            result[row["id"]] = Self.seatCount(from: row)
         }
         return result
     }
 
     /// What the enrollment rules need about some classes: term, meetings and seats.
-    public static func classSeats(of ids: some Collection<Int64>, in db: Database) throws -> [Int64: ClassSeats] {
+    public func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
+        let db = try transaction.sqlite()
         guard !ids.isEmpty else { return [:] }
         let list = Array(ids)
         var result: [Int64: ClassSeats] = [:]
         for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(list.count)))"),
+            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(Self.placeholders(list.count)))"),
             arguments: StatementArguments(list)
         ) {
             result[row["id"]] = ClassSeats(
@@ -121,19 +135,20 @@ public enum CatalogStore {
         for row in try Row.fetchAll(
             db.cachedStatement(sql: """
                 SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings
-                WHERE class_id IN (\(placeholders(list.count))) ORDER BY class_id, ordinal
+                WHERE class_id IN (\(Self.placeholders(list.count))) ORDER BY class_id, ordinal
                 """),
             arguments: StatementArguments(list)
         ) {
             let id: Int64 = row["class_id"]
-            result[id]?.meetings.append(meeting(from: row))
+            result[id]?.meetings.append(Self.meeting(from: row))
         }
         return result
     }
 
     /// Changes a class's seat count. Lowering it below enrolled plus held seats fails the
     /// table's CHECK.
-    public static func setSeats(classID: Int64, seats: Int, in db: Database) throws {
+    public func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
         try db.cachedStatement(sql: "UPDATE registration_classes SET seats = ?, revision = revision + 1 WHERE id = ?")
             .execute(arguments: [seats, classID])
     }
@@ -162,5 +177,22 @@ public enum CatalogStore {
 
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ",")
+    }
+
+    // MARK: Seat counters (the ledger Registration moves in its transactions)
+
+    public func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: """
+            UPDATE registration_classes
+            SET enrolled = enrolled + ?, held = held + ?, waitlist = waitlist + ?, revision = revision + 1
+            WHERE id = ?
+            """).execute(arguments: [enrolled, held, waitlist, classID])
+    }
+
+    // MARK: Imports
+
+    public func apply(_ document: CatalogDocument, with importer: CatalogImporter, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
+        try importer.apply(document, in: transaction.sqlite())
     }
 }

@@ -1,3 +1,5 @@
+public import Contracts
+import Storage
 public import Foundation
 public import GRDB
 
@@ -47,5 +49,22 @@ public enum JobEnqueuer {
         let id = db.lastInsertedRowID
         if state == .available { JobSignals.shared.enqueued(queue: job.queue, in: db) }
         return Result(id: id, state: state, duplicate: false)
+    }
+}
+
+/// Enqueueing inside another module's transaction, without naming the backend: modules hold an
+/// `any JobEnqueuing` and pass their `StoreTransaction`.
+public protocol JobEnqueuing: Sendable {
+    @discardableResult
+    func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result
+}
+
+/// ``JobEnqueuing`` on the SQLite jobs table (``JobEnqueuer``).
+public struct SQLiteJobEnqueuer: JobEnqueuing {
+    public init() {}
+
+    @discardableResult
+    public func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
+        try JobEnqueuer.enqueue(job, in: transaction.sqlite(), now: now)
     }
 }

@@ -1,6 +1,5 @@
 import GatewayCore
 public import Foundation
-public import GRDB
 public import Storage
 public import Catalog
 public import Contracts
@@ -18,41 +17,28 @@ public struct ClassRoster: Sendable, Equatable {
 }
 
 extension RegistrationService {
-    /// Imports a catalog in one transaction, then refreshes the in-memory catalog and applies
-    /// the waitlist policy to classes whose seats changed.
+    /// Imports a catalog in one transaction, applying the waitlist policy to classes whose
+    /// seats changed in that same transaction, then refreshes the in-memory catalog. With
+    /// `strict`, a bad row applies nothing; with `createOnly`, an existing class is refused.
     public func importCatalog(
-        _ document: CatalogDocument, strict: Bool = false, progress: CatalogImporter.Progress? = nil
+        _ document: CatalogDocument, strict: Bool = false, createOnly: Bool = false, progress: CatalogImporter.Progress? = nil
     ) async throws -> ImportReport {
-        let report = try await Self.importCatalog(
-            document, into: database, settings: settings, accounts: accounts, now: clock.now(), strict: strict, progress: progress
-        )
-        try await catalog.reload()
-        return report
-    }
-
-    /// Imports without a running service (the CLI). The waitlist policy in `settings` is
-    /// applied to classes whose seats changed.
-    public static func importCatalog(
-        _ document: CatalogDocument, into database: GatewayDatabase, settings: RegistrationSettings,
-        accounts: any AccountDirectory, now: Date,
-        strict: Bool = false, createOnly: Bool = false, progress: CatalogImporter.Progress? = nil
-    ) async throws -> ImportReport {
-        let importer = {
-            var importer = CatalogImporter(strict: strict, progress: progress)
-            importer.createOnly = createOnly
-            return importer
-        }()
-        let promoter = WaitlistPromoter(settings: settings, accounts: accounts)
+        var importer = CatalogImporter(strict: strict, progress: progress)
+        importer.createOnly = createOnly
+        let (promoter, stores, now) = (self.promoter, self.stores, clock.now())
+        let report: ImportReport
         do {
-            return try await database.pool.write { db in
-                let (report, reseated) = try importer.apply(document, in: db)
+            report = try await transactions.write { [importer] db in
+                let (report, reseated) = try stores.catalog.apply(document, with: importer, in: db)
                 var touched = Set<Int64>()
                 for id in reseated { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
                 return report
             }
         } catch let abort as CatalogImporter.StrictAbort {
-            return abort.report
+            report = abort.report
         }
+        try await catalog.reload()
+        return report
     }
 
     /// Sets a class's seat count. Lowering it below the enrolled and held seats is refused;
@@ -64,9 +50,9 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard let current = try CatalogStore.classSeats(of: [classID], in: db)[classID] else { return .failure(.unknownClass(classID)) }
+            guard let current = try self.stores.catalog.classSeats(of: [classID], in: db)[classID] else { return .failure(.unknownClass(classID)) }
             guard seats >= current.enrolled + current.held else { return .failure(.seatsBelowEnrollment(current.enrolled + current.held)) }
-            try CatalogStore.setSeats(classID: classID, seats: seats, in: db)
+            try self.stores.catalog.setSeats(classID: classID, seats: seats, in: db)
             if seats > current.seats { try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched) }
             return .success(())
         }
@@ -76,11 +62,11 @@ extension RegistrationService {
 
     /// The class's enrolled students, waitlist and open offers.
     public func roster(classID: Int64) async throws -> ClassRoster {
-        try await database.pool.read { db in
-            guard try CatalogStore.classSeats(of: [classID], in: db)[classID] != nil else { throw RegistrationError.unknownClass(classID) }
-            let enrolled = try EnrollmentStore.enrolledStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
-            let waitlist = try EnrollmentStore.waitlistedStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
-            return ClassRoster(enrolled: enrolled, waitlist: waitlist, offers: try EnrollmentStore.openOffers(ofClass: classID, in: db))
+        try await transactions.read { db in
+            guard try self.stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { throw RegistrationError.unknownClass(classID) }
+            let enrolled = try self.stores.enrollments.enrolledStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
+            let waitlist = try self.stores.enrollments.waitlistedStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
+            return ClassRoster(enrolled: enrolled, waitlist: waitlist, offers: try self.stores.enrollments.openOffers(ofClass: classID, in: db))
         }
     }
 
@@ -89,6 +75,6 @@ extension RegistrationService {
         let invalid = redIDs.filter { !RedID.isWellFormed($0) }
         guard invalid.isEmpty else { throw RegistrationError.invalidRedID }
         let now = clock.now()
-        return try await database.pool.write { db in try StudentStore.replaceRoster(redIDs, now: now, in: db) }
+        return try await transactions.write { db in try self.stores.students.replaceRoster(redIDs, now: now, in: db) }
     }
 }

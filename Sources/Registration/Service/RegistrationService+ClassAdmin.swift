@@ -2,7 +2,6 @@ import Storage
 import Logging
 import GatewayCore
 public import Foundation
-public import GRDB
 public import Catalog
 public import Contracts
 public import Jobs
@@ -21,13 +20,10 @@ extension RegistrationService {
     public func saveClass(_ row: CatalogDocument.Class, createOnly: Bool) async throws -> SavedClass {
         var document = CatalogDocument()
         document.classes = [row]
-        let report = try await Self.importCatalog(
-            document, into: database, settings: settings, accounts: accounts, now: clock.now(), strict: true, createOnly: createOnly
-        )
+        let report = try await importCatalog(document, strict: true, createOnly: createOnly)
         if let rejected = report.rejected.first { throw RegistrationError.invalidClass(rejected.reason) }
-        try await catalog.reload()
-        let id = try await database.pool.read { db in
-            try row.id ?? CatalogStore.classID(term: row.term, scheduleNumber: row.scheduleNumber, in: db)
+        let id = try await transactions.read { db in
+            try row.id ?? self.stores.catalog.classID(term: row.term, scheduleNumber: row.scheduleNumber, in: db)
         }
         guard let id, let listing = catalog.cachedSnapshot().listing(id: id) else {
             throw RegistrationError.invalidClass("the class was not stored")
@@ -42,16 +38,16 @@ extension RegistrationService {
     @discardableResult
     public func deleteClass(id: Int64, dropStudents: Bool) async throws -> [Int64] {
         let now = clock.now()
-        let dropped = try await database.pool.write { db -> Result<[Int64], RegistrationError> in
-            guard try CatalogStore.classExists(id, in: db) else { return .failure(.unknownClass(id)) }
-            let students = try EnrollmentStore.everyoneIn(classID: id, in: db)
+        let dropped = try await transactions.write { db -> Result<[Int64], RegistrationError> in
+            guard try self.stores.catalog.classExists(id, in: db) else { return .failure(.unknownClass(id)) }
+            let students = try self.stores.enrollments.everyoneIn(classID: id, in: db)
             if !students.isEmpty, !dropStudents { return .failure(.classHasStudents(students.count)) }
             if !students.isEmpty {
-                try JobEnqueuer.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students)), in: db, now: now)
+                try self.stores.jobs.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students)), in: db, now: now)
             }
-            try EnrollmentStore.removeClass(id, in: db)
-            try CatalogStore.deleteClass(id, at: now, in: db)
-            try CatalogStore.bumpVersion(in: db)
+            try self.stores.enrollments.removeClass(id, in: db)
+            try self.stores.catalog.deleteClass(id, at: now, in: db)
+            try self.stores.catalog.bumpVersion(in: db)
             return .success(students)
         }.get()
         try await catalog.reload()

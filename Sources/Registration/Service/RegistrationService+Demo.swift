@@ -3,7 +3,6 @@ import Logging
 import Contracts
 public import Catalog
 public import Foundation
-public import GRDB
 
 extension RegistrationService {
     /// The demo student's red id (the `student` demo account's profile).
@@ -26,7 +25,7 @@ extension RegistrationService {
     /// with its password, through the SDSU protocol.
     public func seedDemoStudentProfile(username: String) async throws {
         let accounts = self.accounts
-        guard let id = try await database.pool.read({ db in try accounts.account(username: username, in: db)?.id }) else { return }
+        guard let id = try await transactions.read({ db in try accounts.account(username: username, in: db)?.id }) else { return }
         _ = try await saveProfile(
             accountID: id, redID: Self.demoRedID, firstName: "Demo", lastName: "Student", email: "student@example.edu"
         )

@@ -1,7 +1,7 @@
+public import Contracts
 public import Catalog
 import Storage
 public import Foundation
-public import GRDB
 
 /// A student's registration state: enrolled classes, waitlist places and open seat offers.
 public struct StudentSchedule: Sendable, Equatable {
@@ -28,18 +28,18 @@ extension RegistrationService {
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID] else {
+            guard let target = try self.stores.catalog.classSeats(of: [classID], in: db)[classID] else {
                 return .failure(.unknownClass(classID))
             }
-            let offer = try EnrollmentStore.openOffer(studentID: studentID, classID: classID, in: db)
+            let offer = try self.stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
-            let standing = try Self.standing(of: studentID, in: target, offer: offer, db: db)
+            let standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
             if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
                 return .failure(.violation(violation))
             }
-            if let offer { _ = try EnrollmentStore.closeOffer(id: offer.id, as: "claimed", now: now, in: db) }
-            if standing.isWaitlisted { _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
-            try EnrollmentStore.enroll(studentID: studentID, classID: classID, at: now, in: db)
+            if let offer { _ = try self.stores.enrollments.closeOffer(id: offer.id, as: "claimed", now: now, in: db) }
+            if standing.isWaitlisted { _ = try self.stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
+            try self.stores.enrollments.enroll(studentID: studentID, classID: classID, at: now, in: db)
             return .success(())
         }
     }
@@ -49,8 +49,8 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard try CatalogStore.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
-            guard try EnrollmentStore.drop(studentID: studentID, classID: classID, in: db) else {
+            guard try self.stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            guard try self.stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
@@ -65,18 +65,18 @@ extension RegistrationService {
         return try await write { db, now, touched -> Result<Int, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID] else {
+            guard let target = try self.stores.catalog.classSeats(of: [classID], in: db)[classID] else {
                 return .failure(.unknownClass(classID))
             }
-            let offer = try EnrollmentStore.openOffer(studentID: studentID, classID: classID, in: db)
-            let standing = try Self.standing(of: studentID, in: target, offer: offer, db: db)
+            let offer = try self.stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
+            let standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
             if let violation = EnrollmentRules.waitlistViolation(target: target, standing: standing) {
                 return .failure(.violation(violation))
             }
-            if try EnrollmentStore.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
+            if try self.stores.enrollments.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
                 return .failure(.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists)))
             }
-            return .success(try EnrollmentStore.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
+            return .success(try self.stores.enrollments.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
         }
     }
 
@@ -94,14 +94,14 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard try CatalogStore.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
-            let offer = try EnrollmentStore.openOffer(studentID: studentID, classID: classID, in: db)
+            guard try self.stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            let offer = try self.stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
-            guard try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
+            guard try self.stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notWaitlisted))
             }
             if let offer {
-                _ = try EnrollmentStore.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+                _ = try self.stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
                 try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
             }
             return .success(())
@@ -113,16 +113,16 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             var freed: [Int64] = []
-            for offer in try EnrollmentStore.openOffers(of: studentID, in: db) {
-                _ = try EnrollmentStore.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+            for offer in try self.stores.enrollments.openOffers(of: studentID, in: db) {
+                _ = try self.stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
                 freed.append(offer.classID)
             }
-            for place in try EnrollmentStore.waitlistPlaces(of: studentID, in: db) {
-                _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
+            for place in try self.stores.enrollments.waitlistPlaces(of: studentID, in: db) {
+                _ = try self.stores.enrollments.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
                 touched.insert(place.classID)
             }
-            for enrollment in try EnrollmentStore.enrollments(of: studentID, in: db) {
-                _ = try EnrollmentStore.drop(studentID: studentID, classID: enrollment.classID, in: db)
+            for enrollment in try self.stores.enrollments.enrollments(of: studentID, in: db) {
+                _ = try self.stores.enrollments.drop(studentID: studentID, classID: enrollment.classID, in: db)
                 freed.append(enrollment.classID)
             }
             for classID in Set(freed).sorted() {
@@ -135,22 +135,22 @@ extension RegistrationService {
 
     /// The student's enrollments, waitlist places and open offers.
     public func schedule(studentID: Int64) async throws -> StudentSchedule {
-        try await database.pool.read { db in
+        try await transactions.read { db in
             StudentSchedule(
-                enrollments: try EnrollmentStore.enrollments(of: studentID, in: db),
-                waitlist: try EnrollmentStore.waitlistPlaces(of: studentID, in: db),
-                offers: try EnrollmentStore.openOffers(of: studentID, in: db)
+                enrollments: try self.stores.enrollments.enrollments(of: studentID, in: db),
+                waitlist: try self.stores.enrollments.waitlistPlaces(of: studentID, in: db),
+                offers: try self.stores.enrollments.openOffers(of: studentID, in: db)
             )
         }
     }
 
     /// What the rules need to know about the student, read inside the transaction.
-    static func standing(of studentID: Int64, in target: ClassSeats, offer: SeatOffer?, db: Database) throws -> StudentStanding {
-        let enrolledIDs = try EnrollmentStore.enrollments(of: studentID, in: db).map(\.classID)
-        let enrolled = try CatalogStore.classSeats(of: enrolledIDs, in: db).values.filter { $0.term == target.term }
+    func standing(of studentID: Int64, in target: ClassSeats, offer: SeatOffer?, db: any StoreTransaction) throws -> StudentStanding {
+        let enrolledIDs = try self.stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
+        let enrolled = try self.stores.catalog.classSeats(of: enrolledIDs, in: db).values.filter { $0.term == target.term }
         return StudentStanding(
             enrolledClasses: enrolled.sorted { $0.id < $1.id },
-            isWaitlisted: try EnrollmentStore.isWaitlisted(studentID: studentID, classID: target.id, in: db),
+            isWaitlisted: try self.stores.enrollments.isWaitlisted(studentID: studentID, classID: target.id, in: db),
             holdsOffer: offer != nil
         )
     }

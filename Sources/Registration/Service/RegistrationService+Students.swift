@@ -3,7 +3,6 @@ import Storage
 import Logging
 public import Contracts
 public import Foundation
-public import GRDB
 public import GatewayCore
 
 /// What a student gives to sign up through the SDSU protocol.
@@ -42,25 +41,23 @@ extension RegistrationService {
         }
         try validateProfile(firstName: first, lastName: last, email: email)
         let accounts = self.accounts
-        if try await database.pool.read({ db in try isRedIDTaken(redID, in: db) }) {
+        if try await transactions.read({ db in try self.isRedIDTaken(redID, in: db) }) {
             throw RegistrationError.redIDInUse
         }
         let password = try await sealed(student.password, clientAddress: clientAddress)
         let now = clock.now()
         do {
-            let profile = try await database.pool.write { db in
+            let profile = try await transactions.write { db in
                 let accountID = try accounts.createStudentAccount(username: redID, password: password, at: now, in: db)
                 let profile = StudentProfile(
                     accountID: accountID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
                 )
-                try StudentStore.insert(profile, in: db)
+                try self.stores.students.insert(profile, in: db)
                 return profile
             }
             logger.info("student added", metadata: ["account": "\(profile.accountID)"])
             return profile
         } catch AccountDirectoryError.usernameTaken {
-            throw RegistrationError.redIDInUse
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw RegistrationError.redIDInUse
         }
     }
@@ -83,20 +80,20 @@ extension RegistrationService {
         try validateProfile(firstName: first, lastName: last, email: mail)
         try await validateRedID(redID)
         if settings.redIDPolicy == .roster, !byAdmin {
-            let current = try await database.pool.read { db in try StudentStore.profile(accountID: accountID, in: db)?.redID }
+            let current = try await transactions.read { db in try self.stores.students.profile(accountID: accountID, in: db)?.redID }
             guard current == redID else { throw RegistrationError.redIDBindingNeedsProof }
         }
         let now = clock.now()
         let accounts = self.accounts
         do {
-            return try await database.pool.write { db in
-                if let owner = try StudentStore.profile(redID: redID, in: db), owner.accountID != accountID {
+            return try await transactions.write { db in
+                if let owner = try self.stores.students.profile(redID: redID, in: db), owner.accountID != accountID {
                     throw RegistrationError.redIDInUse
                 }
                 if let taken = try accounts.account(username: redID, in: db), taken.id != accountID {
                     throw RegistrationError.redIDInUse
                 }
-                if var existing = try StudentStore.profile(accountID: accountID, in: db) {
+                if var existing = try self.stores.students.profile(accountID: accountID, in: db) {
                     if existing.redID != redID, try accounts.account(id: accountID, in: db)?.username == existing.redID {
                         try accounts.rename(accountID: accountID, to: redID, in: db)
                     }
@@ -104,16 +101,14 @@ extension RegistrationService {
                     existing.firstName = first
                     existing.lastName = last
                     existing.email = mail
-                    try StudentStore.update(existing, in: db)
+                    try self.stores.students.update(existing, in: db)
                     return existing
                 }
                 let profile = StudentProfile(accountID: accountID, redID: redID, firstName: first, lastName: last, email: mail, createdAt: now)
-                try StudentStore.insert(profile, in: db)
+                try self.stores.students.insert(profile, in: db)
                 return profile
             }
         } catch AccountDirectoryError.usernameTaken {
-            throw RegistrationError.redIDInUse
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw RegistrationError.redIDInUse
         }
     }
@@ -125,7 +120,7 @@ extension RegistrationService {
         accountID: Int64, redID: String, firstName: String, lastName: String, email: String
     ) async throws -> StudentProfile {
         let accounts = self.accounts
-        guard try await database.pool.read({ db in try accounts.account(id: accountID, in: db) }) != nil else {
+        guard try await transactions.read({ db in try accounts.account(id: accountID, in: db) }) != nil else {
             throw RegistrationError.unknownAccount(accountID)
         }
         return try await saveProfile(accountID: accountID, redID: redID, firstName: firstName, lastName: lastName, email: email, byAdmin: true)
@@ -133,7 +128,7 @@ extension RegistrationService {
 
     /// The student profile of an account, if it has one.
     public func profile(accountID: Int64) async throws -> StudentProfile? {
-        try await database.pool.read { db in try StudentStore.profile(accountID: accountID, in: db) }
+        try await transactions.read { db in try self.stores.students.profile(accountID: accountID, in: db) }
     }
 
     /// Checks a red id and password the way the SDSU protocol sends them. The account
@@ -145,7 +140,7 @@ extension RegistrationService {
         // Only nine digits can be a red id: anything else is refused before the throttle or the
         // hasher see it (so a huge "red id" costs nothing and is kept nowhere).
         guard RedID.isWellFormed(redID) else { throw RegistrationError.invalidCredentials }
-        let accountID = try await database.pool.read { db in try StudentStore.profile(redID: redID, in: db)?.accountID }
+        let accountID = try await transactions.read { db in try self.stores.students.profile(redID: redID, in: db)?.accountID }
         do {
             return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
         } catch let error as AccountDirectoryError {
@@ -155,8 +150,8 @@ extension RegistrationService {
 
     /// Whether the red id belongs to a student, or is the username of any account (an
     /// SDSU-created student's username is their red id).
-    func isRedIDTaken(_ redID: String, in db: Database) throws -> Bool {
-        try StudentStore.profile(redID: redID, in: db) != nil || accounts.account(username: redID, in: db) != nil
+    func isRedIDTaken(_ redID: String, in db: any StoreTransaction) throws -> Bool {
+        try self.stores.students.profile(redID: redID, in: db) != nil || accounts.account(username: redID, in: db) != nil
     }
 
     /// The password sealed by the account directory.
@@ -177,7 +172,7 @@ extension RegistrationService {
     func validateRedID(_ redID: String) async throws {
         guard settings.redIDPolicy.admitsFormat(redID) else { throw RegistrationError.invalidRedID }
         if settings.redIDPolicy == .roster {
-            let listed = try await database.pool.read { db in try StudentStore.isOnRoster(redID, in: db) }
+            let listed = try await transactions.read { db in try self.stores.students.isOnRoster(redID, in: db) }
             if !listed { throw RegistrationError.invalidRedID }
         }
     }

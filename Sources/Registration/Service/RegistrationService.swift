@@ -1,7 +1,6 @@
 public import Catalog
 public import Contracts
 public import Foundation
-public import GRDB
 public import GatewayCore
 public import Logging
 public import Storage
@@ -15,7 +14,9 @@ public import Storage
 /// `enrolled + held <= seats`, never both enrolled and waitlisted) back the code up. Jobs
 /// caused by a change (offers, notifications) are enqueued in the same transaction.
 public final class RegistrationService: Sendable {
-    public let database: GatewayDatabase
+    /// Runs the transactions; ``stores`` do the storage work inside them.
+    public let transactions: any TransactionRunner
+    public let stores: RegistrationStores
     public let clock: any GatewayClock
     public let settings: RegistrationSettings
     /// The catalog this module enrolls students in; seat counts it changes are reported to it.
@@ -26,16 +27,18 @@ public final class RegistrationService: Sendable {
     let logger: Logger
 
     public init(
-        database: GatewayDatabase, catalog: CatalogService, accounts: any AccountDirectory, clock: any GatewayClock,
-        settings: RegistrationSettings = .init(), logger: Logger = Logger(label: "registration")
+        transactions: any TransactionRunner, stores: RegistrationStores = .sqlite(), catalog: CatalogService,
+        accounts: any AccountDirectory, clock: any GatewayClock, settings: RegistrationSettings = .init(),
+        logger: Logger = Logger(label: "registration")
     ) {
-        self.database = database
+        self.transactions = transactions
+        self.stores = stores
         self.catalog = catalog
         self.accounts = accounts
         self.clock = clock
         self.settings = settings
         self.logger = logger
-        self.promoter = WaitlistPromoter(settings: settings, accounts: accounts)
+        self.promoter = WaitlistPromoter(settings: settings, accounts: accounts, stores: stores)
     }
 
     // MARK: Transactions
@@ -44,13 +47,13 @@ public final class RegistrationService: Sendable {
     /// may have changed; their committed counts go to the in-memory catalog afterwards. A
     /// `.failure` commits whatever the body wrote first (expired offers swept on the way).
     func write<T: Sendable>(
-        _ body: @escaping @Sendable (_ db: Database, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
+        _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
     ) async throws -> T {
         let now = clock.now()
-        let (result, counts) = try await database.pool.write { db in
+        let (result, counts) = try await transactions.write { db in
             var touched = Set<Int64>()
             let result = try body(db, now, &touched)
-            return (result, try CatalogStore.seatCounts(of: touched, in: db))
+            return (result, try self.stores.catalog.seatCounts(of: touched, in: db))
         }
         catalog.apply(counts)
         return try result.get()

@@ -1,5 +1,4 @@
 public import Foundation
-public import GRDB
 public import Jobs
 public import Contracts
 public import Catalog
@@ -16,17 +15,18 @@ struct WaitlistPromoter: Sendable {
     /// Tells which students' accounts are disabled: they keep their place in line but are
     /// skipped, so they are neither offered nor given a seat.
     let accounts: any AccountDirectory
+    let stores: RegistrationStores
 
     /// Called after a seat of `classID` was freed (a drop, a declined or expired offer, more
     /// seats). Applies the policy to the class's line.
-    func seatFreed(classID: Int64, now: Date, in db: Database, touched: inout Set<Int64>) throws {
+    func seatFreed(classID: Int64, now: Date, in db: any StoreTransaction, touched: inout Set<Int64>) throws {
         touched.insert(classID)
-        guard let target = try CatalogStore.classSeats(of: [classID], in: db)[classID], target.openSeats > 0 else { return }
+        guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID], target.openSeats > 0 else { return }
         let line = try activeLine(of: classID, in: db)
         guard !line.isEmpty else { return }
         switch settings.waitlistPolicy {
         case .none:
-            try JobEnqueuer.enqueue(
+            try stores.jobs.enqueue(
                 NewJob(
                     PushJobs.seatOpened, .init(classId: classID, openSeats: target.openSeats, accountIds: line),
                     uniqueKey: "\(PushJobs.seatOpened):\(classID)"
@@ -41,28 +41,28 @@ struct WaitlistPromoter: Sendable {
     }
 
     /// The class's line, first first, without students whose accounts are disabled.
-    func activeLine(of classID: Int64, in db: Database) throws -> [Int64] {
-        let line = try EnrollmentStore.line(of: classID, in: db)
+    func activeLine(of classID: Int64, in db: any StoreTransaction) throws -> [Int64] {
+        let line = try stores.enrollments.line(of: classID, in: db)
         guard !line.isEmpty else { return line }
         let inactive = try accounts.inactiveAccounts(among: line, in: db)
         return inactive.isEmpty ? line : line.filter { !inactive.contains($0) }
     }
 
     /// Offers each open seat to the next student in line who holds no offer for it yet.
-    private func offerSeats(of target: ClassSeats, line: [Int64], now: Date, in db: Database) throws {
+    private func offerSeats(of target: ClassSeats, line: [Int64], now: Date, in db: any StoreTransaction) throws {
         var open = target.openSeats
-        let offered = Set(try EnrollmentStore.openOffers(ofClass: target.id, in: db).map(\.studentID))
+        let offered = Set(try stores.enrollments.openOffers(ofClass: target.id, in: db).map(\.studentID))
         let expiresAt = now.addingTimeInterval(settings.offerWindow)
         for studentID in line where open > 0 && !offered.contains(studentID) {
-            let offer = try EnrollmentStore.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
-            try JobEnqueuer.enqueue(
+            let offer = try stores.enrollments.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
+            try stores.jobs.enqueue(
                 NewJob(
                     RegistrationJobs.offerExpiry, .init(offerId: offer.id, classId: target.id, expiresAt: expiresAt),
                     runAt: expiresAt, uniqueKey: "\(RegistrationJobs.offerExpiry):\(offer.id)"
                 ),
                 in: db, now: now
             )
-            try JobEnqueuer.enqueue(
+            try stores.jobs.enqueue(
                 NewJob(PushJobs.seatOffered, .init(accountId: studentID, classId: target.id, offerId: offer.id, expiresAt: expiresAt)),
                 in: db, now: now
             )
@@ -72,17 +72,17 @@ struct WaitlistPromoter: Sendable {
 
     /// Enrolls students in line order while seats are open, skipping those the rules would
     /// refuse (class limit, time conflict); skipped students keep their place.
-    private func enrollFromLine(_ target: ClassSeats, line: [Int64], now: Date, in db: Database) throws {
+    private func enrollFromLine(_ target: ClassSeats, line: [Int64], now: Date, in db: any StoreTransaction) throws {
         var open = target.openSeats
         for studentID in line where open > 0 {
-            let enrolledIDs = try EnrollmentStore.enrollments(of: studentID, in: db).map(\.classID)
-            let enrolled = Array(try CatalogStore.classSeats(of: enrolledIDs, in: db).values)
+            let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
+            let enrolled = Array(try stores.catalog.classSeats(of: enrolledIDs, in: db).values)
             guard EnrollmentRules.isEligibleForPromotion(target: target, enrolledClasses: enrolled, classLimit: settings.classLimit) else {
                 continue
             }
-            _ = try EnrollmentStore.leaveWaitlist(studentID: studentID, classID: target.id, in: db)
-            try EnrollmentStore.enroll(studentID: studentID, classID: target.id, at: now, in: db)
-            try JobEnqueuer.enqueue(
+            _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: target.id, in: db)
+            try stores.enrollments.enroll(studentID: studentID, classID: target.id, at: now, in: db)
+            try stores.jobs.enqueue(
                 NewJob(PushJobs.waitlistEnrolled, .init(accountId: studentID, classId: target.id)),
                 in: db, now: now
             )
@@ -94,12 +94,12 @@ struct WaitlistPromoter: Sendable {
     /// student leaves the line, is told, and the seat passes to the next student. Returns how
     /// many offers expired.
     @discardableResult
-    func expireDueOffers(classID: Int64?, now: Date, in db: Database, touched: inout Set<Int64>) throws -> Int {
-        let due = try EnrollmentStore.dueOffers(classID: classID, now: now, in: db)
+    func expireDueOffers(classID: Int64?, now: Date, in db: any StoreTransaction, touched: inout Set<Int64>) throws -> Int {
+        let due = try stores.enrollments.dueOffers(classID: classID, now: now, in: db)
         for offer in due {
-            guard try EnrollmentStore.closeOffer(id: offer.id, as: "expired", now: now, in: db) else { continue }
-            _ = try EnrollmentStore.leaveWaitlist(studentID: offer.studentID, classID: offer.classID, in: db)
-            try JobEnqueuer.enqueue(
+            guard try stores.enrollments.closeOffer(id: offer.id, as: "expired", now: now, in: db) else { continue }
+            _ = try stores.enrollments.leaveWaitlist(studentID: offer.studentID, classID: offer.classID, in: db)
+            try stores.jobs.enqueue(
                 NewJob(PushJobs.offerExpired, .init(accountId: offer.studentID, classId: offer.classID, offerId: offer.id)),
                 in: db, now: now
             )
@@ -127,7 +127,7 @@ extension RegistrationService {
     public func expireOffer(offerID: Int64) async throws -> OfferExpiryOutcome {
         let promoter = self.promoter
         return try await write { db, now, touched -> Result<OfferExpiryOutcome, RegistrationError> in
-            guard let (offer, state) = try EnrollmentStore.offer(id: offerID, in: db), state == "open" else {
+            guard let (offer, state) = try self.stores.enrollments.offer(id: offerID, in: db), state == "open" else {
                 return .success(.alreadyClosed)
             }
             guard offer.expiresAt <= now else { return .success(.notDue(offer.expiresAt)) }

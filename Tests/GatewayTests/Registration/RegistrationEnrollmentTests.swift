@@ -127,19 +127,19 @@ struct RegistrationEnrollmentTests {
         // Class 7036 is full: an enrollment written around the service still cannot exceed its seats.
         await #expect(throws: DatabaseError.self) {
             try await gateway.app.database.pool.write { db in
-                try EnrollmentStore.enroll(studentID: student, classID: 7036, at: Date(), in: db)
+                try SQLiteEnrollmentStore().enroll(studentID: student, classID: 7036, at: Date(), in: db)
             }
         }
         _ = try await gateway.registration.joinWaitlist(studentID: student, classID: 7036)
         try await gateway.openSeats(1, in: 7036)
         await #expect(throws: DatabaseError.self, "enrolled and waitlisted at once") {
             try await gateway.app.database.pool.write { db in
-                try EnrollmentStore.enroll(studentID: student, classID: 7036, at: Date(), in: db)
+                try SQLiteEnrollmentStore().enroll(studentID: student, classID: 7036, at: Date(), in: db)
             }
         }
         await #expect(throws: DatabaseError.self, "two waitlist entries") {
             try await gateway.app.database.pool.write { db in
-                _ = try EnrollmentStore.joinWaitlist(studentID: student, classID: 7036, at: Date(), in: db)
+                _ = try SQLiteEnrollmentStore().joinWaitlist(studentID: student, classID: 7036, at: Date(), in: db)
             }
         }
         await #expect(throws: (any Error).self, "fewer seats than enrolled") {

@@ -143,8 +143,8 @@ struct RegistrationSlowTests {
             #expect(both == 0, "nobody is both enrolled and waitlisted")
             let students = try Int64.fetchAll(db, sql: "SELECT account_id FROM registration_students")
             for student in students {
-                let ids = try EnrollmentStore.enrollments(of: student, in: db).map(\.classID)
-                let classes = Array(try CatalogStore.classSeats(of: ids, in: db).values)
+                let ids = try SQLiteEnrollmentStore().enrollments(of: student, in: db).map(\.classID)
+                let classes = Array(try SQLiteCatalogStore().classSeats(of: ids, in: db).values)
                 #expect(classes.count <= classLimit, "student \(student) is within the class limit")
                 for target in classes {
                     #expect(EnrollmentRules.firstConflict(of: target, with: classes) == nil, "student \(student): no time conflict")

@@ -34,7 +34,7 @@ extension TestGateway {
     }
 
     func seats(of classID: Int64) async throws -> SeatCount {
-        try await app.database.pool.read { db in try CatalogStore.seatCounts(of: [classID], in: db)[classID]! }
+        try await app.database.pool.read { db in try SQLiteCatalogStore().seatCounts(of: [classID], in: db)[classID]! }
     }
 
     /// Jobs of a kind, as (args JSON, run_at ms).

@@ -1,0 +1,27 @@
+public import Catalog
+public import Jobs
+
+/// Every store Registration's services reach, each behind its protocol: its own (students,
+/// enrollments) and the owners' APIs it writes through in its transactions (the Catalog's seat
+/// counters, the job queue). A second backend is a second value of this struct.
+public struct RegistrationStores: Sendable {
+    public var students: any StudentStoring
+    public var enrollments: any EnrollmentStoring
+    public var catalog: any CatalogStoring
+    public var jobs: any JobEnqueuing
+
+    public init(students: any StudentStoring, enrollments: any EnrollmentStoring, catalog: any CatalogStoring, jobs: any JobEnqueuing) {
+        self.students = students
+        self.enrollments = enrollments
+        self.catalog = catalog
+        self.jobs = jobs
+    }
+
+    /// The SQLite stores, on the service's one database file.
+    public static func sqlite(catalog: any CatalogStoring = SQLiteCatalogStore()) -> RegistrationStores {
+        RegistrationStores(
+            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), catalog: catalog,
+            jobs: SQLiteJobEnqueuer()
+        )
+    }
+}
