@@ -25,9 +25,13 @@ public final class JobsRuntime: Sendable {
         let registry = JobRegistry()
         self.registry = registry
         self.configuration = configuration
-        self.service = JobsService(database: database, clock: clock, configuration: configuration, running: running)
+        let schedules = SQLiteScheduleStore(database: database)
+        self.service = JobsService(
+            transactions: database, admin: SQLiteJobAdminStore(), enqueuer: SQLiteJobEnqueuer(), schedules: schedules,
+            clock: clock, configuration: configuration, running: running
+        )
         self.pool = WorkerPool(
-            store: SQLiteJobStore(database: database), schedules: ScheduleStore(database: database), registry: registry,
+            store: SQLiteJobStore(database: database), schedules: schedules, registry: registry,
             running: running, clock: clock, configuration: configuration, logger: logger, random: random
         )
     }

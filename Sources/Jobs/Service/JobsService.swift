@@ -1,15 +1,18 @@
 public import Foundation
-public import GRDB
+public import Contracts
 public import GatewayCore
 public import Storage
 
 /// Enqueueing on its own, and what operators do with jobs, queues and schedules. Used by the
 /// admin routes and the `gateway jobs` command. Errors are ``JobsError``s.
 public struct JobsService: Sendable {
-    public let database: GatewayDatabase
+    /// Runs the transactions; the stores do the storage work inside them.
+    public let transactions: any TransactionRunner
+    let admin: any JobAdminStoring
+    let enqueuer: any JobEnqueuing
     public let clock: any GatewayClock
     public let configuration: JobsConfiguration
-    public let schedules: ScheduleStore
+    public let schedules: any ScheduleStoring
     let running: RunningJobs
 
     /// A queue as operators see it.
@@ -74,11 +77,16 @@ public struct JobsService: Sendable {
         }
     }
 
-    init(database: GatewayDatabase, clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs) {
-        self.database = database
+    init(
+        transactions: any TransactionRunner, admin: any JobAdminStoring, enqueuer: any JobEnqueuing, schedules: any ScheduleStoring,
+        clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs
+    ) {
+        self.transactions = transactions
+        self.admin = admin
+        self.enqueuer = enqueuer
         self.clock = clock
         self.configuration = configuration
-        self.schedules = ScheduleStore(database: database)
+        self.schedules = schedules
         self.running = running
     }
 
@@ -89,22 +97,22 @@ public struct JobsService: Sendable {
     @discardableResult
     public func enqueue(_ job: NewJob) async throws -> JobEnqueuer.Result {
         let now = clock.now()
-        return try await database.pool.write { db in try JobEnqueuer.enqueue(job, in: db, now: now) }
+        return try await transactions.write { [enqueuer] db in try enqueuer.enqueue(job, in: db, now: now) }
     }
 
     // MARK: Jobs
 
     public func job(id: Int64) async throws -> JobRecord? {
-        try await database.pool.read { db in try JobAdminQueries.job(id: id, in: db) }
+        try await transactions.read { [admin] db in try admin.job(id: id, in: db) }
     }
 
     /// Newest first. `before` is the id cursor (exclusive).
     public func list(
         states: [JobState]? = nil, queue: String? = nil, kind: String? = nil, before: Int64? = nil, limit: Int = 50
     ) async throws -> [JobRecord] {
-        let filter = JobAdminQueries.Filter(states: states, queue: queue, kind: kind)
-        return try await database.pool.read { db in
-            try JobAdminQueries.list(filter, before: before, limit: limit, in: db)
+        let filter = JobFilter(states: states, queue: queue, kind: kind)
+        return try await transactions.read { [admin] db in
+            try admin.list(filter, before: before, limit: limit, in: db)
         }
     }
 
@@ -113,20 +121,16 @@ public struct JobsService: Sendable {
     /// held by another live job (409).
     public func retry(id: Int64) async throws -> JobRecord {
         let now = clock.now()
-        let record: JobRecord = try await database.pool.write { db in
-            guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
+        let record: JobRecord = try await transactions.write { [admin] db in
+            guard let job = try admin.job(id: id, in: db) else { throw Self.noSuchJob(id) }
             switch job.state {
             case .running:
                 throw JobsError.jobRunning(id)
             case .available:
                 return job
             default:
-                do {
-                    try JobAdminQueries.makeAvailable(id: id, now: now, in: db)
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                    throw JobsError.uniqueKeyTaken(jobID: id)
-                }
-                return try JobAdminQueries.job(id: id, in: db)!
+                try admin.makeAvailable(id: id, now: now, in: db)
+                return try admin.job(id: id, in: db)!
             }
         }
         JobSignals.shared.notify(record.queue)
@@ -138,13 +142,13 @@ public struct JobsService: Sendable {
     /// reports afterwards is ignored. Finished jobs answer 409.
     public func cancel(id: Int64, reason: String = "cancelled by an operator") async throws -> JobRecord {
         let now = clock.now()
-        let record: JobRecord = try await database.pool.write { db in
-            guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
+        let record: JobRecord = try await transactions.write { [admin] db in
+            guard let job = try admin.job(id: id, in: db) else { throw Self.noSuchJob(id) }
             guard !job.state.isFinal else {
                 throw JobsError.jobFinished(jobID: id, state: job.state.rawValue)
             }
-            try JobAdminQueries.cancel(id: id, reason: reason, now: now, in: db)
-            return try JobAdminQueries.job(id: id, in: db)!
+            try admin.cancel(id: id, reason: reason, now: now, in: db)
+            return try admin.job(id: id, in: db)!
         }
         running.cancel(id: id)
         return record
@@ -152,12 +156,12 @@ public struct JobsService: Sendable {
 
     /// Deletes a job that is not running (409 when it is).
     public func delete(id: Int64) async throws {
-        try await database.pool.write { db in
-            guard let job = try JobAdminQueries.job(id: id, in: db) else { throw Self.noSuchJob(id) }
+        try await transactions.write { [admin] db in
+            guard let job = try admin.job(id: id, in: db) else { throw Self.noSuchJob(id) }
             guard job.state != .running else {
                 throw JobsError.jobRunning(id)
             }
-            try JobAdminQueries.delete(id: id, in: db)
+            try admin.delete(id: id, in: db)
         }
     }
 
@@ -168,7 +172,7 @@ public struct JobsService: Sendable {
     /// Every queue that is configured here, has jobs, or has been paused.
     public func queues() async throws -> [QueueStatus] {
         let now = clock.now()
-        let numbers = try await database.pool.read { db in try JobAdminQueries.queueNumbers(now: now, in: db) }
+        let numbers = try await transactions.read { [admin] db in try admin.queueNumbers(now: now, in: db) }
         let names = Set(numbers.keys).union(configuration.workersEnabled ? Array(configuration.queues.keys) : [])
         let nowMs = now.millisecondsSince1970
         return names.sorted().map { name in
@@ -200,12 +204,12 @@ public struct JobsService: Sendable {
     /// enqueued to it.
     public func pause(queue: String) async throws {
         let now = clock.now()
-        try await database.pool.write { db in try JobAdminQueries.setPaused(true, queue: queue, now: now, in: db) }
+        try await transactions.write { [admin] db in try admin.setPaused(true, queue: queue, now: now, in: db) }
     }
 
     public func resume(queue: String) async throws {
         let now = clock.now()
-        try await database.pool.write { db in try JobAdminQueries.setPaused(false, queue: queue, now: now, in: db) }
+        try await transactions.write { [admin] db in try admin.setPaused(false, queue: queue, now: now, in: db) }
         JobSignals.shared.notify(queue)
     }
 
@@ -214,7 +218,7 @@ public struct JobsService: Sendable {
     public func scheduleStatuses() async throws -> [ScheduleStatus] {
         // Foundation calls UTC "GMT"; operators configured "UTC".
         let zone = configuration.timeZone.identifier == "GMT" ? "UTC" : configuration.timeZone.identifier
-        return try await database.pool.read { db in try JobAdminQueries.scheduleStatuses(timeZone: zone, in: db) }
+        return try await transactions.read { [admin] db in try admin.scheduleStatuses(timeZone: zone, in: db) }
     }
 
     public func schedule(named name: String) async throws -> ScheduleStatus {

@@ -1,15 +1,13 @@
+public import Contracts
+import Storage
 public import Foundation
 public import GatewayCore
 public import GRDB
 
-/// Reads and operator actions on jobs and queues, in the caller's database access.
-enum JobAdminQueries {
-    /// Filters for the job list; nil matches everything.
-    struct Filter: Sendable {
-        var states: [JobState]?
-        var queue: String?
-        var kind: String?
-    }
+/// ``JobAdminStoring`` on SQLite: reads and operator actions on jobs, queues and schedules, in the
+/// caller's transaction.
+public struct SQLiteJobAdminStore: JobAdminStoring {
+    public init() {}
 
     static func record(_ row: Row) -> JobRecord {
         JobRecord(
@@ -26,12 +24,14 @@ enum JobAdminQueries {
         )
     }
 
-    static func job(id: Int64, in db: Database) throws -> JobRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(record)
+    public func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(Self.record)
     }
 
     /// Newest first, ids below `before` (the cursor).
-    static func list(_ filter: Filter, before: Int64?, limit: Int, in db: Database) throws -> [JobRecord] {
+    public func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
+        let db = try transaction.sqlite()
         var clauses: [String] = []
         var arguments: StatementArguments = []
         if let before {
@@ -53,21 +53,12 @@ enum JobAdminQueries {
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         arguments += [limit]
         return try Row.fetchAll(db, sql: "SELECT * FROM jobs \(whereClause) ORDER BY id DESC LIMIT ?", arguments: arguments)
-            .map(record)
+            .map(Self.record)
     }
 
-    /// Per-queue numbers for the admin view.
-    struct QueueNumbers {
-        var counts: [JobState: Int] = [:]
-        var oldestReadyMs: Int64?
-        var completedLastHour = 0
-        var failedLastHour = 0
-        var completedLastDay = 0
-        var failedLastDay = 0
-        var paused = false
-    }
 
-    static func queueNumbers(now: Date, in db: Database) throws -> [String: QueueNumbers] {
+    public func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {
+        let db = try transaction.sqlite()
         let nowMs = now.millisecondsSince1970
         var numbers: [String: QueueNumbers] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT queue, state, COUNT(*) AS count FROM jobs GROUP BY queue, state") {
@@ -109,7 +100,8 @@ enum JobAdminQueries {
         return numbers
     }
 
-    static func setPaused(_ paused: Bool, queue: String, now: Date, in db: Database) throws {
+    public func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
         try db.execute(
             sql: """
                 INSERT INTO job_queues (name, paused, updated_at) VALUES (?, ?, ?)
@@ -119,13 +111,15 @@ enum JobAdminQueries {
         )
     }
 
-    static func isPaused(_ queue: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT paused FROM job_queues WHERE name = ?", arguments: [queue]) ?? false
+    public func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        return try Bool.fetchOne(db, sql: "SELECT paused FROM job_queues WHERE name = ?", arguments: [queue]) ?? false
     }
 
     /// Every schedule with its last job's state and error, by name.
-    static func scheduleStatuses(timeZone zone: String, in db: Database) throws -> [JobsService.ScheduleStatus] {
-        try Row.fetchAll(
+    public func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
             db,
             sql: """
                 SELECT s.*, j.state AS last_job_state,
@@ -150,8 +144,10 @@ enum JobAdminQueries {
 
     /// Makes a finished or waiting job available again now, with at least one attempt left.
     /// The unique-key index refuses it when another live job holds its key.
-    static func makeAvailable(id: Int64, now: Date, in db: Database) throws {
-        try db.execute(
+    public func makeAvailable(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        do {
+            try db.execute(
             sql: """
                 UPDATE jobs SET state = 'available', run_at = ?, finalized_at = NULL, lease_until = NULL,
                     max_attempts = MAX(max_attempts, attempt + 1)
@@ -159,10 +155,14 @@ enum JobAdminQueries {
                 """,
             arguments: [now.millisecondsSince1970, id]
         )
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw JobsError.uniqueKeyTaken(jobID: id)
+        }
     }
 
     /// Cancels a job for good, recording why in its error history.
-    static func cancel(id: Int64, reason: String, now: Date, in db: Database) throws {
+    public func cancel(id: Int64, reason: String, now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
         try db.execute(
             sql: """
                 UPDATE jobs SET state = 'cancelled', finalized_at = ?1, lease_until = NULL,
@@ -173,7 +173,8 @@ enum JobAdminQueries {
         )
     }
 
-    static func delete(id: Int64, in db: Database) throws {
+    public func delete(id: Int64, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
     }
 }

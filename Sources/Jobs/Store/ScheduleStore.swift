@@ -9,17 +9,11 @@ public import Storage
 /// to the next run (`WHERE next_run_at = <read>`), enqueueing only when that row changed. The
 /// job's unique key `schedule:<name>:<tick ms>` guards the same again. The next run is computed
 /// from *now*, so ticks missed during downtime run once, not as a burst.
-public struct ScheduleStore: Sendable {
+public struct SQLiteScheduleStore: ScheduleStoring {
     public let database: GatewayDatabase
 
     public init(database: GatewayDatabase) { self.database = database }
 
-    /// A job enqueued by a tick.
-    public struct Tick: Sendable, Equatable {
-        public let schedule: String
-        public let tickMs: Int64
-        public let jobID: Int64
-    }
 
     /// Writes declarations: new schedules start enabled with their first run after `now`;
     /// existing ones take the declared kind, arguments and queue, and a new next run only when
@@ -67,7 +61,7 @@ public struct ScheduleStore: Sendable {
 
     /// Enqueues one job for each enabled schedule that is due at `now`.
     @discardableResult
-    public func tick(now: Date, timeZone: TimeZone) async throws -> [Tick] {
+    public func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick] {
         let nowMs = now.millisecondsSince1970
         // Most rounds find nothing due: a read costs less than taking the write lock.
         let anyDue = try await database.pool.read { db in
@@ -77,7 +71,7 @@ public struct ScheduleStore: Sendable {
         }
         guard anyDue else { return [] }
         return try await database.pool.write { db in
-            var ticks: [Tick] = []
+            var ticks: [ScheduleTick] = []
             let due = try Row.fetchAll(
                 db, sql: "SELECT * FROM job_schedules WHERE enabled = 1 AND next_run_at <= ? ORDER BY next_run_at, name",
                 arguments: [nowMs]
@@ -110,7 +104,7 @@ public struct ScheduleStore: Sendable {
                     sql: "UPDATE job_schedules SET last_job_id = ?, last_error = ? WHERE name = ?",
                     arguments: [result.id, nextMs == Int64.max ? "the rule never fires again" : nil, name]
                 )
-                ticks.append(Tick(schedule: name, tickMs: tickMs, jobID: result.id))
+                ticks.append(ScheduleTick(schedule: name, tickMs: tickMs, jobID: result.id))
             }
             return ticks
         }

@@ -70,6 +70,22 @@ struct ModuleBoundaryTests {
         #expect(checked > 50, "the walk found the sources")
     }
 
+    /// Only stores know the storage backend: no file under a module's `Model/`, `Service/` or
+    /// `Routes/` imports GRDB, so a second backend is a second set of stores.
+    @Test func onlyStoresKnowTheBackend() throws {
+        var checked = 0
+        for module in Self.owners.keys {
+            for folder in ["Model", "Service", "Routes"] {
+                for file in Self.swiftFiles(under: "Sources/\(module)/\(folder)") {
+                    let text = try String(contentsOf: file, encoding: .utf8)
+                    #expect(!text.contains("import GRDB"), "\(module)/\(folder)/\(file.lastPathComponent) imports GRDB")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 40)
+    }
+
     /// On a migrated database, every trigger and view belongs to one module: the table it is
     /// on and every table its SQL names are that module's. (Foreign keys may point at a lower
     /// module's key; they constrain the owner's own rows.)

@@ -8,10 +8,10 @@ public import Logging
 /// Due times are read from the injected clock, so tests move them with a `ManualClock`.
 final class Maintenance: Sendable {
     let core: WorkerPool.Core
-    let schedules: ScheduleStore
+    let schedules: any ScheduleStoring
     let bell = Doorbell()
 
-    init(core: WorkerPool.Core, schedules: ScheduleStore) {
+    init(core: WorkerPool.Core, schedules: any ScheduleStoring) {
         self.core = core
         self.schedules = schedules
     }

@@ -22,13 +22,13 @@ public final class WorkerPool: Service, Sendable {
 
     let core: Core
     let registry: JobRegistry
-    let schedules: ScheduleStore
+    let schedules: any ScheduleStoring
     private let stopper = Mutex<(@Sendable (TimeInterval) -> Void)?>(nil)
 
     public var workerID: String { core.workerID }
 
     init(
-        store: any JobQueueStore, schedules: ScheduleStore, registry: JobRegistry, running: RunningJobs,
+        store: any JobQueueStore, schedules: any ScheduleStoring, registry: JobRegistry, running: RunningJobs,
         clock: any GatewayClock, configuration: JobsConfiguration, logger: Logger,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {

@@ -1,0 +1,21 @@
+public import Contracts
+public import Foundation
+
+/// What operators read and do with jobs, queues and schedules, behind a protocol
+/// (``SQLiteJobAdminStore`` on SQLite). Every method runs inside the caller's transaction.
+public protocol JobAdminStoring: Sendable {
+    func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord?
+    /// Jobs matching `filter`, newest first, before id `before`.
+    func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord]
+    func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers]
+    func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws
+    func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool
+    /// Every schedule with its last job's state and error, by name.
+    func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus]
+    /// Makes a finished or waiting job available again now; ``JobsError/uniqueKeyTaken(jobID:)``
+    /// when another live job holds its unique key.
+    func makeAvailable(id: Int64, now: Date, in transaction: any StoreTransaction) throws
+    /// Cancels a job for good, recording why in its error history.
+    func cancel(id: Int64, reason: String, now: Date, in transaction: any StoreTransaction) throws
+    func delete(id: Int64, in transaction: any StoreTransaction) throws
+}

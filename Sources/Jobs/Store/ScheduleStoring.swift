@@ -1,0 +1,29 @@
+public import Foundation
+
+/// Recurring schedules, behind a protocol (``SQLiteScheduleStore`` on SQLite). Each method is
+/// one transaction of its own, like ``JobQueueStore``'s: the promises (one enqueue per tick
+/// across processes, an operator's enable/disable kept) are the store's to keep.
+public protocol ScheduleStoring: Sendable {
+    /// Writes declarations: new schedules start enabled; existing ones take the declared kind,
+    /// arguments and queue, and a new next run only when their rule changed.
+    func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws
+    /// Enqueues the job of every due schedule once and moves its next run.
+    func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick]
+    /// Enqueues a schedule's job now, outside its rule; nil when no schedule has that name.
+    func runNow(name: String, now: Date) async throws -> JobEnqueuer.Result?
+    /// Enables or disables a schedule; false when no schedule has that name.
+    func setEnabled(_ enabled: Bool, name: String, now: Date, timeZone: TimeZone) async throws -> Bool
+}
+
+/// A job enqueued by a tick.
+public struct ScheduleTick: Sendable, Equatable {
+    public let schedule: String
+    public let tickMs: Int64
+    public let jobID: Int64
+
+    public init(schedule: String, tickMs: Int64, jobID: Int64) {
+        self.schedule = schedule
+        self.tickMs = tickMs
+        self.jobID = jobID
+    }
+}
