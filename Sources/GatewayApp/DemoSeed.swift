@@ -22,7 +22,7 @@ struct DemoSeed {
     ]
 
     func run() async throws {
-        try await app.registration.seedDemoCatalogIfEmpty()
+        try await app.registration.admin.seedDemoCatalogIfEmpty()
         guard try await app.auth.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return
@@ -36,7 +36,7 @@ struct DemoSeed {
         // On standard output, once, for the person who started the demo; never in the log.
         let notice = "demo accounts (shown once; this database is marked as a demo and serves only with --demo):\n" + lines.joined(separator: "\n") + "\n"
         FileHandle.standardOutput.write(Data(notice.utf8))
-        try await app.registration.seedDemoStudentProfile(username: "student")
+        try await app.registration.students.seedDemoStudentProfile(username: "student")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
         app.jobs.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)

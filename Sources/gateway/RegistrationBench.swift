@@ -32,7 +32,7 @@ struct RegistrationBench: AsyncParsableCommand {
         }
         let document = DemoCatalog.document(size: .full)
         let generated = lap()
-        let report = try await service.importCatalog(document)
+        let report = try await service.admin.importCatalog(document)
         let imported = lap()
         let snapshot = try await service.catalog.reload()
         let indexed = lap()

@@ -11,7 +11,7 @@ public import Registration
 enum RegistrationJobHandlers {
     static func register(_ registration: RegistrationService, in registry: JobRegistry) throws {
         registry.register(RegistrationJobs.offerExpiry) { args, context in
-            switch try await registration.expireOffer(offerID: args.offerId) {
+            switch try await registration.offers.expireOffer(offerID: args.offerId) {
             case .expired, .alreadyClosed:
                 return .complete
             case .notDue(let due):
@@ -19,7 +19,7 @@ enum RegistrationJobHandlers {
             }
         }
         registry.register(RegistrationJobs.sweepOffers) { _, _ in
-            _ = try await registration.sweepExpiredOffers()
+            _ = try await registration.offers.sweepExpiredOffers()
             return .complete
         }
         registry.schedule(

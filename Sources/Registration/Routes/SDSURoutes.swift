@@ -97,7 +97,7 @@ struct SDSURoutes: Sendable {
             firstName: try parameters.string("firstname"), lastName: try parameters.string("lastname"),
             redID: try parameters.redID(), password: try parameters.string("password"), email: try parameters.string("email")
         )
-        _ = try await service.addStudent(student, clientAddress: context.clientAddress)
+        _ = try await service.students.addStudent(student, clientAddress: context.clientAddress)
         return try SDSUResponses.ok(SDSUResponses.studentAdded)
     }
 
@@ -106,47 +106,47 @@ struct SDSURoutes: Sendable {
         let redID = try parameters.redID()
         let password = try parameters.string("password")
         let courseID = try parameters.int("courseid")
-        let student = try await service.authenticate(redID: redID, password: password, clientAddress: context.clientAddress)
+        let student = try await service.students.authenticate(redID: redID, password: password, clientAddress: context.clientAddress)
         return (student, courseID)
     }
 
     private func student(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Int64 {
         let redID = try parameters.redID()
         let password = try parameters.string("password")
-        return try await service.authenticate(redID: redID, password: password, clientAddress: context.clientAddress)
+        return try await service.students.authenticate(redID: redID, password: password, clientAddress: context.clientAddress)
     }
 
     func registerClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        try await service.register(studentID: student, classID: course)
+        try await service.enrollment.register(studentID: student, classID: course)
         return try SDSUResponses.ok(SDSUResponses.courseAdded)
     }
 
     func waitlistClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        _ = try await service.joinWaitlist(studentID: student, classID: course)
+        _ = try await service.enrollment.joinWaitlist(studentID: student, classID: course)
         return try SDSUResponses.ok(SDSUResponses.courseAdded)
     }
 
     func unregisterClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        try await service.drop(studentID: student, classID: course)
+        try await service.enrollment.drop(studentID: student, classID: course)
         return try SDSUResponses.ok(SDSUResponses.courseDropped)
     }
 
     func unwaitlistClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        try await service.leaveWaitlist(studentID: student, classID: course)
+        try await service.enrollment.leaveWaitlist(studentID: student, classID: course)
         return try SDSUResponses.ok(SDSUResponses.courseDropped)
     }
 
     func studentClasses(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
-        let schedule = try await service.schedule(studentID: try await student(parameters, context))
+        let schedule = try await service.enrollment.schedule(studentID: try await student(parameters, context))
         return try GatewayJSON.response(SDSUStudentClasses(classes: schedule.enrollments.map(\.classID), waitlist: schedule.waitlist.map(\.classID)))
     }
 
     func resetStudent(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
-        try await service.reset(studentID: try await student(parameters, context))
+        try await service.enrollment.reset(studentID: try await student(parameters, context))
         return try SDSUResponses.ok(SDSUResponses.studentReset)
     }
 }

@@ -42,12 +42,12 @@ struct V1AdminRoutes: Sendable {
             } catch let error as CatalogFileError {
                 throw Problem.badRequest(error.description)
             }
-            let report = try await service.importCatalog(document, strict: strict)
+            let report = try await service.admin.importCatalog(document, strict: strict)
             return try GatewayJSON.response(report, status: report.applied ? .ok : .unprocessableContent)
         }
         group.get("classes/:classId/roster") { _, context in
             let classID = try V1CatalogRoutes.classID(context)
-            let roster = try await V1EnrollmentRoutes.run { try await service.roster(classID: classID) }
+            let roster = try await V1EnrollmentRoutes.run { try await service.admin.roster(classID: classID) }
             guard let listing = try await service.catalog.classListing(id: classID) else { throw RegistrationError.unknownClass(classID).problem }
             func entry(_ item: ClassRoster.Entry, position: Int?) -> V1Views.RosterEntry {
                 .init(
@@ -66,13 +66,13 @@ struct V1AdminRoutes: Sendable {
             let classID = try V1CatalogRoutes.classID(context)
             let body = try await GatewayJSON.decode(SeatsRequest.self, from: request, context: context)
             guard (0...100_000).contains(body.seats) else { throw Problem.validation("seats must be between 0 and 100000.", field: "seats") }
-            let listing = try await V1EnrollmentRoutes.run { try await service.setSeats(classID: classID, seats: body.seats) }
+            let listing = try await V1EnrollmentRoutes.run { try await service.admin.setSeats(classID: classID, seats: body.seats) }
             return try GatewayJSON.response(V1Views.Class(listing, detail: true))
         }
         group.post("classes") { request, context in
             let body = try await GatewayJSON.decode(NativeCatalogFormat.ClassRow.self, from: request, context: context)
             let row = try Self.classRow(body, id: body.id)
-            let saved = try await V1EnrollmentRoutes.run { try await service.saveClass(row, createOnly: true) }
+            let saved = try await V1EnrollmentRoutes.run { try await service.admin.saveClass(row, createOnly: true) }
             return try GatewayJSON.response(
                 V1Views.Class(saved.listing, detail: true), status: .created,
                 headers: [.location: "/v1/registration/classes/\(saved.listing.info.id)"]
@@ -85,13 +85,13 @@ struct V1AdminRoutes: Sendable {
                 throw Problem.validation("The body's id (\(id)) differs from the path's (\(classID)).", field: "id")
             }
             let row = try Self.classRow(body, id: classID)
-            let saved = try await V1EnrollmentRoutes.run { try await service.saveClass(row, createOnly: false) }
+            let saved = try await V1EnrollmentRoutes.run { try await service.admin.saveClass(row, createOnly: false) }
             return try GatewayJSON.response(V1Views.Class(saved.listing, detail: true), status: saved.created ? .created : .ok)
         }
         group.delete("classes/:classId") { request, context in
             let classID = try V1CatalogRoutes.classID(context)
             let drop = Self.flag("dropStudents", in: request)
-            let dropped = try await V1EnrollmentRoutes.run { try await service.deleteClass(id: classID, dropStudents: drop) }
+            let dropped = try await V1EnrollmentRoutes.run { try await service.admin.deleteClass(id: classID, dropStudents: drop) }
             return try GatewayJSON.response(Deleted(classId: classID, droppedAccountIds: dropped))
         }
         group.put("red-id-roster") { request, context in
@@ -99,7 +99,7 @@ struct V1AdminRoutes: Sendable {
             guard body.redIds.allSatisfy(RedID.isWellFormed) else {
                 throw Problem.validation("Every red id must be nine digits.", field: "redIds")
             }
-            let count = try await service.replaceRedIDRoster(body.redIds)
+            let count = try await service.admin.replaceRedIDRoster(body.redIds)
             return try GatewayJSON.response(["count": count])
         }
         // An admin binds a red id to an account (the only way besides addstudent under `roster`).
@@ -108,7 +108,7 @@ struct V1AdminRoutes: Sendable {
                 throw Problem.badRequest("The account id must be an integer.", invalidFields: ["accountId"])
             }
             let body = try await GatewayJSON.decode(V1EnrollmentRoutes.ProfileRequest.self, from: request, context: context)
-            let profile = try await service.saveProfileAsAdmin(
+            let profile = try await service.students.saveProfileAsAdmin(
                 accountID: accountID, redID: body.redId, firstName: body.firstName, lastName: body.lastName, email: body.email
             )
             return try GatewayJSON.response(V1Views.Profile(profile))

@@ -28,14 +28,14 @@ struct V1EnrollmentRoutes: Sendable {
         }
         group.delete { _, context in
             let student = try await Self.student(context, service: service)
-            try await service.reset(studentID: student)
+            try await service.enrollment.reset(studentID: student)
             return Response(status: .noContent)
         }
         group.put("profile") { request, context in
             let identity = try context.requireIdentity()
             let body = try await GatewayJSON.decode(ProfileRequest.self, from: request, context: context)
             let profile = try await Self.run {
-                try await service.saveProfile(
+                try await service.students.saveProfile(
                     accountID: identity.accountID, redID: body.redId, firstName: body.firstName, lastName: body.lastName, email: body.email
                 )
             }
@@ -44,7 +44,7 @@ struct V1EnrollmentRoutes: Sendable {
         group.post("enrollments") { request, context in
             let student = try await Self.student(context, service: service)
             let body = try await GatewayJSON.decode(ClassRequest.self, from: request, context: context)
-            try await Self.run { try await service.register(studentID: student, classID: body.classId) }
+            try await Self.run { try await service.enrollment.register(studentID: student, classID: body.classId) }
             return try GatewayJSON.response(
                 try await Self.schedule(of: student, service: service), status: .created,
                 headers: [.location: "/v1/me/registration"]
@@ -53,31 +53,31 @@ struct V1EnrollmentRoutes: Sendable {
         group.delete("enrollments/:classId") { _, context in
             let student = try await Self.student(context, service: service)
             let classID = try V1CatalogRoutes.classID(context)
-            try await Self.run { try await service.drop(studentID: student, classID: classID) }
+            try await Self.run { try await service.enrollment.drop(studentID: student, classID: classID) }
             return Response(status: .noContent)
         }
         group.post("waitlist") { request, context in
             let student = try await Self.student(context, service: service)
             let body = try await GatewayJSON.decode(ClassRequest.self, from: request, context: context)
-            let position = try await Self.run { try await service.joinWaitlist(studentID: student, classID: body.classId) }
+            let position = try await Self.run { try await service.enrollment.joinWaitlist(studentID: student, classID: body.classId) }
             return try GatewayJSON.response(["classId": body.classId, "position": Int64(position)], status: .created)
         }
         group.delete("waitlist/:classId") { _, context in
             let student = try await Self.student(context, service: service)
             let classID = try V1CatalogRoutes.classID(context)
-            try await Self.run { try await service.leaveWaitlist(studentID: student, classID: classID) }
+            try await Self.run { try await service.enrollment.leaveWaitlist(studentID: student, classID: classID) }
             return Response(status: .noContent)
         }
         group.post("offers/:classId/claim") { _, context in
             let student = try await Self.student(context, service: service)
             let classID = try V1CatalogRoutes.classID(context)
-            try await Self.run { try await service.claimOffer(studentID: student, classID: classID) }
+            try await Self.run { try await service.enrollment.claimOffer(studentID: student, classID: classID) }
             return try GatewayJSON.response(try await Self.schedule(of: student, service: service), status: .created)
         }
         group.delete("offers/:classId") { _, context in
             let student = try await Self.student(context, service: service)
             let classID = try V1CatalogRoutes.classID(context)
-            try await Self.run { try await service.declineOffer(studentID: student, classID: classID) }
+            try await Self.run { try await service.enrollment.declineOffer(studentID: student, classID: classID) }
             return Response(status: .noContent)
         }
     }
@@ -94,13 +94,13 @@ struct V1EnrollmentRoutes: Sendable {
     /// The caller's account id, when it has a student profile.
     static func student(_ context: GatewayContext, service: RegistrationService) async throws -> Int64 {
         let identity = try context.requireIdentity()
-        guard try await service.profile(accountID: identity.accountID) != nil else { throw RegistrationError.profileRequired.problem }
+        guard try await service.students.profile(accountID: identity.accountID) != nil else { throw RegistrationError.profileRequired.problem }
         return identity.accountID
     }
 
     static func schedule(of accountID: Int64, service: RegistrationService) async throws -> V1Views.Schedule {
-        let profile = try await service.profile(accountID: accountID)
-        let schedule = try await service.schedule(studentID: accountID)
+        let profile = try await service.students.profile(accountID: accountID)
+        let schedule = try await service.enrollment.schedule(studentID: accountID)
         let snapshot = service.catalog.cachedSnapshot()
         func view(_ id: Int64) -> V1Views.Class? { snapshot.listing(id: id).map { V1Views.Class($0) } }
         return V1Views.Schedule(

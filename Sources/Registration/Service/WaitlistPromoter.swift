@@ -111,7 +111,11 @@ struct WaitlistPromoter: Sendable {
     }
 }
 
-extension RegistrationService {
+/// The waitlist policy's background work, run by jobs: an offer's expiry, seats freed outside
+/// a student's request, and the periodic sweep of lapsed offers.
+public struct OfferService: RegistrationUseCase {
+    let environment: RegistrationEnvironment
+
     /// What ``expireOffer(offerID:)`` did.
     public enum OfferExpiryOutcome: Sendable, Equatable {
         /// The offer lapsed; the seat passed on.
@@ -127,7 +131,7 @@ extension RegistrationService {
     public func expireOffer(offerID: Int64) async throws -> OfferExpiryOutcome {
         let promoter = self.promoter
         return try await write { db, now, touched -> Result<OfferExpiryOutcome, RegistrationError> in
-            guard let (offer, state) = try self.stores.enrollments.offer(id: offerID, in: db), state == "open" else {
+            guard let (offer, state) = try stores.enrollments.offer(id: offerID, in: db), state == "open" else {
                 return .success(.alreadyClosed)
             }
             guard offer.expiresAt <= now else { return .success(.notDue(offer.expiresAt)) }

@@ -59,7 +59,7 @@ struct SecurityFindingsTests {
         let before = gateway.app.auth.throttle.tableSizes.counters
         for n in 0..<50 {
             await #expect(throws: RegistrationError.invalidCredentials) {
-                _ = try await gateway.registration.authenticate(
+                _ = try await gateway.registration.students.authenticate(
                     redID: String(repeating: "9", count: 100 + n), password: "password", clientAddress: "203.0.113.\(n)"
                 )
             }

@@ -142,8 +142,8 @@ struct RegistrationAdminCatalogTests {
         let enrolled = try await gateway.student("100000001")
         let waiting = try await gateway.student("100000002")
         try await gateway.openSeats(1, in: 7030)
-        try await gateway.registration.register(studentID: enrolled, classID: 7030)
-        _ = try await gateway.registration.joinWaitlist(studentID: waiting, classID: 7030)
+        try await gateway.registration.enrollment.register(studentID: enrolled, classID: 7030)
+        _ = try await gateway.registration.enrollment.joinWaitlist(studentID: waiting, classID: 7030)
         try await gateway.withRouter { client in
             let refused = try await client.json(.delete, "/v1/admin/registration/classes/7030", token: admin)
             #expect(refused.status == .conflict)
@@ -158,8 +158,8 @@ struct RegistrationAdminCatalogTests {
             #expect(try await client.json(.get, "/registration/classdetails?classid=7030").body == "{\"error\":\"No such course\"}")
             #expect(try await client.json(.delete, "/v1/admin/registration/classes/7030", token: admin).status == .notFound)
         }
-        #expect(try await gateway.registration.schedule(studentID: enrolled).enrollments.isEmpty)
-        #expect(try await gateway.registration.schedule(studentID: waiting).waitlist.isEmpty)
+        #expect(try await gateway.registration.enrollment.schedule(studentID: enrolled).enrollments.isEmpty)
+        #expect(try await gateway.registration.enrollment.schedule(studentID: waiting).waitlist.isEmpty)
         let jobs = try await gateway.jobs(kind: PushJobs.classCancelled.name)
         #expect(jobs.count == 1)
         #expect(jobs.first?.args.contains("\"accountIds\":[\(min(enrolled, waiting)),\(max(enrolled, waiting))]") == true)

@@ -44,7 +44,7 @@ struct RegistrationCatalogImportTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         let document = try NativeCatalogFormat.parse(Data(Self.native.utf8))
-        let report = try await gateway.registration.importCatalog(document)
+        let report = try await gateway.registration.admin.importCatalog(document)
         #expect(report.applied)
         #expect(report.subjects.created == 1)
         #expect(report.courses.created == 2)
@@ -75,8 +75,8 @@ struct RegistrationCatalogImportTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         let document = try NativeCatalogFormat.parse(Data(Self.native.utf8))
-        _ = try await gateway.registration.importCatalog(document)
-        let again = try await gateway.registration.importCatalog(document)
+        _ = try await gateway.registration.admin.importCatalog(document)
+        let again = try await gateway.registration.admin.importCatalog(document)
         #expect(again.subjects.created == 0 && again.subjects.unchanged == 1)
         #expect(again.courses.created == 0 && again.courses.unchanged == 2)
         #expect(again.classes.created == 0 && again.classes.unchanged == 3)
@@ -84,7 +84,7 @@ struct RegistrationCatalogImportTests {
         var changed = document
         changed.classes[0].seats = 45
         changed.classes[0].meetings = [Meeting(days: Weekdays(parsing: "TTH")!, start: TimeOfDay(parsing: "1100"), end: TimeOfDay(parsing: "1215"))]
-        let third = try await gateway.registration.importCatalog(changed)
+        let third = try await gateway.registration.admin.importCatalog(changed)
         #expect(third.classes.updated == 1 && third.classes.unchanged == 2)
         let count = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_classes") }
         #expect(count == 3)
@@ -99,14 +99,14 @@ struct RegistrationCatalogImportTests {
         // Two gateway students in class 7030; a re-import that leaves fewer seats than that is refused.
         let a = try await gateway.student("100000001"), b = try await gateway.student("100000002")
         try await gateway.openSeats(2, in: 7030)
-        try await gateway.registration.register(studentID: a, classID: 7030)
-        try await gateway.registration.register(studentID: b, classID: 7030)
+        try await gateway.registration.enrollment.register(studentID: a, classID: 7030)
+        try await gateway.registration.enrollment.register(studentID: b, classID: 7030)
         var document = DemoCatalog.document(size: .fixtures)
         let index = try #require(document.classes.firstIndex { $0.id == 7030 })
         let before = try #require(try await gateway.registration.catalog.classListing(id: 7030))
         document.classes[index].seats = document.classes[index].enrolled + 1
         document.classes[index].meetings = [.tba()]
-        let report = try await gateway.registration.importCatalog(document)
+        let report = try await gateway.registration.admin.importCatalog(document)
         #expect(report.rejected.map(\.row) == ["class 7030"])
         #expect(report.rejected.first?.reason.contains("through the gateway") == true)
         let after = try #require(try await gateway.registration.catalog.classListing(id: 7030))
@@ -118,7 +118,7 @@ struct RegistrationCatalogImportTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         let document = try NativeCatalogFormat.parse(Data(Self.native.utf8))
-        let report = try await gateway.registration.importCatalog(document, strict: true)
+        let report = try await gateway.registration.admin.importCatalog(document, strict: true)
         #expect(!report.applied)
         #expect(!report.rejected.isEmpty)
         let subjects = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_subjects") }
@@ -157,7 +157,7 @@ struct RegistrationCatalogImportTests {
         defer { gateway.cleanUp() }
         let document = try UMDIOCatalogFormat.parse(Data(Self.umdio.utf8))
         #expect(document.rejected.map(\.row) == ["AASP100.sections[2]"])
-        let report = try await gateway.registration.importCatalog(document)
+        let report = try await gateway.registration.admin.importCatalog(document)
         #expect(report.subjects.created == 2 && report.courses.created == 2 && report.classes.created == 3)
         let snapshot = try await gateway.registration.catalog.snapshot()
         let byNumber = Dictionary(snapshot.index.classes.map { ($0.scheduleNumber, $0) }, uniquingKeysWith: { a, _ in a })
@@ -176,7 +176,7 @@ struct RegistrationCatalogImportTests {
         #expect(seats.enrolled == 10 && seats.waitlist == 4 && seats.isFull)
         #expect(snapshot.index.subjects.first { $0.code == "AASP" }?.college == "Unassigned")
 
-        let again = try await gateway.registration.importCatalog(try UMDIOCatalogFormat.parse(Data(Self.umdio.utf8)))
+        let again = try await gateway.registration.admin.importCatalog(try UMDIOCatalogFormat.parse(Data(Self.umdio.utf8)))
         #expect(again.classes.created == 0 && again.classes.unchanged == 3)
     }
 
@@ -188,12 +188,12 @@ struct RegistrationCatalogImportTests {
         #expect(document.courses.count == 1355)
         #expect(document.classes.count == 2052)
         #expect(document.rejected.isEmpty)
-        let report = try await gateway.registration.importCatalog(document)
+        let report = try await gateway.registration.admin.importCatalog(document)
         #expect(report.rejected.isEmpty)
         // The file lists 30 courses (and their 33 sections) twice; the second copy is unchanged.
         #expect(report.courses.created == 1325 && report.courses.unchanged == 30)
         #expect(report.classes.created == 2019 && report.classes.unchanged == 33)
-        let again = try await gateway.registration.importCatalog(document)
+        let again = try await gateway.registration.admin.importCatalog(document)
         #expect(again.classes.created == 0 && again.classes.updated == 0 && again.classes.unchanged == 2052)
         let online = try await gateway.registration.catalog.classIDs(matching: ClassQuery(days: Weekdays(parsing: "TuTh")))
         #expect(!online.isEmpty)

@@ -11,7 +11,7 @@ import Testing
 struct RegistrationCatalogIndexTests {
     static func index() async throws -> (TestGateway, CatalogCache.Snapshot) {
         let gateway = try TestGateway()
-        _ = try await gateway.registration.importCatalog(TestCatalog.document())
+        _ = try await gateway.registration.admin.importCatalog(TestCatalog.document())
         return (gateway, try await gateway.registration.catalog.snapshot())
     }
 
@@ -67,12 +67,12 @@ struct RegistrationCatalogIndexTests {
     @Test func seatCountsFollowEnrollmentsWithoutAReload() async throws {
         let gateway = try await TestGateway.registration()
         defer { gateway.cleanUp() }
-        _ = try await gateway.registration.importCatalog(TestCatalog.document())
+        _ = try await gateway.registration.admin.importCatalog(TestCatalog.document())
         let student = try await gateway.student("100000001")
-        try await gateway.registration.register(studentID: student, classID: 503)
+        try await gateway.registration.enrollment.register(studentID: student, classID: 503)
         let cached = gateway.registration.catalog.cachedSnapshot()
         #expect(cached.listing(id: 503)?.seats.enrolled == 1)
-        try await gateway.registration.drop(studentID: student, classID: 503)
+        try await gateway.registration.enrollment.drop(studentID: student, classID: 503)
         #expect(gateway.registration.catalog.cachedSnapshot().listing(id: 503)?.seats.enrolled == 0)
     }
 

@@ -36,7 +36,7 @@ struct RegistrationDemoCatalogTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         let start = ContinuousClock.now
-        let report = try #require(try await gateway.registration.seedDemoCatalogIfEmpty(size: .full))
+        let report = try #require(try await gateway.registration.admin.seedDemoCatalogIfEmpty(size: .full))
         print("full demo catalog seeded in \(ContinuousClock.now - start): \(report.classes.created) classes")
         #expect(report.rejected.isEmpty)
         #expect(report.classes.created >= 4000)
@@ -50,7 +50,7 @@ struct RegistrationDemoCatalogTests {
             matching: ClassQuery(subjectIDs: [8], level: .graduate, startsAtOrAfter: TimeOfDay(parsing: "1730"))
         )
         #expect(ids == [7033, 7036, 7038, 7041, 7046, 7049, 7051, 7052])
-        #expect(try await gateway.registration.seedDemoCatalogIfEmpty() == nil, "seeding twice does nothing")
+        #expect(try await gateway.registration.admin.seedDemoCatalogIfEmpty() == nil, "seeding twice does nothing")
     }
 
     @Test func theFixturesMatchTheSeed() async throws {

@@ -26,21 +26,21 @@ struct RegistrationJobWiringTests {
         let first = try await gateway.student("100000011"), second = try await gateway.student("100000012")
         let leaver = try await gateway.student("100000013")
         try await gateway.openSeats(1, in: 7030)
-        try await service.register(studentID: leaver, classID: 7030)
-        for student in [first, second] { _ = try await service.joinWaitlist(studentID: student, classID: 7030) }
-        try await service.drop(studentID: leaver, classID: 7030)
-        #expect(try await service.schedule(studentID: first).offers.map(\.classID) == [7030])
+        try await service.enrollment.register(studentID: leaver, classID: 7030)
+        for student in [first, second] { _ = try await service.enrollment.joinWaitlist(studentID: student, classID: 7030) }
+        try await service.enrollment.drop(studentID: leaver, classID: 7030)
+        #expect(try await service.enrollment.schedule(studentID: first).offers.map(\.classID) == [7030])
 
         // Not due yet: the worker leaves the expiry job alone.
         try await gateway.app.jobs.pool.drain(queue: "default")
         #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry.name) == ["scheduled"])
-        #expect(try await service.schedule(studentID: first).offers.map(\.classID) == [7030])
+        #expect(try await service.enrollment.schedule(studentID: first).offers.map(\.classID) == [7030])
 
         gateway.clock.advance(by: 601)
         try await gateway.app.jobs.pool.drain(queue: "default")
         #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry.name).first == "completed")
-        #expect(try await service.schedule(studentID: first).offers.isEmpty)
-        #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
+        #expect(try await service.enrollment.schedule(studentID: first).offers.isEmpty)
+        #expect(try await service.enrollment.schedule(studentID: second).offers.map(\.classID) == [7030])
     }
 
     static func states(_ gateway: TestGateway, _ kind: String) async throws -> [String] {
@@ -63,9 +63,9 @@ struct RegistrationJobWiringTests {
         let first = try await gateway.student("100000021"), second = try await gateway.student("100000022")
         let leaver = try await gateway.student("100000023")
         try await gateway.openSeats(1, in: 7030)
-        try await service.register(studentID: leaver, classID: 7030)
-        for student in [first, second] { _ = try await service.joinWaitlist(studentID: student, classID: 7030) }
-        try await service.drop(studentID: leaver, classID: 7030)
+        try await service.enrollment.register(studentID: leaver, classID: 7030)
+        for student in [first, second] { _ = try await service.enrollment.joinWaitlist(studentID: student, classID: 7030) }
+        try await service.enrollment.drop(studentID: leaver, classID: 7030)
         // The offer's own expiry job is lost (say, deleted by an operator).
         try await gateway.app.database.pool.write { db in
             try db.execute(sql: "DELETE FROM jobs WHERE kind = ?", arguments: [RegistrationJobs.offerExpiry.name])
@@ -74,7 +74,7 @@ struct RegistrationJobWiringTests {
         _ = try await gateway.app.jobs.service.enqueue(try NewJob(RegistrationJobs.sweepOffers, NoPayload()))
         try await gateway.app.jobs.pool.drain(queue: "default")
         #expect(try await Self.states(gateway, RegistrationJobs.sweepOffers.name) == ["completed"])
-        #expect(try await service.schedule(studentID: first).offers.isEmpty)
-        #expect(try await service.schedule(studentID: second).offers.map(\.classID) == [7030])
+        #expect(try await service.enrollment.schedule(studentID: first).offers.isEmpty)
+        #expect(try await service.enrollment.schedule(studentID: second).offers.map(\.classID) == [7030])
     }
 }

@@ -18,10 +18,10 @@ struct RegistrationLimitsTests {
         let classes = Array(try await gateway.registration.catalog.classIDs(matching: ClassQuery()).prefix(EnrollmentRules.maximumWaitlists + 1))
         for id in classes { try await gateway.openSeats(0, in: id) }
         for id in classes.dropLast() {
-            _ = try await gateway.registration.joinWaitlist(studentID: student, classID: id)
+            _ = try await gateway.registration.enrollment.joinWaitlist(studentID: student, classID: id)
         }
         await #expect(throws: RegistrationError.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists))) {
-            _ = try await gateway.registration.joinWaitlist(studentID: student, classID: classes.last!)
+            _ = try await gateway.registration.enrollment.joinWaitlist(studentID: student, classID: classes.last!)
         }
     }
 
@@ -30,7 +30,7 @@ struct RegistrationLimitsTests {
     @Test func underTheRosterPolicyStudentsCannotBindRedIDsThemselves() async throws {
         let gateway = try await TestGateway.registration { $0.registration.redIDPolicy = .roster }
         defer { gateway.cleanUp() }
-        _ = try await gateway.registration.replaceRedIDRoster(["100000041"])
+        _ = try await gateway.registration.admin.replaceRedIDRoster(["100000041"])
         let mallory = try await gateway.account("mallory", role: .student)
         let admin = try await gateway.account("registrar", role: .admin)
         let malloryID = try #require(try await gateway.app.auth.identity(bearer: mallory)?.accountID)

@@ -42,7 +42,7 @@ struct RegistrationSlowTests {
         defer { gateway.cleanUp() }
         let redIDs = (1...40).map { String(format: "8%08d", $0) }
         for redID in redIDs { try await gateway.student(redID) }
-        let added = try await gateway.registration.importCatalog(try NativeCatalogFormat.parse(Data(Self.overlapping.utf8)))
+        let added = try await gateway.registration.admin.importCatalog(try NativeCatalogFormat.parse(Data(Self.overlapping.utf8)))
         #expect(added.classes.created == 3)
         for id in Self.classIDs { try await gateway.openSeats(Int(id % 3) + 1, in: id) }
         let violations: [EnrollmentViolation] = [
@@ -109,7 +109,7 @@ struct RegistrationSlowTests {
                         let classID = Self.classIDs[Int(generator.next() % UInt64(Self.classIDs.count))]
                         let seats = try await gateway.seats(of: classID)
                         let target = seats.enrolled + seats.held + Int(generator.next() % 3)
-                        _ = try? await gateway.registration.setSeats(classID: classID, seats: target)
+                        _ = try? await gateway.registration.admin.setSeats(classID: classID, seats: target)
                         changes += 1
                         try await Task.sleep(for: .milliseconds(50))
                     }

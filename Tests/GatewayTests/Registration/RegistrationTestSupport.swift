@@ -13,7 +13,7 @@ extension TestGateway {
         size: DemoCatalog.Size = .fixtures, configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestGateway {
         let gateway = try TestGateway(configure: configure)
-        try await gateway.app.registration.seedDemoCatalogIfEmpty(size: size)
+        try await gateway.app.registration.admin.seedDemoCatalogIfEmpty(size: size)
         return gateway
     }
 
@@ -22,7 +22,7 @@ extension TestGateway {
     /// Adds a student through the service; returns their account id.
     @discardableResult
     func student(_ redID: String, password: String = "password", email: String = "student@sdsu.edu") async throws -> Int64 {
-        try await registration.addStudent(
+        try await registration.students.addStudent(
             NewStudent(firstName: "Test", lastName: "Student \(redID)", redID: redID, password: password, email: email)
         ).accountID
     }
@@ -30,7 +30,7 @@ extension TestGateway {
     /// Sets a class to have exactly `open` open seats (and `waitlist` nothing else changed).
     func openSeats(_ open: Int, in classID: Int64) async throws {
         let listing = try await registration.catalog.classListing(id: classID)!
-        _ = try await registration.setSeats(classID: classID, seats: listing.seats.enrolled + listing.seats.held + open)
+        _ = try await registration.admin.setSeats(classID: classID, seats: listing.seats.enrolled + listing.seats.held + open)
     }
 
     func seats(of classID: Int64) async throws -> SeatCount {

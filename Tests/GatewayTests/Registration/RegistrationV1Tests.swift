@@ -119,20 +119,20 @@ struct RegistrationV1Tests {
         let leaver = try await gateway.student("100000001")
         let v1 = try await gateway.account("grace", role: .student)
         try await gateway.openSeats(2, in: 7030)
-        try await service.register(studentID: leaver, classID: 7030)
-        try await service.register(studentID: try await gateway.student("100000002"), classID: 7030)
+        try await service.enrollment.register(studentID: leaver, classID: 7030)
+        try await service.enrollment.register(studentID: try await gateway.student("100000002"), classID: 7030)
         try await gateway.withRouter { client in
             _ = try await client.json(.put, "/v1/me/registration/profile", body: #"{"redId":"100000003","firstName":"G","lastName":"H","email":"g@h"}"#, token: v1)
             _ = try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7030}"#, token: v1)
             _ = try await client.json(.post, "/registration/addstudent", body: #"{"firstname":"S","lastname":"D","redid":"100000004","password":"password","email":"s@d"}"#)
             _ = try await client.json(.get, "/registration/waitlistclass?redid=100000004&password=password&courseid=7030")
-            try await service.drop(studentID: leaver, classID: 7030)
+            try await service.enrollment.drop(studentID: leaver, classID: 7030)
             let schedule = try await client.json(.get, "/v1/me/registration", token: v1)
             #expect((schedule.object["offers"] as? [[String: Any]])?.first?["classId"] as? Int == 7030)
             let claimed = try await client.json(.post, "/v1/me/registration/offers/7030/claim", token: v1)
             #expect(claimed.status == .created)
             // The SDSU student is next; their registerclass claims the seat.
-            try await service.drop(studentID: try await service.authenticate(redID: "100000002", password: "password", clientAddress: nil), classID: 7030)
+            try await service.enrollment.drop(studentID: try await service.students.authenticate(redID: "100000002", password: "password", clientAddress: nil), classID: 7030)
             let sdsu = try await client.json(.get, "/registration/registerclass?redid=100000004&password=password&courseid=7030")
             #expect(sdsu.body == #"{"ok":"Course added"}"#)
         }
@@ -144,7 +144,7 @@ struct RegistrationV1Tests {
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("stu", role: .student)
         let enrolled = try await gateway.student("100000001")
-        try await gateway.registration.register(studentID: enrolled, classID: 7030)
+        try await gateway.registration.enrollment.register(studentID: enrolled, classID: 7030)
         try await gateway.withRouter { client in
             #expect(try await client.json(.get, "/v1/admin/registration/classes/7030/roster", token: student).status == .forbidden)
             let roster = try await client.json(.get, "/v1/admin/registration/classes/7030/roster", token: admin)

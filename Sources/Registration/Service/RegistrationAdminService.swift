@@ -16,7 +16,11 @@ public struct ClassRoster: Sendable, Equatable {
     public var offers: [SeatOffer]
 }
 
-extension RegistrationService {
+/// What admins do: catalog imports (the waitlist policy applied in the same transaction),
+/// classes and their seats, class rosters and the red id roster.
+public struct RegistrationAdminService: RegistrationUseCase {
+    let environment: RegistrationEnvironment
+
     /// Imports a catalog in one transaction, applying the waitlist policy to classes whose
     /// seats changed in that same transaction, then refreshes the in-memory catalog. With
     /// `strict`, a bad row applies nothing; with `createOnly`, an existing class is refused.
@@ -50,9 +54,9 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard let current = try self.stores.catalog.classSeats(of: [classID], in: db)[classID] else { return .failure(.unknownClass(classID)) }
+            guard let current = try stores.catalog.classSeats(of: [classID], in: db)[classID] else { return .failure(.unknownClass(classID)) }
             guard seats >= current.enrolled + current.held else { return .failure(.seatsBelowEnrollment(current.enrolled + current.held)) }
-            try self.stores.catalog.setSeats(classID: classID, seats: seats, in: db)
+            try stores.catalog.setSeats(classID: classID, seats: seats, in: db)
             if seats > current.seats { try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched) }
             return .success(())
         }
@@ -63,10 +67,10 @@ extension RegistrationService {
     /// The class's enrolled students, waitlist and open offers.
     public func roster(classID: Int64) async throws -> ClassRoster {
         try await transactions.read { db in
-            guard try self.stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { throw RegistrationError.unknownClass(classID) }
-            let enrolled = try self.stores.enrollments.enrolledStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
-            let waitlist = try self.stores.enrollments.waitlistedStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
-            return ClassRoster(enrolled: enrolled, waitlist: waitlist, offers: try self.stores.enrollments.openOffers(ofClass: classID, in: db))
+            guard try stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { throw RegistrationError.unknownClass(classID) }
+            let enrolled = try stores.enrollments.enrolledStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
+            let waitlist = try stores.enrollments.waitlistedStudents(of: classID, in: db).map { ClassRoster.Entry(student: $0.0, since: $0.1) }
+            return ClassRoster(enrolled: enrolled, waitlist: waitlist, offers: try stores.enrollments.openOffers(ofClass: classID, in: db))
         }
     }
 
@@ -75,6 +79,6 @@ extension RegistrationService {
         let invalid = redIDs.filter { !RedID.isWellFormed($0) }
         guard invalid.isEmpty else { throw RegistrationError.invalidRedID }
         let now = clock.now()
-        return try await transactions.write { db in try self.stores.students.replaceRoster(redIDs, now: now, in: db) }
+        return try await transactions.write { db in try stores.students.replaceRoster(redIDs, now: now, in: db) }
     }
 }

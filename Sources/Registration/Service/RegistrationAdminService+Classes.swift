@@ -12,7 +12,7 @@ public struct SavedClass: Sendable {
     public var created: Bool
 }
 
-extension RegistrationService {
+extension RegistrationAdminService {
     /// Creates or replaces one class, with the importer's checks (subject and course must
     /// exist, schedule numbers are unique per term, seats cover everyone enrolled or holding an
     /// offer). With `createOnly`, a class with the same id or schedule number is refused.
@@ -23,7 +23,7 @@ extension RegistrationService {
         let report = try await importCatalog(document, strict: true, createOnly: createOnly)
         if let rejected = report.rejected.first { throw RegistrationError.invalidClass(rejected.reason) }
         let id = try await transactions.read { db in
-            try row.id ?? self.stores.catalog.classID(term: row.term, scheduleNumber: row.scheduleNumber, in: db)
+            try row.id ?? stores.catalog.classID(term: row.term, scheduleNumber: row.scheduleNumber, in: db)
         }
         guard let id, let listing = catalog.cachedSnapshot().listing(id: id) else {
             throw RegistrationError.invalidClass("the class was not stored")
@@ -39,15 +39,15 @@ extension RegistrationService {
     public func deleteClass(id: Int64, dropStudents: Bool) async throws -> [Int64] {
         let now = clock.now()
         let dropped = try await transactions.write { db -> Result<[Int64], RegistrationError> in
-            guard try self.stores.catalog.classExists(id, in: db) else { return .failure(.unknownClass(id)) }
-            let students = try self.stores.enrollments.everyoneIn(classID: id, in: db)
+            guard try stores.catalog.classExists(id, in: db) else { return .failure(.unknownClass(id)) }
+            let students = try stores.enrollments.everyoneIn(classID: id, in: db)
             if !students.isEmpty, !dropStudents { return .failure(.classHasStudents(students.count)) }
             if !students.isEmpty {
-                try self.stores.jobs.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students)), in: db, now: now)
+                try stores.jobs.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students)), in: db, now: now)
             }
-            try self.stores.enrollments.removeClass(id, in: db)
-            try self.stores.catalog.deleteClass(id, at: now, in: db)
-            try self.stores.catalog.bumpVersion(in: db)
+            try stores.enrollments.removeClass(id, in: db)
+            try stores.catalog.deleteClass(id, at: now, in: db)
+            try stores.catalog.bumpVersion(in: db)
             return .success(students)
         }.get()
         try await catalog.reload()

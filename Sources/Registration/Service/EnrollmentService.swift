@@ -10,7 +10,11 @@ public struct StudentSchedule: Sendable, Equatable {
     public var offers: [SeatOffer]
 }
 
-extension RegistrationService {
+/// A student's enrollment changes, each in one write transaction: register, drop, join and
+/// leave waitlists, claim or decline an offered seat, reset, and the schedule they see.
+public struct EnrollmentService: RegistrationUseCase {
+    let environment: RegistrationEnvironment
+
     /// Registers the student in the class. A student who holds an offered seat for it claims
     /// that seat; a waitlisted student leaves the waitlist.
     public func register(studentID: Int64, classID: Int64) async throws {
@@ -28,18 +32,18 @@ extension RegistrationService {
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            guard let target = try self.stores.catalog.classSeats(of: [classID], in: db)[classID] else {
+            guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID] else {
                 return .failure(.unknownClass(classID))
             }
-            let offer = try self.stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
+            let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
             let standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
             if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
                 return .failure(.violation(violation))
             }
-            if let offer { _ = try self.stores.enrollments.closeOffer(id: offer.id, as: "claimed", now: now, in: db) }
-            if standing.isWaitlisted { _ = try self.stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
-            try self.stores.enrollments.enroll(studentID: studentID, classID: classID, at: now, in: db)
+            if let offer { _ = try stores.enrollments.closeOffer(id: offer.id, as: "claimed", now: now, in: db) }
+            if standing.isWaitlisted { _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
+            try stores.enrollments.enroll(studentID: studentID, classID: classID, at: now, in: db)
             return .success(())
         }
     }
@@ -49,8 +53,8 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard try self.stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
-            guard try self.stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
+            guard try stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
@@ -65,18 +69,18 @@ extension RegistrationService {
         return try await write { db, now, touched -> Result<Int, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            guard let target = try self.stores.catalog.classSeats(of: [classID], in: db)[classID] else {
+            guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID] else {
                 return .failure(.unknownClass(classID))
             }
-            let offer = try self.stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
+            let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             let standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
             if let violation = EnrollmentRules.waitlistViolation(target: target, standing: standing) {
                 return .failure(.violation(violation))
             }
-            if try self.stores.enrollments.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
+            if try stores.enrollments.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
                 return .failure(.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists)))
             }
-            return .success(try self.stores.enrollments.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
+            return .success(try stores.enrollments.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
         }
     }
 
@@ -94,14 +98,14 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard try self.stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
-            let offer = try self.stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
+            guard try stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
-            guard try self.stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
+            guard try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notWaitlisted))
             }
             if let offer {
-                _ = try self.stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+                _ = try stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
                 try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
             }
             return .success(())
@@ -113,16 +117,16 @@ extension RegistrationService {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             var freed: [Int64] = []
-            for offer in try self.stores.enrollments.openOffers(of: studentID, in: db) {
-                _ = try self.stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+            for offer in try stores.enrollments.openOffers(of: studentID, in: db) {
+                _ = try stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
                 freed.append(offer.classID)
             }
-            for place in try self.stores.enrollments.waitlistPlaces(of: studentID, in: db) {
-                _ = try self.stores.enrollments.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
+            for place in try stores.enrollments.waitlistPlaces(of: studentID, in: db) {
+                _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
                 touched.insert(place.classID)
             }
-            for enrollment in try self.stores.enrollments.enrollments(of: studentID, in: db) {
-                _ = try self.stores.enrollments.drop(studentID: studentID, classID: enrollment.classID, in: db)
+            for enrollment in try stores.enrollments.enrollments(of: studentID, in: db) {
+                _ = try stores.enrollments.drop(studentID: studentID, classID: enrollment.classID, in: db)
                 freed.append(enrollment.classID)
             }
             for classID in Set(freed).sorted() {
@@ -137,20 +141,20 @@ extension RegistrationService {
     public func schedule(studentID: Int64) async throws -> StudentSchedule {
         try await transactions.read { db in
             StudentSchedule(
-                enrollments: try self.stores.enrollments.enrollments(of: studentID, in: db),
-                waitlist: try self.stores.enrollments.waitlistPlaces(of: studentID, in: db),
-                offers: try self.stores.enrollments.openOffers(of: studentID, in: db)
+                enrollments: try stores.enrollments.enrollments(of: studentID, in: db),
+                waitlist: try stores.enrollments.waitlistPlaces(of: studentID, in: db),
+                offers: try stores.enrollments.openOffers(of: studentID, in: db)
             )
         }
     }
 
     /// What the rules need to know about the student, read inside the transaction.
     func standing(of studentID: Int64, in target: ClassSeats, offer: SeatOffer?, db: any StoreTransaction) throws -> StudentStanding {
-        let enrolledIDs = try self.stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
-        let enrolled = try self.stores.catalog.classSeats(of: enrolledIDs, in: db).values.filter { $0.term == target.term }
+        let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
+        let enrolled = try stores.catalog.classSeats(of: enrolledIDs, in: db).values.filter { $0.term == target.term }
         return StudentStanding(
             enrolledClasses: enrolled.sorted { $0.id < $1.id },
-            isWaitlisted: try self.stores.enrollments.isWaitlisted(studentID: studentID, classID: target.id, in: db),
+            isWaitlisted: try stores.enrollments.isWaitlisted(studentID: studentID, classID: target.id, in: db),
             holdsOffer: offer != nil
         )
     }

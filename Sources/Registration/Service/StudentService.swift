@@ -22,7 +22,11 @@ public struct NewStudent: Sendable, Equatable {
     }
 }
 
-extension RegistrationService {
+/// Students: sign-up through the SDSU protocol, profiles (red id, names, email), and red id
+/// credential checks, answered by the account directory.
+public struct StudentService: RegistrationUseCase {
+    let environment: RegistrationEnvironment
+
     /// Signs a student up: a student account whose username is the red id (so the red id and
     /// password also sign in to v1) and its profile, created atomically. Checks, in order: the
     /// red id policy, seed 000's password rule, the email, the names, and that the red id is
@@ -52,7 +56,7 @@ extension RegistrationService {
                 let profile = StudentProfile(
                     accountID: accountID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
                 )
-                try self.stores.students.insert(profile, in: db)
+                try stores.students.insert(profile, in: db)
                 return profile
             }
             logger.info("student added", metadata: ["account": "\(profile.accountID)"])
@@ -80,20 +84,20 @@ extension RegistrationService {
         try validateProfile(firstName: first, lastName: last, email: mail)
         try await validateRedID(redID)
         if settings.redIDPolicy == .roster, !byAdmin {
-            let current = try await transactions.read { db in try self.stores.students.profile(accountID: accountID, in: db)?.redID }
+            let current = try await transactions.read { db in try stores.students.profile(accountID: accountID, in: db)?.redID }
             guard current == redID else { throw RegistrationError.redIDBindingNeedsProof }
         }
         let now = clock.now()
         let accounts = self.accounts
         do {
             return try await transactions.write { db in
-                if let owner = try self.stores.students.profile(redID: redID, in: db), owner.accountID != accountID {
+                if let owner = try stores.students.profile(redID: redID, in: db), owner.accountID != accountID {
                     throw RegistrationError.redIDInUse
                 }
                 if let taken = try accounts.account(username: redID, in: db), taken.id != accountID {
                     throw RegistrationError.redIDInUse
                 }
-                if var existing = try self.stores.students.profile(accountID: accountID, in: db) {
+                if var existing = try stores.students.profile(accountID: accountID, in: db) {
                     if existing.redID != redID, try accounts.account(id: accountID, in: db)?.username == existing.redID {
                         try accounts.rename(accountID: accountID, to: redID, in: db)
                     }
@@ -101,11 +105,11 @@ extension RegistrationService {
                     existing.firstName = first
                     existing.lastName = last
                     existing.email = mail
-                    try self.stores.students.update(existing, in: db)
+                    try stores.students.update(existing, in: db)
                     return existing
                 }
                 let profile = StudentProfile(accountID: accountID, redID: redID, firstName: first, lastName: last, email: mail, createdAt: now)
-                try self.stores.students.insert(profile, in: db)
+                try stores.students.insert(profile, in: db)
                 return profile
             }
         } catch AccountDirectoryError.usernameTaken {
@@ -128,7 +132,7 @@ extension RegistrationService {
 
     /// The student profile of an account, if it has one.
     public func profile(accountID: Int64) async throws -> StudentProfile? {
-        try await transactions.read { db in try self.stores.students.profile(accountID: accountID, in: db) }
+        try await transactions.read { db in try stores.students.profile(accountID: accountID, in: db) }
     }
 
     /// Checks a red id and password the way the SDSU protocol sends them. The account
@@ -140,7 +144,7 @@ extension RegistrationService {
         // Only nine digits can be a red id: anything else is refused before the throttle or the
         // hasher see it (so a huge "red id" costs nothing and is kept nowhere).
         guard RedID.isWellFormed(redID) else { throw RegistrationError.invalidCredentials }
-        let accountID = try await transactions.read { db in try self.stores.students.profile(redID: redID, in: db)?.accountID }
+        let accountID = try await transactions.read { db in try stores.students.profile(redID: redID, in: db)?.accountID }
         do {
             return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
         } catch let error as AccountDirectoryError {
@@ -151,7 +155,7 @@ extension RegistrationService {
     /// Whether the red id belongs to a student, or is the username of any account (an
     /// SDSU-created student's username is their red id).
     func isRedIDTaken(_ redID: String, in db: any StoreTransaction) throws -> Bool {
-        try self.stores.students.profile(redID: redID, in: db) != nil || accounts.account(username: redID, in: db) != nil
+        try stores.students.profile(redID: redID, in: db) != nil || accounts.account(username: redID, in: db) != nil
     }
 
     /// The password sealed by the account directory.
@@ -172,7 +176,7 @@ extension RegistrationService {
     func validateRedID(_ redID: String) async throws {
         guard settings.redIDPolicy.admitsFormat(redID) else { throw RegistrationError.invalidRedID }
         if settings.redIDPolicy == .roster {
-            let listed = try await transactions.read { db in try self.stores.students.isOnRoster(redID, in: db) }
+            let listed = try await transactions.read { db in try stores.students.isOnRoster(redID, in: db) }
             if !listed { throw RegistrationError.invalidRedID }
         }
     }

@@ -1,0 +1,54 @@
+public import Catalog
+public import Contracts
+public import Foundation
+public import GatewayCore
+public import Logging
+public import Storage
+
+/// What every registration use case works with: the transactions and stores, the catalog it
+/// reports seat counts to, the account directory, the clock, the settings and the waitlist
+/// policy. Built once by ``RegistrationService`` and shared by its use-case services.
+public struct RegistrationEnvironment: Sendable {
+    public let transactions: any TransactionRunner
+    public let stores: RegistrationStores
+    public let catalog: CatalogService
+    let accounts: any AccountDirectory
+    public let clock: any GatewayClock
+    public let settings: RegistrationSettings
+    let promoter: WaitlistPromoter
+    let logger: Logger
+}
+
+/// A registration use-case service: one concern (enrollments, students, offers, admin), with
+/// the shared environment's parts at hand.
+protocol RegistrationUseCase: Sendable {
+    var environment: RegistrationEnvironment { get }
+}
+
+extension RegistrationUseCase {
+    var transactions: any TransactionRunner { environment.transactions }
+    var stores: RegistrationStores { environment.stores }
+    var catalog: CatalogService { environment.catalog }
+    var accounts: any AccountDirectory { environment.accounts }
+    var clock: any GatewayClock { environment.clock }
+    var settings: RegistrationSettings { environment.settings }
+    var promoter: WaitlistPromoter { environment.promoter }
+    var logger: Logger { environment.logger }
+
+    /// Runs one use case in one write transaction. `touched` collects the classes whose seats
+    /// may have changed; their committed counts go to the in-memory catalog afterwards. A
+    /// `.failure` commits whatever the body wrote first (expired offers swept on the way).
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
+    ) async throws -> T {
+        let now = clock.now()
+        let stores = self.stores
+        let (result, counts) = try await transactions.write { db in
+            var touched = Set<Int64>()
+            let result = try body(db, now, &touched)
+            return (result, try stores.catalog.seatCounts(of: touched, in: db))
+        }
+        catalog.apply(counts)
+        return try result.get()
+    }
+}

@@ -1,0 +1,22 @@
+import Storage
+import Logging
+import Contracts
+public import Catalog
+public import Foundation
+
+extension StudentService {
+    /// Gives the demo `student` account a student profile so it can register through v1 and,
+    /// with its password, through the SDSU protocol.
+    public func seedDemoStudentProfile(username: String) async throws {
+        let accounts = self.accounts
+        guard let id = try await transactions.read({ db in try accounts.account(username: username, in: db)?.id }) else { return }
+        _ = try await saveProfile(
+            accountID: id, redID: RegistrationService.demoRedID, firstName: "Demo", lastName: "Student", email: "student@example.edu"
+        )
+    }
+}
+
+extension RegistrationService {
+    /// The demo student's red id (the `student` demo account's profile).
+    public static let demoRedID = "800000646"
+}
