@@ -1,12 +1,12 @@
 import Storage
 import Registration
 import Logging
-public import GatewayHTTP
-public import Auth
-public import Foundation
-public import GRDB
-public import GatewayCore
-public import Jobs
+import GatewayHTTP
+import Auth
+import Foundation
+import GRDB
+import GatewayCore
+import Jobs
 
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {

@@ -4,16 +4,16 @@ import UnixSignals
 public import GatewayHTTP
 public import Auth
 public import Catalog
-public import Foundation
+import Foundation
 public import GatewayCore
 public import Hummingbird
-public import HummingbirdCore
-public import HummingbirdTLS
-public import NIOSSL
-public import Gradebook
+import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
+import Gradebook
 public import Jobs
-public import Push
-public import Scheduling
+import Push
+import Scheduling
 public import Logging
 public import Registration
 public import ServiceLifecycle

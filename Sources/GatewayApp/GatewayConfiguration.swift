@@ -1,7 +1,7 @@
 public import GatewayCore
-public import GatewayHTTP
+import GatewayHTTP
 public import Auth
-public import Foundation
+import Foundation
 public import Jobs
 public import Logging
 public import Registration

@@ -1,6 +1,6 @@
-public import GatewayHTTP
-public import Metrics
-public import Prometheus
+import GatewayHTTP
+import Metrics
+import Prometheus
 
 /// The process-wide Prometheus registry behind swift-metrics. swift-metrics allows one
 /// bootstrap per process, so it happens once, the first time an application is built.

@@ -1,9 +1,9 @@
 import NIOFoundationEssentialsCompat
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
-public import Storage
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
+import Storage
 
 /// Liveness, readiness, metrics and the API contract.
 struct OpsRoutes {

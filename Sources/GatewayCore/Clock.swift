@@ -1,5 +1,5 @@
 public import Foundation
-public import Synchronization
+import Synchronization
 
 /// The source of "now" for every rule that depends on time (token expiry, leases, cron).
 /// Production uses ``SystemClock``; tests inject a ``ManualClock`` and move it.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// An opaque pagination cursor: the sort key of the last item a page returned, encoded as
 /// base64url JSON so clients treat it as a token and never build one by hand.

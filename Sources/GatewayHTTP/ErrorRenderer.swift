@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
 
 /// How errors look under one path prefix. `/v1` answers RFC 9457 problems; a compatibility

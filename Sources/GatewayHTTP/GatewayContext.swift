@@ -1,7 +1,7 @@
 public import GatewayCore
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
-public import NIOCore
+import NIOCore
 
 /// The request context shared by every route: the identity once authenticated, the client
 /// address, and the upload limit.

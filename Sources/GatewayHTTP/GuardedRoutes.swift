@@ -1,5 +1,5 @@
 import Logging
-public import GatewayCore
+import GatewayCore
 public import HTTPTypes
 public import Hummingbird
 

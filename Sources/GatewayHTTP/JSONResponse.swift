@@ -1,6 +1,6 @@
 import NIOFoundationEssentialsCompat
 public import GatewayCore
-public import Foundation
+import Foundation
 public import HTTPTypes
 public import Hummingbird
 

@@ -1,5 +1,5 @@
-public import HTTPTypes
-public import Hummingbird
+import HTTPTypes
+import Hummingbird
 
 /// The catalogue of problem types shared by every module. Feature modules add their own
 /// (for example `class-full`) with the same constructor.

@@ -1,7 +1,7 @@
 public import GatewayCore
 public import HTTPTypes
 public import Hummingbird
-public import Synchronization
+import Synchronization
 
 /// Who may call a route. Every route is registered with one, explicitly.
 public enum RouteAccess: Sendable, Equatable, CustomStringConvertible {

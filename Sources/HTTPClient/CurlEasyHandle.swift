@@ -1,5 +1,5 @@
 import CCurl
-public import Foundation
+import Foundation
 
 /// One libcurl easy handle, owned by one pool thread for the thread's whole life.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// An ``OutboundRequest`` validated and merged with the client configuration: everything a
 /// pool thread needs to configure a curl easy handle, with no further decisions to make.

@@ -1,5 +1,5 @@
 import CCurl
-public import Foundation
+import Foundation
 
 /// Collects one transfer's response (headers, body) from libcurl's C callbacks and answers
 /// its progress callback (cancellation).

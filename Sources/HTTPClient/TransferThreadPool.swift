@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A fixed set of dedicated OS threads that run blocking jobs (here: `curl_easy_perform`).
 ///

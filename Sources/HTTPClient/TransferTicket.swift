@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Connects one waiting `execute` call to the pool thread that performs its transfer, and
 /// carries Task cancellation across.

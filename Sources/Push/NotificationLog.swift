@@ -1,5 +1,5 @@
 import FoundationEssentials
-public import Contracts
+import Contracts
 public import Jobs
 public import Logging
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GRDB
 
 /// The service's one SQLite database: a GRDB `DatabasePool` in WAL mode with foreign keys on,

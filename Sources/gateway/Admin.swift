@@ -1,8 +1,8 @@
 import GatewayHTTP
 public import ArgumentParser
-public import Auth
-public import Foundation
-public import GatewayApp
+import Auth
+import Foundation
+import GatewayApp
 public import GatewayCore
 
 struct Admin: AsyncParsableCommand {

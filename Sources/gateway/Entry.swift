@@ -1,5 +1,5 @@
-public import ArgumentParser
-public import Foundation
+import ArgumentParser
+import Foundation
 
 /// Runs the command line. Bad flags print one line to stderr and exit 2; `--help` exits 0.
 @main

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// `GATEWAY_*` environment variables mirror the flags: a flag wins, then the variable, then
 /// the default.

@@ -1,11 +1,11 @@
 import Logging
 import Catalog
-public import ArgumentParser
-public import Foundation
-public import GatewayApp
-public import GatewayCore
-public import Registration
-public import Storage
+import ArgumentParser
+import Foundation
+import GatewayApp
+import GatewayCore
+import Registration
+import Storage
 
 /// `gateway import-catalog`: loads a catalog file into the database in one transaction.
 struct ImportCatalog: AsyncParsableCommand {

@@ -1,11 +1,11 @@
 import GatewayHTTP
-public import ArgumentParser
-public import Foundation
-public import GatewayApp
-public import GatewayCore
-public import Jobs
-public import Logging
-public import Storage
+import ArgumentParser
+import Foundation
+import GatewayApp
+import GatewayCore
+import Jobs
+import Logging
+import Storage
 
 /// `gateway jobs list|retry|cancel`: operator commands on the job queue, against the database
 /// file directly (the server may be running: SQLite handles the concurrency).

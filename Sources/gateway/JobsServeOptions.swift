@@ -1,7 +1,7 @@
 import Jobs
-public import ArgumentParser
-public import Foundation
-public import GatewayApp
+import ArgumentParser
+import Foundation
+import GatewayApp
 
 /// The job-system flags of `gateway serve` (docs/configuration.md).
 struct JobsServeOptions: ParsableArguments {

@@ -1,6 +1,6 @@
-public import ArgumentParser
-public import GatewayApp
-public import Storage
+import ArgumentParser
+import GatewayApp
+import Storage
 
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Create or upgrade the database schema, then exit.")

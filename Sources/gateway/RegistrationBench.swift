@@ -1,9 +1,9 @@
 import Logging
 import Catalog
-public import ArgumentParser
-public import Foundation
-public import GatewayApp
-public import Registration
+import ArgumentParser
+import Foundation
+import GatewayApp
+import Registration
 
 /// `gateway registration-bench`: in-process catalog filter latency over the full demo
 /// catalog (bench/registration-bench.sh runs it on a release build).

@@ -1,6 +1,6 @@
-public import ArgumentParser
-public import GatewayApp
-public import Registration
+import ArgumentParser
+import GatewayApp
+import Registration
 
 /// The registration flags of `serve`, each also a `GATEWAY_*` variable.
 struct RegistrationOptions: ParsableArguments {

@@ -1,9 +1,9 @@
 import GatewayCore
 import Auth
-public import ArgumentParser
-public import Foundation
-public import GatewayApp
-public import Logging
+import ArgumentParser
+import Foundation
+import GatewayApp
+import Logging
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

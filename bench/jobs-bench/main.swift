@@ -2,13 +2,13 @@
 // record completion) with 1 and 4 workers, on a fresh SQLite file in WAL mode.
 //
 //   swift run -c release jobs-bench [--jobs N] [--workers 1,4]
-public import Foundation
-public import GRDB
-public import GatewayCore
-public import Jobs
-public import Logging
-public import Storage
-public import Synchronization
+import Foundation
+import GRDB
+import GatewayCore
+import Jobs
+import Logging
+import Storage
+import Synchronization
 
 struct NoArgs: Codable, Sendable {}
 

@@ -41,4 +41,4 @@ public enum Email {
     }
 }
 
-public import Foundation
+import Foundation

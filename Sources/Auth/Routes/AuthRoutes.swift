@@ -1,8 +1,8 @@
 import Storage
 import NIOFoundationEssentialsCompat
 public import GatewayHTTP
-public import Foundation
-public import GatewayCore
+import Foundation
+import GatewayCore
 public import Hummingbird
 
 /// HTTP binding of the Auth module: sign-up, tokens, the caller's account, and admin account

@@ -1,5 +1,5 @@
 public import GatewayHTTP
-public import Foundation
+import Foundation
 public import GatewayCore
 public import Hummingbird
 

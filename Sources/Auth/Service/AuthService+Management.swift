@@ -1,6 +1,6 @@
 import Storage
 import Logging
-public import Foundation
+import Foundation
 public import GatewayCore
 
 extension AuthService {

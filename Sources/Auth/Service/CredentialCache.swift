@@ -1,7 +1,7 @@
-public import Crypto
-public import Foundation
-public import GatewayCore
-public import Synchronization
+import Crypto
+import Foundation
+import GatewayCore
+import Synchronization
 
 /// Remembers recently verified red id and password pairs, so that protocol clients (which
 /// send the password with every request) pay one argon2id verification per cache window

@@ -1,9 +1,9 @@
 import CArgon2
-public import Crypto
+import Crypto
 public import Foundation
-public import GatewayCore
-public import NIOPosix
-public import Synchronization
+import GatewayCore
+import NIOPosix
+import Synchronization
 
 /// argon2id password hashing through libargon2.
 ///

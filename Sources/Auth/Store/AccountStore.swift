@@ -1,7 +1,7 @@
 public import Contracts
 import Storage
 public import Foundation
-public import GRDB
+import GRDB
 public import GatewayCore
 
 /// ``AccountStoring`` on SQLite: SQL for accounts and tokens, each method inside the caller's

@@ -1,4 +1,4 @@
-public import GRDB
+import GRDB
 public import Storage
 
 /// The Auth module's tables: accounts and bearer tokens (stored as SHA-256 only).

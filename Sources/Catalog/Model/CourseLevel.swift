@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The course levels the SDSU protocol filters on, by course number, exactly as seed 000
 /// defines them. The ranges overlap on purpose: a 500-level course is both upper division

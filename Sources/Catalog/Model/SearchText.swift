@@ -1,4 +1,4 @@
-public import GatewayCore
+import GatewayCore
 
 /// The rules for a catalog text search (`q`): its cost grows with each word (every word walks
 /// the postings of every indexed word it prefixes), so a query is held to a few real words.

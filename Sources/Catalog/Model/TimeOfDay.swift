@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A time of day in minutes after midnight (0...1440, where 1440 is the end of the day).
 ///

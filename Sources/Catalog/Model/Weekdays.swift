@@ -63,9 +63,4 @@ public struct Weekdays: OptionSet, Sendable, Hashable, Codable {
     public var names: [String] {
         zip(Self.ordered, Self.shortNames).filter { contains($0.0) }.map(\.1)
     }
-
-    /// Whether every day of `self` is also in `other` (and `self` is not empty).
-    public func isNonEmptySubset(of other: Weekdays) -> Bool {
-        !isEmpty && isSubset(of: other)
-    }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GatewayHTTP
 
 /// The v1 JSON shapes of the catalog, shared by every module that shows classes.

@@ -1,5 +1,5 @@
-public import Foundation
-public import GatewayCore
+import Foundation
+import GatewayCore
 public import GatewayHTTP
 public import Hummingbird
 

@@ -1,6 +1,6 @@
 public import Foundation
 public import Storage
-public import Synchronization
+import Synchronization
 
 /// The in-memory catalog the read paths use: a ``CatalogIndex`` and the live ``SeatCount`` of
 /// every class, aligned with the index's slots.

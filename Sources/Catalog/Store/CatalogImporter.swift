@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GRDB
 
 /// Ids already looked up during one import (subject codes; subject, number and suffix).

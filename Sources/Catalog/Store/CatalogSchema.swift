@@ -1,4 +1,4 @@
-public import GRDB
+import GRDB
 public import Storage
 
 /// The Catalog module's tables: subjects, courses, classes with their meetings and seat

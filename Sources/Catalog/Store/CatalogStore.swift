@@ -1,7 +1,7 @@
 public import Contracts
 import Storage
 public import Foundation
-public import GRDB
+import GRDB
 
 /// ``CatalogStoring`` on SQLite: the catalog's SQL, each method inside the caller's transaction.
 /// Every value is a bound parameter.

@@ -1,8 +1,8 @@
 import Logging
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
 
 /// One structured log line per request: method, path (never the query string, which may carry
 /// credentials), status and duration.

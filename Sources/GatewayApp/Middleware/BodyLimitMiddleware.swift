@@ -1,6 +1,6 @@
-public import GatewayHTTP
-public import GatewayCore
-public import Hummingbird
+import GatewayHTTP
+import GatewayCore
+import Hummingbird
 
 /// The one place that sets the request body limit: it rejects a request whose declared
 /// `Content-Length` exceeds the limit before reading it, and puts the limit in the context

@@ -1,7 +1,7 @@
 import Foundation
-public import GatewayHTTP
-public import GatewayCore
-public import Hummingbird
+import GatewayHTTP
+import GatewayCore
+import Hummingbird
 
 /// With `--require-https`: plain-HTTP requests are refused, unless a trusted proxy (its socket
 /// address in `trusted`) reports `X-Forwarded-Proto: https`. Only the anonymous health probes

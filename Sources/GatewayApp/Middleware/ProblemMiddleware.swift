@@ -1,8 +1,8 @@
 import Logging
-public import GatewayHTTP
-public import GRDB
-public import GatewayCore
-public import Hummingbird
+import GatewayHTTP
+import GRDB
+import GatewayCore
+import Hummingbird
 
 /// Turns every error into a response: a compatibility protocol's own form under its prefix,
 /// otherwise an RFC 9457 problem. Unexpected errors are logged with the request id and answer

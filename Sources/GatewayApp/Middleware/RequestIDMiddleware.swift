@@ -1,7 +1,7 @@
 import Logging
-public import GatewayHTTP
-public import GatewayCore
-public import Hummingbird
+import GatewayHTTP
+import GatewayCore
+import Hummingbird
 
 /// Gives every request an id: the caller's `X-Request-Id` when it is short and plain, otherwise
 /// a generated one. The id is attached to every log line and echoed on the response.

@@ -1,7 +1,7 @@
-public import Auth
-public import Contracts
-public import Foundation
-public import Jobs
+import Auth
+import Contracts
+import Foundation
+import Jobs
 
 /// The Auth module's housekeeping on the job system: every hour, tokens that expired or were
 /// revoked more than a day ago are deleted, so the table holds live tokens and a day of

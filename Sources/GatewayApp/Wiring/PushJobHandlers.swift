@@ -1,6 +1,6 @@
-public import Jobs
-public import Logging
-public import Push
+import Jobs
+import Logging
+import Push
 
 /// Connects the Push module to the job system: it works every `push.*` kind on the `push`
 /// queue.

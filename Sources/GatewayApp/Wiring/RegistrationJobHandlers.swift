@@ -1,8 +1,8 @@
 import GatewayCore
-public import Contracts
-public import Foundation
-public import Jobs
-public import Registration
+import Contracts
+import Foundation
+import Jobs
+import Registration
 
 /// Connects the Registration module's background work to the job system: offer expiry (one job
 /// per offer, due when the claim window closes) and a sweep every minute that closes any lapsed

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A five-field cron expression: `minute hour day-of-month month day-of-week`.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Filters for the operators' job list; nil matches everything.
 public struct JobFilter: Sendable {

@@ -1,6 +1,6 @@
 public import GatewayHTTP
-public import Foundation
-public import GatewayCore
+import Foundation
+import GatewayCore
 public import Hummingbird
 
 /// The admin endpoints of the job system (admin role), under `/v1/admin/`: `jobs`,

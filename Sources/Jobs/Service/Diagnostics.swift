@@ -1,5 +1,5 @@
 import Logging
-public import Foundation
+import Foundation
 
 /// Built-in job kinds an operator can enqueue (`POST /v1/admin/jobs`) to check the pipeline
 /// end to end: `diagnostics.noop` completes, `diagnostics.sleep` sleeps `seconds` (honouring

@@ -1,5 +1,5 @@
-public import Foundation
-public import Synchronization
+import Foundation
+import Synchronization
 
 /// Job handlers by kind, and the recurring schedules modules declare.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GatewayCore
 public import Logging
 public import Storage

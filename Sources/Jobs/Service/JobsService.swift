@@ -1,5 +1,5 @@
 public import Foundation
-public import Contracts
+import Contracts
 public import GatewayCore
 public import Storage
 

@@ -1,8 +1,8 @@
 public import Contracts
 import Storage
 public import Foundation
-public import GatewayCore
-public import GRDB
+import GatewayCore
+import GRDB
 
 /// ``JobAdminStoring`` on SQLite: reads and operator actions on jobs, queues and schedules, in the
 /// caller's transaction.

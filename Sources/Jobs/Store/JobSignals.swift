@@ -1,5 +1,5 @@
-public import GRDB
-public import Synchronization
+import GRDB
+import Synchronization
 
 /// In-process wake-ups: when a transaction that enqueued jobs commits, the worker pools of this
 /// process hear about it at once instead of at their next poll. A hint only: pools still poll,

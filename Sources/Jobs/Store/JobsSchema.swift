@@ -1,4 +1,4 @@
-public import GRDB
+import GRDB
 public import Storage
 
 /// The Jobs module's tables: the durable queue, recurring schedules, and per-queue settings.

@@ -1,6 +1,6 @@
 public import Foundation
-public import GRDB
-public import GatewayCore
+import GRDB
+import GatewayCore
 public import Storage
 
 /// The job queue on the service's SQLite file. Claims are one `UPDATE ... RETURNING`

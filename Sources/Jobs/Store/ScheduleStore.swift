@@ -1,5 +1,5 @@
 public import Foundation
-public import GRDB
+import GRDB
 public import Storage
 
 /// Recurring schedules in `job_schedules`: declaration sync, the tick, and admin operations.

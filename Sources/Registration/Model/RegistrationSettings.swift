@@ -1,4 +1,4 @@
-public import Catalog
+import Catalog
 public import Foundation
 
 /// What happens to a class's waitlist when a seat frees up.

@@ -1,5 +1,5 @@
-public import Catalog
-public import Foundation
+import Catalog
+import Foundation
 
 /// Which red ids the server accepts when a student signs up.
 public enum RedIDPolicy: Sendable, Equatable {

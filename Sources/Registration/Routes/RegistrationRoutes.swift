@@ -1,6 +1,6 @@
-public import Catalog
+import Catalog
 public import GatewayHTTP
-public import GatewayCore
+import GatewayCore
 public import Hummingbird
 
 /// Every HTTP route of the Registration module: the SDSU protocol at `/registration/`, the

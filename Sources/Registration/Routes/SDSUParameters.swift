@@ -1,9 +1,9 @@
-public import Catalog
+import Catalog
 import NIOFoundationEssentialsCompat
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
 
 /// A parameter is missing or has the wrong type: the SDSU protocol answers 400 with a JSON
 /// body (`{"error": "..."}`).

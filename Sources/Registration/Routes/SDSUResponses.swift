@@ -1,8 +1,8 @@
-public import Catalog
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
+import Catalog
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
 
 /// The SDSU protocol's answers: `{"ok": ...}`, `{"error": ...}`, the 400 JSON body for
 /// malformed parameters, and the HTML 404 page for unknown URLs.

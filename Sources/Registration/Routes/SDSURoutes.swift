@@ -1,8 +1,8 @@
-public import Catalog
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
+import Catalog
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
 
 /// Seed 000's SDSU class registration protocol at `/registration/`: ten operations, GET query
 /// strings and POST JSON bodies, answered byte for byte as the seed shows. Students

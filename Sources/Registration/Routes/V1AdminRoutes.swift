@@ -1,9 +1,9 @@
 import NIOFoundationEssentialsCompat
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
-public import Catalog
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
+import Catalog
 
 /// Catalog management for admins: imports, classes (create, replace, seats, delete), class
 /// rosters and the red id roster.

@@ -1,8 +1,8 @@
-public import Catalog
-public import GatewayHTTP
-public import Foundation
-public import GatewayCore
-public import Hummingbird
+import Catalog
+import GatewayHTTP
+import Foundation
+import GatewayCore
+import Hummingbird
 
 /// The signed-in student's own registration at `/v1/me/registration`: profile, enrollments,
 /// waitlist places with positions, seat offers, and reset.

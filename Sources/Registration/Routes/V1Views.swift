@@ -1,7 +1,7 @@
-public import GatewayHTTP
-public import Foundation
-public import Catalog
-public import GatewayCore
+import GatewayHTTP
+import Foundation
+import Catalog
+import GatewayCore
 
 /// The v1 JSON shapes of the registration API.
 enum V1Views {

@@ -1,7 +1,7 @@
-public import Contracts
-public import Catalog
+import Contracts
+import Catalog
 import Storage
-public import Foundation
+import Foundation
 
 /// A student's registration state: enrolled classes, waitlist places and open seat offers.
 public struct StudentSchedule: Sendable, Equatable {

@@ -1,10 +1,10 @@
 import Storage
 import Logging
 import GatewayCore
-public import Foundation
+import Foundation
 public import Catalog
-public import Contracts
-public import Jobs
+import Contracts
+import Jobs
 
 /// One class changed by an admin, and whether it is new.
 public struct SavedClass: Sendable {

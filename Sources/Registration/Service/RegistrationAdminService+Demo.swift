@@ -2,7 +2,7 @@ import Storage
 import Logging
 import Contracts
 public import Catalog
-public import Foundation
+import Foundation
 
 extension RegistrationAdminService {
     /// Seeds the demo catalog when the catalog has no classes yet; returns the import report,

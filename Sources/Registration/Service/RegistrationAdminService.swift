@@ -1,8 +1,8 @@
 import GatewayCore
 public import Foundation
-public import Storage
+import Storage
 public import Catalog
-public import Contracts
+import Contracts
 
 /// Who is in a class: enrolled students, the waitlist in line order, and open offers.
 public struct ClassRoster: Sendable, Equatable {

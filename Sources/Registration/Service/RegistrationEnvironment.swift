@@ -1,8 +1,8 @@
 public import Catalog
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 public import GatewayCore
-public import Logging
+import Logging
 public import Storage
 
 /// What every registration use case works with: the transactions and stores, the catalog it

@@ -1,5 +1,5 @@
-public import Catalog
-public import Contracts
+import Catalog
+import Contracts
 
 /// Why a registration use case did not happen. Routes turn each case into the SDSU
 /// protocol's `{"error": ...}` string or a v1 problem type.

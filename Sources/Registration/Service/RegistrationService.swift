@@ -1,6 +1,6 @@
 public import Catalog
 public import Contracts
-public import Foundation
+import Foundation
 public import GatewayCore
 public import Logging
 public import Storage

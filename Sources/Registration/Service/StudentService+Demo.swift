@@ -1,8 +1,8 @@
 import Storage
 import Logging
 import Contracts
-public import Catalog
-public import Foundation
+import Catalog
+import Foundation
 
 extension StudentService {
     /// Gives the demo `student` account a student profile so it can register through v1 and,

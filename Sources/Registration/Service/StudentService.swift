@@ -1,9 +1,9 @@
-public import Catalog
+import Catalog
 import Storage
 import Logging
-public import Contracts
-public import Foundation
-public import GatewayCore
+import Contracts
+import Foundation
+import GatewayCore
 
 /// What a student gives to sign up through the SDSU protocol.
 public struct NewStudent: Sendable, Equatable {

@@ -1,7 +1,7 @@
 public import Foundation
-public import Jobs
-public import Contracts
-public import Catalog
+import Jobs
+import Contracts
+import Catalog
 
 /// Applies the waitlist policy when a seat frees up, inside the transaction that freed it.
 ///
@@ -137,17 +137,6 @@ public struct OfferService: RegistrationUseCase {
             guard offer.expiresAt <= now else { return .success(.notDue(offer.expiresAt)) }
             try promoter.expireDueOffers(classID: offer.classID, now: now, in: db, touched: &touched)
             return .success(.expired)
-        }
-    }
-
-    /// Re-applies the waitlist policy to a class: expires lapsed offers and hands open seats
-    /// to the line. Idempotent; safe to run from a job or a sweep at any time.
-    public func processSeatFreed(classID: Int64) async throws {
-        let promoter = self.promoter
-        try await write { db, now, touched -> Result<Void, RegistrationError> in
-            try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
-            return .success(())
         }
     }
 

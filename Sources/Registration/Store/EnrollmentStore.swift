@@ -1,7 +1,7 @@
 public import Contracts
 import Storage
 public import Foundation
-public import GRDB
+import GRDB
 public import Catalog
 
 /// An open offer of a held seat to a waitlisted student.

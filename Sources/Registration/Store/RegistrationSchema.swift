@@ -1,5 +1,5 @@
-public import Catalog
-public import GRDB
+import Catalog
+import GRDB
 public import Storage
 
 /// The Registration module's tables: student profiles, enrollments, waitlists, seat offers and

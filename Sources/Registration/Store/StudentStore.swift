@@ -1,8 +1,8 @@
 public import Contracts
 import Storage
-public import Catalog
+import Catalog
 public import Foundation
-public import GRDB
+import GRDB
 
 /// A student profile: the person behind an account, as the SDSU protocol knows them.
 public struct StudentProfile: Sendable, Equatable, Codable {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A catalog to import, already parsed from its file format into typed rows. Rows that could
 /// not be parsed are in ``rejected`` with their reasons; the importer adds the rows the

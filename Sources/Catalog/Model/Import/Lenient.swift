@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Decodes a `T` without failing the enclosing array: a malformed element becomes the reason
 /// it failed, so one bad row is reported instead of rejecting the whole file.

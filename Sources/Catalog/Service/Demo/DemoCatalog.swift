@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The demo catalog: seed 000's fixtures (Astronomy and Computer Science) plus generated
 /// classes for 108 more SDSU-like subjects, with realistic meeting patterns (MWF 50-minute,

@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 /// Wakes one waiting task. A ring while nobody waits is remembered, so no wake-up is lost.
 final class Doorbell: Sendable {

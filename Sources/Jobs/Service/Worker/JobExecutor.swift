@@ -1,7 +1,7 @@
 import CoreMetrics
-public import Foundation
-public import GatewayCore
-public import Logging
+import Foundation
+import GatewayCore
+import Logging
 
 /// Runs one claimed job through its handler and turns what happened into a ``JobResolution``.
 struct JobExecutor: Sendable {

@@ -1,5 +1,5 @@
-public import Metrics
-public import Synchronization
+import Metrics
+import Synchronization
 
 /// The job system's metrics (swift-metrics; the app exports them as Prometheus at /metrics),
 /// labelled by queue:

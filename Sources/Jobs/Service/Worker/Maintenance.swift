@@ -1,7 +1,7 @@
 import GatewayCore
 import CoreMetrics
-public import Foundation
-public import Logging
+import Foundation
+import Logging
 
 /// The worker pool's periodic chores: renewing the leases of running jobs, reaping expired
 /// leases (from any process), ticking schedules, pruning, and refreshing the queue gauges.

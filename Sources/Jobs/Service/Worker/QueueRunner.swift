@@ -1,8 +1,8 @@
 import GatewayCore
 import CoreMetrics
-public import Foundation
-public import Logging
-public import Synchronization
+import Foundation
+import Logging
+import Synchronization
 
 /// Works one queue in one process: claims up to its concurrency limit, runs each job in its own
 /// task, and records outcomes. Outcomes finished since the last write are recorded together with

@@ -1,5 +1,5 @@
-public import Foundation
-public import Synchronization
+import Foundation
+import Synchronization
 
 /// The jobs running in this process, with their tasks, so leases can be renewed and running
 /// jobs cancelled (shutdown, lost lease, admin cancel).

@@ -1,8 +1,8 @@
 public import Foundation
-public import GatewayCore
-public import Logging
+import GatewayCore
+import Logging
 public import ServiceLifecycle
-public import Synchronization
+import Synchronization
 
 /// Runs jobs: one ``QueueRunner`` per configured queue, plus lease renewal, the reaper, the
 /// scheduler and pruning. A swift-service-lifecycle `Service`: on graceful shutdown it stops
@@ -136,10 +136,6 @@ public final class WorkerPool: Service, Sendable {
         var last = Maintenance.LastRuns()
         await maintenance.round(&last)
     }
-
-    /// Cancels the task of a job running in this process (the store records the cancellation).
-    @discardableResult
-    func cancelRunning(id: Int64) -> Bool { core.running.cancel(id: id) }
 }
 
 extension UInt32 {
