@@ -19,7 +19,7 @@ SCRATCH=${SCRATCH:-.build-release}
 BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/gateway
 DIR=$(mktemp -d)
 trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT
-"$BIN" serve --demo --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
+"$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
 PID=$!
 URL="http://127.0.0.1:$PORT"
 for _ in $(seq 1 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done

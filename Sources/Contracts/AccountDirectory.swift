@@ -4,10 +4,15 @@ public import Foundation
 /// module never reads Auth's tables: it asks the directory, inside its own transaction when
 /// the change must be atomic with its own rows.
 public protocol AccountDirectory: Sendable {
+    /// Counts a self-service sign-up attempt from `clientAddress`, before anything else is
+    /// checked (so probing which names are taken is limited too). Throws
+    /// ``AccountDirectoryError/signUpThrottled(retryAfterSeconds:)`` when that address signed up
+    /// too often. Nil (an operator's action) is not counted.
+    func admitSignUp(from clientAddress: String?) throws
+
     /// Hashes a password for an account about to be created (argon2id, off the caller's
-    /// thread), counting a sign-up from `clientAddress`. Throws
-    /// ``AccountDirectoryError/throttled(retryAfterSeconds:)`` when that address signed up too
-    /// often, ``AccountDirectoryError/busy(retryAfterSeconds:)`` when hashing is saturated.
+    /// thread, within the client's share of the hasher). Throws
+    /// ``AccountDirectoryError/busy(retryAfterSeconds:)`` when hashing is saturated.
     func sealPassword(_ password: String, clientAddress: String?) async throws -> SealedPassword
 
     /// Creates a student account in the caller's transaction and returns its id. Throws
@@ -58,4 +63,6 @@ public enum AccountDirectoryError: Error, Sendable, Equatable {
     case throttled(retryAfterSeconds: Int)
     /// Password hashing is saturated; try again shortly.
     case busy(retryAfterSeconds: Int)
+    /// Too many sign-ups from this address.
+    case signUpThrottled(retryAfterSeconds: Int)
 }

@@ -61,7 +61,8 @@ public struct GatewayApplication: Sendable {
         let serverKey = SymmetricKey(data: try database.pool.read { db in try accountStore.serverKey(in: db) })
         self.auth = AuthService(
             transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
-            clock: clock, settings: configuration.auth, serverKey: serverKey, logger: logger
+            clock: clock, settings: configuration.auth, serverKey: serverKey,
+            signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600), logger: logger
         )
         self.catalog = try CatalogService(
             transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds

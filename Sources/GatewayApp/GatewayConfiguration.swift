@@ -31,6 +31,9 @@ public struct GatewayConfiguration: Sendable {
     /// Where to write the port the server listens on once it does (with `port` 0, the one the
     /// system chose): how tests and supervisors find it without reserving a port first.
     public var portFile: String?
+    /// Self-service sign-ups (v1 accounts and SDSU `addstudent`) one client address may make per
+    /// hour. Behind a campus NAT, raise it (or list the proxy in `trustedProxies`).
+    public var signUpsPerHour = 30
     /// When set, `/metrics` needs `Authorization: Bearer <this>` (at least 16 characters).
     public var metricsToken: String?
     /// Seconds after which an idle client connection is closed.

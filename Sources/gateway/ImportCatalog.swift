@@ -49,7 +49,7 @@ struct ImportCatalog: AsyncParsableCommand {
         configuration.logLevel = .error
         let app = try GatewayApplication(configuration: configuration)
         let terminal = isatty(STDERR_FILENO) == 1
-        var progress: CatalogImporter.Progress?
+        var progress: ImportOptions.Progress?
         if terminal {
             progress = { @Sendable (phase: String, done: Int, total: Int) in
                 let line = "\rimporting \(phase): \(done)/\(total)\u{1B}[K"

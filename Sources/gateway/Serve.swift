@@ -22,6 +22,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy on this host (loopback peers only) (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
     @Option(name: .customLong("trusted-proxies"), help: "Trust X-Forwarded-Proto/-For only from peers in these networks, e.g. 10.0.0.5/32,fd00::/8 (GATEWAY_TRUSTED_PROXIES).") var trustedProxies: String?
     @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving (useful with --port 0).") var portFile: String?
+    @Option(name: .customLong("signups-per-hour"), help: "Self-service sign-ups one client address may make per hour (GATEWAY_SIGNUPS_PER_HOUR). Default: 30") var signUpsPerHour: Int?
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle client connection is closed (GATEWAY_IDLE_TIMEOUT). Default: 60") var idleTimeout: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
@@ -71,6 +72,10 @@ struct Serve: AsyncParsableCommand {
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
         }
         config.portFile = portFile
+        if let limit = try signUpsPerHour ?? Env.int("signups-per-hour") {
+            guard (1...1_000_000).contains(limit) else { throw GatewayCLIError("--signups-per-hour must be between 1 and 1000000") }
+            config.signUpsPerHour = limit
+        }
         if let token = Env.string("metrics-token") {
             guard token.count >= 16 else { throw GatewayCLIError("GATEWAY_METRICS_TOKEN must be at least 16 characters") }
             config.metricsToken = token

@@ -51,8 +51,8 @@ struct SignInHardeningTests {
         _ = try await h.auth.createAccount(username: "dee", email: nil, password: "correct horse battery", role: .student, clientAddress: "198.51.100.2")
         _ = try await h.auth.createAccount(username: "eve", email: nil, password: "correct horse battery", role: .student)
         // SDSU sign-ups count too.
-        await #expect(throws: AccountDirectoryError.throttled(retryAfterSeconds: 3600)) {
-            _ = try await h.accounts.sealPassword("seven distinct chars", clientAddress: "198.51.100.1")
+        #expect(throws: AccountDirectoryError.signUpThrottled(retryAfterSeconds: 3600)) {
+            try h.accounts.admitSignUp(from: "198.51.100.1")
         }
     }
 
@@ -64,5 +64,55 @@ struct SignInHardeningTests {
         #expect(a.auth.logTag(for: "800000001") == a.auth.logTag(for: "800000001"))
         #expect(a.auth.logTag(for: "800000001") != b.auth.logTag(for: "800000001"))
         #expect(a.auth.logTag(for: "800000001").count == 16)
+    }
+}
+
+/// The throttle and the hasher's fairness, through the service itself.
+@Suite("Sign-in races and fairness")
+struct SignInRaceTests {
+    /// 64 wrong guesses at once for one user from one address: exactly five are hashed (before,
+    /// every one passed the check while the first were still hashing).
+    @Test func concurrentGuessesThroughTheServiceHashOnlyUpToTheLimit() async throws {
+        let h = try AuthHarness()
+        defer { h.cleanUp() }
+        _ = try await h.auth.createAccount(username: "victim", email: nil, password: "correct horse battery", role: .student)
+        let before = h.auth.hasher.verificationCount
+        let auth = h.auth
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    do {
+                        _ = try await auth.verifyCredentials(username: "victim", password: "wrong guess", clientAddress: "198.51.100.7")
+                        return "signed-in"
+                    } catch AuthError.invalidCredentials {
+                        return "wrong"
+                    } catch AuthError.throttled {
+                        return "throttled"
+                    } catch {
+                        return "other"
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(outcomes["wrong"] == 5)
+        #expect(outcomes["throttled"] == 59)
+        #expect(h.auth.hasher.verificationCount - before == 5)
+    }
+
+    /// One client flooding the hasher gets its share refused; another client still gets in.
+    @Test func oneClientCannotTakeTheWholeHasher() async throws {
+        let hasher = PasswordHasher(parameters: .owasp, threads: 1, maxPending: 16)
+        #expect(hasher.admission.perClient == 2)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask { (try? await hasher.hash("a password of sorts", client: "203.0.113.9")) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { !$0 }.count >= 1, "the flooding client is refused beyond its share")
+        #expect(results.filter { $0 }.count >= 2)
+        #expect(try await hasher.hash("another password", client: "198.51.100.1").hasPrefix("$argon2id$"))
+        #expect(hasher.admission.clients == 0, "every place was given back")
     }
 }

@@ -24,7 +24,7 @@ struct CatalogHarness {
         let report: ImportReport
         do {
             report = try await database.pool.write { db in try importer.apply(document, in: db).0 }
-        } catch let abort as CatalogImporter.StrictAbort {
+        } catch let abort as StrictImportAborted {
             report = abort.report
         }
         try await catalog.reload()

@@ -19,14 +19,19 @@ public struct AuthAccountDirectory: AccountDirectory {
         self.cache = CredentialCache(lifetime: credentialCacheSeconds)
     }
 
-    public func sealPassword(_ password: String, clientAddress: String?) async throws -> SealedPassword {
+    public func admitSignUp(from clientAddress: String?) throws {
         do {
             try service.checkSignUpAllowed(from: clientAddress)
+        } catch AuthError.signUpThrottled(let seconds) {
+            throw AccountDirectoryError.signUpThrottled(retryAfterSeconds: seconds)
+        }
+    }
+
+    public func sealPassword(_ password: String, clientAddress: String?) async throws -> SealedPassword {
+        do {
             return SealedPassword(encoded: try await service.hasher.hash(password, client: clientAddress.map(LoginThrottle.network)))
         } catch AuthError.busy(let seconds) {
             throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
-        } catch AuthError.signUpThrottled(let seconds) {
-            throw AccountDirectoryError.throttled(retryAfterSeconds: seconds)
         }
     }
 

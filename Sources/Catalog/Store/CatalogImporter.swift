@@ -7,26 +7,6 @@ struct ImportMemo {
     var courses: [String: Int64] = [:]
 }
 
-/// What an import did.
-public struct ImportReport: Sendable, Equatable, Codable {
-    public struct Counts: Sendable, Equatable, Codable {
-        public var created = 0
-        public var updated = 0
-        public var unchanged = 0
-        public init() {}
-        public var total: Int { created + updated + unchanged }
-    }
-
-    public var subjects = Counts()
-    public var courses = Counts()
-    public var classes = Counts()
-    /// Rows not imported, with reasons. Each row is applied whole or not at all.
-    public var rejected: [RejectedRow] = []
-    /// False when a strict import found bad rows and applied nothing.
-    public var applied = true
-
-    public init() {}
-}
 
 /// Applies a ``CatalogDocument`` to the database in one transaction.
 ///
@@ -40,7 +20,7 @@ public struct ImportReport: Sendable, Equatable, Codable {
 /// parsing and row checks happen before, in `Model/Import`.
 public struct CatalogImporter: Sendable {
     /// Called with (what, done, total) as rows are applied.
-    public typealias Progress = @Sendable (_ phase: String, _ done: Int, _ total: Int) -> Void
+    public typealias Progress = ImportOptions.Progress
 
     public let strict: Bool
     public let progress: Progress?
@@ -51,8 +31,6 @@ public struct CatalogImporter: Sendable {
         self.strict = strict
         self.progress = progress
     }
-
-    public struct StrictAbort: Error { public let report: ImportReport }
 
     /// Applies the document inside `db`'s current transaction and returns the report plus the
     /// ids of classes whose seats changed (the caller re-applies the waitlist policy to them).
@@ -90,7 +68,7 @@ public struct CatalogImporter: Sendable {
         report.rejected += rejected
         if strict, !report.rejected.isEmpty {
             report.applied = false
-            throw StrictAbort(report: report)
+            throw StrictImportAborted(report: report)
         }
         if report.subjects.created + report.subjects.updated + report.courses.created + report.courses.updated
             + report.classes.created + report.classes.updated > 0

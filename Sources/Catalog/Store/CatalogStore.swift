@@ -192,7 +192,9 @@ public struct SQLiteCatalogStore: CatalogStoring {
 
     // MARK: Imports
 
-    public func apply(_ document: CatalogDocument, with importer: CatalogImporter, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
-        try importer.apply(document, in: transaction.sqlite())
+    public func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
+        var importer = CatalogImporter(strict: options.strict, progress: options.progress)
+        importer.createOnly = options.createOnly
+        return try importer.apply(document, in: transaction.sqlite())
     }
 }

@@ -35,8 +35,9 @@ public protocol CatalogStoring: Sendable {
     /// seats: an adjustment that would over-fill a class aborts the caller's transaction.
     func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws
     /// Applies a parsed catalog document; returns the report and the ids of classes whose
-    /// seats changed (the caller re-applies its waitlist policy to them).
-    func apply(_ document: CatalogDocument, with importer: CatalogImporter, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64])
+    /// seats changed (the caller re-applies its waitlist policy to them). A strict import with
+    /// a bad row throws ``StrictImportAborted`` with the report, having applied nothing.
+    func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64])
 }
 
 extension CatalogStoring {

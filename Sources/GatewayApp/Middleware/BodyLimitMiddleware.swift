@@ -28,6 +28,11 @@ struct BodyLimitMiddleware: RouterMiddleware {
         }
         var context = context
         context.maxUploadSize = limit
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            // A body without a declared length outgrew the limit while it was collected.
+            throw Problem.payloadTooLarge(limit: limit)
+        }
     }
 }

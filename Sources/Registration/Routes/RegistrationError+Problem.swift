@@ -47,6 +47,8 @@ extension RegistrationError: ProblemConvertible {
             )
         case .invalidCredentials: return .invalidCredentials()
         case .throttled(let seconds): return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many failed sign-ins. Try again later.")
+        case .signUpThrottled(let seconds):
+            return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many sign-ups from this address. Try again later.")
         case .busy(let seconds):
             return .unavailable(retryAfterSeconds: seconds, detail: "Too many sign-ins are being processed; try again shortly.")
         case .invalidRedID: return .validation("The red id must be nine digits accepted by the red id policy.", field: "redId")

@@ -41,6 +41,7 @@ enum SDSUResponses {
         case .invalidCredentials: "Invalid Red Id or password"
         case .throttled(let seconds): "Too many failed attempts, try again in \(seconds) seconds"
         case .busy: "Too many sign-ins are being processed; try again shortly."
+        case .signUpThrottled(let seconds): "Too many sign-ups from this address, try again in \(seconds) seconds"
         case .invalidRedID: "Invalid Red Id"
         case .redIDInUse: "Red Id already in use"
         case .redIDBindingNeedsProof: "Red Id must be registered with addstudent"

@@ -25,20 +25,19 @@ public struct RegistrationAdminService: RegistrationUseCase {
     /// seats changed in that same transaction, then refreshes the in-memory catalog. With
     /// `strict`, a bad row applies nothing; with `createOnly`, an existing class is refused.
     public func importCatalog(
-        _ document: CatalogDocument, strict: Bool = false, createOnly: Bool = false, progress: CatalogImporter.Progress? = nil
+        _ document: CatalogDocument, strict: Bool = false, createOnly: Bool = false, progress: ImportOptions.Progress? = nil
     ) async throws -> ImportReport {
-        var importer = CatalogImporter(strict: strict, progress: progress)
-        importer.createOnly = createOnly
+        let options = ImportOptions(strict: strict, createOnly: createOnly, progress: progress)
         let (promoter, stores, now) = (self.promoter, self.stores, clock.now())
         let report: ImportReport
         do {
-            report = try await transactions.write { [importer] db in
-                let (report, reseated) = try stores.catalog.apply(document, with: importer, in: db)
+            report = try await transactions.write { db in
+                let (report, reseated) = try stores.catalog.apply(document, options: options, in: db)
                 var touched = Set<Int64>()
                 for id in reseated { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
                 return report
             }
-        } catch let abort as CatalogImporter.StrictAbort {
+        } catch let abort as StrictImportAborted {
             report = abort.report
         }
         try await catalog.reload()

@@ -16,6 +16,8 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case throttled(retryAfterSeconds: Int)
     /// Password hashing is saturated; try again shortly.
     case busy(retryAfterSeconds: Int)
+    /// Sign-up: too many sign-ups from this address.
+    case signUpThrottled(retryAfterSeconds: Int)
     /// Sign-up: the red id is not nine digits or is not accepted by the red id policy.
     case invalidRedID
     /// Sign-up: the red id belongs to another student.
@@ -48,6 +50,7 @@ extension RegistrationError {
         case .invalidCredentials: self = .invalidCredentials
         case .throttled(let seconds): self = .throttled(retryAfterSeconds: seconds)
         case .busy(let seconds): self = .busy(retryAfterSeconds: seconds)
+        case .signUpThrottled(let seconds): self = .signUpThrottled(retryAfterSeconds: seconds)
         }
     }
 }

@@ -30,12 +30,18 @@ public struct StudentService: RegistrationUseCase {
     /// Signs a student up: a student account whose username is the red id (so the red id and
     /// password also sign in to v1) and its profile, created atomically. Checks, in order: the
     /// red id policy, seed 000's password rule, the email, the names, and that the red id is
-    /// free.
+    /// free. Every attempt counts against the client address's sign-up limit first, so nobody
+    /// can probe red ids (taken? on the roster?) without limit.
     public func addStudent(_ student: NewStudent, clientAddress: String? = nil) async throws -> StudentProfile {
         let first = student.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
         let last = student.lastName.trimmingCharacters(in: .whitespacesAndNewlines)
         let email = student.email.trimmingCharacters(in: .whitespacesAndNewlines)
         let redID = student.redID.trimmingCharacters(in: .whitespaces)
+        do {
+            try accounts.admitSignUp(from: clientAddress)
+        } catch let error as AccountDirectoryError {
+            throw RegistrationError(error)
+        }
         try await validateRedID(redID)
         switch SDSUPasswordRule.violation(student.password) {
         case .tooShort: throw RegistrationError.passwordTooShort

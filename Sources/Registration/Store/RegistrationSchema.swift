@@ -10,7 +10,7 @@ public import Storage
 /// - one enrollment and one waitlist entry per (student, class): primary key and UNIQUE;
 /// - a student is never both enrolled in and waitlisted for one class: two triggers;
 /// - `enrolled + held <= seats`: a CHECK on the Catalog's class row, whose counters this
-///   module moves through `SeatLedger` in the same transaction as the enrollment, so an
+///   module moves through `CatalogStoring.adjustSeats` in the same transaction as the enrollment, so an
 ///   over-enrollment aborts its transaction;
 /// - one open offer per (class, student): a partial unique index.
 ///
@@ -106,7 +106,7 @@ public enum RegistrationSchema: SchemaModule {
         },
         Migration("registration.004.seat-counters-through-catalog") { db in
             // The class row's counters belong to the Catalog module; Registration now moves them
-            // through Catalog's `SeatLedger` in the same transaction instead of with triggers on
+            // through Catalog's `CatalogStoring.adjustSeats` in the same transaction instead of with triggers on
             // its tables that wrote Catalog's table. The class row's CHECK still caps seats.
             try db.execute(sql: """
                 DROP TRIGGER registration_enrollment_added;

@@ -1,3 +1,8 @@
+import Contracts
+import Jobs
+import Storage
+import Jobs
+import GRDB
 import Auth
 import Catalog
 import Foundation
@@ -112,5 +117,66 @@ struct MetricsTokenTests {
         try await open.withRouter { client async throws in
             #expect(try await client.json(.get, "/metrics").status == .ok)
         }
+    }
+}
+
+/// Sign-up limits through the SDSU protocol, and the one body limit.
+@Suite("Sign-up limits and body limit")
+struct SignUpAndBodyLimitTests {
+    /// Every addstudent attempt counts, taken red ids included: probing which red ids exist is
+    /// limited like sign-ups.
+    @Test func addstudentAttemptsCountAgainstTheSignUpLimit() async throws {
+        let gateway = try await TestGateway.registration { $0.signUpsPerHour = 3 }
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        _ = admin
+        try await gateway.withLiveServer { client async throws in
+            let body = #"{"firstname":"A","lastname":"B","redid":"100000051","password":"abcdefgh1","email":"a@sdsu.edu"}"#
+            #expect(try await client.json(.post, "/registration/addstudent", body: body).object["ok"] as? String == "Student Added")
+            for _ in 0..<2 {
+                #expect(try await client.json(.post, "/registration/addstudent", body: body).object["error"] as? String == "Red Id already in use")
+            }
+            let limited = try await client.json(.post, "/registration/addstudent", body: body)
+            #expect((limited.object["error"] as? String)?.hasPrefix("Too many sign-ups from this address") == true)
+        }
+    }
+
+    /// The limit the middleware enforces is the one every body read uses, and a 413 names it.
+    @Test func oneBodyLimitForTheMiddlewareAndEveryRead() async throws {
+        let gateway = try TestGateway { $0.maxBodyBytes = 1_000 }
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client async throws in
+            let big = #"{"username":"\#(String(repeating: "x", count: 2_000))","password":"p"}"#
+            let refused = try await client.json(.post, "/v1/auth/token", body: big)
+            #expect(refused.status == .contentTooLarge)
+            #expect(refused.object["limitBytes"] as? Int == 1_000)
+        }
+    }
+}
+
+/// Jobs the architecture wires: push notifications are worked, tokens are pruned on schedule.
+@Suite("Wired jobs run")
+struct WiredJobsTests {
+    @Test func pushJobsAreWorkedOnThePushQueue() async throws {
+        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        defer { gateway.cleanUp() }
+        let queued = try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [3])))
+        #expect(queued.state == .available)
+        let finished = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+        #expect(finished.count == 1)
+        #expect(try await gateway.app.jobs.service.job(id: queued.id)?.state == .completed)
+    }
+
+    @Test func expiredTokensArePrunedBySchedule() async throws {
+        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        defer { gateway.cleanUp() }
+        #expect(gateway.app.jobs.registry.schedules.contains { $0.name == "auth.prune-tokens" })
+        let token = try await gateway.account("ada", role: .student)
+        #expect(try await gateway.app.auth.identity(bearer: token) != nil)
+        gateway.clock.advance(by: 3 * 24 * 3600)
+        _ = try await gateway.app.jobs.service.enqueue(try NewJob(kind: "auth.prune-tokens", rawArgs: Data("{}".utf8)))
+        _ = try await gateway.app.jobs.pool.drain(queue: "default")
+        let left = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM access_tokens") }
+        #expect(left == 0)
     }
 }
