@@ -84,6 +84,9 @@ public final class CurlHTTPClient: HTTPClient {
     public let configuration: Configuration
     private let pool: TransferThreadPool<CurlEasyHandle?>
 
+    /// Requests waiting for a free transfer thread (operators' metrics, tests).
+    public var queuedRequests: Int { pool.pendingJobCount }
+
     /// Creates a client and starts its ``Configuration/threadCount`` transfer threads.
     public init(configuration: Configuration = Configuration()) {
         CurlGlobal.ensureInitialized()

@@ -11,7 +11,9 @@ struct CancellationAndConcurrencyTests {
             let task = Task {
                 try await client.execute(OutboundRequest(url: server.url("/sleep/8000")))
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // Wait until the transfer reached the server (bounded: 10 s).
+            for _ in 0..<500 where server.stats.totalRequests == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try #require(server.stats.totalRequests == 1)
             // The server answers after 8 s; only an aborted transfer fails with cancellation.
             task.cancel()
             let result = await task.result
@@ -32,7 +34,9 @@ struct CancellationAndConcurrencyTests {
             for _ in 0..<200 where server.stats.totalRequests == 0 { try await Task.sleep(for: .milliseconds(50)) }
             try #require(server.stats.totalRequests == 1)
             let queued = Task { try await client.execute(OutboundRequest(url: server.url("/echo"))) }
-            try await Task.sleep(for: .milliseconds(100))
+            // Wait until it waits for the busy thread (bounded: 10 s).
+            for _ in 0..<500 where client.queuedRequests == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try #require(client.queuedRequests == 1)
             queued.cancel()
             let result = await queued.result
             guard case .failure(let error) = result else {

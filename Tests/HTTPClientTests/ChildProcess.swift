@@ -15,15 +15,20 @@ struct ChildProcess: Sendable {
 
     /// Starts `path` with `arguments` (not including argv[0]), in `workingDirectory` if given
     /// (through `/bin/sh`, which `exec`s `path`, so the pid is still that of `path`).
-    static func spawn(_ path: String, _ arguments: [String], workingDirectory: String? = nil) throws -> ChildProcess {
+    /// With `outputPath`, standard output goes to that file (created or truncated).
+    static func spawn(
+        _ path: String, _ arguments: [String], workingDirectory: String? = nil, outputPath: String? = nil
+    ) throws -> ChildProcess {
         if let workingDirectory {
-            return try spawn("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", workingDirectory, path] + arguments)
+            return try spawn(
+                "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", workingDirectory, path] + arguments, outputPath: outputPath
+            )
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
         var attributes = posix_spawnattr_t()

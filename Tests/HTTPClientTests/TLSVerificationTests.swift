@@ -27,45 +27,38 @@ struct SelfSignedTLSServer {
         ]).wait()
         guard status == 0 else { throw ChildProcessError(message: "openssl req failed with status \(status)") }
 
-        // Borrow a free port from a throw-away NIO server.
-        let probe = try await TestHTTPServer.start()
-        let port = probe.port
-        try await probe.shutdown()
-
         for (name, response) in responses ?? [:] {
             try Data(response.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
         }
+        // Port 0: the system picks a free port, and s_server prints `ACCEPT 127.0.0.1:<port>`
+        // once it listens, so no port is reserved and released first.
+        let output = directory + "/s_server.out"
         let process = try ChildProcess.spawn(opensslPath, [
-            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key,
-            responses == nil ? "-www" : "-HTTP", "-quiet",
-        ], workingDirectory: directory)
-        let server = SelfSignedTLSServer(directory: directory, certificatePath: cert, port: port, process: process)
+            "s_server", "-accept", "127.0.0.1:0", "-cert", cert, "-key", key,
+            responses == nil ? "-www" : "-HTTP",
+        ], workingDirectory: directory, outputPath: output)
         do {
-            try await server.waitUntilListening()
+            let port = try await Self.listeningPort(in: output)
+            return SelfSignedTLSServer(directory: directory, certificatePath: cert, port: port, process: process)
         } catch {
-            server.stop()
+            process.kill()
+            try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
-        return server
     }
 
-    private func waitUntilListening() async throws {
-        for _ in 0..<100 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
+    /// The port from s_server's `ACCEPT` line, polled for up to 5 s.
+    private static func listeningPort(in output: String) async throws -> Int {
+        for _ in 0..<250 {
+            if let text = try? String(contentsOfFile: output, encoding: .utf8),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
+                let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), port > 0
+            {
+                return port
             }
-            close(fd)
-            if connected { return }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(20))
         }
-        throw ChildProcessError(message: "openssl s_server did not start listening")
+        throw ChildProcessError(message: "openssl s_server did not report a listening port")
     }
 
     func stop() {
