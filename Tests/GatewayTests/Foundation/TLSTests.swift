@@ -10,6 +10,7 @@ struct TLSTests {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         let watchdog = Watchdog(process, seconds: 30)
         defer { watchdog.cancel() }
@@ -42,13 +43,46 @@ struct TLSTests {
         let (plainStatus, _) = try Self.run("curl", ["-s", "-m", "2", "http://127.0.0.1:\(server.port)/healthz"])
         #expect(plainStatus != 0, "plain HTTP must not be served on the TLS port")
         // TLS 1.2 is the minimum: a client allowed every version (security level 0) but capped
-        // at 1.1 is refused, while 1.2 is served.
-        let (old, _) = try Self.run("timeout", [
-            "10", "openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0",
-        ])
+        // at 1.1 is refused, while 1.2 is served. First a control: that same client completes a
+        // TLS 1.1 handshake with an openssl server that allows it, so its refusal below is the
+        // gateway's doing, not the client's.
+        let tls11 = ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"]
+        let control = try await Self.tls11Control(cert: cert, key: key, clientArguments: tls11)
+        try #require(control == 0, "this openssl can't speak TLS 1.1 even when allowed; the refusal below would prove nothing")
+        let (old, _) = try Self.run("timeout", ["-s", "KILL", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(server.port)"] + tls11)
         #expect(old != 0, "TLS 1.1 must be refused")
         let (modern, _) = try Self.run("curl", ["-s", "-m", "5", "--tlsv1.2", "--tls-max", "1.2", "--cacert", cert, "https://127.0.0.1:\(server.port)/healthz"])
         #expect(modern == 0)
+    }
+
+    /// Runs `openssl s_server` allowing TLS 1.1 on port 0 (its `ACCEPT` line gives the port)
+    /// and returns the exit status of `openssl s_client` with `clientArguments` against it.
+    static func tls11Control(cert: String, key: String, clientArguments: [String]) async throws -> Int32 {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", cert, "-key", key, "-www"] + clientArguments
+        server.standardOutput = try FileHandle(forWritingTo: output)
+        server.standardError = FileHandle.nullDevice
+        server.standardInput = FileHandle.nullDevice
+        try server.run()
+        let watchdog = Watchdog(server, seconds: 30)
+        defer {
+            watchdog.cancel()
+            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+            server.waitUntilExit()
+        }
+        var port: String?
+        for _ in 0..<250 where port == nil {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            port = text.split(separator: "\n").first { $0.hasPrefix("ACCEPT") }.flatMap { $0.split(separator: ":").last.map(String.init) }
+            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        guard let port else { return -1 }
+        let (status, _) = try run("timeout", ["-s", "KILL", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(port)"] + clientArguments)
+        return status
     }
 
     /// A connection that sends nothing is closed after the idle timeout (1 s here); python's
