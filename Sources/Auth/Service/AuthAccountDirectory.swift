@@ -67,48 +67,19 @@ public struct AuthAccountDirectory: AccountDirectory {
     }
 
     public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
-        let throttle = service.throttle
-        let clock = service.clock
-        // Names and passwords no account can have are refused before the throttle keeps anything.
-        guard !signInName.isEmpty, signInName.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
-            throw AccountDirectoryError.invalidCredentials
-        }
-        let attempt: LoginThrottle.Attempt
+        let store = service.store
         do {
-            attempt = try service.reserveAttempt(username: signInName, clientAddress: clientAddress)
+            let account = try await service.checkPassword(password, signInName: signInName, clientAddress: clientAddress, cache: cache) { db in
+                try accountID.flatMap { try store.find(id: $0, in: db) }
+            }
+            return account.id ?? 0
+        } catch AuthError.invalidCredentials {
+            throw AccountDirectoryError.invalidCredentials
         } catch AuthError.throttled(let seconds) {
             throw AccountDirectoryError.throttled(retryAfterSeconds: seconds)
-        }
-        var account: Account?
-        let valid: Bool
-        do {
-            if let accountID {
-                account = try await service.transactions.read { db in try service.store.find(id: accountID, in: db) }
-            }
-            if let usable = account.flatMap({ $0.disabled ? nil : $0 }), let id = usable.id,
-                cache.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
-            {
-                throttle.succeeded(attempt, now: clock.now())
-                return id
-            }
-            valid = try await service.hasher.verify(
-                password, encoded: account.flatMap { $0.disabled ? nil : $0 }?.passwordHash, client: clientAddress.map(LoginThrottle.network)
-            )
         } catch AuthError.busy(let seconds) {
-            throttle.withdraw(attempt)
             throw AccountDirectoryError.busy(retryAfterSeconds: seconds)
-        } catch {
-            throttle.withdraw(attempt)
-            throw error
         }
-        let usable = account.flatMap { $0.disabled ? nil : $0 }
-        guard valid, let usable, let id = usable.id else {
-            throttle.failed(attempt, now: clock.now())
-            throw AccountDirectoryError.invalidCredentials
-        }
-        throttle.succeeded(attempt, now: clock.now())
-        cache.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
-        return id
     }
 
     static func entry(_ account: Account) -> DirectoryAccount {

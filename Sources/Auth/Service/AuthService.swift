@@ -1,3 +1,4 @@
+import Contracts
 public import Crypto
 public import Foundation
 public import GatewayCore
@@ -94,27 +95,48 @@ public final class AuthService: Sendable {
     /// 403 on bad credentials, with the same work done whether or not the account exists.
     public func verifyCredentials(username rawUsername: String, password: String, clientAddress: String?) async throws -> Account {
         let username = rawUsername.trimmingCharacters(in: .whitespaces).lowercased()
-        // No account has a longer name: refuse before the throttle keeps anything of it.
-        guard !username.isEmpty, username.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
+        let store = self.store
+        return try await checkPassword(password, signInName: username, clientAddress: clientAddress) { db in
+            try store.find(username: username, in: db)
+        }
+    }
+
+    /// The one password check behind every sign-in (v1 and the account directory): names and
+    /// passwords no account can have are refused before the throttle keeps anything; the attempt
+    /// is reserved in the throttle before hashing; an unknown or disabled account is verified
+    /// against the decoy hash; a pair remembered in `cache` skips the hash. Throws
+    /// ``AuthError/invalidCredentials``, ``AuthError/throttled(retryAfterSeconds:)`` or
+    /// ``AuthError/busy(retryAfterSeconds:)``.
+    func checkPassword(
+        _ password: String, signInName: String, clientAddress: String?, cache: CredentialCache? = nil,
+        account lookup: @escaping @Sendable (any StoreTransaction) throws -> Account?
+    ) async throws -> Account {
+        guard !signInName.isEmpty, signInName.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
             throw AuthError.invalidCredentials
         }
-        let attempt = try reserveAttempt(username: username, clientAddress: clientAddress)
+        let attempt = try reserveAttempt(username: signInName, clientAddress: clientAddress)
         let usable: Account?
         let valid: Bool
         do {
-            let account = try await transactions.read { [store] db in try store.find(username: username, in: db) }
-            usable = account.flatMap { $0.disabled ? nil : $0 }
+            usable = try await transactions.read(lookup).flatMap { $0.disabled ? nil : $0 }
+            if let usable, let id = usable.id,
+                cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
+            {
+                throttle.succeeded(attempt, now: clock.now())
+                return usable
+            }
             valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: clientAddress.map(LoginThrottle.network))
         } catch {
             throttle.withdraw(attempt)
             throw error
         }
-        guard valid, let usable else {
+        guard valid, let usable, let id = usable.id else {
             throttle.failed(attempt, now: clock.now())
-            logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: username))"])
+            logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: signInName))"])
             throw AuthError.invalidCredentials
         }
         throttle.succeeded(attempt, now: clock.now())
+        cache?.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
         return usable
     }
 
