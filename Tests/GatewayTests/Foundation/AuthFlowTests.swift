@@ -172,45 +172,45 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func behindAProxyTheThrottleCountsTheAddressTheProxySawNotOneTheClientWrote() async throws {
-        let gateway = try TestGateway {
-            $0.trustedProxies = AddressRange.loopback
+    /// A live gateway whose throttle allows three failures per (user, address), with `hal`
+    /// signed up, proxies trusted as given.
+    static func guessedAtGateway(trusting proxies: [AddressRange]) throws -> TestGateway {
+        try TestGateway {
+            $0.trustedProxies = proxies
             $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerUsernameOverall: 100, failuresPerAddress: 100, window: 600)
         }
+    }
+
+    static let hal = #"{"username":"hal","password":"a fine passphrase"}"#
+    static let guess = #"{"username":"hal","password":"guess"}"#
+
+    static func forwarded(_ value: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: value] }
+
+    @Test func behindAProxyTheThrottleCountsTheAddressTheProxySawNotOneTheClientWrote() async throws {
+        let gateway = try Self.guessedAtGateway(trusting: AddressRange.loopback)
         defer { gateway.cleanUp() }
         try await gateway.withLiveServer { client in
-            _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"hal","password":"a fine passphrase"}"#)
-            let guess = #"{"username":"hal","password":"guess"}"#
+            _ = try await client.json(.post, "/v1/accounts", body: Self.hal)
             for n in 0..<3 {
                 // A client-written first hop changes every time; the proxy's own hop does not.
-                let headers: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(n), 203.0.113.9"]
-                #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: headers).status == .forbidden)
+                #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.\(n), 203.0.113.9")).status == .forbidden)
             }
-            let spoofed: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.99, 203.0.113.9"]
-            #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: spoofed).status == .tooManyRequests)
-            let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "192.0.2.1"]
-            let owner = #"{"username":"hal","password":"a fine passphrase"}"#
-            #expect(try await client.json(.post, "/v1/auth/token", body: owner, headers: elsewhere).status == .created)
+            #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.99, 203.0.113.9")).status == .tooManyRequests)
+            #expect(try await client.json(.post, "/v1/auth/token", body: Self.hal, headers: Self.forwarded("192.0.2.1")).status == .created)
         }
     }
 
     /// A peer that is not a configured proxy writes X-Forwarded-For itself: it is ignored, so
     /// rotating it doesn't give a guesser fresh addresses (before, `--trust-proxy` believed any peer).
     @Test func forwardedHeadersCountOnlyFromConfiguredProxies() async throws {
-        let gateway = try TestGateway {
-            $0.trustedProxies = [AddressRange("10.0.0.0/8")!]
-            $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerUsernameOverall: 100, failuresPerAddress: 100, window: 600)
-        }
+        let gateway = try Self.guessedAtGateway(trusting: [AddressRange("10.0.0.0/8")!])
         defer { gateway.cleanUp() }
         try await gateway.withLiveServer { client in
-            _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"hal","password":"a fine passphrase"}"#)
-            let guess = #"{"username":"hal","password":"guess"}"#
+            _ = try await client.json(.post, "/v1/accounts", body: Self.hal)
             for n in 0..<3 {
-                let headers: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(n)"]
-                #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: headers).status == .forbidden)
+                #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.\(n)")).status == .forbidden)
             }
-            let rotated: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.77"]
-            #expect(try await client.json(.post, "/v1/auth/token", body: guess, headers: rotated).status == .tooManyRequests)
+            #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.77")).status == .tooManyRequests)
         }
     }
 
