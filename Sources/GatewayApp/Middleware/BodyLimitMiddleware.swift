@@ -1,3 +1,4 @@
+import NIOCore
 import GatewayHTTP
 import GatewayCore
 import Hummingbird
@@ -32,6 +33,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             // A body without a declared length outgrew the limit while it was collected.
+            throw Problem.payloadTooLarge(limit: limit)
+        } catch is NIOTooManyBytesError {
+            // The same, as `collect(upTo:)` reports it.
             throw Problem.payloadTooLarge(limit: limit)
         }
     }

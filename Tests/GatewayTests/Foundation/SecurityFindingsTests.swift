@@ -141,15 +141,30 @@ struct SignUpAndBodyLimitTests {
         }
     }
 
-    /// The limit the middleware enforces is the one every body read uses, and a 413 names it.
+    /// The limit the middleware enforces is the one every body read uses, and a 413 names it:
+    /// a declared length over it, and a chunked body (no declared length) that grows past it
+    /// while it is read. Before, reads used a fixed 1 MiB whatever the setting.
     @Test func oneBodyLimitForTheMiddlewareAndEveryRead() async throws {
         let gateway = try TestGateway { $0.maxBodyBytes = 1_000 }
         defer { gateway.cleanUp() }
+        let big = #"{"username":"\#(String(repeating: "x", count: 2_000))","password":"p"}"#
         try await gateway.withRouter { client async throws in
-            let big = #"{"username":"\#(String(repeating: "x", count: 2_000))","password":"p"}"#
             let refused = try await client.json(.post, "/v1/auth/token", body: big)
             #expect(refused.status == .contentTooLarge)
             #expect(refused.object["limitBytes"] as? Int == 1_000)
+        }
+        try await gateway.withLiveServer { client async throws in
+            let port = try #require(client.port)
+            let body = FileManager.default.temporaryDirectory.appendingPathComponent("chunked-\(UUID().uuidString).json")
+            try Data(big.utf8).write(to: body)
+            defer { try? FileManager.default.removeItem(at: body) }
+            let (status, output) = try TLSTests.run("curl", [
+                "-s", "-m", "10", "-H", "Transfer-Encoding: chunked", "-H", "Content-Type: application/json",
+                "--data-binary", "@\(body.path)", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)/v1/auth/token",
+            ])
+            #expect(status == 0)
+            #expect(output.hasSuffix("\n413"), "\(output)")
+            #expect(output.contains(#""limitBytes":1000"#), "\(output)")
         }
     }
 }
