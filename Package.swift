@@ -193,6 +193,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthTests",
             dependencies: [
