@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // System libraries, bound through module maps.
@@ -126,7 +127,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Scheduling", dependencies: ["GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .target(
+            name: "Scheduling",
+            dependencies: [
+                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "Gradebook", dependencies: ["GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .target(
             name: "Push",
@@ -215,6 +229,16 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SchedulingTests",
+            dependencies: [
+                "Scheduling", "Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -38,12 +38,18 @@ public struct CatalogClass: Sendable, Equatable {
     public var instructors: [String]
     public var meetingType: String
     public var meetings: [Meeting]
+    /// The component this section is of a course that needs one of each (`Lecture`, `Lab`,
+    /// `Discussion`); empty when every section is whole on its own.
+    public var component: String
+    /// Section codes of the same course and term this section goes with (a lab naming its
+    /// lectures); empty when it goes with any.
+    public var links: [String]
 
     public init(
         id: Int64, term: String, subjectID: Int64, subjectCode: String, department: String, college: String,
         courseNumber: CourseNumber, title: String, fullTitle: String, description: String, prerequisite: String,
         units: String, section: String, scheduleNumber: String, instructors: [String], meetingType: String,
-        meetings: [Meeting]
+        meetings: [Meeting], component: String = "", links: [String] = []
     ) {
         self.id = id
         self.term = term
@@ -62,6 +68,8 @@ public struct CatalogClass: Sendable, Equatable {
         self.instructors = instructors
         self.meetingType = meetingType
         self.meetings = meetings
+        self.component = component
+        self.links = links
     }
 
     /// `CS 540`.
