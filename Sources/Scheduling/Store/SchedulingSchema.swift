@@ -1,8 +1,54 @@
+import GRDB
 public import Storage
 
-/// The Scheduling module's tables. The module is not built yet; its migrations will be
-/// numbered `scheduling.001...` and appended here.
+/// The Scheduling module's tables: ranking data (course GPAs, instructor ratings), students'
+/// saved schedules, calendar subscription feeds and the revisions of exported calendars.
 public enum SchedulingSchema: SchemaModule {
-    public static let tables: [String] = []
-    public static let migrations: [Migration] = []
+    public static let tables = [
+        "scheduling_course_ratings", "scheduling_instructor_ratings", "scheduling_saved_schedules",
+        "scheduling_calendar_feeds", "scheduling_calendar_revisions",
+    ]
+
+    public static let migrations: [Migration] = [
+        Migration("scheduling.001.ratings-schedules-feeds") { db in
+            try db.execute(sql: """
+                CREATE TABLE scheduling_course_ratings (
+                    course_key TEXT PRIMARY KEY,
+                    course TEXT NOT NULL,
+                    average_gpa REAL NOT NULL CHECK (average_gpa BETWEEN 0 AND 4),
+                    updated_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE scheduling_instructor_ratings (
+                    name_key TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    rating REAL NOT NULL CHECK (rating BETWEEN 0 AND 5),
+                    updated_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE scheduling_saved_schedules (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    term TEXT NOT NULL,
+                    class_ids TEXT NOT NULL,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE INDEX scheduling_saved_schedules_account ON scheduling_saved_schedules(account_id, id);
+                -- One secret feed per account; only the SHA-256 of its token is kept.
+                CREATE TABLE scheduling_calendar_feeds (
+                    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at DATETIME NOT NULL
+                );
+                -- What an exported calendar last contained (a hash of its inputs), when that
+                -- changed and how often: DTSTAMP, SEQUENCE, ETag and Last-Modified come from here.
+                CREATE TABLE scheduling_calendar_revisions (
+                    calendar TEXT PRIMARY KEY,
+                    content_hash TEXT NOT NULL,
+                    changed_at DATETIME NOT NULL,
+                    sequence INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                """)
+        },
+    ]
 }

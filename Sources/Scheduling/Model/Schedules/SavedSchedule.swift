@@ -1,0 +1,41 @@
+public import Foundation
+
+/// A schedule a student kept: a name, a term and the classes in it.
+public struct SavedSchedule: Sendable, Equatable {
+    public var id: Int64
+    public var accountID: Int64
+    public var name: String
+    public var term: String
+    public var classIDs: [Int64]
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: Int64, accountID: Int64, name: String, term: String, classIDs: [Int64], createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.accountID = accountID
+        self.name = name
+        self.term = term
+        self.classIDs = classIDs
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The most schedules one student keeps, classes per schedule, and characters per name.
+    public static let maximumPerStudent = 100
+    public static let maximumClasses = 40
+    public static let maximumNameLength = 100
+}
+
+/// How an exported calendar stands: what it last contained, since when, and how many times it
+/// changed (the events' SEQUENCE).
+public struct CalendarRevision: Sendable, Equatable {
+    public var contentHash: String
+    public var changedAt: Date
+    public var sequence: Int
+
+    public init(contentHash: String, changedAt: Date, sequence: Int) {
+        self.contentHash = contentHash
+        self.changedAt = changedAt
+        self.sequence = sequence
+    }
+}

@@ -1,0 +1,136 @@
+import GatewayCore
+import Catalog
+import Foundation
+import GatewayHTTP
+import Hummingbird
+
+/// The signed-in student's saved schedules at `/v1/me/schedules`.
+struct SavedScheduleRoutes: Sendable {
+    let service: SavedScheduleService
+
+    struct CreateBody: Decodable {
+        let name: String
+        let term: String
+        let classIds: [Int64]
+    }
+
+    struct UpdateBody: Decodable {
+        let name: String?
+        let classIds: [Int64]?
+    }
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let group = guarded.group(router, "v1/me/schedules", access: .authenticated)
+        group.get { _, context in
+            let identity = try context.requireIdentity()
+            let schedules = try await service.schedules(accountID: identity.accountID)
+            return try GatewayJSON.response(["items": schedules.map { ScheduleViews.Summary($0) }])
+        }
+        group.post { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await GatewayJSON.decode(CreateBody.self, from: request, context: context)
+            let term = body.term.trimmingCharacters(in: .whitespaces)
+            guard !term.isEmpty, term.count <= 40 else { throw SchedulingError.invalid(field: "term", message: "A term is 1 to 40 characters.") }
+            let saved = try await service.save(accountID: identity.accountID, name: body.name, term: term, classIDs: body.classIds)
+            return try GatewayJSON.response(
+                ScheduleViews.Detail(saved, snapshot: service.catalog.cachedSnapshot()), status: .created,
+                headers: [.location: "/v1/me/schedules/\(saved.id)"]
+            )
+        }
+        group.get(":scheduleId") { _, context in
+            let identity = try context.requireIdentity()
+            let saved = try await service.schedule(id: try Self.scheduleID(context), accountID: identity.accountID)
+            return try GatewayJSON.response(ScheduleViews.Detail(saved, snapshot: try await service.catalog.snapshot()))
+        }
+        group.patch(":scheduleId") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try Self.scheduleID(context)
+            let body = try await GatewayJSON.decode(UpdateBody.self, from: request, context: context)
+            let saved = try await service.update(id: id, accountID: identity.accountID, name: body.name, classIDs: body.classIds)
+            return try GatewayJSON.response(ScheduleViews.Detail(saved, snapshot: service.catalog.cachedSnapshot()))
+        }
+        group.delete(":scheduleId") { _, context in
+            let identity = try context.requireIdentity()
+            try await service.delete(id: try Self.scheduleID(context), accountID: identity.accountID)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The schedule id in the path; anything but a positive integer is simply not found.
+    static func scheduleID(_ context: GatewayContext) throws -> Int64 {
+        guard let raw = context.parameters.get("scheduleId"), let id = Int64(raw), id > 0 else { throw SchedulingError.scheduleNotFound }
+        return id
+    }
+}
+
+/// The JSON shapes of saved schedules.
+enum ScheduleViews {
+    struct Summary: Encodable {
+        let id: Int64
+        let name: String
+        let term: String
+        let classIds: [Int64]
+        let createdAt: Date
+        let updatedAt: Date
+
+        init(_ schedule: SavedSchedule) {
+            id = schedule.id
+            name = schedule.name
+            term = schedule.term
+            classIds = schedule.classIDs
+            createdAt = schedule.createdAt
+            updatedAt = schedule.updatedAt
+        }
+    }
+
+    /// A schedule with each class as it stands now: seats open, full, or with a waitlist.
+    struct Detail: Encodable {
+        let id: Int64
+        let name: String
+        let term: String
+        let classIds: [Int64]
+        let createdAt: Date
+        let updatedAt: Date
+        let sections: [Section]
+
+        init(_ schedule: SavedSchedule, snapshot: CatalogCache.Snapshot) {
+            id = schedule.id
+            name = schedule.name
+            term = schedule.term
+            classIds = schedule.classIDs
+            createdAt = schedule.createdAt
+            updatedAt = schedule.updatedAt
+            sections = schedule.classIDs.map { id in Section(classId: id, listing: snapshot.listing(id: id)) }
+        }
+    }
+
+    struct Section: Encodable {
+        let classId: Int64
+        /// `open`, `full`, `waitlist` (full with students waiting), or `removed` when the class
+        /// left the catalog after the schedule was saved.
+        let status: String
+        let seats: Seats?
+        let `class`: CatalogViews.Class?
+
+        init(classId: Int64, listing: ClassListing?) {
+            self.classId = classId
+            self.class = listing.map { CatalogViews.Class($0) }
+            guard let listing else {
+                status = "removed"
+                seats = nil
+                return
+            }
+            let count = listing.seats
+            status = count.openSeats > 0 ? "open" : (count.waitlist > 0 ? "waitlist" : "full")
+            seats = Seats(capacity: count.seats, enrolled: count.enrolled, open: count.openSeats, waitlist: count.waitlist)
+        }
+    }
+
+    struct Seats: Encodable {
+        let capacity: Int
+        let enrolled: Int
+        let open: Int
+        let waitlist: Int
+    }
+}

@@ -1,0 +1,28 @@
+public import GatewayHTTP
+
+extension SchedulingError: ProblemConvertible {
+    public var problem: Problem {
+        switch self {
+        case .invalid(let field, let message):
+            return .validation(message, field: field)
+        case .rateLimited(let seconds):
+            return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many schedule builds from this address. Try again later.")
+        case .scheduleNotFound:
+            return Problem(type: "schedule-not-found", title: "Schedule not found", status: .notFound, detail: "You have no saved schedule with this id.")
+        case .scheduleLimit(let limit):
+            return Problem(
+                type: "schedule-limit", title: "Too many saved schedules", status: .conflict,
+                detail: "You already keep \(limit) schedules, the most allowed; delete one first.", extensions: ["limit": .int(limit)]
+            )
+        case .feedNotFound:
+            return Problem(type: "calendar-feed-not-found", title: "Calendar feed not found", status: .notFound, detail: "No calendar feed has this address; it may have been revoked.")
+        case .termCalendarMissing(let term):
+            return Problem(
+                type: "term-calendar-missing", title: "Term has no calendar", status: .conflict,
+                detail: "Term \(term) has no dates or time zone yet; an admin defines them at /v1/admin/terms.", extensions: ["term": .string(term)]
+            )
+        case .ratingsFormat(let message):
+            return .validation(message, field: "body")
+        }
+    }
+}
