@@ -1,0 +1,29 @@
+public import GatewayHTTP
+public import Hummingbird
+
+/// Every HTTP route of the Scheduling module: the public builder, saved schedules, calendar
+/// downloads and feeds, and the admin ratings import. The composition root mounts them with
+/// ``register(with:on:)``.
+public struct SchedulingRoutes: Sendable {
+    let builds: BuildService
+    let schedules: SavedScheduleService
+    let calendars: CalendarService
+    let ratings: RatingService
+
+    /// Where admins upload ratings files: the composition root may give it a larger body limit.
+    public static let ratingsPath = "/v1/admin/scheduling/ratings"
+
+    public init(builds: BuildService, schedules: SavedScheduleService, calendars: CalendarService, ratings: RatingService) {
+        self.builds = builds
+        self.schedules = schedules
+        self.calendars = calendars
+        self.ratings = ratings
+    }
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        BuildRoutes(service: builds).register(with: guarded, on: router)
+        SavedScheduleRoutes(service: schedules).register(with: guarded, on: router)
+        CalendarRoutes(service: calendars).register(with: guarded, on: router)
+        RatingRoutes(service: ratings).register(with: guarded, on: router)
+    }
+}
