@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "gateway",
             dependencies: [
-                "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration",
+                "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -192,6 +192,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/jobs-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "scheduling-bench",
+            dependencies: ["Scheduling", "Catalog"],
+            path: "bench/scheduling-bench",
             swiftSettings: swiftSettings
         ),
 
@@ -251,7 +258,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "TestSupport",
+                "Catalog", "Registration", "Scheduling", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

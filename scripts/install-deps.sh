@@ -16,11 +16,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The OpenAPI validator lives in a project-local venv so the system Python stays untouched.
+# The OpenAPI validator and the iCalendar checker used by SchedulingTests (icalendar and
+# recurring-ical-events expand the calendars the gateway writes) live in a project-local venv
+# so the system Python stays untouched.
 if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   VENV=".venv"
-  if [ ! -x "$VENV/bin/openapi-spec-validator" ]; then
+  if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
+  fi
+  if [ ! -x "$VENV/bin/openapi-spec-validator" ]; then
     "$VENV/bin/pip" install -q --disable-pip-version-check openapi-spec-validator==0.9.0 >/dev/null
+  fi
+  if ! "$VENV/bin/python" -c "import icalendar, recurring_ical_events" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check icalendar==7.3.0 recurring-ical-events==3.8.2 >/dev/null
   fi
 fi

@@ -1,4 +1,5 @@
 import Storage
+import Catalog
 import Registration
 import Logging
 import GatewayHTTP
@@ -7,6 +8,7 @@ import Foundation
 import GRDB
 import GatewayCore
 import Jobs
+import Scheduling
 
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {
@@ -23,6 +25,12 @@ struct DemoSeed {
 
     func run() async throws {
         try await app.registration.admin.seedDemoCatalogIfEmpty()
+        // A term for every term the demo catalog uses (missing ones only: an admin's edits stay).
+        let terms = try await app.terms.seed(DemoTerms.all)
+        if !terms.isEmpty { app.logger.info("demo: seeded terms", metadata: ["terms": "\(terms.joined(separator: ","))"]) }
+        // Ranking data for part of the catalog, so builds show the "missing = median" rule.
+        let rated = try await app.ratings.seedDemo(from: app.catalog.snapshot().index)
+        if rated.courses > 0 { app.logger.info("demo: seeded ratings", metadata: ["courses": "\(rated.courses)", "instructors": "\(rated.instructors)"]) }
         guard try await app.auth.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return

@@ -13,7 +13,7 @@ import NIOSSL
 import Gradebook
 public import Jobs
 import Push
-import Scheduling
+public import Scheduling
 public import Logging
 public import Registration
 public import ServiceLifecycle
@@ -34,7 +34,14 @@ public struct GatewayApplication: Sendable {
     public let clock: any GatewayClock
     public let auth: AuthService
     public let catalog: CatalogService
+    /// The catalog's academic terms (`/v1/terms`, `/v1/admin/terms`).
+    public let terms: TermService
     public let registration: RegistrationService
+    /// The schedule builder, saved schedules, calendars and ranking data.
+    public let builds: BuildService
+    public let savedSchedules: SavedScheduleService
+    public let calendars: CalendarService
+    public let ratings: RatingService
     public let routes: RouteRegistry
     public let logger: Logger
     /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
@@ -67,10 +74,23 @@ public struct GatewayApplication: Sendable {
         self.catalog = try CatalogService(
             transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds
         )
+        self.terms = TermService(transactions: database, store: SQLiteTermStore())
         self.registration = RegistrationService(
             transactions: database, stores: .sqlite(catalog: catalog.store), catalog: catalog,
             accounts: AuthAccountDirectory(service: auth, credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
             clock: clock, settings: configuration.registration, logger: logger
+        )
+        self.ratings = RatingService(transactions: database, store: SQLiteRatingStore(), clock: clock)
+        self.builds = BuildService(
+            catalog: catalog, ratings: ratings,
+            rateLimit: configuration.buildsPerMinute > 0 ? RateLimit(limit: configuration.buildsPerMinute, window: 60) : nil, clock: clock
+        )
+        self.savedSchedules = SavedScheduleService(
+            transactions: database, store: SQLiteSavedScheduleStore(), calendars: SQLiteCalendarStore(), catalog: catalog, clock: clock
+        )
+        self.calendars = CalendarService(
+            transactions: database, store: SQLiteCalendarStore(), schedules: SQLiteSavedScheduleStore(), terms: terms, catalog: catalog,
+            registered: RegistrationClassDirectory(service: registration), clock: clock
         )
         self.routes = RouteRegistry()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
@@ -115,7 +135,7 @@ public struct GatewayApplication: Sendable {
         }
         router.add(middleware: BodyLimitMiddleware(
             limit: configuration.maxBodyBytes,
-            exceptions: [RegistrationRoutes.importPath: configuration.maxImportBytes]
+            exceptions: [RegistrationRoutes.importPath: configuration.maxImportBytes, SchedulingRoutes.ratingsPath: configuration.maxImportBytes]
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
@@ -124,7 +144,10 @@ public struct GatewayApplication: Sendable {
         AuthRoutes(service: auth).register(with: guarded, on: router)
         JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)
         V1CatalogRoutes(service: catalog).register(with: guarded, on: router)
+        V1TermRoutes(service: terms).register(with: guarded, on: router)
         RegistrationRoutes(service: registration).register(with: guarded, on: router)
+        SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings)
+            .register(with: guarded, on: router)
         return router
     }
 

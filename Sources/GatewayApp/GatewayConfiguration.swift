@@ -34,6 +34,9 @@ public struct GatewayConfiguration: Sendable {
     /// Self-service sign-ups (v1 accounts and SDSU `addstudent`) one client address may make per
     /// hour. Behind a campus NAT, raise it (or list the proxy in `trustedProxies`).
     public var signUpsPerHour = 30
+    /// Schedule builds (`POST /v1/scheduling/builds`) one client address may ask for per
+    /// minute; 0 removes the limit (benchmarks).
+    public var buildsPerMinute = 60
     /// When set, `/metrics` needs `Authorization: Bearer <this>` (at least 16 characters).
     public var metricsToken: String?
     /// Seconds after which an idle client connection is closed.

@@ -67,5 +67,7 @@ struct CatalogModuleTests {
         #expect(try await harness.catalog.isEmpty() == false)
         let subjects = try await harness.catalog.subjects()
         #expect(subjects.count > 50)
+        let classes = try await harness.catalog.snapshot().index.classes
+        #expect(classes.allSatisfy { $0.component.isEmpty && $0.links.isEmpty }, "umd.io sections are whole on their own")
     }
 }

@@ -58,6 +58,11 @@ public enum CatalogViews {
         public let units: String
         public let meetingType: String
         public let meetings: [Meeting]
+        /// `Lecture`, `Lab`, ...: the part of a multi-component course this section is; empty
+        /// when the section is whole on its own.
+        public let component: String
+        /// Section codes of the same course and term this section goes with; empty when any.
+        public let links: [String]
         public let seats: Int
         public let enrolled: Int
         /// Seats held for waitlisted students who were offered them.
@@ -86,6 +91,8 @@ public enum CatalogViews {
             units = info.units
             meetingType = info.meetingType
             meetings = info.meetings.map(Meeting.init)
+            component = info.component
+            links = info.links
             seats = listing.seats.seats
             enrolled = listing.seats.enrolled
             heldSeats = listing.seats.held

@@ -179,12 +179,13 @@ public struct CatalogImporter: Sendable {
                 throw RowError("schedule number \(row.scheduleNumber) in \(row.term) already belongs to class \(bySchedule)")
             }
             let instructors = SQLiteCatalogStore.joinInstructors(row.instructors)
+            let links = SQLiteCatalogStore.joinLinks(row.links)
             let existingID = row.id ?? bySchedule
             let existing = try existingID.flatMap { id in
                 try Row.fetchOne(
                     db.cachedStatement(sql: """
                         SELECT id, term, course_id, schedule_number, section, instructors, meeting_type, seats, base_enrolled,
-                               base_waitlist, enrolled, held, waitlist FROM registration_classes WHERE id = ?
+                               base_waitlist, enrolled, held, waitlist, component, links FROM registration_classes WHERE id = ?
                         """),
                     arguments: [id]
                 )
@@ -195,11 +196,11 @@ public struct CatalogImporter: Sendable {
             guard let existing else {
                 try db.cachedStatement(sql: """
                     INSERT INTO registration_classes (id, term, course_id, schedule_number, section, instructors, meeting_type,
-                        seats, base_enrolled, base_waitlist, enrolled, waitlist)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        seats, base_enrolled, base_waitlist, enrolled, waitlist, component, links)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
                         try row.id ?? SQLiteCatalogStore().nextClassID(in: db), row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
-                        row.seats, row.enrolled, row.waitlist, row.enrolled, row.waitlist,
+                        row.seats, row.enrolled, row.waitlist, row.enrolled, row.waitlist, row.component, links,
                     ])
                 try insertMeetings(row.meetings, classID: db.lastInsertedRowID, db: db)
                 counts.created += 1
@@ -213,10 +214,10 @@ public struct CatalogImporter: Sendable {
                 throw RowError("seats (\(row.seats)) would be fewer than the \(row.enrolled) enrolled elsewhere plus \(local + held) enrolled or held through the gateway")
             }
             let meetings = try SQLiteCatalogStore().classSeats(of: [id], in: db)[id]?.meetings ?? []
-            let storedText: [String] = [existing[1], existing[3], existing[4], existing[5], existing[6]]
+            let storedText: [String] = [existing[1], existing[3], existing[4], existing[5], existing[6], existing[13], existing[14]]
             let storedCounts: [Int] = [existing[7], existing[8], existing[9]]
             let storedCourse: Int64 = existing[2]
-            let same = storedText == [row.term, row.scheduleNumber, row.section, instructors, row.meetingType]
+            let same = storedText == [row.term, row.scheduleNumber, row.section, instructors, row.meetingType, row.component, links]
                 && storedCounts == [row.seats, row.enrolled, row.waitlist]
                 && storedCourse == courseID && meetings == row.meetings
             if same {
@@ -226,11 +227,11 @@ public struct CatalogImporter: Sendable {
             try db.cachedStatement(sql: """
                 UPDATE registration_classes SET term = ?, course_id = ?, schedule_number = ?, section = ?, instructors = ?,
                     meeting_type = ?, seats = ?, base_enrolled = ?, base_waitlist = ?, enrolled = ?, waitlist = ?,
-                    revision = revision + 1
+                    component = ?, links = ?, revision = revision + 1
                 WHERE id = ?
                 """).execute(arguments: [
                     row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType, row.seats,
-                    row.enrolled, row.waitlist, row.enrolled + local, row.waitlist + localWaitlist, id,
+                    row.enrolled, row.waitlist, row.enrolled + local, row.waitlist + localWaitlist, row.component, links, id,
                 ])
             if meetings != row.meetings {
                 try db.execute(sql: "DELETE FROM registration_meetings WHERE class_id = ?", arguments: [id])

@@ -2,13 +2,14 @@ import GRDB
 public import Storage
 
 /// The Catalog module's tables: subjects, courses, classes with their meetings and seat
-/// counters, the catalog version and retired class ids. They keep the `registration_` names
-/// and migration identifiers they were created with, so existing databases need no rename.
+/// counters, the catalog version, retired class ids and terms. The first six keep the
+/// `registration_` names and migration identifiers they were created with, so existing
+/// databases need no rename; tables and migrations added since are `catalog_` and `catalog.`.
 public enum CatalogSchema: SchemaModule {
     /// The tables this module owns.
     public static let tables = [
         "registration_subjects", "registration_courses", "registration_classes", "registration_meetings",
-        "registration_catalog_version", "registration_retired_class_ids",
+        "registration_catalog_version", "registration_retired_class_ids", "catalog_terms",
     ]
 
     public static let migrations: [Migration] = [
@@ -81,6 +82,34 @@ public enum CatalogSchema: SchemaModule {
                     id INTEGER PRIMARY KEY,
                     retired_at DATETIME NOT NULL
                 );
+                """)
+        },
+        Migration("catalog.005.terms") { db in
+            // Academic terms: the catalog's term strings (`registration_classes.term`) with
+            // their instruction days, time zone, holidays and transfer days. Dates are
+            // `YYYY-MM-DD` text (they sort as dates); holidays and transfer days are the JSON
+            // arrays of the API (`[{"date","name"} | {"from","to","name"}]`, `[{"date","follows"}]`).
+            try db.execute(sql: """
+                CREATE TABLE catalog_terms (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    first_day TEXT NOT NULL,
+                    last_day TEXT NOT NULL,
+                    time_zone TEXT NOT NULL,
+                    holidays TEXT NOT NULL DEFAULT '[]',
+                    transfer_days TEXT NOT NULL DEFAULT '[]',
+                    CHECK (first_day <= last_day)
+                ) WITHOUT ROWID;
+                CREATE INDEX catalog_terms_first_day ON catalog_terms(first_day, id);
+                """)
+        },
+        Migration("catalog.006.components") { db in
+            // A section's component of a multi-component course (`Lecture`, `Lab`) and the
+            // sections of the same course and term it goes with, comma-separated; empty for
+            // sections that are whole on their own (every class before this migration).
+            try db.execute(sql: """
+                ALTER TABLE registration_classes ADD COLUMN component TEXT NOT NULL DEFAULT '';
+                ALTER TABLE registration_classes ADD COLUMN links TEXT NOT NULL DEFAULT '';
                 """)
         },
     ]

@@ -80,7 +80,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
         var classes: [CatalogClass] = []
         var seats: [Int64: SeatCount] = [:]
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT c.id, c.term, c.schedule_number, c.section, c.instructors, c.meeting_type,
+            SELECT c.id, c.term, c.schedule_number, c.section, c.instructors, c.meeting_type, c.component, c.links,
                    c.seats, c.enrolled, c.held, c.waitlist, c.revision,
                    co.subject_id, co.number, co.suffix, co.title, co.full_title, co.description, co.prerequisite, co.units
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
@@ -95,7 +95,8 @@ public struct SQLiteCatalogStore: CatalogStoring {
                 courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
                 fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
                 units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
-                instructors: Self.splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? []
+                instructors: Self.splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? [],
+                component: row["component"], links: Self.splitLinks(row["links"])
             ))
             seats[id] = Self.seatCount(from: row)
         }
@@ -173,6 +174,15 @@ public struct SQLiteCatalogStore: CatalogStoring {
 
     static func joinInstructors(_ names: [String]) -> String {
         names.map { $0.replacingOccurrences(of: ";", with: ",") }.joined(separator: "; ")
+    }
+
+    /// Linked section codes are stored comma-separated (``ClassLimits`` keeps commas out of them).
+    static func splitLinks(_ stored: String) -> [String] {
+        stored.isEmpty ? [] : stored.components(separatedBy: ",")
+    }
+
+    static func joinLinks(_ links: [String]) -> String {
+        links.joined(separator: ",")
     }
 
     static func placeholders(_ count: Int) -> String {

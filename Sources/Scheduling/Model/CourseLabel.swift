@@ -11,14 +11,17 @@ public struct CourseLabel: Sendable, Hashable, CustomStringConvertible {
         self.number = number
     }
 
-    /// Letters (and `&`, `-`) for the subject, optional spaces, then the course number.
+    /// Everything before the first digit is the subject (letters, `&`, `-` and single spaces,
+    /// as in `CIV E 101`), the rest the course number; the space between them is optional.
     public init?(parsing raw: String) {
         let text = raw.trimmingCharacters(in: .whitespaces).uppercased()
-        guard text.count <= 32 else { return nil }
-        let subject = text.prefix { $0.isASCII && ($0.isLetter || $0 == "&" || $0 == "-") }
-        let rest = text.dropFirst(subject.count).trimmingCharacters(in: .whitespaces)
-        guard !subject.isEmpty, subject.count <= 10, let number = CourseNumber(parsing: rest) else { return nil }
-        self.init(subject: String(subject), number: number)
+        guard text.count <= 32, let firstDigit = text.firstIndex(where: \.isASCIIDigit) else { return nil }
+        let subject = text[..<firstDigit].split(separator: " ").joined(separator: " ")
+        guard !subject.isEmpty, subject.count <= 10,
+              subject.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "&" || $0 == "-" || $0 == " ") }),
+              let number = CourseNumber(parsing: String(text[firstDigit...]))
+        else { return nil }
+        self.init(subject: subject, number: number)
     }
 
     /// `CMSC 131`.

@@ -1,4 +1,4 @@
-import Catalog
+public import Catalog
 public import Foundation
 public import GatewayCore
 public import Storage
@@ -66,6 +66,19 @@ public final class RatingService: Sendable {
         let book = try await transactions.read { [store] db in try store.book(in: db) }
         cached.withLock { $0 = (book, now) }
         return book
+    }
+
+    /// Seeds ``DemoRatings`` for the demo catalog when no rating exists yet; returns how many
+    /// courses and instructors it rated.
+    @discardableResult
+    public func seedDemo(from index: CatalogIndex) async throws -> (courses: Int, instructors: Int) {
+        let existing = try await counts()
+        guard existing.courses == 0, existing.instructors == 0 else { return (0, 0) }
+        let document = DemoRatings.document(for: index)
+        let now = clock.now()
+        try await transactions.write { [store] db in try store.apply(document, replace: false, at: now, in: db) }
+        cached.withLock { $0 = nil }
+        return (document.courses.count, document.instructors.count)
     }
 
     /// How many courses and instructors are rated.

@@ -66,11 +66,17 @@ public struct CatalogDocument: Sendable {
         /// Students waitlisted outside the gateway.
         public var waitlist: Int
         public var meetings: [Meeting]
+        /// The component this section is of a course that needs one of each (`Lecture`, `Lab`);
+        /// empty when the section is whole on its own.
+        public var component: String
+        /// Section codes of the same course and term this section goes with (a lab naming its
+        /// lectures); empty when it goes with any.
+        public var links: [String]
 
         public init(
             label: String, id: Int64? = nil, term: String, subjectCode: String, courseNumber: CourseNumber,
             scheduleNumber: String, section: String, instructors: [String], meetingType: String, seats: Int,
-            enrolled: Int = 0, waitlist: Int = 0, meetings: [Meeting]
+            enrolled: Int = 0, waitlist: Int = 0, meetings: [Meeting], component: String = "", links: [String] = []
         ) {
             self.label = label
             self.id = id
@@ -85,6 +91,8 @@ public struct CatalogDocument: Sendable {
             self.enrolled = enrolled
             self.waitlist = waitlist
             self.meetings = meetings
+            self.component = component
+            self.links = links
         }
     }
 

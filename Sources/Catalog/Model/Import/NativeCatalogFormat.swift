@@ -50,6 +50,10 @@ public enum NativeCatalogFormat {
         let enrolled: Int?
         let waitlist: Int?
         let meetings: [MeetingRow]?
+        /// `Lecture`, `Lab`, `Discussion`: what part of its course this section is.
+        let component: String?
+        /// Section codes of the same course and term this section goes with.
+        let links: [LooseString]?
     }
 
     /// Parses a native catalog file. Throws only when the file as a whole is not one.
@@ -121,11 +125,25 @@ public enum NativeCatalogFormat {
             case .failure(let error): return .failure(RowError("meetings[\(index)]: \(error.reason)"))
             }
         }
+        let component = row.component?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard component.count <= ClassLimits.maximumComponentLength else {
+            return .failure(RowError("component must be at most \(ClassLimits.maximumComponentLength) characters"))
+        }
+        let rawLinks = row.links ?? []
+        guard rawLinks.count <= ClassLimits.maximumLinks else {
+            return .failure(RowError("links may name at most \(ClassLimits.maximumLinks) sections"))
+        }
+        var links: [String] = []
+        for (index, raw) in rawLinks.enumerated() {
+            let link = raw.value.trimmingCharacters(in: .whitespaces)
+            if let problem = ClassLimits.linkProblem(link) { return .failure(RowError("links[\(index)] \(problem)")) }
+            if !links.contains(link) { links.append(link) }
+        }
         return .success(.init(
             label: label, id: row.id, term: term, subjectCode: row.subject.uppercased(), courseNumber: number,
             scheduleNumber: schedule, section: row.section.value, instructors: row.instructors ?? row.instructor.map { [$0] } ?? [],
             meetingType: row.meetingType ?? meetings.first(where: { !$0.kind.isEmpty })?.kind ?? "Lecture",
-            seats: row.seats, enrolled: enrolled, waitlist: waitlist, meetings: meetings
+            seats: row.seats, enrolled: enrolled, waitlist: waitlist, meetings: meetings, component: component, links: links
         ))
     }
 }

@@ -1,0 +1,2 @@
+// Placeholder replaced by the scheduling benchmark.
+print("scheduling-bench")
