@@ -246,7 +246,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            exclude: ["Fixtures"],
+            exclude: ["Fixtures", "ics_check.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -29,6 +29,20 @@ public struct Term: Sendable, Equatable, Codable {
         self.transferDays = transferDays
     }
 
+    enum CodingKeys: String, CodingKey { case id, name, firstDay, lastDay, timeZone, holidays, transferDays }
+
+    /// Decodes a term; `holidays` and `transferDays` may be left out (none).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        firstDay = try container.decode(CivilDate.self, forKey: .firstDay)
+        lastDay = try container.decode(CivilDate.self, forKey: .lastDay)
+        timeZone = try container.decode(String.self, forKey: .timeZone)
+        holidays = try container.decodeIfPresent([Holiday].self, forKey: .holidays) ?? []
+        transferDays = try container.decodeIfPresent([TransferDay].self, forKey: .transferDays) ?? []
+    }
+
     /// A day without classes, or a run of them (`from`...`to`, inclusive).
     public struct Holiday: Sendable, Equatable, Codable {
         public var from: CivilDate

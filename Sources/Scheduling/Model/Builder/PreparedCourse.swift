@@ -1,3 +1,4 @@
+import Catalog
 /// A course ready for the search: its candidates (best first) and their ranking points.
 struct PreparedCourse: Sendable {
     /// The course's position in the request (schedules list courses in that order).
@@ -30,5 +31,45 @@ struct PreparedCourse: Sendable {
         }
         candidates = scored.map(\.0)
         quality = scored.map(\.1)
+        var groups: [CandidateGroup] = []
+        var groupByKey: [GroupKey: Int] = [:]
+        for (index, (candidate, points)) in scored.enumerated() {
+            let key = GroupKey(mask: candidate.mask, quality: points)
+            if let existing = groupByKey[key] {
+                groups[existing].members.append(index)
+                groups[existing].weight += candidate.weight
+                continue
+            }
+            groupByKey[key] = groups.count
+            groups.append(CandidateGroup(
+                members: [index], mask: candidate.mask, slots: candidate.mask.slotCount, days: candidate.days,
+                earliestStart: candidate.earliestStart, latestEnd: candidate.latestEnd, weight: candidate.weight, quality: points
+            ))
+        }
+        self.groups = groups
     }
+
+    /// Candidates with the same weekly slots and the same points: interchangeable for every
+    /// score, so the search places the group once and lists its members only in results.
+    let groups: [CandidateGroup]
+
+    private struct GroupKey: Hashable {
+        let mask: WeekMask
+        let quality: Int64
+    }
+}
+
+/// Candidates of one course that score the same wherever they are placed.
+struct CandidateGroup: Sendable {
+    /// Indices into ``PreparedCourse/candidates``, best first then by class ids.
+    var members: [Int]
+    var mask: WeekMask
+    /// Occupied five-minute slots.
+    var slots: Int
+    var days: Weekdays
+    var earliestStart: Int?
+    var latestEnd: Int?
+    /// Raw combinations the members stand for together.
+    var weight: Int
+    var quality: Int64
 }

@@ -61,10 +61,10 @@ struct Ranking: Sendable {
     }
 
     /// The most the week-shape parts can still reach when the schedule will use at least
-    /// `days` days, start no later than `earliest` and end no earlier than `latest`: each only
-    /// gets worse as classes are added, except gaps, which a class may fill (counted as best).
-    func shapeBound(days: Int, earliest: Int?, latest: Int?) -> Int64 {
-        points(weights.gaps, 1) + dayPoints(days: days) + startPoints(earliest: earliest) + endPoints(latest: latest)
+    /// `days` days, start no later than `earliest`, end no earlier than `latest` and keep at
+    /// least `gapMinutes` idle.
+    func shapeBound(days: Int, earliest: Int?, latest: Int?, gapMinutes: Int) -> Int64 {
+        gapPoints(gapMinutes: gapMinutes) + dayPoints(days: days) + startPoints(earliest: earliest) + endPoints(latest: latest)
     }
 
     private func clamp(_ value: Double) -> Double { min(1, max(0, value)) }

@@ -25,7 +25,8 @@ struct SearchSpace {
     let minUnits: Double?
     let maxUnits: Double?
 
-    /// A course not placed yet and its candidates still compatible with the partial schedule.
+    /// A course not placed yet and its candidate groups still compatible with the partial
+    /// schedule (indices into ``PreparedCourse/groups``, best first).
     struct Open {
         var course: Int
         var options: [Int32]
@@ -40,12 +41,13 @@ struct SearchSpace {
         var days: Weekdays = []
         var earliest: Int?
         var latest: Int?
+        /// The group placed for each course in request order; -1 when not placed.
         var choice: [Int]
     }
 
     func root() -> (Partial, [Open]) {
         (Partial(choice: Array(repeating: -1, count: courses.count)),
-         courses.indices.map { Open(course: $0, options: (0..<Int32(courses[$0].candidates.count)).map { $0 }) })
+         courses.indices.map { Open(course: $0, options: (0..<Int32(courses[$0].groups.count)).map { $0 }) })
     }
 
     /// Whether the branch can still reach `target` courses within the unit limits.
@@ -80,15 +82,15 @@ struct SearchSpace {
         return best
     }
 
-    /// Places candidate `option` of `open[index]`; nil when forward checking empties a required course.
+    /// Places group `option` of `open[index]`; nil when forward checking empties a required course.
     func place(_ option: Int32, of index: Int, _ partial: Partial, _ open: [Open]) -> (Partial, [Open])? {
         let prepared = courses[open[index].course]
-        let candidate = prepared.candidates[Int(option)]
+        let candidate = prepared.groups[Int(option)]
         var next = partial
         next.mask = partial.mask.union(candidate.mask)
         next.placed += 1
         next.units += prepared.units
-        next.quality += prepared.quality[Int(option)]
+        next.quality += candidate.quality
         next.days.formUnion(candidate.days)
         if let start = candidate.earliestStart { next.earliest = min(next.earliest ?? start, start) }
         if let end = candidate.latestEnd { next.latest = max(next.latest ?? end, end) }
@@ -96,8 +98,8 @@ struct SearchSpace {
         var rest: [Open] = []
         rest.reserveCapacity(open.count - 1)
         for (position, other) in open.enumerated() where position != index {
-            let candidates = courses[other.course].candidates
-            let kept = other.options.filter { !candidates[Int($0)].mask.intersects(candidate.mask) }
+            let groups = courses[other.course].groups
+            let kept = other.options.filter { !groups[Int($0)].mask.intersects(candidate.mask) }
             if kept.isEmpty, !courses[other.course].optional { return nil }
             rest.append(Open(course: other.course, options: kept))
         }

@@ -59,6 +59,38 @@ public struct WeekMask: Sendable, Hashable {
         return result
     }
 
+    /// How many slots the two share.
+    public func overlapCount(_ other: WeekMask) -> Int {
+        let both = words & other.words
+        var count = 0
+        for lane in 0..<32 { count += both[lane].nonzeroBitCount }
+        return count
+    }
+
+    /// How many slots are occupied.
+    public var slotCount: Int { overlapCount(self) }
+
+    /// The free slots between the first and last occupied slot of each day: the idle time a
+    /// later class could fill.
+    public var gaps: WeekMask {
+        var result = WeekMask()
+        for day in 0..<7 {
+            let base = day * Self.slotsPerDay
+            var first = -1, last = -1
+            for slot in 0..<Self.slotsPerDay where isSet(base + slot) {
+                if first < 0 { first = slot }
+                last = slot
+            }
+            guard first >= 0, last > first else { continue }
+            for slot in first...last where !isSet(base + slot) {
+                result.words[(base + slot) / 64] |= 1 << UInt64((base + slot) % 64)
+            }
+        }
+        return result
+    }
+
+    private func isSet(_ bit: Int) -> Bool { words[bit / 64] & (1 << UInt64(bit % 64)) != 0 }
+
     /// The shape of the week this mask describes, for ranking: days used, earliest start,
     /// latest end and the idle minutes between classes on the same day.
     public var shape: WeekShape {

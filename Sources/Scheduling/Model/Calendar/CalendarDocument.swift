@@ -26,21 +26,6 @@ public enum CalendarDocument {
     public static func render(
         term: Term, sections: [CalendarSection], name: String, uidDomain: String, stamp: Date, sequence: Int
     ) -> String {
-        let zone = CalendarTimeZone(identifier: term.timeZone)
-        var lines = ContentLines()
-        lines.begin("VCALENDAR")
-        lines.add("VERSION", "2.0")
-        lines.addText("PRODID", productID)
-        lines.add("CALSCALE", "GREGORIAN")
-        lines.add("METHOD", "PUBLISH")
-        lines.addText("X-WR-CALNAME", name)
-        lines.addText("X-WR-TIMEZONE", zone.identifier)
-        lines.append(zone.component(from: term.firstDay, through: term.lastDay))
-        let writer = CalendarEventWriter(
-            term: term, zone: zone, uidDomain: uidDomain, stamp: ICalendarDateTime.utc(stamp), sequence: sequence
-        )
-        for section in sections { lines.append(writer.events(for: section)) }
-        lines.end("VCALENDAR")
-        return lines.rendered
+        render(terms: [TermSections(term: term, sections: sections)], name: name, uidDomain: uidDomain, stamp: stamp, sequence: sequence)
     }
 }
