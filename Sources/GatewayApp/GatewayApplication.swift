@@ -126,7 +126,7 @@ public struct GatewayApplication: Sendable {
         _ = GatewayMetrics.registry
         let router = Router(context: GatewayContext.self)
         router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: AccessLogMiddleware(secretPrefixes: [SchedulingRoutes.feedPathPrefix]))
         router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: MetricsMiddleware())
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: configuration.trustedProxies)) }

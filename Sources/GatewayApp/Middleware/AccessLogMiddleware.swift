@@ -5,9 +5,21 @@ import GatewayCore
 import Hummingbird
 
 /// One structured log line per request: method, path (never the query string, which may carry
-/// credentials), status and duration.
+/// credentials), status and duration. Paths under a secret prefix (a calendar feed's
+/// `/calendar/{token}.ics`) are logged with the secret replaced by `[redacted]`.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
+
+    /// Path prefixes whose next segment is a secret.
+    var secretPrefixes: [String] = []
+
+    /// The path as it may be logged.
+    func loggable(_ path: String) -> String {
+        for prefix in secretPrefixes where path.hasPrefix(prefix) && path.count > prefix.count {
+            return prefix + "[redacted]"
+        }
+        return path
+    }
 
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
@@ -20,7 +32,7 @@ struct AccessLogMiddleware: RouterMiddleware {
             "request",
             metadata: [
                 "method": "\(request.method.rawValue)",
-                "path": "\(request.uri.path)",
+                "path": "\(loggable(request.uri.path))",
                 "status": "\(response.status.code)",
                 "ms": "\(String(format: "%.2f", millis))",
             ]

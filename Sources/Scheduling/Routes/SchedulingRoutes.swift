@@ -13,6 +13,10 @@ public struct SchedulingRoutes: Sendable {
     /// Where admins upload ratings files: the composition root may give it a larger body limit.
     public static let ratingsPath = "/v1/admin/scheduling/ratings"
 
+    /// Calendar feeds live at `/calendar/{secret}.ics`: the part after this prefix is a secret
+    /// (the composition root keeps it out of access logs).
+    public static let feedPathPrefix = "/calendar/"
+
     public init(builds: BuildService, schedules: SavedScheduleService, calendars: CalendarService, ratings: RatingService) {
         self.builds = builds
         self.schedules = schedules

@@ -1,4 +1,6 @@
+import Auth
 import Catalog
+import Logging
 import Foundation
 import GatewayApp
 import GatewayCore
@@ -238,5 +240,55 @@ struct SchedulingRoutesTests {
     /// A calendar for a catalog term the demo terms may not cover.
     static func term(_ id: String) -> Term {
         Term(id: id, name: "Term \(id)", firstDay: CivilDate(year: 2030, month: 1, day: 14)!, lastDay: CivilDate(year: 2030, month: 5, day: 3)!, timeZone: "America/Los_Angeles")
+    }
+}
+
+/// Log lines captured in memory, to check what the access log writes.
+final class CapturedLogs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+
+    struct Handler: LogHandler {
+        let sink: CapturedLogs
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            sink.append("\(event.message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+        }
+    }
+}
+
+@Suite("Calendar feed secrets")
+struct CalendarFeedSecretTests {
+    @Test func theFeedTokenNeverReachesTheAccessLog() async throws {
+        let logs = CapturedLogs()
+        var logger = Logger(label: "test") { _ in CapturedLogs.Handler(sink: logs) }
+        logger.logLevel = .info
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var config = GatewayConfiguration()
+        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        config.logLevel = .info
+        let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()), logger: logger)
+        _ = try await app.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        let token = try await app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        try await app.makeApplication().test(.router) { client in
+            let created = try await client.json(.post, "/v1/me/calendar-feed", token: token)
+            let path = try #require(created.object["path"] as? String)
+            #expect(try await client.json(.get, path).status == .ok)
+            let secret = String(path.dropFirst("/calendar/".count).dropLast(4))
+            let lines = logs.all
+            #expect(lines.contains { $0.contains("path=/calendar/[redacted]") })
+            #expect(!lines.contains { $0.contains(secret) })
+        }
     }
 }
