@@ -1,2 +1,387 @@
-// Placeholder replaced by the scheduling benchmark.
-print("scheduling-bench")
+// Scheduling benchmark: `ScheduleBuilder.build` latency on real umd.io sections, against a naive
+// Cartesian search (what Jupiter, a brute-force builder, did) on the same input.
+//
+//   swift build -c release --product scheduling-bench --scratch-path .build-release
+//   .build-release/release/scheduling-bench [path/to/umdio.json] [--runs 200] [--warmup 20]
+//       [--sizes 5,8,10] [--naive-cap 10] [--naive-finish 20] [--breakdown yes]
+//
+// The umd.io file defaults to ../shared/data/umdio/202005.json (relative to the repo root).
+// Courses are grouped by `SUBJ NUM`; each section becomes a `SectionOption` (open seats =
+// seats - enrolled, at least 0). Two selections of N courses are measured:
+//  - `most sections`: the N courses with the most sections (ties by label), as asked;
+//  - `most timed sections`: the N courses with the most sections that meet at a set time,
+//    since in this summer term the largest courses are all TBA (research, thesis) sections.
+// Each is built with no ratings (every value the median) and with a synthetic rating book
+// (about half the instructors and two thirds of the courses rated, from a hash of the name, as
+// the demo's ratings are), which splits the builder's groups of interchangeable sections.
+import Catalog
+import Foundation
+import Scheduling
+
+// MARK: - Arguments
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let flagsWithValues: Set<String> = ["--runs", "--warmup", "--sizes", "--naive-cap", "--naive-finish", "--breakdown", "--limit"]
+
+func option(_ name: String, default value: String) -> String {
+    if let index = arguments.firstIndex(of: name), index + 1 < arguments.count { return arguments[index + 1] }
+    return value
+}
+
+var positional: [String] = []
+do {
+    var index = 0
+    while index < arguments.count {
+        if flagsWithValues.contains(arguments[index]) { index += 2; continue }
+        positional.append(arguments[index])
+        index += 1
+    }
+}
+let path = positional.first ?? "../shared/data/umdio/202005.json"
+let runs = max(1, Int(option("--runs", default: "200")) ?? 200)
+let warmup = max(0, Int(option("--warmup", default: "20")) ?? 20)
+let sizes = option("--sizes", default: "5,8,10").split(separator: ",").compactMap { Int($0) }
+let limit = Int(option("--limit", default: "20")) ?? 20
+/// Stop the naive search after this many seconds when it would not finish within `naiveFinish`.
+let naiveCap = Double(option("--naive-cap", default: "10")) ?? 10
+let naiveFinish = Double(option("--naive-finish", default: "20")) ?? 20
+let breakdown = option("--breakdown", default: "yes") == "yes"
+
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "n/a")
+        .split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+/// `12,345`.
+func grouped(_ value: Int) -> String {
+    let digits = String(value)
+    var out = ""
+    for (offset, character) in digits.enumerated() {
+        if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
+        out.append(character)
+    }
+    return out
+}
+
+/// A duration in the unit that reads best.
+func human(_ seconds: Double) -> String {
+    if seconds < 1e-3 { return String(format: "%.1f µs", seconds * 1e6) }
+    if seconds < 1 { return String(format: "%.2f ms", seconds * 1e3) }
+    if seconds < 3600 { return String(format: "%.1f s", seconds) }
+    if seconds < 86400 * 2 { return String(format: "%.1f h", seconds / 3600) }
+    if seconds < 86400 * 730 { return String(format: "%.0f days", seconds / 86400) }
+    return String(format: "%.2g years", seconds / (86400 * 365.25))
+}
+
+func ratio(_ value: Double) -> String {
+    if value >= 1e6 { return String(format: "%.2g×", value) }
+    if value >= 100 { return "\(grouped(Int(value.rounded())))×" }
+    return String(format: "%.1f×", value)
+}
+
+print("# scheduling-bench")
+print("load average at start: \(loadAverage()) (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+
+// MARK: - Input
+
+let started = ContinuousClock.now
+let data: Data
+do {
+    data = try Data(contentsOf: URL(fileURLWithPath: path))
+} catch {
+    print("cannot read \(path): \(error)")
+    exit(1)
+}
+let document = try UMDIOCatalogFormat.parse(data, college: nil)
+var unitsByCourse: [String: Double] = [:]
+for course in document.courses {
+    unitsByCourse["\(course.subjectCode) \(course.number)"] = CourseOptions.units(parsing: course.units)
+}
+var sectionsByCourse: [String: [SectionOption]] = [:]
+// umd.io classes carry no ids: number them in file order.
+for (offset, item) in document.classes.enumerated() {
+    let label = "\(item.subjectCode) \(item.courseNumber)"
+    sectionsByCourse[label, default: []].append(SectionOption(
+        classID: Int64(offset + 1), section: item.section, component: item.component, links: item.links,
+        instructors: item.instructors, meetings: item.meetings, openSeats: max(0, item.seats - item.enrolled)
+    ))
+}
+let allCourses = sectionsByCourse.map { label, sections in
+    CourseOptions(label: label, units: unitsByCourse[label] ?? 0, sections: sections)
+}
+let terms = Set(document.classes.map(\.term)).sorted()
+print("input: \(path): \(document.classes.count) sections of \(allCourses.count) courses, term \(terms.joined(separator: ", ")) (parsed in \(human(seconds(ContinuousClock.now - started))))")
+
+func isTimed(_ section: SectionOption) -> Bool { section.meetings.contains(where: \.isScheduled) }
+
+struct Selection {
+    let name: String
+    let key: (CourseOptions) -> Int
+}
+
+let selections = [
+    Selection(name: "most sections", key: { $0.sections.count }),
+    Selection(name: "most timed sections", key: { $0.sections.filter(isTimed).count }),
+]
+
+func pick(_ count: Int, by selection: Selection) -> [CourseOptions] {
+    Array(allCourses.sorted { a, b in
+        let ka = selection.key(a), kb = selection.key(b)
+        return ka != kb ? ka > kb : a.label < b.label
+    }.prefix(count))
+}
+
+/// Ratings from a hash of the name (FNV-1a), like the demo's: two courses in three get an
+/// average GPA, one instructor in two a rating.
+func fnv(_ text: String) -> UInt64 {
+    var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in text.utf8 {
+        value ^= UInt64(byte)
+        value = value &* 0x0000_0100_0000_01B3
+    }
+    return value
+}
+
+let syntheticBook: RatingBook = {
+    var gpas: [String: Double] = [:]
+    var ratings: [String: Double] = [:]
+    for course in allCourses where fnv(course.label) % 3 != 0 {
+        gpas[course.label] = 2.3 + Double(fnv(course.label + "gpa") % 150) / 100
+    }
+    for name in Set(allCourses.flatMap { $0.sections.flatMap(\.instructors) }) where fnv(name) % 2 == 0 {
+        ratings[name] = 2.0 + Double(fnv(name + "rating") % 300) / 100
+    }
+    return RatingBook(courseGPAs: gpas, instructorRatings: ratings)
+}()
+
+// MARK: - The builder
+
+struct BuilderFigures {
+    var p50: Double
+    var p99: Double
+    var max: Double
+    var outcome: BuildOutcome
+}
+
+nonisolated(unsafe) var sink = 0
+
+func measure(_ builder: ScheduleBuilder, _ courses: [CourseOptions], runs: Int, warmup: Int) -> BuilderFigures {
+    let clock = ContinuousClock()
+    var outcome = builder.build(courses: courses, constraints: BuildConstraints(), limit: limit)
+    for _ in 0..<warmup { sink &+= builder.build(courses: courses, constraints: BuildConstraints(), limit: limit).count }
+    var times: [Double] = []
+    times.reserveCapacity(runs)
+    for _ in 0..<runs {
+        let elapsed = clock.measure { outcome = builder.build(courses: courses, constraints: BuildConstraints(), limit: limit) }
+        sink &+= outcome.count
+        times.append(seconds(elapsed))
+    }
+    times.sort()
+    return BuilderFigures(p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times.last!, outcome: outcome)
+}
+
+// MARK: - The naive search
+
+/// Every combination of one section per course, odometer order, no pruning and no folding:
+/// each combination is checked pair by pair with `Meeting.conflicts(with:)` and, when free of
+/// conflicts, scored (credits × the section's instructor rating / 5) and kept if it makes the
+/// top `limit` (a sorted array).
+struct NaiveSearch {
+    let sections: [[SectionOption]]
+    /// Credits × rating / 5 for each section, worked out once.
+    let value: [[Double]]
+    let product: Double
+
+    init(_ courses: [CourseOptions], book: RatingBook) {
+        sections = courses.map(\.sections)
+        value = courses.map { course in
+            course.sections.map { course.units * book.rating(instructors: $0.instructors).value / 5 }
+        }
+        product = courses.reduce(1.0) { $0 * Double($1.sections.count) }
+    }
+
+    struct Kept {
+        var score: Double
+        var choice: [Int]
+    }
+
+    struct Result {
+        var combinations = 0
+        var conflictFree = 0
+        var finished = false
+        var elapsed = 0.0
+        var top: [Kept] = []
+    }
+
+    /// Whether one combination is free of conflicts, and its score.
+    @inline(__always)
+    func evaluate(_ choice: [Int]) -> Double? {
+        for i in 0..<choice.count {
+            let mine = sections[i][choice[i]].meetings
+            for j in (i + 1)..<choice.count where mine.conflicts(with: sections[j][choice[j]].meetings) {
+                return nil
+            }
+        }
+        var score = 0.0
+        for i in 0..<choice.count { score += value[i][choice[i]] }
+        return score
+    }
+
+    func keep(_ score: Double, _ choice: [Int], in top: inout [Kept]) {
+        if top.count == limit, let last = top.last, score <= last.score { return }
+        let index = top.firstIndex { $0.score < score } ?? top.count
+        top.insert(Kept(score: score, choice: choice), at: index)
+        if top.count > limit { top.removeLast() }
+    }
+
+    /// Runs the whole search, or stops after `cap` seconds once it is clear it would not finish
+    /// within `finish` seconds.
+    func run(cap: Double, finish: Double) -> Result {
+        var result = Result()
+        let clock = ContinuousClock()
+        let start = clock.now
+        var choice = Array(repeating: 0, count: sections.count)
+        outer: while true {
+            if let score = evaluate(choice) {
+                result.conflictFree += 1
+                keep(score, choice, in: &result.top)
+            }
+            result.combinations += 1
+            if result.combinations & 0xFFFF == 0 {
+                let elapsed = seconds(clock.now - start)
+                let projected = elapsed / Double(result.combinations) * product
+                if elapsed > finish || (elapsed > cap && projected > finish) { break outer }
+            }
+            var position = sections.count - 1
+            while position >= 0 {
+                choice[position] += 1
+                if choice[position] < sections[position].count { break }
+                choice[position] = 0
+                position -= 1
+            }
+            if position < 0 { result.finished = true; break }
+        }
+        result.elapsed = seconds(clock.now - start)
+        return result
+    }
+
+    /// Seconds per combination over uniformly random combinations (the odometer's first
+    /// seconds only vary the last courses, so they can be cheaper or dearer than the average).
+    func sampledCostPerCombination(seconds budget: Double) -> Double {
+        var generator = SystemRandomNumberGenerator()
+        var top: [Kept] = []
+        var done = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        var choice = Array(repeating: 0, count: sections.count)
+        while true {
+            for _ in 0..<4096 {
+                for i in choice.indices { choice[i] = Int.random(in: 0..<sections[i].count, using: &generator) }
+                if let score = evaluate(choice) { keep(score, choice, in: &top) }
+            }
+            done += 4096
+            let elapsed = seconds(clock.now - start)
+            if elapsed > budget { return elapsed / Double(done) }
+        }
+    }
+}
+
+// MARK: - Runs
+
+struct Row {
+    var selection: String
+    var courses: [CourseOptions]
+    var ratings: String
+    var figures: BuilderFigures
+}
+
+var rows: [Row] = []
+var breakdownRows: [(String, Int, String, [Double])] = []
+
+for selection in selections {
+    for size in sizes {
+        let courses = pick(size, by: selection)
+        for (ratingsName, book) in [("none", RatingBook()), ("synthetic", syntheticBook)] {
+            let builder = ScheduleBuilder(ratings: book)
+            let figures = measure(builder, courses, runs: runs, warmup: warmup)
+            rows.append(Row(selection: selection.name, courses: courses, ratings: ratingsName, figures: figures))
+            if breakdown {
+                // Budgets of 0 skip a phase: counting (countBudget), feasibility and ranking
+                // (rankingBudget); with both at 0 only the candidates are prepared.
+                var noCount = builder; noCount.countBudget = 0
+                var noRank = builder; noRank.rankingBudget = 0
+                var prepOnly = noCount; prepOnly.rankingBudget = 0
+                let short = max(20, runs / 4)
+                breakdownRows.append((selection.name, size, ratingsName, [
+                    figures.p50,
+                    measure(prepOnly, courses, runs: short, warmup: 5).p50,
+                    measure(noRank, courses, runs: short, warmup: 5).p50,
+                    measure(noCount, courses, runs: short, warmup: 5).p50,
+                ]))
+            }
+        }
+    }
+}
+
+print("\n## ScheduleBuilder.build, limit \(limit), \(runs) runs after \(warmup) warm-up (release)\n")
+print("| courses | N | ratings | sections per course | Cartesian size | p50 | p99 | max | count (exact?) | ranking exact? | placed |")
+print("|---|---:|---|---|---:|---:|---:|---:|---:|---|---:|")
+for row in rows {
+    let product = row.courses.reduce(1.0) { $0 * Double($1.sections.count) }
+    let outcome = row.figures.outcome
+    let counts = row.courses.map { String($0.sections.count) }.joined(separator: "·")
+    print("| \(row.selection) | \(row.courses.count) | \(row.ratings) | \(counts) | \(String(format: "%.3g", product)) | \(human(row.figures.p50)) | \(human(row.figures.p99)) | \(human(row.figures.max)) | \(grouped(outcome.count)) (\(outcome.countIsExact ? "exact" : "lower bound")) | \(outcome.rankingIsExact ? "yes" : "no") | \(outcome.courseCount)\(outcome.explanation != nil ? " (explained)" : "") |")
+}
+for selection in selections {
+    for size in sizes {
+        print("- \(selection.name), N=\(size): \(pick(size, by: selection).map(\.label).joined(separator: ", "))")
+    }
+}
+
+if breakdown {
+    print("\n## Where the builder's time goes (p50; budgets set to 0 to skip a phase)\n")
+    print("| courses | N | ratings | full build | prepare only | prepare + count | prepare + feasibility + rank |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for (selection, size, ratings, values) in breakdownRows {
+        print("| \(selection) | \(size) | \(ratings) | \(values.map(human).joined(separator: " | ")) |")
+    }
+}
+
+print("\n## Naive Cartesian search (no pruning, no folding; conflicts pair by pair; top \(limit) by credit-weighted rating)\n")
+print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50 (synthetic ratings) | speed-up | conflict-free (naive / builder) |")
+print("|---|---:|---:|---|---|---:|---:|---:|---|")
+for selection in selections {
+    for size in sizes {
+        let courses = pick(size, by: selection)
+        let naive = NaiveSearch(courses, book: syntheticBook)
+        // The largest inputs are only sampled: their odometer run would never finish.
+        let result = size == sizes.min() ? naive.run(cap: naiveCap, finish: naiveFinish) : naive.run(cap: 2, finish: 2)
+        let odometerCost = result.elapsed / Double(result.combinations)
+        let sampled = result.finished ? odometerCost : naive.sampledCostPerCombination(seconds: 2)
+        let total = result.finished ? result.elapsed : sampled * naive.product
+        let builder = rows.first { $0.selection == selection.name && $0.courses.count == size && $0.ratings == "synthetic" }!
+        let outcome = builder.figures.outcome
+        let runText = result.finished
+            ? "finished in \(human(result.elapsed))"
+            : "stopped after \(human(result.elapsed)) at \(grouped(result.combinations)) combinations"
+        let checked: String
+        if result.finished {
+            let builderCount = outcome.courseCount == size ? outcome.count : 0
+            let agree = outcome.countIsExact ? (builderCount == result.conflictFree ? "agree" : "DIFFER") : "builder count is a lower bound"
+            checked = "\(grouped(result.conflictFree)) / \(grouped(builderCount)) (\(agree))"
+        } else {
+            checked = "naive did not finish"
+        }
+        print("| \(selection.name) | \(size) | \(String(format: "%.3g", naive.product)) | \(runText) | \(human(odometerCost)) / \(result.finished ? "-" : human(sampled)) | \(result.finished ? "" : "≈ ")\(human(total)) | \(human(builder.figures.p50)) | \(ratio(total / builder.figures.p50)) | \(checked) |")
+    }
+}
+
+print("\nload average at end: \(loadAverage()); total \(human(seconds(ContinuousClock.now - started))) (sink \(sink % 10))")
