@@ -45,4 +45,19 @@ import Testing
         #expect(friday.intersects(WeekMask(meetings: [BuilderFixtures.meeting("F", "0700", "0750")])))
         #expect(!friday.intersects(WeekMask(meetings: [BuilderFixtures.meeting("Th", "0700", "0750")])))
     }
+
+    @Test func gapsAreTheIdleSlotsBetweenClassesOfEachDay() {
+        let mask = WeekMask(meetings: [
+            BuilderFixtures.meeting("M", "0900", "1000"),
+            BuilderFixtures.meeting("M", "1200", "1300"),
+            BuilderFixtures.meeting("T", "2300", "2400"),
+            BuilderFixtures.meeting("W", "0000", "0100"),
+        ])
+        let gaps = mask.gaps
+        #expect(gaps.slotCount == 24) // Monday 10:00 to 12:00; Tuesday and Wednesday have one class each
+        #expect(gaps.intersects(WeekMask(meetings: [BuilderFixtures.meeting("M", "1100", "1105")])))
+        #expect(!gaps.intersects(mask))
+        #expect(!gaps.intersects(WeekMask(days: [.tuesday, .wednesday])))
+        #expect(mask.overlapCount(WeekMask(days: .monday)) == 24)
+    }
 }

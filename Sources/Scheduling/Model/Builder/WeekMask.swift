@@ -75,45 +75,55 @@ public struct WeekMask: Sendable, Hashable {
     public var gaps: WeekMask {
         var result = WeekMask()
         for day in 0..<7 {
-            let base = day * Self.slotsPerDay
-            var first = -1, last = -1
-            for slot in 0..<Self.slotsPerDay where isSet(base + slot) {
-                if first < 0 { first = slot }
-                last = slot
-            }
-            guard first >= 0, last > first else { continue }
-            for slot in first...last where !isSet(base + slot) {
-                result.words[(base + slot) / 64] |= 1 << UInt64((base + slot) % 64)
-            }
+            let span = daySpan(day)
+            guard span.first >= 0, span.last > span.first else { continue }
+            result.insertBits(from: day * Self.slotsPerDay + span.first, through: day * Self.slotsPerDay + span.last)
         }
+        result.words &= ~words
         return result
     }
 
-    private func isSet(_ bit: Int) -> Bool { words[bit / 64] & (1 << UInt64(bit % 64)) != 0 }
+    /// Sets bits `low...high`.
+    private mutating func insertBits(from low: Int, through high: Int) {
+        var bit = low
+        while bit <= high {
+            let offset = bit % 64
+            let width = min(64 - offset, high - bit + 1)
+            let run: UInt64 = width == 64 ? ~0 : ((1 << UInt64(width)) - 1)
+            words[bit / 64] |= run << UInt64(offset)
+            bit += width
+        }
+    }
+
+    /// The first and last occupied slot of a day (-1 when none) and how many are occupied,
+    /// walking the day's bits word by word with the neighbouring days' bits masked off.
+    private func daySpan(_ day: Int) -> (first: Int, last: Int, busy: Int) {
+        let base = day * Self.slotsPerDay
+        var first = -1, last = -1, busy = 0
+        var bit = base
+        let end = base + Self.slotsPerDay
+        while bit < end {
+            let offset = bit % 64
+            let width = min(64 - offset, end - bit)
+            var word = words[bit / 64] >> UInt64(offset)
+            if width < 64 { word &= (1 << UInt64(width)) - 1 }
+            if word != 0 {
+                let local = bit - base
+                if first < 0 { first = local + word.trailingZeroBitCount }
+                last = local + 63 - word.leadingZeroBitCount
+                busy += word.nonzeroBitCount
+            }
+            bit += width
+        }
+        return (first, last, busy)
+    }
 
     /// The shape of the week this mask describes, for ranking: days used, earliest start,
     /// latest end and the idle minutes between classes on the same day.
     public var shape: WeekShape {
         var shape = WeekShape()
         for day in 0..<7 {
-            let base = day * Self.slotsPerDay
-            var first = -1, last = -1, busy = 0
-            // Walk the day's bits word by word, masking off the neighbouring days' bits.
-            var bit = base
-            let end = base + Self.slotsPerDay
-            while bit < end {
-                let wordIndex = bit / 64, offset = bit % 64
-                let width = min(64 - offset, end - bit)
-                var word = words[wordIndex] >> UInt64(offset)
-                if width < 64 { word &= (1 << UInt64(width)) - 1 }
-                if word != 0 {
-                    let local = bit - base
-                    if first < 0 { first = local + word.trailingZeroBitCount }
-                    last = local + 63 - word.leadingZeroBitCount
-                    busy += word.nonzeroBitCount
-                }
-                bit += width
-            }
+            let (first, last, busy) = daySpan(day)
             guard first >= 0 else { continue }
             shape.days += 1
             shape.earliestStart = min(shape.earliestStart ?? Int.max, first * Self.slotMinutes)
