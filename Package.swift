@@ -152,6 +152,31 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // A Cal Poly gradebook server for demos and tests: the protocol, demo data, faults.
+        .target(
+            name: "GradebookSimulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "gradebook-sim",
+            dependencies: [
+                "GradebookSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The composition root and the executable.
         .target(
             name: "GatewayApp",
@@ -247,6 +272,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures", "ics_check.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GradebookSimulatorTests",
+            dependencies: [
+                "GradebookSimulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
