@@ -141,7 +141,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Gradebook", dependencies: ["GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .target(
+            name: "Gradebook",
+            dependencies: [
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Push",
             dependencies: [
@@ -272,6 +285,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures", "ics_check.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GradebookTests",
+            dependencies: [
+                "Gradebook", "GradebookSimulator", "HTTPClient", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
