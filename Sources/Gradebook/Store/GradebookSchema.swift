@@ -1,8 +1,40 @@
+import GRDB
 public import Storage
 
-/// The Gradebook module's tables. The module is not built yet; its migrations will be
-/// numbered `gradebook.001...` and appended here.
+/// The Gradebook module's tables: upstream sources and students' stored gradebook accounts
+/// (passwords sealed by the vault).
 public enum GradebookSchema: SchemaModule {
-    public static let tables: [String] = []
-    public static let migrations: [Migration] = []
+    public static let tables = ["gradebook_sources", "gradebook_accounts"]
+
+    public static let migrations: [Migration] = [
+        Migration("gradebook.001.sources-accounts") { db in
+            try db.execute(sql: """
+                CREATE TABLE gradebook_sources (
+                    id INTEGER PRIMARY KEY CHECK (id BETWEEN 1 AND 2147483647),
+                    name TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    base_url TEXT NOT NULL,
+                    auth_style TEXT NOT NULL,
+                    poll_interval_seconds INTEGER NOT NULL,
+                    max_concurrency INTEGER NOT NULL,
+                    requests_per_minute INTEGER NOT NULL,
+                    development INTEGER NOT NULL DEFAULT 0,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE TABLE gradebook_accounts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    source_id INTEGER NOT NULL REFERENCES gradebook_sources(id) ON DELETE CASCADE,
+                    username TEXT NOT NULL,
+                    -- The password sealed with AES-GCM by the vault; this row is its associated data.
+                    sealed_password TEXT NOT NULL,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL,
+                    UNIQUE (account_id, source_id, username)
+                );
+                CREATE INDEX gradebook_accounts_source ON gradebook_accounts(source_id);
+                """)
+        },
+    ]
 }

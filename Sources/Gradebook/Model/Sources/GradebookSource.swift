@@ -1,0 +1,98 @@
+public import Foundation
+
+/// An upstream gradebook an admin registered. Its numeric id is also the QuickHAC "district".
+/// Users never supply an upstream URL: they pick a source by id.
+public struct GradebookSource: Sendable, Equatable {
+    /// Which protocol the upstream speaks; each kind has an adapter.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// The Cal Poly gradebook (`grades.json?record=...`, `auth.txt`, HTTP Basic).
+        case calpoly
+    }
+
+    /// How the caller's credentials reach the upstream.
+    public enum AuthStyle: String, Sendable, Codable, CaseIterable {
+        case basic
+    }
+
+    public var id: Int64
+    public var name: String
+    public var kind: Kind
+    /// The protocol's base URL (`https://users.csc.calpoly.edu/~bellardo/cgi-bin/grades.json`).
+    public var baseURL: URL
+    public var authStyle: AuthStyle
+    /// How often Push polls each linked account, in seconds.
+    public var pollIntervalSeconds: Int
+    /// At most this many requests to the upstream at once.
+    public var maxConcurrency: Int
+    /// At most this many requests to the upstream per minute.
+    public var requestsPerMinute: Int
+    /// A development source may use plain http and private or loopback addresses (the
+    /// simulator); others must be https on public addresses.
+    public var development: Bool
+
+    public init(
+        id: Int64, name: String, kind: Kind = .calpoly, baseURL: URL, authStyle: AuthStyle = .basic, pollIntervalSeconds: Int = 900,
+        maxConcurrency: Int = 4, requestsPerMinute: Int = 120, development: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.baseURL = baseURL
+        self.authStyle = authStyle
+        self.pollIntervalSeconds = pollIntervalSeconds
+        self.maxConcurrency = maxConcurrency
+        self.requestsPerMinute = requestsPerMinute
+        self.development = development
+    }
+
+    /// A URL beside the base (`auth.txt` for `.../cgi-bin/grades.json` is `.../cgi-bin/auth.txt`).
+    public func sibling(_ name: String) -> URL {
+        baseURL.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// The base URL with a query (`?record=sections`), replacing any query it had.
+    public func record(_ query: [(String, String)]) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return components.url ?? baseURL
+    }
+}
+
+/// Why a source definition was refused, naming the field.
+public struct SourceProblem: Error, Sendable, Equatable {
+    public let field: String
+    public let reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+}
+
+extension GradebookSource {
+    /// Checks the definition; the first problem names its field.
+    public func validate() throws(SourceProblem) {
+        guard (1...2_147_483_647).contains(id) else { throw SourceProblem(field: "id", reason: "must be 1 to 2147483647") }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, name.count <= 100 else { throw SourceProblem(field: "name", reason: "must be 1 to 100 characters") }
+        guard let components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = components.host, !host.isEmpty else {
+            throw SourceProblem(field: "baseUrl", reason: "must be an absolute http or https URL")
+        }
+        guard baseURL.absoluteString.utf8.count <= 2048 else { throw SourceProblem(field: "baseUrl", reason: "at most 2048 characters") }
+        guard components.user == nil, components.password == nil else {
+            throw SourceProblem(field: "baseUrl", reason: "must not carry credentials")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw SourceProblem(field: "baseUrl", reason: "must not have a query or fragment (records add their own query)")
+        }
+        guard scheme == "https" || development else {
+            throw SourceProblem(field: "baseUrl", reason: "must be https unless the source is marked as a development source")
+        }
+        guard (60...86_400).contains(pollIntervalSeconds) else {
+            throw SourceProblem(field: "pollIntervalSeconds", reason: "must be 60 to 86400")
+        }
+        guard (1...64).contains(maxConcurrency) else { throw SourceProblem(field: "maxConcurrency", reason: "must be 1 to 64") }
+        guard (1...60_000).contains(requestsPerMinute) else { throw SourceProblem(field: "requestsPerMinute", reason: "must be 1 to 60000") }
+    }
+}

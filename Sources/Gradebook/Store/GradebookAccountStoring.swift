@@ -1,0 +1,104 @@
+public import Contracts
+public import Foundation
+import GRDB
+import Storage
+
+/// A student's stored gradebook account, its password still sealed.
+public struct StoredGradebookAccount: Sendable, Equatable {
+    public var id: Int64
+    public var accountID: Int64
+    public var sourceID: Int64
+    public var username: String
+    /// The vault's sealed text; opened only to call the upstream.
+    public var sealedPassword: String
+    public var createdAt: Date
+    public var updatedAt: Date
+}
+
+/// Students' gradebook accounts, behind a protocol (``SQLiteGradebookAccountStore``). Every
+/// read and write for a student names their account, so another's answers nothing.
+public protocol GradebookAccountStoring: Sendable {
+    /// Inserts an account with a placeholder password and returns its row id, so the caller can
+    /// seal the password with the row as associated data and ``setSealedPassword`` in the same transaction.
+    func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64
+    func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws
+    /// Replaces a sealed password only when it still equals `expected` (key rotation).
+    func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool
+    func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount]
+    func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount?
+    func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount?
+    func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount?
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool
+    /// Every stored account (rotation), in id order.
+    func all(in transaction: any StoreTransaction) throws -> [StoredGradebookAccount]
+}
+
+public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
+    public init() {}
+
+    public func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
+        let db = try transaction.sqlite()
+        try db.execute(
+            sql: """
+                INSERT INTO gradebook_accounts (account_id, source_id, username, sealed_password, created_at, updated_at)
+                VALUES (?, ?, ?, '', ?, ?)
+                """,
+            arguments: [accountID, sourceID, username, now, now]
+        )
+        return db.lastInsertedRowID
+    }
+
+    public func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE gradebook_accounts SET sealed_password = ?, updated_at = ? WHERE id = ?", arguments: [sealed, now, id])
+    }
+
+    public func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(
+            sql: "UPDATE gradebook_accounts SET sealed_password = ? WHERE id = ? AND sealed_password = ?", arguments: [sealed, id, expected]
+        )
+        return db.changesCount > 0
+    }
+
+    public func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(db, sql: "SELECT * FROM gradebook_accounts WHERE account_id = ? ORDER BY id", arguments: [accountID]).map(Self.account)
+    }
+
+    public func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(db, sql: "SELECT * FROM gradebook_accounts WHERE id = ? AND account_id = ?", arguments: [id, accountID]).map(Self.account)
+    }
+
+    public func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(db, sql: "SELECT * FROM gradebook_accounts WHERE id = ?", arguments: [id]).map(Self.account)
+    }
+
+    public func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(
+            db, sql: "SELECT * FROM gradebook_accounts WHERE account_id = ? AND source_id = ? AND username = ?",
+            arguments: [accountID, sourceID, username]
+        ).map(Self.account)
+    }
+
+    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_accounts WHERE id = ? AND account_id = ?", arguments: [id, accountID])
+        return db.changesCount > 0
+    }
+
+    public func all(in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(db, sql: "SELECT * FROM gradebook_accounts ORDER BY id").map(Self.account)
+    }
+
+    static func account(_ row: Row) -> StoredGradebookAccount {
+        StoredGradebookAccount(
+            id: row["id"], accountID: row["account_id"], sourceID: row["source_id"], username: row["username"],
+            sealedPassword: row["sealed_password"], createdAt: row["created_at"], updatedAt: row["updated_at"]
+        )
+    }
+}
