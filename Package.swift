@@ -195,7 +195,7 @@ let package = Package(
             name: "GatewayApp",
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),

@@ -10,7 +10,9 @@ public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
-import Gradebook
+public import Gradebook
+import GradebookSimulator
+import HTTPClient
 public import Jobs
 import Push
 public import Scheduling
@@ -42,6 +44,11 @@ public struct GatewayApplication: Sendable {
     public let savedSchedules: SavedScheduleService
     public let calendars: CalendarService
     public let ratings: RatingService
+    /// Upstream gradebooks: sources, stored accounts (vault) and reading.
+    public let gradebookSources: GradebookSourceService
+    public let gradebookAccounts: GradebookAccountService
+    public let gradebooks: GradebookService
+    public let vault: VaultKeyProvider
     public let routes: RouteRegistry
     public let logger: Logger
     /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
@@ -92,6 +99,28 @@ public struct GatewayApplication: Sendable {
             transactions: database, store: SQLiteCalendarStore(), schedules: SQLiteSavedScheduleStore(), terms: terms, catalog: catalog,
             registered: RegistrationClassDirectory(service: registration), clock: clock
         )
+        self.vault = try VaultKeyProvider(
+            environment: configuration.environment, databasePath: configuration.databasePath, keyFilePath: configuration.vaultKeyFile
+        )
+        let timeout = Duration.seconds(Int64(max(1, configuration.gradebookTimeoutSeconds)))
+        let transport = UpstreamTransport(
+            publicClient: CurlHTTPClient(configuration: .init(
+                defaultTimeout: timeout, maxRedirects: 0, additionalCAFile: configuration.gradebookCAFile, logger: logger
+            )),
+            // Only for sources an admin marked as development sources (the simulator).
+            developmentClient: CurlHTTPClient(configuration: .init(
+                defaultTimeout: timeout, maxRedirects: 0, additionalCAFile: configuration.gradebookCAFile,
+                allowedDestinations: Self.developmentDestinations, logger: logger
+            )),
+            timeout: timeout
+        )
+        let upstream = CachedUpstream(transport: transport, cacheLifetime: .seconds(Int64(max(0, configuration.gradebookCacheSeconds))))
+        self.gradebookSources = GradebookSourceService(transactions: database, clock: clock)
+        self.gradebookAccounts = GradebookAccountService(
+            transactions: database, sources: gradebookSources, vault: vault, clock: clock,
+            verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
+        )
+        self.gradebooks = GradebookService(sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts)
         self.routes = RouteRegistry()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
         Diagnostics.register(in: jobs.registry)
@@ -148,11 +177,36 @@ public struct GatewayApplication: Sendable {
         RegistrationRoutes(service: registration).register(with: guarded, on: router)
         SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings)
             .register(with: guarded, on: router)
+        GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
+            .register(with: guarded, on: router)
+        if configuration.demo {
+            // The demo's upstream: a gradebook simulator in this process (source 1).
+            GradebookSimulator(data: .demo, adminToken: configuration.simulatorAdminToken)
+                .register(on: router, prefix: Self.simulatorPrefix)
+        }
         return router
     }
 
     /// Compatibility protocols answer errors in their own form.
-    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer] }
+    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer, GradebookRoutes.errorRenderer] }
+
+    /// Where `--demo` mounts the gradebook simulator.
+    public static let simulatorPrefix = "sim/gradebook"
+
+    /// Addresses development gradebook sources may use: loopback and private networks.
+    static let developmentDestinations: DestinationAllowList = [
+        "127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",
+    ]
+
+    /// Source 1 of a demo: the mounted simulator at this server's own port.
+    public func demoGradebookSource(port: Int) -> GradebookSource {
+        let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
+        let host = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1" : configuration.host
+        return GradebookSource(
+            id: 1, name: "Gradebook simulator (demo)", baseURL: URL(string: "\(scheme)://\(host):\(port)/\(Self.simulatorPrefix)/grades.json")!,
+            pollIntervalSeconds: 300, maxConcurrency: 8, requestsPerMinute: 6000, development: true
+        )
+    }
 
     /// Background services that run beside the HTTP server.
     public func backgroundServices() -> [any Service] {
@@ -182,9 +236,15 @@ public struct GatewayApplication: Sendable {
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "campus-gateway"),
             services: backgroundServices(),
-            onServerRunning: { [logger, portFile = configuration.portFile] channel in
+            onServerRunning: { [logger, portFile = configuration.portFile, self] channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.notice("listening", metadata: ["port": "\(port)"])
+                if configuration.demo {
+                    // Point demo source 1 at the simulator on the port actually bound.
+                    do { _ = try await gradebookSources.put(demoGradebookSource(port: port)) } catch {
+                        logger.error("demo: could not register the gradebook simulator", metadata: ["error": "\(error)"])
+                    }
+                }
                 if let portFile {
                     // Written to a temporary name, then renamed: a reader never sees half a number.
                     let partial = portFile + ".partial"

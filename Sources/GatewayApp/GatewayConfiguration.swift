@@ -59,6 +59,18 @@ public struct GatewayConfiguration: Sendable {
     public var jobs = JobsConfiguration()
     /// Class limit, waitlist policy, offer window and red id policy (docs/registration.md).
     public var registration = RegistrationSettings()
+    /// Upstream gradebooks: how long a request may take, how long answers are cached per user
+    /// (0 turns the cache off), and an extra CA bundle to trust (a private upstream, tests).
+    public var gradebookTimeoutSeconds = 10
+    public var gradebookCacheSeconds = 30
+    public var gradebookCAFile: String?
+    /// The vault's key file; by default `<database>.vault-keys` (unless `GATEWAY_VAULT_KEY` is set).
+    public var vaultKeyFile: String?
+    /// The environment the vault reads `GATEWAY_VAULT_KEY` from (tests pass their own).
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// With `--demo`: the token for the mounted gradebook simulator's admin hook
+    /// (`/sim/gradebook/_admin/`); nil turns the hook off.
+    public var simulatorAdminToken: String?
 
     public init() {}
 }

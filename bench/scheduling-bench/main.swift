@@ -21,7 +21,9 @@ import Scheduling
 // MARK: - Arguments
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let flagsWithValues: Set<String> = ["--runs", "--warmup", "--sizes", "--naive-cap", "--naive-finish", "--breakdown", "--limit"]
+let flagsWithValues: Set<String> = [
+    "--runs", "--warmup", "--sizes", "--naive-cap", "--naive-finish", "--breakdown", "--limit", "--seconds", "--naive", "--selections",
+]
 
 func option(_ name: String, default value: String) -> String {
     if let index = arguments.firstIndex(of: name), index + 1 < arguments.count { return arguments[index + 1] }
@@ -46,6 +48,10 @@ let limit = Int(option("--limit", default: "20")) ?? 20
 let naiveCap = Double(option("--naive-cap", default: "10")) ?? 10
 let naiveFinish = Double(option("--naive-finish", default: "20")) ?? 20
 let breakdown = option("--breakdown", default: "yes") == "yes"
+let runNaive = option("--naive", default: "yes") == "yes"
+/// Each case stops measuring after this many seconds (but runs at least 20 times).
+let secondsPerCase = Double(option("--seconds", default: "10")) ?? 10
+let selectionFilter = option("--selections", default: "all")
 
 func loadAverage() -> String {
     ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "n/a")
@@ -130,7 +136,7 @@ struct Selection {
 let selections = [
     Selection(name: "most sections", key: { $0.sections.count }),
     Selection(name: "most timed sections", key: { $0.sections.filter(isTimed).count }),
-]
+].filter { selectionFilter == "all" || $0.name.replacingOccurrences(of: " ", with: "-") == selectionFilter }
 
 func pick(_ count: Int, by selection: Selection) -> [CourseOptions] {
     Array(allCourses.sorted { a, b in
@@ -165,6 +171,7 @@ let syntheticBook: RatingBook = {
 // MARK: - The builder
 
 struct BuilderFigures {
+    var runs: Int
     var p50: Double
     var p99: Double
     var max: Double
@@ -173,10 +180,17 @@ struct BuilderFigures {
 
 nonisolated(unsafe) var sink = 0
 
-func measure(_ builder: ScheduleBuilder, _ courses: [CourseOptions], runs: Int, warmup: Int) -> BuilderFigures {
+/// `runs` timed builds after `warmup` untimed ones; both shrink (to at least 20 and 2) when
+/// the builds are slow enough that they would take more than `budget` seconds.
+func measure(_ builder: ScheduleBuilder, _ courses: [CourseOptions], runs: Int, warmup: Int, budget: Double = secondsPerCase) -> BuilderFigures {
     let clock = ContinuousClock()
     var outcome = builder.build(courses: courses, constraints: BuildConstraints(), limit: limit)
-    for _ in 0..<warmup { sink &+= builder.build(courses: courses, constraints: BuildConstraints(), limit: limit).count }
+    let first = seconds(clock.measure { outcome = builder.build(courses: courses, constraints: BuildConstraints(), limit: limit) })
+    let affordable = Int(budget / max(first, 1e-9))
+    let runs = min(runs, max(20, affordable))
+    for _ in 0..<min(warmup, max(2, affordable / 10)) {
+        sink &+= builder.build(courses: courses, constraints: BuildConstraints(), limit: limit).count
+    }
     var times: [Double] = []
     times.reserveCapacity(runs)
     for _ in 0..<runs {
@@ -185,7 +199,7 @@ func measure(_ builder: ScheduleBuilder, _ courses: [CourseOptions], runs: Int, 
         times.append(seconds(elapsed))
     }
     times.sort()
-    return BuilderFigures(p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times.last!, outcome: outcome)
+    return BuilderFigures(runs: runs, p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times.last!, outcome: outcome)
 }
 
 // MARK: - The naive search
@@ -322,23 +336,23 @@ for selection in selections {
                 let short = max(20, runs / 4)
                 breakdownRows.append((selection.name, size, ratingsName, [
                     figures.p50,
-                    measure(prepOnly, courses, runs: short, warmup: 5).p50,
-                    measure(noRank, courses, runs: short, warmup: 5).p50,
-                    measure(noCount, courses, runs: short, warmup: 5).p50,
+                    measure(prepOnly, courses, runs: short, warmup: 5, budget: secondsPerCase / 3).p50,
+                    measure(noRank, courses, runs: short, warmup: 5, budget: secondsPerCase / 3).p50,
+                    measure(noCount, courses, runs: short, warmup: 5, budget: secondsPerCase / 3).p50,
                 ]))
             }
         }
     }
 }
 
-print("\n## ScheduleBuilder.build, limit \(limit), \(runs) runs after \(warmup) warm-up (release)\n")
-print("| courses | N | ratings | sections per course | Cartesian size | p50 | p99 | max | count (exact?) | ranking exact? | placed |")
-print("|---|---:|---|---|---:|---:|---:|---:|---:|---|---:|")
+print("\n## ScheduleBuilder.build, limit \(limit), up to \(runs) runs (\(Int(secondsPerCase)) s per case, at least 20) after up to \(warmup) warm-up runs (release)\n")
+print("| courses | N | ratings | sections per course | Cartesian size | runs | p50 | p99 | max | count (exact?) | ranking exact? | placed |")
+print("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
 for row in rows {
     let product = row.courses.reduce(1.0) { $0 * Double($1.sections.count) }
     let outcome = row.figures.outcome
     let counts = row.courses.map { String($0.sections.count) }.joined(separator: "·")
-    print("| \(row.selection) | \(row.courses.count) | \(row.ratings) | \(counts) | \(String(format: "%.3g", product)) | \(human(row.figures.p50)) | \(human(row.figures.p99)) | \(human(row.figures.max)) | \(grouped(outcome.count)) (\(outcome.countIsExact ? "exact" : "lower bound")) | \(outcome.rankingIsExact ? "yes" : "no") | \(outcome.courseCount)\(outcome.explanation != nil ? " (explained)" : "") |")
+    print("| \(row.selection) | \(row.courses.count) | \(row.ratings) | \(counts) | \(String(format: "%.3g", product)) | \(row.figures.runs) | \(human(row.figures.p50)) | \(human(row.figures.p99)) | \(human(row.figures.max)) | \(grouped(outcome.count)) (\(outcome.countIsExact ? "exact" : "lower bound")) | \(outcome.rankingIsExact ? "yes" : "no") | \(outcome.courseCount)\(outcome.explanation != nil ? " (explained)" : "") |")
 }
 for selection in selections {
     for size in sizes {
@@ -355,6 +369,7 @@ if breakdown {
     }
 }
 
+if runNaive {
 print("\n## Naive Cartesian search (no pruning, no folding; conflicts pair by pair; top \(limit) by credit-weighted rating)\n")
 print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50 (synthetic ratings) | speed-up | conflict-free (naive / builder) |")
 print("|---|---:|---:|---|---|---:|---:|---:|---|")
@@ -382,6 +397,7 @@ for selection in selections {
         }
         print("| \(selection.name) | \(size) | \(String(format: "%.3g", naive.product)) | \(runText) | \(human(odometerCost)) / \(result.finished ? "-" : human(sampled)) | \(result.finished ? "" : "≈ ")\(human(total)) | \(human(builder.figures.p50)) | \(ratio(total / builder.figures.p50)) | \(checked) |")
     }
+}
 }
 
 print("\nload average at end: \(loadAverage()); total \(human(seconds(ContinuousClock.now - started))) (sink \(sink % 10))")

@@ -1,0 +1,112 @@
+import Foundation
+import GatewayCore
+import GatewayHTTP
+import Hummingbird
+
+/// Admins register gradebook sources at `/v1/admin/gradebook/sources`.
+struct GradebookAdminRoutes: Sendable {
+    let service: GradebookSourceService
+
+    struct SourceBody: Decodable {
+        let id: Int64?
+        let name: String
+        let kind: String?
+        let baseUrl: String
+        let authStyle: String?
+        let pollIntervalSeconds: Int?
+        let maxConcurrency: Int?
+        let requestsPerMinute: Int?
+        let development: Bool?
+
+        func source(id pathID: Int64?) throws -> GradebookSource {
+            guard let id = pathID ?? id else { throw GradebookError.invalid(field: "id", message: "id is required.") }
+            if let pathID, let id = self.id, id != pathID { throw GradebookError.invalid(field: "id", message: "The body's id differs from the path's.") }
+            guard let kind = GradebookSource.Kind(rawValue: kind ?? "calpoly") else {
+                throw GradebookError.invalid(field: "kind", message: "kind must be one of: \(GradebookSource.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            guard let style = GradebookSource.AuthStyle(rawValue: authStyle ?? "basic") else {
+                throw GradebookError.invalid(field: "authStyle", message: "authStyle must be one of: \(GradebookSource.AuthStyle.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            guard let url = URL(string: baseUrl), url.scheme != nil else {
+                throw GradebookError.invalid(field: "baseUrl", message: "baseUrl must be an absolute http or https URL.")
+            }
+            let defaults = GradebookSource(id: id, name: name, baseURL: url)
+            return GradebookSource(
+                id: id, name: name, kind: kind, baseURL: url, authStyle: style,
+                pollIntervalSeconds: pollIntervalSeconds ?? defaults.pollIntervalSeconds, maxConcurrency: maxConcurrency ?? defaults.maxConcurrency,
+                requestsPerMinute: requestsPerMinute ?? defaults.requestsPerMinute, development: development ?? false
+            )
+        }
+    }
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let group = guarded.group(router, "v1/admin/gradebook/sources", access: .role(.admin))
+        group.get { _, _ in
+            try GatewayJSON.response(["items": try await service.sources().map(GradebookViews.Source.init)])
+        }
+        group.post { request, context in
+            let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
+            let created = try await service.create(try body.source(id: nil))
+            return try GatewayJSON.response(
+                GradebookViews.Source(created), status: .created, headers: [.location: "/v1/admin/gradebook/sources/\(created.id)"]
+            )
+        }
+        group.get(":sourceId") { _, context in
+            try GatewayJSON.response(GradebookViews.Source(try await service.source(id: try Self.id(context))))
+        }
+        group.put(":sourceId") { request, context in
+            let id = try Self.id(context)
+            let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
+            let source = try body.source(id: id)
+            let created = try await service.put(source)
+            return try GatewayJSON.response(GradebookViews.Source(source), status: created ? .created : .ok)
+        }
+        group.delete(":sourceId") { _, context in
+            try await service.delete(id: try Self.id(context))
+            return Response(status: .noContent)
+        }
+    }
+
+    static func id(_ context: GatewayContext) throws -> Int64 {
+        guard let raw = context.parameters.get("sourceId"), let id = Int64(raw), id > 0 else { throw GradebookError.sourceNotFound(0) }
+        return id
+    }
+}
+
+/// Students' stored gradebook accounts at `/v1/me/gradebook-accounts`. Passwords go in, never out.
+struct GradebookAccountRoutes: Sendable {
+    let service: GradebookAccountService
+
+    struct AccountBody: Decodable {
+        let sourceId: Int64
+        let username: String
+        let password: String
+    }
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let group = guarded.group(router, "v1/me/gradebook-accounts", access: .authenticated)
+        group.get { _, context in
+            let identity = try context.requireIdentity()
+            return try GatewayJSON.response(["items": try await service.accounts(accountID: identity.accountID).map(GradebookViews.Account.init)])
+        }
+        group.post { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await GatewayJSON.decode(AccountBody.self, from: request, context: context)
+            let stored = try await service.add(
+                accountID: identity.accountID, sourceID: body.sourceId,
+                credentials: GradebookCredentials(username: body.username, password: body.password)
+            )
+            return try GatewayJSON.response(
+                GradebookViews.Account(stored), status: .created, headers: [.location: "/v1/me/gradebook-accounts/\(stored.id)"]
+            )
+        }
+        group.delete(":accountId") { _, context in
+            let identity = try context.requireIdentity()
+            guard let raw = context.parameters.get("accountId"), let id = Int64(raw) else { throw GradebookError.accountNotFound }
+            try await service.delete(id: id, accountID: identity.accountID)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GatewayCore
+import GatewayHTTP
+import Hummingbird
+import NIOCore
+
+/// The Cal Poly protocol at `/gradebook/{sourceId}/`: `grades.json?record=...` and `auth.txt`
+/// pass the caller's Basic credentials upstream and answer what the upstream answered (status
+/// and bytes), so the lab clients work with `/gradebook/{id}/grades.json` as their base URL.
+/// Failures answer the status the client understands, with a JSON string body.
+struct GradebookCompatRoutes: Sendable {
+    let service: GradebookService
+
+    static let prefix = "/gradebook/"
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let group = guarded.group(router, "gradebook", access: .public)
+        group.get(":sourceId/grades.json") { request, context in
+            let source = try Self.sourceID(context)
+            let credentials = try Self.credentials(request)
+            var query: [(String, String)] = []
+            var refresh = false
+            for (name, value) in request.uri.queryParameters {
+                if name == "refresh" { refresh = ["1", "true"].contains(String(value)); continue }
+                query.append((String(name), String(value)))
+            }
+            guard query.count <= 16, query.allSatisfy({ $0.0.utf8.count <= 32 && $0.1.utf8.count <= 256 }) else {
+                throw CompatError(status: .badRequest, message: "Query too large")
+            }
+            let reply = try await service.passThrough(sourceID: source, query: query, credentials: credentials, refresh: refresh)
+            return Self.response(reply)
+        }
+        group.get(":sourceId/auth.txt") { request, context in
+            let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request))
+            return Self.response(reply)
+        }
+    }
+
+    static func sourceID(_ context: GatewayContext) throws -> Int64 {
+        guard let raw = context.parameters.get("sourceId"), let id = Int64(raw), id > 0 else {
+            throw CompatError(status: .notFound, message: "Unknown gradebook")
+        }
+        return id
+    }
+
+    /// The Basic credentials of the request, or a 401 asking for them.
+    static func credentials(_ request: Request) throws -> GradebookCredentials {
+        guard let credentials = BasicAuthorization.parse(request.headers[.authorization]) else {
+            throw CompatError(status: .unauthorized, message: "Authorization required")
+        }
+        return credentials
+    }
+
+    static func response(_ reply: UpstreamReply) -> Response {
+        var headers: HTTPFields = [.contentType: reply.contentType ?? "application/json"]
+        headers[.cacheControl] = "private, no-store"
+        if reply.status == 401 { headers[.wwwAuthenticate] = #"Basic realm="gradebook""# }
+        let status = HTTPResponse.Status(code: reply.status)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+    }
+
+    /// How every failure under `/gradebook/` answers: the status with a JSON string body.
+    static let errorRenderer = ErrorRenderer(pathPrefix: prefix) { error, _ in
+        func string(_ status: HTTPResponse.Status, _ message: String, headers extra: HTTPFields = [:]) -> Response {
+            var headers = extra
+            headers[.contentType] = "application/json"
+            let body = (try? JSONSerialization.data(withJSONObject: message, options: [.fragmentsAllowed])) ?? Data()
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        switch error {
+        case let compat as CompatError:
+            return string(compat.status, compat.message, headers: compat.status == .unauthorized ? [.wwwAuthenticate: #"Basic realm="gradebook""#] : [:])
+        case let gradebook as GradebookError:
+            let problem = gradebook.problem
+            return string(problem.status, problem.detail ?? problem.title, headers: problem.headers)
+        case let problem as Problem:
+            return string(problem.status, problem.detail ?? problem.title, headers: problem.headers)
+        case let http as HTTPError:
+            return string(http.status, http.body ?? http.status.reasonPhrase)
+        default:
+            return string(.badGateway, "The gradebook could not be reached")
+        }
+    }
+}
+
+/// A compatibility-route refusal: a status and a short message.
+struct CompatError: Error {
+    let status: HTTPResponse.Status
+    let message: String
+}
+
+/// Reads `Authorization: Basic ...`.
+enum BasicAuthorization {
+    static func parse(_ header: String?) -> GradebookCredentials? {
+        guard let header, header.count <= 4096 else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+              let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else { return nil }
+        let username = String(text[..<colon]), password = String(text[text.index(after: colon)...])
+        guard !username.isEmpty else { return nil }
+        return GradebookCredentials(username: username, password: password)
+    }
+}

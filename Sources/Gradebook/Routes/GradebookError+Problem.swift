@@ -1,0 +1,47 @@
+public import GatewayHTTP
+
+extension GradebookError: ProblemConvertible {
+    public var problem: Problem {
+        switch self {
+        case .sourceNotFound(let id):
+            return Problem(type: "gradebook-source-not-found", title: "Gradebook source not found", status: .notFound, detail: "No gradebook source has id \(id).")
+        case .invalid(let field, let message):
+            return .validation(message, field: field)
+        case .sourceExists(let id):
+            return .conflict("gradebook-source-exists", title: "Gradebook source exists", detail: "A gradebook source with id \(id) exists; PUT replaces it.")
+        case .upstreamTimeout(let id, let name):
+            return Self.upstream("upstream-timeout", "Upstream gradebook timed out", .gatewayTimeout, "\(name) (source \(id)) did not answer in time.", id)
+        case .upstreamFailed(let id, let name, let detail):
+            return Self.upstream("upstream-failed", "Upstream gradebook failed", .badGateway, "\(name) (source \(id)) failed: \(detail).", id)
+        case .upstreamUnauthorized(let id, let name):
+            var problem = Self.upstream("upstream-unauthorized", "Upstream gradebook refused the credentials", .unauthorized, "\(name) (source \(id)) refused these credentials.", id)
+            problem.headers[.wwwAuthenticate] = #"Basic realm="gradebook""#
+            return problem
+        case .permissionDenied(let id, let name):
+            return Self.upstream("upstream-permission", "Not allowed by the gradebook", .forbidden, "\(name) (source \(id)) does not let these credentials see this record.", id)
+        case .sourceBusy(let id, let name, let seconds):
+            var problem = Problem.unavailable(retryAfterSeconds: seconds, detail: "The gateway's limit on requests to \(name) (source \(id)) is reached; try again shortly.")
+            problem.extensions["sourceId"] = .int(Int(id))
+            return problem
+        case .credentialsRequired:
+            var problem = Problem(
+                type: "gradebook-credentials-required", title: "Gradebook credentials required", status: .unauthorized,
+                detail: "Send the gradebook's username and password with HTTP Basic, or sign in (Bearer) with exactly one stored account for this source, or name one with ?account=."
+            )
+            problem.headers[.wwwAuthenticate] = #"Basic realm="gradebook""#
+            return problem
+        case .accountNotFound:
+            return Problem(type: "gradebook-account-not-found", title: "Gradebook account not found", status: .notFound, detail: "You have no stored gradebook account with this id for this source.")
+        case .accountExists:
+            return .conflict("gradebook-account-exists", title: "Gradebook account exists", detail: "You already stored this account for this source.")
+        case .accountLimit(let limit):
+            return .conflict("gradebook-account-limit", title: "Too many gradebook accounts", detail: "You already store \(limit) gradebook accounts, the most allowed.")
+        case .vaultUnavailable:
+            return Problem(type: "vault-unavailable", title: "Stored credentials unavailable", status: .serviceUnavailable, detail: "The stored password could not be opened; store the account again or ask an operator.")
+        }
+    }
+
+    static func upstream(_ type: String, _ title: String, _ status: HTTPResponse.Status, _ detail: String, _ id: Int64) -> Problem {
+        Problem(type: type, title: title, status: status, detail: detail, extensions: ["sourceId": .int(Int(id))])
+    }
+}

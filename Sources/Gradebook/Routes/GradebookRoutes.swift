@@ -1,0 +1,27 @@
+public import GatewayHTTP
+public import Hummingbird
+
+/// Every HTTP route of the Gradebook module: the Cal Poly compatibility proxy at
+/// `/gradebook/{sourceId}/`, the normalised `/v1/gradebook/...`, sources for admins and stored
+/// accounts for students. The composition root mounts them and adds ``errorRenderer``.
+public struct GradebookRoutes: Sendable {
+    let gradebooks: GradebookService
+    let sources: GradebookSourceService
+    let accounts: GradebookAccountService
+
+    public init(gradebooks: GradebookService, sources: GradebookSourceService, accounts: GradebookAccountService) {
+        self.gradebooks = gradebooks
+        self.sources = sources
+        self.accounts = accounts
+    }
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        GradebookCompatRoutes(service: gradebooks).register(with: guarded, on: router)
+        GradebookV1Routes(service: gradebooks, authenticator: guarded.authenticator).register(with: guarded, on: router)
+        GradebookAdminRoutes(service: sources).register(with: guarded, on: router)
+        GradebookAccountRoutes(service: accounts).register(with: guarded, on: router)
+    }
+
+    /// Errors under `/gradebook/` answer as the protocol's clients expect (status, JSON string).
+    public static var errorRenderer: ErrorRenderer { GradebookCompatRoutes.errorRenderer }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GatewayCore
+import GatewayHTTP
+import Hummingbird
+
+/// The normalised drill-down at `/v1/gradebook/{sourceId}/...`. Credentials: HTTP Basic with
+/// the gradebook's own username and password, or a Bearer token of the gateway, which uses the
+/// caller's stored account for the source (`?account=` picks one when they store several).
+/// `?refresh=1` bypasses the short per-user cache.
+struct GradebookV1Routes: Sendable {
+    let service: GradebookService
+    let authenticator: any Authenticator
+
+    func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let service = self.service
+        let authenticator = self.authenticator
+        let group = guarded.group(router, "v1/gradebook", access: .public)
+        group.get("sources") { _, _ in
+            let sources = try await service.sources.sources()
+            return try GatewayJSON.response(["items": sources.map { GradebookViews.PublicSource(id: $0.id, name: $0.name, kind: $0.kind.rawValue) }])
+        }
+        group.get(":sourceId/sections") { request, context in
+            let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
+            let sections = try await service.sections(sourceID: source, from, refresh: refresh)
+            return try GatewayJSON.response(["items": sections.map(GradebookViews.Section.init)])
+        }
+        group.get(":sourceId/sections/:term/:course/enrollments") { request, context in
+            let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
+            let (term, course) = try Self.section(context)
+            let enrollments = try await service.enrollments(sourceID: source, term: term, course: course, from, refresh: refresh)
+            let info = try await service.sources.source(id: source)
+            return try GatewayJSON.response(["items": enrollments.map { GradebookViews.Enrollment($0, source: info) }])
+        }
+        group.get(":sourceId/sections/:term/:course/enrollments/:user/assignments") { request, context in
+            let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
+            let (term, course) = try Self.section(context)
+            let user = try Self.text(context, "user")
+            let assignments = try await service.assignments(sourceID: source, term: term, course: course, user: user, from, refresh: refresh)
+            let info = try await service.sources.source(id: source)
+            return try GatewayJSON.response(["items": assignments.map { GradebookViews.Assignment($0, source: info) }])
+        }
+        group.get(":sourceId/sections/:term/:course/assignments/:assignmentId/stats") { request, context in
+            let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
+            let (term, course) = try Self.section(context)
+            guard let raw = context.parameters.get("assignmentId"), let assignment = Int64(raw) else {
+                throw GradebookError.invalid(field: "assignmentId", message: "The assignment id must be an integer.")
+            }
+            let stats = try await service.assignmentStats(sourceID: source, term: term, course: course, assignment: assignment, from, refresh: refresh)
+            return try GatewayJSON.response(GradebookViews.Stats(stats))
+        }
+    }
+
+    /// The source id, where the credentials come from, and whether to bypass the cache.
+    static func resolve(
+        _ request: Request, _ context: GatewayContext, _ service: GradebookService, _ authenticator: any Authenticator
+    ) async throws -> (Int64, GradebookService.CredentialSource, Bool) {
+        guard let raw = context.parameters.get("sourceId"), let source = Int64(raw), source > 0 else { throw GradebookError.sourceNotFound(0) }
+        let refresh = request.uri.queryParameters.get("refresh").map { ["1", "true"].contains($0) } ?? false
+        let header = request.headers[.authorization] ?? ""
+        if header.lowercased().hasPrefix("basic ") {
+            guard let credentials = BasicAuthorization.parse(header) else { throw GradebookError.credentialsRequired }
+            return (source, .request(credentials), refresh)
+        }
+        guard let identity = try await authenticator.authenticate(request, context: context) else { throw GradebookError.credentialsRequired }
+        var chosen: Int64?
+        if let account = request.uri.queryParameters.get("account") {
+            guard let id = Int64(account) else { throw GradebookError.invalid(field: "account", message: "The account must be an integer id.") }
+            chosen = id
+        }
+        return (source, .stored(accountID: identity.accountID, gradebookAccount: chosen), refresh)
+    }
+
+    static func section(_ context: GatewayContext) throws -> (Int64, String) {
+        guard let raw = context.parameters.get("term"), let term = Int64(raw) else {
+            throw GradebookError.invalid(field: "term", message: "The term must be the gradebook's term number (2152).")
+        }
+        return (term, try text(context, "course"))
+    }
+
+    static func text(_ context: GatewayContext, _ name: String) throws -> String {
+        guard let value = context.parameters.get(name), !value.isEmpty, value.utf8.count <= 100 else {
+            throw GradebookError.invalid(field: name, message: "\(name) must be 1 to 100 characters.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// The v1 JSON shapes of gradebooks.
+enum GradebookViews {
+    struct Source: Encodable {
+        let id: Int64
+        let name: String
+        let kind: String
+        let baseUrl: String
+        let authStyle: String
+        let pollIntervalSeconds: Int
+        let maxConcurrency: Int
+        let requestsPerMinute: Int
+        let development: Bool
+
+        init(_ source: GradebookSource) {
+            id = source.id
+            name = source.name
+            kind = source.kind.rawValue
+            baseUrl = source.baseURL.absoluteString
+            authStyle = source.authStyle.rawValue
+            pollIntervalSeconds = source.pollIntervalSeconds
+            maxConcurrency = source.maxConcurrency
+            requestsPerMinute = source.requestsPerMinute
+            development = source.development
+        }
+    }
+
+    /// What anyone may know about a source (no URL, no limits).
+    struct PublicSource: Encodable {
+        let id: Int64
+        let name: String
+        let kind: String
+    }
+
+    struct Section: Encodable {
+        let id: Int64
+        let term: Int64
+        let termName: String
+        let department: String
+        let course: String
+        let title: String
+        let polynum: Int64
+        let firstDay: Date?
+        let lastDay: Date?
+
+        init(_ section: GradebookSection) {
+            id = section.id
+            term = section.term
+            termName = section.termName
+            department = section.department
+            course = section.course
+            title = section.title
+            polynum = section.polynum
+            firstDay = section.firstDay
+            lastDay = section.lastDay
+        }
+    }
+
+    struct Enrollment: Encodable {
+        let id: Int64
+        let username: String
+        let firstName: String
+        let lastName: String
+        let role: Int
+        let dropped: Bool
+        let major: String
+        let pictureUrl: String?
+
+        init(_ enrollment: GradebookEnrollment, source: GradebookSource) {
+            id = enrollment.id
+            username = enrollment.username
+            firstName = enrollment.firstName
+            lastName = enrollment.lastName
+            role = enrollment.role
+            dropped = enrollment.dropped
+            major = enrollment.major
+            pictureUrl = enrollment.pictureURL.map { GradebookViews.absolute($0, source: source) }
+        }
+    }
+
+    struct Assignment: Encodable {
+        let id: Int64
+        let name: String
+        let abbreviatedName: String
+        let maxPoints: Double?
+        let dueAt: Date?
+        let sortOrder: Int
+        let extraCreditAllowed: Bool
+        /// The score that counts first, then the others newest first.
+        let scores: [Score]
+
+        init(_ assignment: GradebookAssignment, source: GradebookSource) {
+            id = assignment.id
+            name = assignment.name
+            abbreviatedName = assignment.abbreviatedName
+            maxPoints = assignment.maxPoints
+            dueAt = assignment.dueAt
+            sortOrder = assignment.sortOrder
+            extraCreditAllowed = assignment.extraCreditAllowed
+            scores = assignment.scores.map { Score($0, maxPoints: assignment.maxPoints, source: source) }
+        }
+    }
+
+    struct Score: Encodable {
+        let id: Int64
+        let displayScore: String
+        let points: Double?
+        let maxPoints: Double?
+        let counts: Bool
+        let postedAt: Date?
+        let feedbackUrl: String?
+        let submittedWorkUrl: String?
+
+        init(_ score: GradebookScore, maxPoints: Double?, source: GradebookSource) {
+            id = score.id
+            displayScore = score.displayScore
+            points = score.points
+            self.maxPoints = maxPoints
+            counts = score.counts
+            postedAt = score.postedAt
+            feedbackUrl = score.feedback?.url.map { GradebookViews.absolute($0, source: source) }
+            submittedWorkUrl = score.submittedWork?.url.map { GradebookViews.absolute($0, source: source) }
+        }
+    }
+
+    struct Stats: Encodable {
+        let id: Int64
+        let points: Double?
+        let minScore: Double?
+        let maxScore: Double?
+        let meanScore: Double?
+        let medianScore: Double?
+        let standardDeviation: Double?
+        let attempts: Int
+        let uniqueStudents: Int
+
+        init(_ stats: GradebookAssignmentStats) {
+            id = stats.id
+            points = stats.points
+            minScore = stats.minScore
+            maxScore = stats.maxScore
+            meanScore = stats.meanScore
+            medianScore = stats.medianScore
+            standardDeviation = stats.standardDeviation
+            attempts = stats.attempts
+            uniqueStudents = stats.uniqueStudents
+        }
+    }
+
+    struct Account: Encodable {
+        let id: Int64
+        let sourceId: Int64
+        let username: String
+        let createdAt: Date
+
+        init(_ account: GradebookAccountInfo) {
+            id = account.id
+            sourceId = account.sourceID
+            username = account.username
+            createdAt = account.createdAt
+        }
+    }
+
+    /// An upstream file path made absolute against the source (fetching it needs the
+    /// gradebook credentials, as the protocol's loader did).
+    static func absolute(_ path: String, source: GradebookSource) -> String {
+        URL(string: path, relativeTo: source.baseURL)?.absoluteString ?? path
+    }
+}

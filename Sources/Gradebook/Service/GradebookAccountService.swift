@@ -1,0 +1,125 @@
+public import Foundation
+public import GatewayCore
+public import Storage
+
+/// Seals and opens secrets for one row: the vault, as the account service sees it.
+public protocol SecretSealer: Sendable {
+    func seal(_ plaintext: String, context: VaultContext) throws -> String
+    func open(_ sealed: String, context: VaultContext) throws -> String
+}
+
+/// A stored account as its owner sees it: never the password.
+public struct GradebookAccountInfo: Sendable, Equatable {
+    public var id: Int64
+    public var sourceID: Int64
+    public var username: String
+    public var createdAt: Date
+}
+
+/// Students' gradebook accounts (`/v1/me/gradebook-accounts`): the credentials are checked
+/// against the upstream, then the password is sealed with the row as associated data.
+/// Plaintext leaves this service only towards the upstream.
+public final class GradebookAccountService: Sendable {
+    let transactions: any TransactionRunner
+    let store: any GradebookAccountStoring
+    let sources: GradebookSourceService
+    let vault: any SecretSealer
+    let clock: any GatewayClock
+    /// Checks credentials before storing them; nil skips the check.
+    let verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> Void)?
+
+    /// The most accounts one student stores.
+    public static let maximumPerStudent = 20
+    static let table = "gradebook_accounts"
+
+    public init(
+        transactions: any TransactionRunner, store: any GradebookAccountStoring = SQLiteGradebookAccountStore(), sources: GradebookSourceService,
+        vault: any SecretSealer, clock: any GatewayClock, verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> Void)?
+    ) {
+        self.transactions = transactions
+        self.store = store
+        self.sources = sources
+        self.vault = vault
+        self.clock = clock
+        self.verifier = verifier
+    }
+
+    static func context(rowID: Int64, accountID: Int64) -> VaultContext {
+        VaultContext(table: table, rowID: rowID, owner: accountID)
+    }
+
+    /// Stores an account after the upstream accepted the credentials.
+    public func add(accountID: Int64, sourceID: Int64, credentials: GradebookCredentials) async throws -> GradebookAccountInfo {
+        let username = credentials.username.trimmingCharacters(in: .whitespaces)
+        guard !username.isEmpty, username.utf8.count <= 200, !username.contains(":") else {
+            throw GradebookError.invalid(field: "username", message: "A username is 1 to 200 characters without ':'.")
+        }
+        guard !credentials.password.isEmpty, credentials.password.utf8.count <= 1024 else {
+            throw GradebookError.invalid(field: "password", message: "A password is 1 to 1024 bytes.")
+        }
+        let source = try await sources.source(id: sourceID)
+        let checked = GradebookCredentials(username: username, password: credentials.password)
+        try await verifier?(checked, source)
+        let now = clock.now()
+        let vault = self.vault
+        return try await transactions.write { [store] db in
+            guard try store.find(accountID: accountID, sourceID: sourceID, username: username, in: db) == nil else {
+                throw GradebookError.accountExists
+            }
+            guard try store.accounts(of: accountID, in: db).count < Self.maximumPerStudent else {
+                throw GradebookError.accountLimit(Self.maximumPerStudent)
+            }
+            let id = try store.insert(accountID: accountID, sourceID: sourceID, username: username, at: now, in: db)
+            let sealed: String
+            do {
+                sealed = try vault.seal(checked.password, context: Self.context(rowID: id, accountID: accountID))
+            } catch {
+                throw GradebookError.vaultUnavailable
+            }
+            try store.setSealedPassword(id: id, sealed: sealed, at: now, in: db)
+            return GradebookAccountInfo(id: id, sourceID: sourceID, username: username, createdAt: now)
+        }
+    }
+
+    public func accounts(accountID: Int64) async throws -> [GradebookAccountInfo] {
+        try await transactions.read { [store] db in
+            try store.accounts(of: accountID, in: db).map { GradebookAccountInfo(id: $0.id, sourceID: $0.sourceID, username: $0.username, createdAt: $0.createdAt) }
+        }
+    }
+
+    public func delete(id: Int64, accountID: Int64) async throws {
+        let deleted = try await transactions.write { [store] db in try store.delete(id: id, of: accountID, in: db) }
+        guard deleted else { throw GradebookError.accountNotFound }
+    }
+
+    /// The opened credentials of one of the caller's accounts for a source: the one named,
+    /// or their only one for the source.
+    public func credentials(accountID: Int64, sourceID: Int64, gradebookAccount: Int64?) async throws -> GradebookCredentials {
+        let stored = try await transactions.read { [store] db -> StoredGradebookAccount? in
+            if let gradebookAccount {
+                let found = try store.account(id: gradebookAccount, of: accountID, in: db)
+                return found?.sourceID == sourceID ? found : nil
+            }
+            let matching = try store.accounts(of: accountID, in: db).filter { $0.sourceID == sourceID }
+            return matching.count == 1 ? matching[0] : nil
+        }
+        guard let stored else { throw gradebookAccount == nil ? GradebookError.credentialsRequired : GradebookError.accountNotFound }
+        return try open(stored)
+    }
+
+    /// The credentials of a stored account by its id alone (Push polling).
+    public func credentials(ofStoredAccount id: Int64) async throws -> (StoredGradebookAccount, GradebookCredentials) {
+        let stored = try await transactions.read { [store] db in try store.account(id: id, in: db) }
+        guard let stored else { throw GradebookError.accountNotFound }
+        return (stored, try open(stored))
+    }
+
+    func open(_ stored: StoredGradebookAccount) throws -> GradebookCredentials {
+        do {
+            let password = try vault.open(stored.sealedPassword, context: Self.context(rowID: stored.id, accountID: stored.accountID))
+            return GradebookCredentials(username: stored.username, password: password)
+        } catch {
+            throw GradebookError.vaultUnavailable
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a gradebook request was refused or failed. Never carries a password.
+public enum GradebookError: Error, Sendable, Equatable {
+    /// No source has this id (404).
+    case sourceNotFound(Int64)
+    /// A field of the request is unusable (422 naming it).
+    case invalid(field: String, message: String)
+    /// A source with this id exists already (409).
+    case sourceExists(Int64)
+    /// The upstream did not answer in time (504).
+    case upstreamTimeout(sourceID: Int64, name: String)
+    /// The upstream failed (5xx, connection refused or reset) or answered something that is not
+    /// the protocol (502).
+    case upstreamFailed(sourceID: Int64, name: String, detail: String)
+    /// The upstream refused the credentials (401).
+    case upstreamUnauthorized(sourceID: Int64, name: String)
+    /// The upstream refused this record to these credentials (403).
+    case permissionDenied(sourceID: Int64, name: String)
+    /// The gateway's own limit on requests to this source is reached (503 with Retry-After).
+    case sourceBusy(sourceID: Int64, name: String, retryAfterSeconds: Int)
+    /// Neither Basic credentials nor a stored account were given (401).
+    case credentialsRequired
+    /// The stored account does not exist or is not the caller's (404).
+    case accountNotFound
+    /// The caller already stored this account (409).
+    case accountExists
+    /// The caller keeps the most accounts allowed (409).
+    case accountLimit(Int)
+    /// The vault could not open or seal a password (500-class, no detail).
+    case vaultUnavailable
+}

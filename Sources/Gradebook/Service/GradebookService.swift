@@ -1,0 +1,78 @@
+public import Foundation
+public import GatewayCore
+public import Storage
+
+/// Reading gradebooks: the compatibility pass-through and the normalised drill-down, with
+/// credentials from the request or from the caller's stored account.
+public final class GradebookService: Sendable {
+    let sources: GradebookSourceService
+    let upstream: CachedUpstream
+    let accounts: GradebookAccountService
+    let adapters: [GradebookSource.Kind: any GradebookAdapter]
+
+    public init(sources: GradebookSourceService, upstream: CachedUpstream, accounts: GradebookAccountService) {
+        self.sources = sources
+        self.upstream = upstream
+        self.accounts = accounts
+        self.adapters = [.calpoly: CalPolyAdapter(upstream: upstream)]
+    }
+
+    /// The adapter for a source's kind.
+    public func adapter(for source: GradebookSource) -> any GradebookAdapter {
+        adapters[source.kind] ?? CalPolyAdapter(upstream: upstream)
+    }
+
+    // MARK: Compatibility (Cal Poly sources only)
+
+    /// `grades.json?<query>` as the upstream answered it (status and bytes).
+    public func passThrough(sourceID: Int64, query: [(String, String)], credentials: GradebookCredentials, refresh: Bool) async throws -> UpstreamReply {
+        let source = try await sources.source(id: sourceID)
+        return try await upstream.record(query, credentials, source: source, refresh: refresh)
+    }
+
+    /// `auth.txt` as the upstream answered it.
+    public func probe(sourceID: Int64, credentials: GradebookCredentials) async throws -> UpstreamReply {
+        let source = try await sources.source(id: sourceID)
+        return try await upstream.probe(credentials, source: source)
+    }
+
+    // MARK: Normalised drill-down
+
+    /// Where credentials come from for one v1 request.
+    public enum CredentialSource: Sendable {
+        /// HTTP Basic on the request: the upstream's own username and password.
+        case request(GradebookCredentials)
+        /// A stored account of the signed-in student (`account` nil: their only one for the source).
+        case stored(accountID: Int64, gradebookAccount: Int64?)
+    }
+
+    public func sections(sourceID: Int64, _ from: CredentialSource, refresh: Bool) async throws -> [GradebookSection] {
+        let (source, credentials) = try await resolve(sourceID, from)
+        return try await adapter(for: source).sections(credentials, source: source, refresh: refresh)
+    }
+
+    public func enrollments(sourceID: Int64, term: Int64, course: String, _ from: CredentialSource, refresh: Bool) async throws -> [GradebookEnrollment] {
+        let (source, credentials) = try await resolve(sourceID, from)
+        return try await adapter(for: source).enrollments(term: term, course: course, credentials, source: source, refresh: refresh)
+    }
+
+    public func assignments(sourceID: Int64, term: Int64, course: String, user: String, _ from: CredentialSource, refresh: Bool) async throws -> [GradebookAssignment] {
+        let (source, credentials) = try await resolve(sourceID, from)
+        return try await adapter(for: source).assignments(term: term, course: course, user: user, credentials, source: source, refresh: refresh)
+    }
+
+    public func assignmentStats(sourceID: Int64, term: Int64, course: String, assignment: Int64, _ from: CredentialSource, refresh: Bool) async throws -> GradebookAssignmentStats {
+        let (source, credentials) = try await resolve(sourceID, from)
+        return try await adapter(for: source).assignmentStats(term: term, course: course, assignment: assignment, credentials, source: source, refresh: refresh)
+    }
+
+    func resolve(_ sourceID: Int64, _ from: CredentialSource) async throws -> (GradebookSource, GradebookCredentials) {
+        let source = try await sources.source(id: sourceID)
+        switch from {
+        case .request(let credentials):
+            return (source, credentials)
+        case .stored(let accountID, let chosen):
+            return (source, try await accounts.credentials(accountID: accountID, sourceID: sourceID, gradebookAccount: chosen))
+        }
+    }
+}

@@ -1,0 +1,30 @@
+public import Contracts
+public import Storage
+
+extension VaultKeyProvider: SecretSealer {}
+
+/// The stored gradebook passwords as the vault's rotation sees them: every sealed value with
+/// its row, replaced only when unchanged since it was read.
+public struct GradebookAccountVaultRows: VaultRows {
+    let transactions: any TransactionRunner
+    let store: any GradebookAccountStoring
+
+    public init(transactions: any TransactionRunner, store: any GradebookAccountStoring = SQLiteGradebookAccountStore()) {
+        self.transactions = transactions
+        self.store = store
+    }
+
+    public func sealedValues() async throws -> [(context: VaultContext, sealed: String)] {
+        try await transactions.read { [store] db in
+            try store.all(in: db).filter { !$0.sealedPassword.isEmpty }.map {
+                (GradebookAccountService.context(rowID: $0.id, accountID: $0.accountID), $0.sealedPassword)
+            }
+        }
+    }
+
+    public func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool {
+        try await transactions.write { [store] db in
+            try store.replaceSealedPassword(id: context.rowID, expected: expected, with: sealed, in: db)
+        }
+    }
+}

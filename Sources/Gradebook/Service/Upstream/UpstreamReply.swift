@@ -1,0 +1,16 @@
+public import Foundation
+
+/// What an upstream answered, as the compatibility route passes it on.
+public struct UpstreamReply: Sendable, Equatable {
+    public var status: Int
+    public var contentType: String?
+    public var cacheControl: String?
+    public var body: Data
+
+    public init(status: Int, contentType: String?, cacheControl: String?, body: Data) {
+        self.status = status
+        self.contentType = contentType
+        self.cacheControl = cacheControl
+        self.body = body
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import GradebookSimulator
+import Hummingbird
+import HummingbirdTLS
+import Logging
+import NIOSSL
+
+/// `gradebook-sim serve`: serves the demo data over HTTP, or HTTPS with a certificate and key.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the simulated gradebook until SIGTERM or SIGINT.",
+        discussion: "Base URL: http(s)://HOST:PORT/<prefix>/grades.json. Logins are printed at start."
+    )
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = 8443
+    @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving.") var portFile: String?
+    @Option(name: .customLong("tls-certificate"), help: "PEM certificate chain: serve HTTPS (with --tls-key).") var tlsCertificate: String?
+    @Option(name: .customLong("tls-key"), help: "PEM private key of the certificate.") var tlsKey: String?
+    @Option(name: .customLong("admin-token"), help: "Bearer token of the _admin routes; without it they are not served.") var adminToken: String?
+    @Option(help: "Path the routes are served under, e.g. sim/gradebook (default: the root).") var prefix = ""
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+
+    func validate() throws {
+        if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-certificate and --tls-key go together") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard Logger.Level(rawValue: logLevel.lowercased()) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        if let adminToken, adminToken.count < 8 { throw ValidationError("--admin-token must be at least 8 characters") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "gradebook-sim")
+        let simulator = GradebookSimulator(adminToken: adminToken)
+        let router = Router()
+        simulator.register(on: router, prefix: prefix)
+
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        let mount = prefix.split(separator: "/").joined(separator: "/")
+        print("gradebook-sim: base URL \(scheme)://\(host):<port>/\(mount.isEmpty ? "" : mount + "/")grades.json")
+        print("Fixed logins (user / password):")
+        for line in GradebookSimulator.loginSummary(simulator.data) { print("  " + line) }
+        if adminToken != nil { print("Admin routes: /\(mount.isEmpty ? "" : mount + "/")_admin/ (Authorization: Bearer <token>)") }
+
+        let configuration = ApplicationConfiguration(address: .hostname(host, port: port), serverName: "gradebook-sim")
+        let onRunning: @Sendable (Int) async -> Void = { [portFile] port in
+            logger.notice("listening", metadata: ["port": "\(port)", "scheme": "\(scheme)"])
+            print("gradebook-sim: listening on port \(port)")
+            if let portFile {
+                // Written to a temporary name, then renamed: a reader never sees half a number.
+                let partial = portFile + ".partial"
+                FileManager.default.createFile(atPath: partial, contents: Data("\(port)\n".utf8))
+                _ = rename(partial, portFile)
+            }
+        }
+        if let tlsCertificate, let tlsKey {
+            let chain = try NIOSSLCertificate.fromPEMFile(tlsCertificate).map { NIOSSLCertificateSource.certificate($0) }
+            var tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: tlsKey, format: .pem))
+            )
+            tls.minimumTLSVersion = .tlsv12
+            let app = Application(
+                router: router, server: try .tls(tlsConfiguration: tls), configuration: configuration,
+                onServerRunning: { await onRunning(GradebookSimulator.boundPort(of: $0)) }, logger: logger
+            )
+            try await app.runService()
+        } else {
+            let app = Application(
+                router: router, configuration: configuration,
+                onServerRunning: { await onRunning(GradebookSimulator.boundPort(of: $0)) }, logger: logger
+            )
+            try await app.runService()
+        }
+    }
+}
