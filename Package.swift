@@ -215,7 +215,7 @@ let package = Package(
         .executableTarget(
             name: "gateway",
             dependencies: [
-                "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling",
+                "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -320,7 +320,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "TestSupport",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

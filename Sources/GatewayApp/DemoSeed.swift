@@ -9,6 +9,7 @@ import GRDB
 import GatewayCore
 import Jobs
 import Scheduling
+import Gradebook
 
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {
@@ -31,6 +32,8 @@ struct DemoSeed {
         // Ranking data for part of the catalog, so builds show the "missing = median" rule.
         let rated = try await app.ratings.seedDemo(from: app.catalog.snapshot().index)
         if rated.courses > 0 { app.logger.info("demo: seeded ratings", metadata: ["courses": "\(rated.courses)", "instructors": "\(rated.instructors)"]) }
+        // Gradebook source 1: the simulator this demo mounts (its port is set again once bound).
+        _ = try await app.gradebookSources.put(app.demoGradebookSource(port: app.configuration.port))
         guard try await app.auth.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return

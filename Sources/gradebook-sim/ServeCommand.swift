@@ -44,19 +44,19 @@ struct ServeCommand: AsyncParsableCommand {
 
         let scheme = tlsCertificate == nil ? "http" : "https"
         let mount = prefix.split(separator: "/").joined(separator: "/")
-        print("gradebook-sim: base URL \(scheme)://\(host):<port>/\(mount.isEmpty ? "" : mount + "/")grades.json")
-        print("Fixed logins (user / password):")
-        for line in GradebookSimulator.loginSummary(simulator.data) { print("  " + line) }
-        if adminToken != nil { print("Admin routes: /\(mount.isEmpty ? "" : mount + "/")_admin/ (Authorization: Bearer <token>)") }
+        say("gradebook-sim: base URL \(scheme)://\(host):<port>/\(mount.isEmpty ? "" : mount + "/")grades.json")
+        say("Fixed logins (user / password):")
+        for line in GradebookSimulator.loginSummary(simulator.data) { say("  " + line) }
+        if adminToken != nil { say("Admin routes: /\(mount.isEmpty ? "" : mount + "/")_admin/ (Authorization: Bearer <token>)") }
 
         let configuration = ApplicationConfiguration(address: .hostname(host, port: port), serverName: "gradebook-sim")
         let onRunning: @Sendable (Int) async -> Void = { [portFile] port in
             logger.notice("listening", metadata: ["port": "\(port)", "scheme": "\(scheme)"])
-            print("gradebook-sim: listening on port \(port)")
-            if let portFile {
+            say("gradebook-sim: listening on port \(port)")
+                if let portFile {
                 // Written to a temporary name, then renamed: a reader never sees half a number.
                 let partial = portFile + ".partial"
-                FileManager.default.createFile(atPath: partial, contents: Data("\(port)\n".utf8))
+                _ = FileManager.default.createFile(atPath: partial, contents: Data("\(port)\n".utf8))
                 _ = rename(partial, portFile)
             }
         }
@@ -79,4 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
             try await app.runService()
         }
     }
+}
+
+/// A line on standard output, written at once (`print` is block-buffered when piped to a file).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

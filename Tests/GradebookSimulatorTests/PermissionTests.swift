@@ -1,13 +1,14 @@
 import GradebookSimulator
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
 @Suite("Who sees what")
 struct PermissionTests {
-    let app = Sim.app(GradebookSimulator(adminToken: nil))
+    var app: some ApplicationProtocol { Sim.app(GradebookSimulator(adminToken: nil)) }
 
     static func isDenied(_ response: TestResponse) throws -> Bool {
-        response.status == .ok && ((try Sim.json(response) as? String)?.hasPrefix("Incorrect permission") ?? false)
+        try response.status == .ok && ((Sim.json(response) as? String)?.hasPrefix("Incorrect permission") ?? false)
     }
 
     @Test("a student sees the sections they are enrolled in")

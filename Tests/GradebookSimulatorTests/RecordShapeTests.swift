@@ -1,11 +1,12 @@
 import Foundation
 import GradebookSimulator
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
 @Suite("Record shapes and types")
 struct RecordShapeTests {
-    let app = Sim.app(GradebookSimulator(adminToken: nil))
+    var app: some ApplicationProtocol { Sim.app(GradebookSimulator(adminToken: nil)) }
 
     @Test("sections: ints, strings, course a string, days in Unix seconds")
     func sections() async throws {

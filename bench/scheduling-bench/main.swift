@@ -290,7 +290,7 @@ struct NaiveSearch {
     /// Seconds per combination over uniformly random combinations (the odometer's first
     /// seconds only vary the last courses, so they can be cheaper or dearer than the average).
     func sampledCostPerCombination(seconds budget: Double) -> Double {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x5EED)
         var top: [Kept] = []
         var done = 0
         let clock = ContinuousClock()
@@ -305,6 +305,19 @@ struct NaiveSearch {
             let elapsed = seconds(clock.now - start)
             if elapsed > budget { return elapsed / Double(done) }
         }
+    }
+}
+
+/// A fast deterministic generator (SplitMix64): the system one costs a system call per number.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 
@@ -370,34 +383,34 @@ if breakdown {
 }
 
 if runNaive {
-print("\n## Naive Cartesian search (no pruning, no folding; conflicts pair by pair; top \(limit) by credit-weighted rating)\n")
-print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50 (synthetic ratings) | speed-up | conflict-free (naive / builder) |")
-print("|---|---:|---:|---|---|---:|---:|---:|---|")
-for selection in selections {
-    for size in sizes {
-        let courses = pick(size, by: selection)
-        let naive = NaiveSearch(courses, book: syntheticBook)
-        // The largest inputs are only sampled: their odometer run would never finish.
-        let result = size == sizes.min() ? naive.run(cap: naiveCap, finish: naiveFinish) : naive.run(cap: 2, finish: 2)
-        let odometerCost = result.elapsed / Double(result.combinations)
-        let sampled = result.finished ? odometerCost : naive.sampledCostPerCombination(seconds: 2)
-        let total = result.finished ? result.elapsed : sampled * naive.product
-        let builder = rows.first { $0.selection == selection.name && $0.courses.count == size && $0.ratings == "synthetic" }!
-        let outcome = builder.figures.outcome
-        let runText = result.finished
-            ? "finished in \(human(result.elapsed))"
-            : "stopped after \(human(result.elapsed)) at \(grouped(result.combinations)) combinations"
-        let checked: String
-        if result.finished {
-            let builderCount = outcome.courseCount == size ? outcome.count : 0
-            let agree = outcome.countIsExact ? (builderCount == result.conflictFree ? "agree" : "DIFFER") : "builder count is a lower bound"
-            checked = "\(grouped(result.conflictFree)) / \(grouped(builderCount)) (\(agree))"
-        } else {
-            checked = "naive did not finish"
+    print("\n## Naive Cartesian search (no pruning, no folding; conflicts pair by pair; top \(limit) by credit-weighted rating)\n")
+    print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50 (synthetic ratings) | speed-up | conflict-free (naive / builder) |")
+    print("|---|---:|---:|---|---|---:|---:|---:|---|")
+    for selection in selections {
+        for size in sizes {
+            let courses = pick(size, by: selection)
+            let naive = NaiveSearch(courses, book: syntheticBook)
+            // The largest inputs are only sampled: their odometer run would never finish.
+            let result = size == sizes.min() ? naive.run(cap: naiveCap, finish: naiveFinish) : naive.run(cap: 2, finish: 2)
+            let odometerCost = result.elapsed / Double(result.combinations)
+            let sampled = result.finished ? odometerCost : naive.sampledCostPerCombination(seconds: 2)
+            let total = result.finished ? result.elapsed : sampled * naive.product
+            let builder = rows.first { $0.selection == selection.name && $0.courses.count == size && $0.ratings == "synthetic" }!
+            let outcome = builder.figures.outcome
+            let runText = result.finished
+                ? "finished in \(human(result.elapsed))"
+                : "stopped after \(human(result.elapsed)) at \(grouped(result.combinations)) combinations"
+            let checked: String
+            if result.finished {
+                let builderCount = outcome.courseCount == size ? outcome.count : 0
+                let agree = outcome.countIsExact ? (builderCount == result.conflictFree ? "agree" : "DIFFER") : "builder count is a lower bound"
+                checked = "\(grouped(result.conflictFree)) / \(grouped(builderCount)) (\(agree))"
+            } else {
+                checked = "naive did not finish"
+            }
+            print("| \(selection.name) | \(size) | \(String(format: "%.3g", naive.product)) | \(runText) | \(human(odometerCost)) / \(result.finished ? "-" : human(sampled)) | \(result.finished ? "" : "≈ ")\(human(total)) | \(human(builder.figures.p50)) | \(ratio(total / builder.figures.p50)) | \(checked) |")
         }
-        print("| \(selection.name) | \(size) | \(String(format: "%.3g", naive.product)) | \(runText) | \(human(odometerCost)) / \(result.finished ? "-" : human(sampled)) | \(result.finished ? "" : "≈ ")\(human(total)) | \(human(builder.figures.p50)) | \(ratio(total / builder.figures.p50)) | \(checked) |")
     }
-}
 }
 
 print("\nload average at end: \(loadAverage()); total \(human(seconds(ContinuousClock.now - started))) (sink \(sink % 10))")

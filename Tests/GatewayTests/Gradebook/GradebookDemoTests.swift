@@ -1,0 +1,136 @@
+import Auth
+import Foundation
+import GatewayApp
+import GatewayCore
+import Gradebook
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOFoundationEssentialsCompat
+import Testing
+
+/// The demo's in-process simulator as source 1, over a real loopback port: the compatibility
+/// proxy, the normalised drill-down, stored accounts, and what never leaks.
+@Suite("Gradebook with the demo simulator")
+struct GradebookDemoTests {
+    static let password = "gradebook-test-1"
+
+    static func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
+    static func gateway(logger: Logger? = nil) throws -> (GatewayApplication, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        var config = GatewayConfiguration()
+        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        config.logLevel = logger == nil ? .critical : .trace
+        config.demo = true
+        config.port = 0
+        config.environment = [:]
+        let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()), logger: logger)
+        return (app, directory)
+    }
+
+    @Test func compatibilityProxyPassesTheUpstreamThrough() async throws {
+        let (app, directory) = try Self.gateway()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await app.makeApplication().test(.live) { client in
+            let probe = try await client.execute(uri: "/gradebook/1/auth.txt", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
+            #expect(probe.status == .ok)
+            #expect(String(buffer: probe.body) == "access\n")
+            let refused = try await client.execute(uri: "/gradebook/1/auth.txt", method: .get, headers: [.authorization: Self.basic("test", "nope")]) { $0 }
+            #expect(refused.status == .unauthorized)
+
+            let direct = try await client.execute(uri: "/sim/gradebook/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { String(buffer: $0.body) }
+            let proxied = try await client.execute(uri: "/gradebook/1/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
+            #expect(proxied.status == .ok)
+            #expect(String(buffer: proxied.body) == direct, "byte for byte")
+
+            let anonymous = try await client.execute(uri: "/gradebook/1/grades.json?record=sections", method: .get) { $0 }
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+            let unknown = try await client.execute(uri: "/gradebook/99/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
+            #expect(unknown.status == .notFound)
+            #expect(unknown.headers[.contentType]?.hasPrefix("application/json") == true)
+        }
+    }
+
+    @Test func normalisedScoresPutTheScoreThatCountsFirst() async throws {
+        let (app, directory) = try Self.gateway()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await app.makeApplication().test(.live) { client in
+            let auth: HTTPFields = [.authorization: Self.basic("test", Self.password)]
+            let sections = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: auth) { $0 }
+            #expect(sections.status == .ok)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(buffer: sections.body)) as? [String: Any])["items"] as? [[String: Any]]
+            let first = try #require(items?.first)
+            let term = first["term"] as? Int ?? 0, course = first["course"] as? String ?? ""
+            let enrollments = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(course)/enrollments", method: .get, headers: auth) { response in
+                (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            }
+            let user = try #require(enrollments.first?["username"] as? String)
+            let assignments = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(course)/enrollments/\(user)/assignments", method: .get, headers: auth) { response in
+                (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            }
+            #expect(!assignments.isEmpty)
+            var sawScores = false
+            for assignment in assignments {
+                let scores = assignment["scores"] as? [[String: Any]] ?? []
+                guard !scores.isEmpty else { continue }
+                sawScores = true
+                let counting = scores.filter { $0["counts"] as? Bool == true }
+                if !counting.isEmpty { #expect(scores[0]["counts"] as? Bool == true) }
+                let rest = scores.drop { $0["counts"] as? Bool == true }.compactMap { $0["postedAt"] as? String }
+                #expect(rest == rest.sorted(by: >), "the others newest first")
+                #expect(scores[0]["displayScore"] is String)
+            }
+            #expect(sawScores)
+        }
+    }
+
+    @Test func storedAccountsAreSealedAndNeverLeak() async throws {
+        let logs = CapturedLogs()
+        var logger = Logger(label: "test") { _ in CapturedLogs.Handler(sink: logs) }
+        logger.logLevel = .trace
+        let (app, directory) = try Self.gateway(logger: logger)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await app.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        _ = try await app.auth.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student)
+        let ada = try await app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let bob = try await app.auth.issueToken(username: "bob", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        try await app.makeApplication().test(.live) { client in
+            let wrong = try await client.execute(
+                uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"sourceId": 1, "username": "test", "password": "not-the-password"}"#)
+            ) { $0.status }
+            #expect(wrong == .unauthorized)
+            let stored = try await client.execute(
+                uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"sourceId": 1, "username": "test", "password": "\#(Self.password)"}"#)
+            ) { ($0.status, String(buffer: $0.body)) }
+            #expect(stored.0 == .created)
+            #expect(!stored.1.contains(Self.password))
+            // With the stored account, a Bearer token is enough.
+            let sections = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: [.authorization: "Bearer \(ada)"]) { $0.status }
+            #expect(sections == .ok)
+            // Bob has none: credentials required, never Ada's.
+            let bobs = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: [.authorization: "Bearer \(bob)"]) { $0.status }
+            #expect(bobs == .unauthorized)
+            let listed = try await client.execute(uri: "/v1/me/gradebook-accounts", method: .get, headers: [.authorization: "Bearer \(ada)"]) { String(buffer: $0.body) }
+            #expect(listed.contains("\"username\":\"test\""))
+            #expect(!listed.contains(Self.password))
+        }
+        // Nothing on disk or in the log holds the password.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.contains("gateway.sqlite"))
+        for file in files {
+            let data = try Data(contentsOf: directory.appendingPathComponent(file))
+            #expect(data.range(of: Data(Self.password.utf8)) == nil, "\(file) holds the password")
+        }
+        let lines = logs.all
+        #expect(!lines.isEmpty)
+        #expect(!lines.contains { $0.contains(Self.password) })
+    }
+}
