@@ -41,6 +41,19 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["gateway.sqlite.vault-keys"])
     }
 
+    @Test func serversStartingTogetherAgreeOnOneKey() async throws {
+        let directory = try VaultTemporaryDirectory()
+        defer { directory.remove() }
+        let file = VaultKeyFile(path: directory.file("keys"))
+        let ids = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<8 { group.addTask { try file.loadOrCreate().current.id } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(ids.count == 1)
+        #expect(try file.read().keys.map(\.id) == Array(ids))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["keys"])
+    }
+
     @Test func aKeyFileOthersCanReadIsRefused() throws {
         let directory = try VaultTemporaryDirectory()
         defer { directory.remove() }

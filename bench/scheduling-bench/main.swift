@@ -3,7 +3,14 @@
 //
 //   swift build -c release --product scheduling-bench --scratch-path .build-release
 //   .build-release/release/scheduling-bench [path/to/umdio.json] [--runs 200] [--warmup 20]
-//       [--sizes 5,8,10] [--naive-cap 10] [--naive-finish 20] [--breakdown yes]
+//       [--seconds 10] [--sizes 5,8,10] [--limit 20] [--selections all|most-sections|most-timed-sections]
+//       [--breakdown yes|no] [--naive yes|no] [--naive-cap 10] [--naive-finish 20]
+//
+// `--seconds` bounds each case: slow builds get fewer runs (at least 20). The naive search on the
+// smallest size runs to the end if that takes under `--naive-finish` seconds, else it stops after
+// `--naive-cap` seconds; the larger sizes are run for 2 s. A search that did not finish is
+// extrapolated from its cost per combination over random combinations (the odometer's first
+// seconds only vary the last courses, which is not a fair sample).
 //
 // The umd.io file defaults to ../shared/data/umdio/202005.json (relative to the repo root).
 // Courses are grouped by `SUBJ NUM`; each section becomes a `SectionOption` (open seats =
@@ -180,14 +187,16 @@ struct BuilderFigures {
 
 nonisolated(unsafe) var sink = 0
 
-/// `runs` timed builds after `warmup` untimed ones; both shrink (to at least 20 and 2) when
-/// the builds are slow enough that they would take more than `budget` seconds.
-func measure(_ builder: ScheduleBuilder, _ courses: [CourseOptions], runs: Int, warmup: Int, budget: Double = secondsPerCase) -> BuilderFigures {
+/// `runs` timed builds after `warmup` untimed ones; both shrink (to at least `minimumRuns` and 2)
+/// when the builds are slow enough that they would take more than `budget` seconds.
+func measure(
+    _ builder: ScheduleBuilder, _ courses: [CourseOptions], runs: Int, warmup: Int, budget: Double = secondsPerCase, minimumRuns: Int = 20
+) -> BuilderFigures {
     let clock = ContinuousClock()
     var outcome = builder.build(courses: courses, constraints: BuildConstraints(), limit: limit)
     let first = seconds(clock.measure { outcome = builder.build(courses: courses, constraints: BuildConstraints(), limit: limit) })
     let affordable = Int(budget / max(first, 1e-9))
-    let runs = min(runs, max(20, affordable))
+    let runs = min(runs, max(minimumRuns, affordable))
     for _ in 0..<min(warmup, max(2, affordable / 10)) {
         sink &+= builder.build(courses: courses, constraints: BuildConstraints(), limit: limit).count
     }
@@ -347,12 +356,10 @@ for selection in selections {
                 var noRank = builder; noRank.rankingBudget = 0
                 var prepOnly = noCount; prepOnly.rankingBudget = 0
                 let short = max(20, runs / 4)
-                breakdownRows.append((selection.name, size, ratingsName, [
-                    figures.p50,
-                    measure(prepOnly, courses, runs: short, warmup: 5, budget: secondsPerCase / 3).p50,
-                    measure(noRank, courses, runs: short, warmup: 5, budget: secondsPerCase / 3).p50,
-                    measure(noCount, courses, runs: short, warmup: 5, budget: secondsPerCase / 3).p50,
-                ]))
+                func p50(_ variant: ScheduleBuilder) -> Double {
+                    measure(variant, courses, runs: short, warmup: 5, budget: secondsPerCase / 3, minimumRuns: 5).p50
+                }
+                breakdownRows.append((selection.name, size, ratingsName, [figures.p50, p50(prepOnly), p50(noRank), p50(noCount)]))
             }
         }
     }

@@ -53,6 +53,10 @@ struct GradebookCompatRoutes: Sendable {
     }
 
     static func response(_ reply: UpstreamReply) -> Response {
+        // An upstream's own 5xx is a bad gateway here: this route never answers 500.
+        if reply.status >= 500 {
+            return message(.badGateway, "The upstream gradebook failed (\(reply.status))")
+        }
         var headers: HTTPFields = [.contentType: reply.contentType ?? "application/json"]
         headers[.cacheControl] = "private, no-store"
         if reply.status == 401 { headers[.wwwAuthenticate] = #"Basic realm="gradebook""# }
@@ -62,11 +66,8 @@ struct GradebookCompatRoutes: Sendable {
 
     /// How every failure under `/gradebook/` answers: the status with a JSON string body.
     static let errorRenderer = ErrorRenderer(pathPrefix: prefix) { error, _ in
-        func string(_ status: HTTPResponse.Status, _ message: String, headers extra: HTTPFields = [:]) -> Response {
-            var headers = extra
-            headers[.contentType] = "application/json"
-            let body = (try? JSONSerialization.data(withJSONObject: message, options: [.fragmentsAllowed])) ?? Data()
-            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        func string(_ status: HTTPResponse.Status, _ text: String, headers: HTTPFields = [:]) -> Response {
+            message(status, text, headers: headers)
         }
         switch error {
         case let compat as CompatError:
@@ -81,6 +82,16 @@ struct GradebookCompatRoutes: Sendable {
         default:
             return string(.badGateway, "The gradebook could not be reached")
         }
+    }
+}
+
+extension GradebookCompatRoutes {
+    /// A status with a JSON string body, as the protocol's clients read failures.
+    static func message(_ status: HTTPResponse.Status, _ text: String, headers extra: HTTPFields = [:]) -> Response {
+        var headers = extra
+        headers[.contentType] = "application/json"
+        let body = (try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])) ?? Data()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 

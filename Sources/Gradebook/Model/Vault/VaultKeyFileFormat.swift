@@ -15,11 +15,11 @@ enum VaultKeyFileFormat {
     }
 
     static func parse(_ text: String) throws(Problem) -> VaultKeyRing {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift: both line ends split.
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         if lines.last == "" { lines.removeLast() }
         var keys: [VaultKey] = []
-        for (index, raw) in lines.enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        for (index, line) in lines.enumerated() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
             guard fields.count == 2, VaultKey.isWellFormedID(fields[0]) else {
                 throw Problem(line: index + 1, reason: "expected `<keyId> <base64 key>`")

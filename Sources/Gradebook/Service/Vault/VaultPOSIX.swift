@@ -63,7 +63,6 @@ enum VaultPOSIX {
                 throw VaultKeyStoreError.malformedKeyFile(path: path, line: 0, reason: "the file is larger than 64 KiB")
             }
         }
-        buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         return (data, VaultFileFingerprint(info))
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A self-signed certificate for 127.0.0.1 and localhost, made with openssl for one test.
+struct TestCertificate {
+    let directory: URL
+    var certificate: String { directory.appendingPathComponent("cert.pem").path }
+    var key: String { directory.appendingPathComponent("key.pem").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", certificate,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw GatewayBinary.Missing(description: "openssl could not make a test certificate") }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// A `gradebook-sim serve` child process over HTTPS on a loopback port (port 0, reported in a
+/// port file), killed when the test ends or after `lifetime` seconds at the latest.
+final class SimulatorProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let adminToken = "sim-admin-\(UUID().uuidString)"
+    private let watchdog: Watchdog
+
+    init(certificate: TestCertificate, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
+        let binary = GatewayBinary.url.deletingLastPathComponent().appendingPathComponent("gradebook-sim")
+        let portFile = certificate.directory.appendingPathComponent("port").path
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile, "--tls-certificate", certificate.certificate,
+            "--tls-key", certificate.key, "--admin-token", adminToken, "--prefix", prefix, "--log-level", "error",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        watchdog = Watchdog(process, seconds: lifetime)
+        var found: Int?
+        for _ in 0..<200 {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                found = value
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let found else {
+            process.terminate()
+            throw GatewayBinary.Missing(description: "gradebook-sim did not start")
+        }
+        port = found
+    }
+
+    func stop() {
+        watchdog.cancel()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+extension GatewayBinary {
+    struct Missing: Error, CustomStringConvertible { let description: String }
+}
