@@ -18,6 +18,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("demo-passwords"), help: "generated (random, printed once; the default) or documented (the README's, as make run uses) (GATEWAY_DEMO_PASSWORDS).") var demoPasswords: String?
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for native TLS (GATEWAY_TLS_CERT).") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for native TLS (GATEWAY_TLS_KEY).") var tlsKey: String?
+    @Option(name: .customLong("gradebook-ca-file"), help: "Extra CA bundle trusted for upstream gradebooks (GATEWAY_GRADEBOOK_CA_FILE).") var gradebookCAFile: String?
+    @Option(name: .customLong("gradebook-timeout"), help: "Seconds an upstream gradebook request may take (GATEWAY_GRADEBOOK_TIMEOUT). Default: 10") var gradebookTimeout: Int?
+    @Option(name: .customLong("gradebook-cache-seconds"), help: "Seconds upstream answers are cached per user; 0 turns caching off (GATEWAY_GRADEBOOK_CACHE_SECONDS). Default: 30") var gradebookCacheSeconds: Int?
+    @Option(name: .customLong("vault-key-file"), help: "The credential vault's key file (GATEWAY_VAULT_KEY_FILE). Default: <database>.vault-keys, unless GATEWAY_VAULT_KEY is set") var vaultKeyFile: String?
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy on this host (loopback peers only) (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
     @Option(name: .customLong("trusted-proxies"), help: "Trust X-Forwarded-Proto/-For only from peers in these networks, e.g. 10.0.0.5/32,fd00::/8 (GATEWAY_TRUSTED_PROXIES).") var trustedProxies: String?
@@ -73,6 +77,16 @@ struct Serve: AsyncParsableCommand {
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
         }
         config.portFile = portFile
+        config.gradebookCAFile = gradebookCAFile ?? Env.string("gradebook-ca-file")
+        config.vaultKeyFile = vaultKeyFile ?? Env.string("vault-key-file")
+        if let seconds = try gradebookTimeout ?? Env.int("gradebook-timeout") {
+            guard (1...300).contains(seconds) else { throw GatewayCLIError("--gradebook-timeout must be between 1 and 300") }
+            config.gradebookTimeoutSeconds = seconds
+        }
+        if let seconds = try gradebookCacheSeconds ?? Env.int("gradebook-cache-seconds") {
+            guard (0...3600).contains(seconds) else { throw GatewayCLIError("--gradebook-cache-seconds must be between 0 and 3600") }
+            config.gradebookCacheSeconds = seconds
+        }
         if let limit = try signUpsPerHour ?? Env.int("signups-per-hour") {
             guard (1...1_000_000).contains(limit) else { throw GatewayCLIError("--signups-per-hour must be between 1 and 1000000") }
             config.signUpsPerHour = limit

@@ -53,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         let onRunning: @Sendable (Int) async -> Void = { [portFile] port in
             logger.notice("listening", metadata: ["port": "\(port)", "scheme": "\(scheme)"])
             say("gradebook-sim: listening on port \(port)")
-                if let portFile {
+            if let portFile {
                 // Written to a temporary name, then renamed: a reader never sees half a number.
                 let partial = portFile + ".partial"
                 _ = FileManager.default.createFile(atPath: partial, contents: Data("\(port)\n".utf8))

@@ -403,6 +403,7 @@ if runNaive {
             let sampled = result.finished ? odometerCost : naive.sampledCostPerCombination(seconds: 2)
             let total = result.finished ? result.elapsed : sampled * naive.product
             let builder = rows.first { $0.selection == selection.name && $0.courses.count == size && $0.ratings == "synthetic" }!
+            let plain = rows.first { $0.selection == selection.name && $0.courses.count == size && $0.ratings == "none" }!
             let outcome = builder.figures.outcome
             let runText = result.finished
                 ? "finished in \(human(result.elapsed))"
@@ -415,7 +416,7 @@ if runNaive {
             } else {
                 checked = "naive did not finish"
             }
-            print("| \(selection.name) | \(size) | \(String(format: "%.3g", naive.product)) | \(runText) | \(human(odometerCost)) / \(result.finished ? "-" : human(sampled)) | \(result.finished ? "" : "≈ ")\(human(total)) | \(human(builder.figures.p50)) | \(ratio(total / builder.figures.p50)) | \(checked) |")
+            print("| \(selection.name) | \(size) | \(String(format: "%.3g", naive.product)) | \(runText) | \(human(odometerCost)) / \(result.finished ? "-" : human(sampled)) | \(result.finished ? "" : "≈ ")\(human(total)) | \(human(plain.figures.p50)) / \(human(builder.figures.p50)) | \(ratio(total / plain.figures.p50)) / \(ratio(total / builder.figures.p50)) | \(checked) |")
         }
     }
 }

@@ -121,7 +121,9 @@ struct GradebookRecords {
             .filter { $0.username == enrollment.username }
             .sorted { ($0.postDate, $0.id) < ($1.postDate, $1.id) }
             .map { links.wire($0, enrollment: enrollment, section: section) }
-        let studentPermissions = permissions(assignment.studentPermissions, assignment: assignment, person: enrollment.id, staff: false)
+        let studentPermissions = permissions(
+            assignment.studentPermissions, assignment: assignment, person: enrollment.id, staff: false
+        )
         return WireUserScore(
             id: assignment.id, name: assignment.name, abbreviatedName: assignment.abbreviatedName,
             maxPoints: assignment.maxPoints, extraCreditAllowed: assignment.extraCreditAllowed.flag,
@@ -135,7 +137,9 @@ struct GradebookRecords {
 
     /// `id` is the assignment id × 10 plus 1 (student permissions) or 2 (staff permissions);
     /// `person` is the enrollment the student permissions are for, 0 for staff.
-    private func permissions(_ flags: SimulatedPermissions, assignment: SimulatedAssignment, person: Int, staff: Bool) -> WirePermissions {
+    private func permissions(
+        _ flags: SimulatedPermissions, assignment: SimulatedAssignment, person: Int, staff: Bool
+    ) -> WirePermissions {
         WirePermissions(
             id: assignment.id * 10 + (staff ? 2 : 1), person: person, visible: flags.visible.flag,
             viewFiles: flags.viewFiles.flag, viewStats: flags.viewStats.flag, viewHistogram: flags.viewHistogram.flag,
