@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import Gradebook
+
+@Suite struct SourceGateTests {
+    @Test func atMostMaxConcurrencyRequestsRunAtOnce() async {
+        let gate = SourceGate(maxConcurrency: 2, requestsPerMinute: 60_000, maxWait: .milliseconds(50))
+        #expect(await gate.enter() == nil)
+        #expect(await gate.enter() == nil)
+        let third = await gate.enter()
+        #expect(third != nil, "a third request waits, then is refused with a retry time")
+        await gate.leave()
+        #expect(await gate.enter() == nil, "a slot freed is a slot taken")
+    }
+
+    @Test func theRateLimitRefusesBeyondItsBurst() async {
+        // 60 a minute: a burst of 6 (a tenth of a minute), then one a second.
+        let gate = SourceGate(maxConcurrency: 100, requestsPerMinute: 60, maxWait: .milliseconds(20))
+        var admitted = 0
+        for _ in 0..<10 {
+            if await gate.enter() == nil { admitted += 1; await gate.leave() }
+        }
+        #expect(admitted == 6)
+        let wait = await gate.enter()
+        #expect(wait == 1)
+    }
+
+    @Test func cacheControlOnlyShortensTheLifetime() {
+        #expect(ReplyCache.lifetime(of: nil, default: .seconds(30)) == .seconds(30))
+        #expect(ReplyCache.lifetime(of: "private, max-age=5", default: .seconds(30)) == .seconds(5))
+        #expect(ReplyCache.lifetime(of: "max-age=600", default: .seconds(30)) == .seconds(30))
+        #expect(ReplyCache.lifetime(of: "no-store", default: .seconds(30)) == nil)
+        #expect(ReplyCache.lifetime(of: "No-Cache", default: .seconds(30)) == nil)
+    }
+
+    @Test func cacheKeysSeparateUsersAndPasswords() {
+        let a = ReplyCache.key(source: 1, credentials: GradebookCredentials(username: "a", password: "p"), request: "r")
+        let b = ReplyCache.key(source: 1, credentials: GradebookCredentials(username: "b", password: "p"), request: "r")
+        let wrong = ReplyCache.key(source: 1, credentials: GradebookCredentials(username: "a", password: "q"), request: "r")
+        // "a:b" + "c" must not collide with "a" + "b:c".
+        let shifted1 = ReplyCache.key(source: 1, credentials: GradebookCredentials(username: "ab", password: "c"), request: "r")
+        let shifted2 = ReplyCache.key(source: 1, credentials: GradebookCredentials(username: "a", password: "bc"), request: "r")
+        #expect(Set([a, b, wrong]).count == 3)
+        #expect(shifted1 != shifted2)
+    }
+}
