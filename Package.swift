@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "Push",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient", "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

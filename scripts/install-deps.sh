@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system libraries Campus Gateway links against, only when they are missing,
-# and a local Python venv with the OpenAPI validator used by `make test`.
+# and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
 set -euo pipefail
 
 PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv)
@@ -29,5 +29,10 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   fi
   if ! "$VENV/bin/python" -c "import icalendar, recurring_ical_events" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check icalendar==7.3.0 recurring-ical-events==3.8.2 >/dev/null
+  fi
+  # PushTests: http_ece (an independent RFC 8188/8291 implementation) decrypts what the Web Push
+  # channel encrypts, and cryptography verifies its VAPID signatures.
+  if ! "$VENV/bin/python" -c "import http_ece, cryptography" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check cryptography==50.0.2 http-ece==1.2.1 >/dev/null
   fi
 fi

@@ -26,4 +26,9 @@ static inline long cg_error_size(void) { return CURL_ERROR_SIZE; }
 /* Feature bits of the libcurl actually loaded at run time (CURLVERSION_NOW is a macro). */
 static inline int cg_version_features(void) { return curl_version_info(CURLVERSION_NOW)->features; }
 static inline int cg_feature_http2(void) { return CURL_VERSION_HTTP2; }
+/* curl_multi_setopt is variadic; Swift calls this typed form (CURLMOPT_MAX_HOST_CONNECTIONS, ...). */
+static inline CURLMcode cg_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
 #endif
