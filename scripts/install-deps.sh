@@ -35,4 +35,9 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   if ! "$VENV/bin/python" -c "import http_ece, cryptography" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check cryptography==50.0.2 http-ece==1.2.1 >/dev/null
   fi
+  # PushTests: the APNs stand-in is an HTTP/2 TLS server built on h2; it verifies the provider
+  # token's ES256 signature with cryptography.
+  if ! "$VENV/bin/python" -c "import h2, cryptography" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check cryptography==50.0.2 h2==4.4.1 >/dev/null
+  fi
 fi

@@ -14,7 +14,7 @@ public import Gradebook
 import GradebookSimulator
 import HTTPClient
 public import Jobs
-import Push
+public import Push
 public import Scheduling
 public import Logging
 public import Registration
@@ -49,6 +49,11 @@ public struct GatewayApplication: Sendable {
     public let gradebookAccounts: GradebookAccountService
     public let gradebooks: GradebookService
     public let vault: VaultKeyProvider
+    /// Devices and notification delivery.
+    public let devices: DeviceService
+    public let push: PushService
+    public let quickHAC: QuickHACService
+    public let deviceGradebookAccounts: DeviceAccountService
     public let routes: RouteRegistry
     public let logger: Logger
     /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
@@ -121,12 +126,24 @@ public struct GatewayApplication: Sendable {
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
         )
         self.gradebooks = GradebookService(sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts)
+        self.devices = DeviceService(transactions: database, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints)
+        self.push = PushService(
+            transactions: database, jobs: SQLiteJobEnqueuer(), channels: NotificationChannels(log: LogChannel(logger: logger)), clock: clock
+        )
+        self.deviceGradebookAccounts = DeviceAccountService(
+            transactions: database, sources: gradebookSources, vault: vault, clock: clock,
+            verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
+        )
+        self.quickHAC = QuickHACService(
+            transactions: database, accounts: deviceGradebookAccounts, clock: clock,
+            apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment
+        )
         self.routes = RouteRegistry()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
         Diagnostics.register(in: jobs.registry)
         try AuthJobHandlers.register(auth, in: jobs.registry)
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
-        PushJobHandlers.register(in: jobs.registry, logger: logger)
+        Push.PushJobHandlers(service: push).register(in: jobs.registry)
     }
 
     /// Demo data only in a database made for it: `--demo` marks a new database; a marked one
@@ -179,6 +196,8 @@ public struct GatewayApplication: Sendable {
             .register(with: guarded, on: router)
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
+        PushRoutes(devices: devices, push: push).register(with: guarded, on: router)
+        QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).
             GradebookSimulator(data: .demo, adminToken: configuration.simulatorAdminToken)
@@ -188,7 +207,7 @@ public struct GatewayApplication: Sendable {
     }
 
     /// Compatibility protocols answer errors in their own form.
-    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer, GradebookRoutes.errorRenderer] }
+    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer, GradebookRoutes.errorRenderer, QuickHACRoutes.errorRenderer] }
 
     /// Where `--demo` mounts the gradebook simulator.
     public static let simulatorPrefix = "sim/gradebook"

@@ -2,6 +2,7 @@ public import GatewayCore
 import GatewayHTTP
 public import Auth
 import Foundation
+public import Push
 public import Jobs
 public import Logging
 public import Registration
@@ -68,6 +69,12 @@ public struct GatewayConfiguration: Sendable {
     public var vaultKeyFile: String?
     /// The environment the vault reads `GATEWAY_VAULT_KEY` from (tests pass their own).
     public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Let webhook URLs and Web Push endpoints use http and private addresses (tests, demo on
+    /// one machine). Off in production: user-supplied URLs are an SSRF path.
+    public var allowInsecurePushEndpoints = false
+    /// The APNs topic (bundle id) and environment of QuickHAC devices that send a token.
+    public var quickHACTopic = "com.quickhac.ios"
+    public var quickHACEnvironment: APNsEnvironment = .production
     /// With `--demo`: the token for the mounted gradebook simulator's admin hook
     /// (`/sim/gradebook/_admin/`); nil turns the hook off.
     public var simulatorAdminToken: String?

@@ -37,7 +37,7 @@ struct RotateKey: AsyncParsableCommand {
         configuration.vaultKeyFile = keyFile
         configuration.logLevel = .error
         let app = try GatewayApplication(configuration: configuration)
-        let rows: [any VaultRows] = [GradebookAccountVaultRows(transactions: app.database)]
+        let rows: [any VaultRows] = [GradebookAccountVaultRows(transactions: app.database), DeviceAccountVaultRows(transactions: app.database)]
         let rotation = VaultRotation()
         let report = env
             ? try await rotation.resealUnderCurrentKey(source: app.vault.source, rows: rows)

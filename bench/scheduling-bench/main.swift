@@ -391,7 +391,7 @@ if breakdown {
 
 if runNaive {
     print("\n## Naive Cartesian search (no pruning, no folding; conflicts pair by pair; top \(limit) by credit-weighted rating)\n")
-    print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50 (synthetic ratings) | speed-up | conflict-free (naive / builder) |")
+    print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50, no ratings / synthetic | speed-up, no ratings / synthetic | conflict-free (naive / builder) |")
     print("|---|---:|---:|---|---|---:|---:|---:|---|")
     for selection in selections {
         for size in sizes {

@@ -7,7 +7,7 @@ import Registration
 /// Connects the Registration module's background work to the job system: offer expiry (one job
 /// per offer, due when the claim window closes) and a sweep every minute that closes any lapsed
 /// offer a missed job left open. The `push.*` kinds Registration enqueues are handled by the
-/// Push module (``PushJobHandlers``).
+/// Push module (`Push.PushJobHandlers`).
 enum RegistrationJobHandlers {
     static func register(_ registration: RegistrationService, in registry: JobRegistry) throws {
         registry.register(RegistrationJobs.offerExpiry) { args, context in

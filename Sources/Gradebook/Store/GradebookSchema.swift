@@ -4,7 +4,7 @@ public import Storage
 /// The Gradebook module's tables: upstream sources and students' stored gradebook accounts
 /// (passwords sealed by the vault).
 public enum GradebookSchema: SchemaModule {
-    public static let tables = ["gradebook_sources", "gradebook_accounts"]
+    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts"]
 
     public static let migrations: [Migration] = [
         Migration("gradebook.001.sources-accounts") { db in
@@ -34,6 +34,22 @@ public enum GradebookSchema: SchemaModule {
                     UNIQUE (account_id, source_id, username)
                 );
                 CREATE INDEX gradebook_accounts_source ON gradebook_accounts(source_id);
+                """)
+        },
+        Migration("gradebook.002.device-accounts") { db in
+            // Accounts owned by a device (QuickHAC: the device's uuid, as a SHA-256 key), sealed
+            // like students' accounts with this row as the associated data.
+            try db.execute(sql: """
+                CREATE TABLE gradebook_device_accounts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    device_key TEXT NOT NULL,
+                    source_id INTEGER NOT NULL REFERENCES gradebook_sources(id) ON DELETE CASCADE,
+                    username TEXT NOT NULL,
+                    sealed_password TEXT NOT NULL,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL,
+                    UNIQUE (device_key, username)
+                );
                 """)
         },
     ]

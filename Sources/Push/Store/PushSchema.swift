@@ -1,8 +1,68 @@
+import GRDB
 public import Storage
 
-/// The Push module's tables. The module is not built yet; its migrations will be
-/// numbered `push.001...` and appended here.
+/// The Push module's tables: devices (one per app install, browser or webhook), the gradebook
+/// accounts and students a device follows (QuickHAC's model), and the outbox of notifications
+/// with their delivery state.
 public enum PushSchema: SchemaModule {
-    public static let tables: [String] = []
-    public static let migrations: [Migration] = []
+    public static let tables = ["push_devices", "push_device_students", "push_notifications"]
+
+    public static let migrations: [Migration] = [
+        Migration("push.001.devices-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE push_devices (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    -- The gateway account that owns it; NULL for a QuickHAC device known only by its uuid.
+                    account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+                    -- QuickHAC's device uuid, as SHA-256 hex (the uuid is the device's only credential).
+                    uuid_hash TEXT UNIQUE,
+                    channel TEXT NOT NULL CHECK (channel IN ('apns', 'webpush', 'webhook', 'log')),
+                    name TEXT NOT NULL DEFAULT '',
+                    apns_token TEXT,
+                    apns_environment TEXT,
+                    apns_topic TEXT,
+                    endpoint TEXT,
+                    p256dh TEXT,
+                    auth_secret TEXT,
+                    webhook_secret BLOB,
+                    active INTEGER NOT NULL DEFAULT 1,
+                    created_at DATETIME NOT NULL,
+                    registered_at DATETIME NOT NULL,
+                    last_success_at DATETIME,
+                    last_failure_at DATETIME,
+                    last_error TEXT,
+                    failure_count INTEGER NOT NULL DEFAULT 0,
+                    CHECK (account_id IS NOT NULL OR uuid_hash IS NOT NULL)
+                );
+                CREATE INDEX push_devices_account ON push_devices(account_id);
+                -- QuickHAC: a device follows some students of some gradebook accounts.
+                CREATE TABLE push_device_students (
+                    device_id INTEGER NOT NULL REFERENCES push_devices(id) ON DELETE CASCADE,
+                    gradebook_account_id INTEGER NOT NULL,
+                    student_id TEXT NOT NULL,
+                    created_at DATETIME NOT NULL,
+                    PRIMARY KEY (device_id, gradebook_account_id, student_id)
+                ) WITHOUT ROWID;
+                -- One row per notification per device. unique_key makes a retried or replayed
+                -- job notify once.
+                CREATE TABLE push_notifications (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    device_id INTEGER NOT NULL REFERENCES push_devices(id) ON DELETE CASCADE,
+                    unique_key TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    data TEXT NOT NULL DEFAULT '{}',
+                    urgent INTEGER NOT NULL DEFAULT 0,
+                    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'discarded', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    created_at DATETIME NOT NULL,
+                    delivered_at DATETIME,
+                    UNIQUE (device_id, unique_key)
+                );
+                CREATE INDEX push_notifications_state ON push_notifications(state, id);
+                """)
+        },
+    ]
 }

@@ -1,0 +1,106 @@
+public import Contracts
+public import Foundation
+public import GatewayCore
+public import Storage
+
+/// Gradebook's answer to ``DeviceGradebookAccounts``: QuickHAC devices' accounts, checked
+/// against the upstream and sealed in the vault with the row as associated data.
+public final class DeviceAccountService: DeviceGradebookAccounts {
+    let transactions: any TransactionRunner
+    let store = SQLiteDeviceAccountStore()
+    let sources: GradebookSourceService
+    let vault: any SecretSealer
+    let clock: any GatewayClock
+    let verifier: @Sendable (GradebookCredentials, GradebookSource) async throws -> Void
+
+    static let table = "gradebook_device_accounts"
+
+    public init(
+        transactions: any TransactionRunner, sources: GradebookSourceService, vault: any SecretSealer, clock: any GatewayClock,
+        verifier: @escaping @Sendable (GradebookCredentials, GradebookSource) async throws -> Void
+    ) {
+        self.transactions = transactions
+        self.sources = sources
+        self.vault = vault
+        self.clock = clock
+        self.verifier = verifier
+    }
+
+    static func context(rowID: Int64) -> VaultContext { VaultContext(table: table, rowID: rowID, owner: 0) }
+
+    public func store(deviceKey: String, sourceID: Int64, username: String, password: String) async throws(DeviceGradebookError) -> (id: Int64, created: Bool) {
+        let source: GradebookSource
+        do { source = try await sources.source(id: sourceID) } catch { throw .unknownSource }
+        let credentials = GradebookCredentials(username: username, password: password)
+        do {
+            try await verifier(credentials, source)
+        } catch GradebookError.upstreamUnauthorized {
+            throw .refused
+        } catch {
+            throw .unavailable
+        }
+        let now = clock.now()
+        let vault = self.vault, store = self.store
+        do {
+            return try await transactions.write { db in
+                let (id, created) = try store.upsert(deviceKey: deviceKey, sourceID: sourceID, username: username, at: now, in: db)
+                try store.setSealed(id: id, sealed: try vault.seal(password, context: Self.context(rowID: id)), in: db)
+                return (id, created)
+            }
+        } catch {
+            throw .unavailable
+        }
+    }
+
+    public func account(deviceKey: String, username: String) async throws(DeviceGradebookError) -> Int64? {
+        let store = self.store
+        do {
+            return try await transactions.read { db in try store.find(deviceKey: deviceKey, username: username, in: db)?.id }
+        } catch {
+            throw .unavailable
+        }
+    }
+
+    public func remove(id: Int64) async throws(DeviceGradebookError) {
+        let store = self.store
+        do {
+            try await transactions.write { db in try store.delete(id: id, in: db) }
+        } catch {
+            throw .unavailable
+        }
+    }
+
+    /// The opened credentials and source of a device account (polling).
+    public func credentials(id: Int64) async throws -> (sourceID: Int64, GradebookCredentials) {
+        let store = self.store
+        let row = try await transactions.read { db in try store.row(id: id, in: db) }
+        guard let row else { throw GradebookError.accountNotFound }
+        do {
+            return (row.sourceID, GradebookCredentials(username: row.username, password: try vault.open(row.sealedPassword, context: Self.context(rowID: row.id))))
+        } catch {
+            throw GradebookError.vaultUnavailable
+        }
+    }
+}
+
+/// Device accounts' sealed passwords as key rotation sees them.
+public struct DeviceAccountVaultRows: VaultRows {
+    let transactions: any TransactionRunner
+    let store = SQLiteDeviceAccountStore()
+
+    public init(transactions: any TransactionRunner) {
+        self.transactions = transactions
+    }
+
+    public func sealedValues() async throws -> [(context: VaultContext, sealed: String)] {
+        let store = self.store
+        return try await transactions.read { db in
+            try store.all(in: db).filter { !$0.sealedPassword.isEmpty }.map { (DeviceAccountService.context(rowID: $0.id), $0.sealedPassword) }
+        }
+    }
+
+    public func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool {
+        let store = self.store
+        return try await transactions.write { db in try store.replaceSealed(id: context.rowID, expected: expected, with: sealed, in: db) }
+    }
+}

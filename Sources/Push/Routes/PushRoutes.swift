@@ -1,0 +1,182 @@
+import Foundation
+import GatewayCore
+public import GatewayHTTP
+public import Hummingbird
+
+/// The Push module's routes: students' devices at `/v1/me/devices` (with a test notification
+/// and their delivery history) and the outbox for admins at `/v1/admin/push/notifications`.
+public struct PushRoutes: Sendable {
+    let devices: DeviceService
+    let push: PushService
+
+    public init(devices: DeviceService, push: PushService) {
+        self.devices = devices
+        self.push = push
+    }
+
+    struct DeviceBody: Decodable {
+        let channel: String
+        let name: String?
+        let token: String?
+        let environment: String?
+        let topic: String?
+        let endpoint: String?
+        let p256dh: String?
+        let auth: String?
+        let url: String?
+    }
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        let devices = self.devices, push = self.push
+        let mine = guarded.group(router, "v1/me/devices", access: .authenticated)
+        mine.get { _, context in
+            let identity = try context.requireIdentity()
+            return try GatewayJSON.response(["items": try await devices.devices(accountID: identity.accountID).map(PushViews.Device.init)])
+        }
+        mine.post { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await GatewayJSON.decode(DeviceBody.self, from: request, context: context)
+            let (device, secret) = try await devices.register(accountID: identity.accountID, DeviceService.Registration(
+                channel: body.channel, name: body.name, token: body.token, environment: body.environment, topic: body.topic,
+                endpoint: body.endpoint, p256dh: body.p256dh, auth: body.auth, url: body.url
+            ))
+            return try GatewayJSON.response(
+                PushViews.NewDevice(device: PushViews.Device(device), webhookSecret: secret), status: .created,
+                headers: [.location: "/v1/me/devices/\(device.id)", .cacheControl: "no-store"]
+            )
+        }
+        mine.get(":deviceId") { _, context in
+            let identity = try context.requireIdentity()
+            return try GatewayJSON.response(PushViews.Device(try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)))
+        }
+        mine.delete(":deviceId") { _, context in
+            let identity = try context.requireIdentity()
+            try await devices.delete(id: try Self.deviceID(context), accountID: identity.accountID)
+            return Response(status: .noContent)
+        }
+        mine.post(":deviceId/test") { _, context in
+            let identity = try context.requireIdentity()
+            let device = try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)
+            let id = UUID().uuidString.lowercased()
+            let queued = try await push.notify(deviceID: device.id, uniqueKey: "test:\(id)", OutgoingNotification(
+                id: id, category: "test", title: "Campus Gateway", body: "Notifications reach this device."
+            ))
+            return try GatewayJSON.response(["queued": queued], status: .accepted)
+        }
+        mine.get(":deviceId/notifications") { _, context in
+            let identity = try context.requireIdentity()
+            let device = try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)
+            let items = try await push.recent(state: nil, deviceIDs: [device.id], limit: 50)
+            return try GatewayJSON.response(["items": items.map(PushViews.Notification.init)])
+        }
+
+        let admin = guarded.group(router, "v1/admin/push", access: .role(.admin))
+        admin.get("notifications") { request, _ in
+            var state: StoredNotification.State?
+            if let raw = request.uri.queryParameters.get("state") {
+                guard let parsed = StoredNotification.State(rawValue: raw) else {
+                    throw PushError.invalid(field: "state", message: "state is one of pending, delivered, discarded, failed.")
+                }
+                state = parsed
+            }
+            let limit = min(200, max(1, Int(request.uri.queryParameters.get("limit") ?? "") ?? 50))
+            let items = try await push.recent(state: state, deviceIDs: nil, limit: limit)
+            let counts = try await push.counts()
+            return try GatewayJSON.response(PushViews.Outbox(
+                counts: Dictionary(uniqueKeysWithValues: StoredNotification.State.allCases.map { ($0.rawValue, counts[$0] ?? 0) }),
+                items: items.map(PushViews.Notification.init)
+            ))
+        }
+    }
+
+    static func deviceID(_ context: GatewayContext) throws -> Int64 {
+        guard let raw = context.parameters.get("deviceId"), let id = Int64(raw) else { throw PushError.deviceNotFound }
+        return id
+    }
+}
+
+/// The JSON shapes of devices and notifications. Never secrets: no webhook secret (shown once
+/// at registration), no Web Push auth secret.
+enum PushViews {
+    struct Device: Encodable {
+        let id: Int64
+        let channel: String
+        let name: String
+        let active: Bool
+        let environment: String?
+        let topic: String?
+        let endpointHost: String?
+        let createdAt: Date
+        let lastSuccessAt: Date?
+        let lastFailureAt: Date?
+        let lastError: String?
+        let failureCount: Int
+
+        init(_ device: Push.Device) {
+            id = device.id
+            channel = device.channel.rawValue
+            name = device.name
+            active = device.active
+            switch device.address {
+            case .apns(_, let environment, let topic):
+                self.environment = environment.rawValue
+                self.topic = topic
+                endpointHost = nil
+            case .webPush(let endpoint, _, _):
+                environment = nil
+                topic = nil
+                endpointHost = endpoint.host
+            case .webhook(let url, _):
+                environment = nil
+                topic = nil
+                endpointHost = url.host
+            case .log:
+                environment = nil
+                topic = nil
+                endpointHost = nil
+            }
+            createdAt = device.createdAt
+            lastSuccessAt = device.lastSuccessAt
+            lastFailureAt = device.lastFailureAt
+            lastError = device.lastError
+            failureCount = device.failureCount
+        }
+    }
+
+    struct NewDevice: Encodable {
+        let device: Device
+        /// The webhook's signing secret, shown only now.
+        let webhookSecret: String?
+    }
+
+    struct Notification: Encodable {
+        let id: Int64
+        let deviceId: Int64
+        let category: String
+        let title: String
+        let body: String
+        let state: String
+        let attempts: Int
+        let lastError: String?
+        let createdAt: Date
+        let deliveredAt: Date?
+
+        init(_ stored: StoredNotification) {
+            id = stored.id
+            deviceId = stored.deviceID
+            category = stored.notification.category
+            title = stored.notification.title
+            body = stored.notification.body
+            state = stored.state.rawValue
+            attempts = stored.attempts
+            lastError = stored.lastError
+            createdAt = stored.createdAt
+            deliveredAt = stored.deliveredAt
+        }
+    }
+
+    struct Outbox: Encodable {
+        let counts: [String: Int]
+        let items: [Notification]
+    }
+}

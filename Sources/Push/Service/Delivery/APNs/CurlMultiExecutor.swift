@@ -1,0 +1,133 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Options for ``CurlMultiExecutor``.
+struct CurlMultiOptions: Sendable {
+    /// A PEM file of extra trust anchors (tests); verification itself is never turned off.
+    var additionalCAFile: String?
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS`: more transfers wait for a stream instead of a new
+    /// connection. `nil` leaves libcurl's default (no limit).
+    var maxHostConnections: Int?
+    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`: streams per HTTP/2 connection before libcurl opens
+    /// another (the server's own limit applies too).
+    var maxConcurrentStreams: Int = 1000
+    var connectTimeoutMilliseconds: Int = 10_000
+    /// Larger response bodies fail the transfer (APNs answers are tiny).
+    var maxResponseBodySize: Int = 64 * 1024
+}
+
+/// Runs HTTP/2 POSTs concurrently on one libcurl multi handle, so many requests share a few
+/// connections as multiplexed streams instead of one connection each.
+///
+/// One dedicated thread loops over `curl_multi_perform`, `curl_multi_info_read` and
+/// `curl_multi_poll`. ``perform(_:)`` queues a transfer and wakes the loop with
+/// `curl_multi_wakeup`; the loop adds it to the multi handle and, when libcurl reports it done,
+/// completes the waiting task. Every easy handle asks for HTTP/2 over TLS
+/// (`CURL_HTTP_VERSION_2TLS`) and sets `CURLOPT_PIPEWAIT`, so a transfer waits for an
+/// existing connection to confirm multiplexing rather than opening a new one.
+///
+/// ``shutdown()`` (or releasing the executor) fails queued and running transfers with
+/// ``CurlMultiError/shutDown`` and ends the thread.
+final class CurlMultiExecutor: Sendable {
+    private let shared: Shared
+    private let maxResponseBodySize: Int
+
+    init(options: CurlMultiOptions, threadName: String = "apns-curl-multi") {
+        CurlMultiGlobal.ensureInitialized()
+        let shared = Shared()
+        self.shared = shared
+        self.maxResponseBodySize = options.maxResponseBodySize
+        let thread = Thread { CurlMultiLoop(shared: shared, options: options).run() }
+        thread.name = threadName
+        thread.start()
+    }
+
+    deinit { shared.shutdown() }
+
+    /// Sends `request` and waits for its response or failure.
+    func perform(_ request: CurlMultiRequest) async -> Result<CurlMultiResponse, CurlMultiError> {
+        let flag = CurlMultiCancelFlag(id: shared.nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
+        let shared = self.shared, limit = maxResponseBodySize
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let transfer = CurlMultiTransfer(request: request, cancelFlag: flag, maxBodySize: limit, continuation: continuation)
+                if !shared.submit(transfer) { transfer.complete(.failure(.shutDown)) }
+            }
+        } onCancel: {
+            flag.cancel()
+            shared.requestCancel(flag.id)
+        }
+    }
+
+    /// Fails everything queued or running and stops the loop thread. Does not block; calling
+    /// it again is harmless.
+    func shutdown() { shared.shutdown() }
+
+    /// Connections libcurl has opened so far (`CURLINFO_NUM_CONNECTS`, summed).
+    var connectionsOpened: Int { shared.connectionsOpened.load(ordering: .relaxed) }
+
+    /// What the submitting tasks and the loop thread share: the inbox under a lock, counters.
+    final class Shared: Sendable {
+        struct Inbox {
+            var pending: [CurlMultiTransfer] = []
+            var cancelled: [UInt64] = []
+            var isShutDown = false
+            /// Set while the loop's multi handle is alive; wakeups only go to a live handle.
+            var multi: UnsafeMutableRawPointer?
+        }
+
+        let inbox = Mutex(Inbox())
+        let nextID = Atomic<UInt64>(1)
+        let connectionsOpened = Atomic<Int>(0)
+
+        /// Queues `transfer`; `false` once shut down.
+        func submit(_ transfer: CurlMultiTransfer) -> Bool {
+            inbox.withLock { inbox in
+                guard !inbox.isShutDown else { return false }
+                inbox.pending.append(transfer)
+                // One wakeup per batch: later submitters find it already pending.
+                if inbox.pending.count == 1, let multi = inbox.multi { _ = curl_multi_wakeup(multi) }
+                return true
+            }
+        }
+
+        func requestCancel(_ id: UInt64) {
+            inbox.withLock { inbox in
+                guard !inbox.isShutDown else { return }
+                inbox.cancelled.append(id)
+                if let multi = inbox.multi { _ = curl_multi_wakeup(multi) }
+            }
+        }
+
+        func shutdown() {
+            inbox.withLock { inbox in
+                guard !inbox.isShutDown else { return }
+                inbox.isShutDown = true
+                if let multi = inbox.multi { _ = curl_multi_wakeup(multi) }
+            }
+        }
+
+        /// Takes what arrived since the last call. On shutdown also withdraws the multi handle
+        /// so nobody wakes it after it is freed.
+        func drain() -> (pending: [CurlMultiTransfer], cancelled: [UInt64], isShutDown: Bool) {
+            inbox.withLock { inbox in
+                let taken = (inbox.pending, inbox.cancelled, inbox.isShutDown)
+                inbox.pending = []
+                inbox.cancelled = []
+                if inbox.isShutDown { inbox.multi = nil }
+                return taken
+            }
+        }
+    }
+}
+
+/// Process-wide libcurl initialisation for this module (`curl_global_init` is reference
+/// counted, so another module initialising too is fine).
+enum CurlMultiGlobal {
+    private static let initResult: CURLcode = cg_global_init_default()
+
+    static func ensureInitialized() {
+        precondition(initResult == CURLE_OK, "curl_global_init failed with code \(initResult.rawValue)")
+    }
+}

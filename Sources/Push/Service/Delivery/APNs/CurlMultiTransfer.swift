@@ -1,0 +1,157 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One HTTPS POST for ``CurlMultiExecutor``.
+struct CurlMultiRequest: Sendable {
+    var url: String
+    /// `name: value` lines; `name:` alone removes one of libcurl's default headers.
+    var headerLines: [String]
+    var body: Data
+    var timeoutMilliseconds: Int
+}
+
+/// The answer to a ``CurlMultiRequest``.
+struct CurlMultiResponse: Sendable {
+    var status: Int
+    /// Response headers, names in lower case (a repeated name keeps its last value).
+    var headers: [String: String]
+    var body: Data
+    /// `CURLINFO_HTTP_VERSION`: 3 for HTTP/2 (`CURL_HTTP_VERSION_2_0`).
+    var httpVersion: Int
+    /// Connections this transfer had to open (0 when it reused or multiplexed onto one).
+    var newConnections: Int
+}
+
+/// Why a ``CurlMultiRequest`` got no response.
+enum CurlMultiError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libcurl failed the transfer (connect, TLS, timeout, …).
+    case transfer(code: Int, message: String)
+    /// The executor was shut down first.
+    case shutDown
+    /// The waiting task was cancelled.
+    case cancelled
+
+    var description: String {
+        switch self {
+        case .transfer(let code, let message): "curl error \(code): \(message)"
+        case .shutDown: "the APNs connection pool is shut down"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// Set from any thread when the waiting task is cancelled; read by the loop thread.
+final class CurlMultiCancelFlag: Sendable {
+    let id: UInt64
+    private let flag = Atomic<Bool>(false)
+
+    init(id: UInt64) { self.id = id }
+
+    var isCancelled: Bool { flag.load(ordering: .acquiring) }
+    func cancel() { flag.store(true, ordering: .releasing) }
+}
+
+/// One transfer in flight: its request, the continuation to complete, and the response being
+/// collected by libcurl's callbacks.
+///
+/// `@unchecked Sendable`: created by the submitting task and handed to the loop thread once,
+/// under the executor's lock; from then on only the loop thread touches it.
+final class CurlMultiTransfer: @unchecked Sendable {
+    typealias Completion = CheckedContinuation<Result<CurlMultiResponse, CurlMultiError>, Never>
+
+    let request: CurlMultiRequest
+    let cancelFlag: CurlMultiCancelFlag
+    private let continuation: Completion
+    private let maxBodySize: Int
+    private var completed = false
+
+    var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    private(set) var body = Data()
+    private(set) var headers: [String: String] = [:]
+    private(set) var exceededBodyLimit = false
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init(request: CurlMultiRequest, cancelFlag: CurlMultiCancelFlag, maxBodySize: Int, continuation: Completion) {
+        self.request = request
+        self.cancelFlag = cancelFlag
+        self.maxBodySize = maxBodySize
+        self.continuation = continuation
+        let size = Int(cg_error_size())
+        errorBuffer = .allocate(capacity: size)
+        errorBuffer.initialize(repeating: 0, count: size)
+    }
+
+    deinit {
+        // The easy handle was reset (dropping its pointer to the buffer) before this runs.
+        errorBuffer.deallocate()
+        if !completed { continuation.resume(returning: .failure(.shutDown)) }
+    }
+
+    /// Completes the waiting task; later calls are ignored.
+    func complete(_ result: Result<CurlMultiResponse, CurlMultiError>) {
+        guard !completed else { return }
+        completed = true
+        continuation.resume(returning: result)
+    }
+
+    /// libcurl's message for a failed transfer: the error buffer, else the code's text.
+    func errorMessage(for code: CURLcode) -> String {
+        errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+    }
+
+    /// Points `easy`'s write and header callbacks at `self`; the caller keeps `self` alive
+    /// until the handle is reset.
+    func installCallbacks(on easy: UnsafeMutableRawPointer) -> CURLcode {
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        let codes = [
+            cg_setopt_write_function(easy, multiWriteCallback),
+            cg_setopt_pointer(easy, CURLOPT_WRITEDATA, userData),
+            cg_setopt_header_function(easy, multiHeaderCallback),
+            cg_setopt_pointer(easy, CURLOPT_HEADERDATA, userData),
+        ]
+        return codes.first { $0 != CURLE_OK } ?? CURLE_OK
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard body.count + bytes.count <= maxBodySize else {
+            exceededBodyLimit = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        var length = bytes.count
+        while length > 0, bytes[length - 1] == 0x0D || bytes[length - 1] == 0x0A { length -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll()  // a new response (after a 1xx) starts
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+}
+
+// C callbacks cannot capture context: they find the transfer through the user-data pointer.
+
+private func multiWriteCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?
+) -> Int {
+    guard let userData else { return 0 }
+    let transfer = Unmanaged<CurlMultiTransfer>.fromOpaque(userData).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private func multiHeaderCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?
+) -> Int {
+    guard let userData else { return 0 }
+    let transfer = Unmanaged<CurlMultiTransfer>.fromOpaque(userData).takeUnretainedValue()
+    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+}

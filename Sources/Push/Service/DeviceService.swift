@@ -1,0 +1,119 @@
+import Crypto
+public import Foundation
+public import GatewayCore
+public import Storage
+
+/// Students' devices at `/v1/me/devices`: register one per app install, browser or webhook,
+/// list, remove. Another student's device is simply not found.
+public final class DeviceService: Sendable {
+    let transactions: any TransactionRunner
+    let store: any DeviceStoring
+    let clock: any GatewayClock
+    /// Lets http and private hosts for webhooks and Web Push endpoints (tests and the demo).
+    let allowInsecureEndpoints: Bool
+
+    public static let maximumPerAccount = 20
+
+    public init(transactions: any TransactionRunner, store: any DeviceStoring = SQLiteDeviceStore(), clock: any GatewayClock, allowInsecureEndpoints: Bool = false) {
+        self.transactions = transactions
+        self.store = store
+        self.clock = clock
+        self.allowInsecureEndpoints = allowInsecureEndpoints
+    }
+
+    /// What a client asks to register.
+    public struct Registration: Sendable {
+        public var channel: String
+        public var name: String?
+        public var token: String?
+        public var environment: String?
+        public var topic: String?
+        public var endpoint: String?
+        public var p256dh: String?
+        public var auth: String?
+        public var url: String?
+
+        public init(channel: String, name: String? = nil, token: String? = nil, environment: String? = nil, topic: String? = nil,
+                    endpoint: String? = nil, p256dh: String? = nil, auth: String? = nil, url: String? = nil) {
+            self.channel = channel
+            self.name = name
+            self.token = token
+            self.environment = environment
+            self.topic = topic
+            self.endpoint = endpoint
+            self.p256dh = p256dh
+            self.auth = auth
+            self.url = url
+        }
+    }
+
+    /// Registers a device; a webhook's signing secret comes back once (`whsec_...`).
+    public func register(accountID: Int64, _ registration: Registration) async throws -> (Device, webhookSecret: String?) {
+        let (address, secret) = try address(for: registration)
+        let name = (registration.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard name.count <= 100 else { throw PushError.invalid(field: "name", message: "A name is at most 100 characters.") }
+        let now = clock.now()
+        let device = try await transactions.write { [store] db in
+            guard try store.devices(ofAccount: accountID, in: db).count < Self.maximumPerAccount else { throw PushError.deviceLimit(Self.maximumPerAccount) }
+            return try store.insert(NewDevice(accountID: accountID, name: name, address: address), at: now, in: db)
+        }
+        return (device, secret.map { "whsec_" + $0.base64EncodedString() })
+    }
+
+    public func devices(accountID: Int64) async throws -> [Device] {
+        try await transactions.read { [store] db in try store.devices(ofAccount: accountID, in: db) }
+    }
+
+    public func device(id: Int64, accountID: Int64) async throws -> Device {
+        let found = try await transactions.read { [store] db in try store.device(id: id, in: db) }
+        guard let found, found.accountID == accountID else { throw PushError.deviceNotFound }
+        return found
+    }
+
+    public func delete(id: Int64, accountID: Int64) async throws {
+        _ = try await device(id: id, accountID: accountID)
+        _ = try await transactions.write { [store] db in try store.delete(id: id, in: db) }
+    }
+
+    func address(for registration: Registration) throws -> (DeviceAddress, Data?) {
+        do {
+            switch Device.Channel(rawValue: registration.channel) {
+            case .apns?:
+                let token = try DeviceRules.apnsToken(registration.token ?? "")
+                let topic = try DeviceRules.apnsTopic(registration.topic ?? "")
+                guard let environment = APNsEnvironment(rawValue: registration.environment ?? "production") else {
+                    throw DeviceProblem(field: "environment", reason: "must be sandbox or production")
+                }
+                return (.apns(token: token, environment: environment, topic: topic), nil)
+            case .webpush?:
+                let endpoint = try DeviceRules.outboundURL(registration.endpoint ?? "", field: "endpoint", allowInsecure: allowInsecureEndpoints)
+                guard let p256dh = registration.p256dh, let key = Self.base64URL(p256dh), key.count == 65, key.first == 4 else {
+                    throw DeviceProblem(field: "p256dh", reason: "must be the subscription's P-256 public key (65 bytes, base64url)")
+                }
+                guard let auth = registration.auth, let secret = Self.base64URL(auth), secret.count == 16 else {
+                    throw DeviceProblem(field: "auth", reason: "must be the subscription's 16-byte auth secret (base64url)")
+                }
+                return (.webPush(endpoint: endpoint, p256dh: p256dh, auth: auth), nil)
+            case .webhook?:
+                let url = try DeviceRules.outboundURL(registration.url ?? "", field: "url", allowInsecure: allowInsecureEndpoints)
+                var bytes = [UInt8](repeating: 0, count: 32)
+                var generator = SystemRandomNumberGenerator()
+                for index in bytes.indices { bytes[index] = generator.next() }
+                let secret = Data(bytes)
+                return (.webhook(url: url, secret: secret), secret)
+            case .log?:
+                return (.log, nil)
+            case nil:
+                throw DeviceProblem(field: "channel", reason: "must be apns, webpush, webhook or log")
+            }
+        } catch let problem as DeviceProblem {
+            throw PushError.invalid(field: problem.field, message: "\(problem.field) \(problem.reason).")
+        }
+    }
+
+    static func base64URL(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}

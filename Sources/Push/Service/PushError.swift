@@ -1,0 +1,9 @@
+/// Why a push request was refused.
+public enum PushError: Error, Sendable, Equatable {
+    /// A field is unusable (422 naming it).
+    case invalid(field: String, message: String)
+    /// No such device belongs to the caller (404).
+    case deviceNotFound
+    /// The caller has the most devices allowed (409).
+    case deviceLimit(Int)
+}

@@ -1,0 +1,66 @@
+public import Contracts
+import Foundation
+public import Jobs
+
+/// Handles every `push.*` kind other modules enqueue (``PushJobs``) by queueing a notification
+/// for each of the student's devices, once per event (the unique key is the event), and works
+/// `push.deliver`.
+public struct PushJobHandlers: Sendable {
+    let service: PushService
+
+    public init(service: PushService) {
+        self.service = service
+    }
+
+    public func register(in registry: JobRegistry) {
+        let service = self.service
+        registry.register(PushJobs.seatOffered) { args, _ in
+            try await service.notify(accountID: args.accountId, uniqueKey: "offer:\(args.offerId)", OutgoingNotification(
+                id: "offer-\(args.offerId)", category: "waitlist.offer", title: "A seat is yours to claim",
+                body: "A seat opened in class \(args.classId). Claim it before \(Self.time(args.expiresAt)).",
+                data: ["classId": String(args.classId), "offerId": String(args.offerId)], urgent: true,
+                collapseID: "offer-\(args.offerId)", expiresAt: args.expiresAt
+            ))
+            return .complete
+        }
+        registry.register(PushJobs.offerExpired) { args, _ in
+            try await service.notify(accountID: args.accountId, uniqueKey: "offer-expired:\(args.offerId)", OutgoingNotification(
+                id: "offer-expired-\(args.offerId)", category: "waitlist.offer", title: "Your seat offer expired",
+                body: "The seat held for you in class \(args.classId) went to the next student.",
+                data: ["classId": String(args.classId), "offerId": String(args.offerId)], collapseID: "offer-\(args.offerId)"
+            ))
+            return .complete
+        }
+        registry.register(PushJobs.waitlistEnrolled) { args, _ in
+            try await service.notify(accountID: args.accountId, uniqueKey: "enrolled:\(args.accountId):\(args.classId)", OutgoingNotification(
+                id: "enrolled-\(args.accountId)-\(args.classId)", category: "waitlist.enrolled", title: "You're in",
+                body: "You were enrolled in class \(args.classId) from its waitlist.", data: ["classId": String(args.classId)], urgent: true
+            ))
+            return .complete
+        }
+        registry.register(PushJobs.seatOpened) { args, context in
+            for account in args.accountIds {
+                try await service.notify(accountID: account, uniqueKey: "seat-opened:\(args.classId):\(context.jobID)", OutgoingNotification(
+                    id: "seat-\(args.classId)-\(context.jobID)", category: "seat.open", title: "A seat opened",
+                    body: "\(args.openSeats) seat(s) opened in class \(args.classId).", data: ["classId": String(args.classId)], urgent: true,
+                    collapseID: "seat-\(args.classId)"
+                ))
+            }
+            return .complete
+        }
+        registry.register(PushJobs.classCancelled) { args, context in
+            for account in args.accountIds {
+                try await service.notify(accountID: account, uniqueKey: "cancelled:\(args.classId)", OutgoingNotification(
+                    id: "cancelled-\(args.classId)-\(context.jobID)", category: "class.cancelled", title: "Class cancelled",
+                    body: "Class \(args.classId) was cancelled.", data: ["classId": String(args.classId)], urgent: true
+                ))
+            }
+            return .complete
+        }
+        registry.register(PushService.deliver) { args, _ in
+            try await service.deliver(notificationID: args.notificationId)
+        }
+    }
+
+    static func time(_ date: Date) -> String { date.formatted(.iso8601) }
+}

@@ -1,0 +1,151 @@
+public import Contracts
+import Crypto
+public import Foundation
+public import GatewayCore
+public import Storage
+
+/// The QuickHAC push API (seed 004) over devices known by a uuid: register, add and remove
+/// gradebook accounts (sealed by Gradebook through ``DeviceGradebookAccounts``), and choose
+/// the students of each account to follow.
+public final class QuickHACService: Sendable {
+    let transactions: any TransactionRunner
+    let devices: any DeviceStoring
+    let accounts: any DeviceGradebookAccounts
+    let clock: any GatewayClock
+    /// The app's APNs topic and environment for devices that send a token.
+    let apnsTopic: String
+    let apnsEnvironment: APNsEnvironment
+
+    public init(
+        transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), accounts: any DeviceGradebookAccounts,
+        clock: any GatewayClock, apnsTopic: String, apnsEnvironment: APNsEnvironment
+    ) {
+        self.transactions = transactions
+        self.devices = devices
+        self.accounts = accounts
+        self.clock = clock
+        self.apnsTopic = apnsTopic
+        self.apnsEnvironment = apnsEnvironment
+    }
+
+    /// A processing error: the route answers 418.
+    public struct Refusal: Error, Sendable, Equatable {
+        public let code: Int
+        public let message: String
+    }
+
+    /// The device's key: SHA-256 of its uuid (the uuid itself is its only credential, so it is
+    /// never stored).
+    static func key(_ uuid: String) -> String {
+        SHA256.hash(data: Data(uuid.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func checked(_ uuid: String) throws -> String {
+        guard (8...200).contains(uuid.utf8.count), uuid.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw Refusal(code: 2, message: "the uuid is 8 to 200 visible characters")
+        }
+        return key(uuid)
+    }
+
+    /// `register`: 1 for a new device, 0 for a known one (its token updated).
+    public func register(uuid: String, token: String?) async throws -> Int {
+        let key = try Self.checked(uuid)
+        var address = DeviceAddress.log
+        if let token, !token.isEmpty {
+            do {
+                address = .apns(token: try DeviceRules.apnsToken(token), environment: apnsEnvironment, topic: apnsTopic)
+            } catch {
+                throw Refusal(code: 3, message: "the token is not an APNs device token")
+            }
+        }
+        let now = clock.now()
+        let chosen = address
+        return try await transactions.write { [devices] db in
+            let address = chosen
+            if let existing = try devices.device(uuidHash: key, in: db) {
+                if case .apns = address { try devices.reregister(id: existing.id, address: address, at: now, in: db) }
+                return 0
+            }
+            _ = try devices.insert(NewDevice(accountID: nil, uuidHash: key, name: "QuickHAC", address: address), at: now, in: db)
+            return 1
+        }
+    }
+
+    func device(_ uuid: String) async throws -> Device {
+        let key = try Self.checked(uuid)
+        let found = try await transactions.read { [devices] db in try devices.device(uuidHash: key, in: db) }
+        guard let found else { throw Refusal(code: 4, message: "unknown device: register first") }
+        return found
+    }
+
+    /// `account_add`: 0 added, 1 already there (its password updated).
+    public func addAccount(uuid: String, user: String, password: String, district: String) async throws -> Int {
+        let device = try await device(uuid)
+        guard let source = Int64(district), source > 0 else { throw Refusal(code: 5, message: "unknown district") }
+        guard (1...200).contains(user.utf8.count), (1...1024).contains(password.utf8.count) else {
+            throw Refusal(code: 6, message: "bad username or password")
+        }
+        do {
+            let (_, created) = try await accounts.store(deviceKey: Self.key(uuid), sourceID: source, username: user, password: password)
+            _ = device
+            return created ? 0 : 1
+        } catch .unknownSource {
+            throw Refusal(code: 5, message: "unknown district")
+        } catch .refused {
+            throw Refusal(code: 7, message: "the gradebook refused these credentials")
+        } catch {
+            throw Refusal(code: 8, message: "the gradebook could not be reached")
+        }
+    }
+
+    /// `account_remove`: 0 removed (with its students), 1 no such account.
+    public func removeAccount(uuid: String, user: String) async throws -> Int {
+        let device = try await device(uuid)
+        guard let account = try await lookup(uuid: uuid, user: user) else { return 1 }
+        try await transactions.write { [devices] db in _ = try devices.unlink(deviceID: device.id, gradebookAccountID: account, studentID: nil, in: db) }
+        try await remove(account)
+        return 0
+    }
+
+    /// `student_add`: 0 added, 1 already followed.
+    public func addStudent(uuid: String, user: String, student: String) async throws -> Int {
+        let device = try await device(uuid)
+        guard (1...64).contains(student.utf8.count) else { throw Refusal(code: 9, message: "bad student id") }
+        guard let account = try await lookup(uuid: uuid, user: user) else { throw Refusal(code: 10, message: "unknown account: add it first") }
+        let now = clock.now()
+        let added = try await transactions.write { [devices] db in
+            try devices.link(deviceID: device.id, gradebookAccountID: account, studentID: student, at: now, in: db)
+        }
+        return added ? 0 : 1
+    }
+
+    /// `student_remove`: 0 removed, 1 not followed. Removing an account's last student removes
+    /// the account.
+    public func removeStudent(uuid: String, user: String, student: String) async throws -> Int {
+        let device = try await device(uuid)
+        guard let account = try await lookup(uuid: uuid, user: user) else { return 1 }
+        let (removed, left) = try await transactions.write { [devices] db in
+            let removed = try devices.unlink(deviceID: device.id, gradebookAccountID: account, studentID: student, in: db)
+            let left = try devices.links(deviceID: device.id, in: db).filter { $0.gradebookAccountID == account }.count
+            return (removed, left)
+        }
+        if removed > 0, left == 0 { try await remove(account) }
+        return removed > 0 ? 0 : 1
+    }
+
+    private func lookup(uuid: String, user: String) async throws -> Int64? {
+        do {
+            return try await accounts.account(deviceKey: Self.key(uuid), username: user)
+        } catch {
+            throw Refusal(code: 8, message: "the gradebook could not be reached")
+        }
+    }
+
+    private func remove(_ account: Int64) async throws {
+        do {
+            try await accounts.remove(id: account)
+        } catch {
+            throw Refusal(code: 8, message: "the gradebook could not be reached")
+        }
+    }
+}

@@ -1,0 +1,186 @@
+public import Contracts
+public import Foundation
+import GRDB
+import Storage
+
+/// A device to create, before it has an id.
+public struct NewDevice: Sendable {
+    public var accountID: Int64?
+    public var uuidHash: String?
+    public var name: String
+    public var address: DeviceAddress
+
+    public init(accountID: Int64?, uuidHash: String? = nil, name: String, address: DeviceAddress) {
+        self.accountID = accountID
+        self.uuidHash = uuidHash
+        self.name = name
+        self.address = address
+    }
+}
+
+/// Devices and the students they follow, behind a protocol (``SQLiteDeviceStore``).
+public protocol DeviceStoring: Sendable {
+    func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device
+    func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device]
+    func device(id: Int64, in transaction: any StoreTransaction) throws -> Device?
+    func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device?
+    /// Sets a device's address (a new APNs token) and marks it registered now and active.
+    func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws
+    func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool
+    func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws
+    func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws
+    /// QuickHAC links: a device follows a student of a stored gradebook account.
+    func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool
+    func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int
+    func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)]
+}
+
+public struct SQLiteDeviceStore: DeviceStoring {
+    public init() {}
+
+    public func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device {
+        let db = try transaction.sqlite()
+        let columns = Self.columns(device.address)
+        try db.execute(
+            sql: """
+                INSERT INTO push_devices (account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
+                    p256dh, auth_secret, webhook_secret, created_at, registered_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                device.accountID, device.uuidHash, columns.channel.rawValue, device.name, columns.token, columns.environment, columns.topic,
+                columns.endpoint, columns.p256dh, columns.auth, columns.secret, now, now,
+            ]
+        )
+        return Device(
+            id: db.lastInsertedRowID, accountID: device.accountID, channel: columns.channel, name: device.name, address: device.address,
+            active: true, createdAt: now, registeredAt: now
+        )
+    }
+
+    public func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE account_id = ? ORDER BY id", arguments: [accountID]).compactMap(Self.device)
+    }
+
+    public func device(id: Int64, in transaction: any StoreTransaction) throws -> Device? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE id = ?", arguments: [id]).flatMap(Self.device)
+    }
+
+    public func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE uuid_hash = ?", arguments: [uuidHash]).flatMap(Self.device)
+    }
+
+    public func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        let columns = Self.columns(address)
+        try db.execute(
+            sql: """
+                UPDATE push_devices SET channel = ?, apns_token = ?, apns_environment = ?, apns_topic = ?, endpoint = ?, p256dh = ?,
+                    auth_secret = ?, webhook_secret = COALESCE(?, webhook_secret), registered_at = ?, active = 1 WHERE id = ?
+                """,
+            arguments: [
+                columns.channel.rawValue, columns.token, columns.environment, columns.topic, columns.endpoint, columns.p256dh, columns.auth,
+                columns.secret, now, id,
+            ]
+        )
+    }
+
+    public func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM push_devices WHERE id = ?", arguments: [id])
+        return db.changesCount > 0
+    }
+
+    public func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE push_devices SET last_success_at = ?, failure_count = 0 WHERE id = ?", arguments: [now, id])
+    }
+
+    public func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(
+            sql: """
+                UPDATE push_devices SET last_failure_at = ?, last_error = ?, failure_count = failure_count + 1,
+                    active = CASE WHEN ? THEN 0 ELSE active END WHERE id = ?
+                """,
+            arguments: [now, String(error.prefix(300)), deactivate, id]
+        )
+    }
+
+    public func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO push_device_students (device_id, gradebook_account_id, student_id, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [deviceID, gradebookAccountID, studentID, now]
+        )
+        return db.changesCount > 0
+    }
+
+    public func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        if let studentID {
+            try db.execute(
+                sql: "DELETE FROM push_device_students WHERE device_id = ? AND gradebook_account_id = ? AND student_id = ?",
+                arguments: [deviceID, gradebookAccountID, studentID]
+            )
+        } else {
+            try db.execute(sql: "DELETE FROM push_device_students WHERE device_id = ? AND gradebook_account_id = ?", arguments: [deviceID, gradebookAccountID])
+        }
+        return db.changesCount
+    }
+
+    public func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db, sql: "SELECT gradebook_account_id, student_id FROM push_device_students WHERE device_id = ? ORDER BY gradebook_account_id, student_id",
+            arguments: [deviceID]
+        ).map { ($0["gradebook_account_id"], $0["student_id"]) }
+    }
+
+    struct Columns {
+        var channel: Device.Channel
+        var token: String?, environment: String?, topic: String?
+        var endpoint: String?, p256dh: String?, auth: String?
+        var secret: Data?
+    }
+
+    static func columns(_ address: DeviceAddress) -> Columns {
+        switch address {
+        case .apns(let token, let environment, let topic):
+            return Columns(channel: .apns, token: token, environment: environment.rawValue, topic: topic)
+        case .webPush(let endpoint, let p256dh, let auth):
+            return Columns(channel: .webpush, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth)
+        case .webhook(let url, let secret):
+            return Columns(channel: .webhook, endpoint: url.absoluteString, secret: secret)
+        case .log:
+            return Columns(channel: .log)
+        }
+    }
+
+    static func device(_ row: Row) -> Device? {
+        guard let channel = Device.Channel(rawValue: row["channel"]) else { return nil }
+        let address: DeviceAddress
+        switch channel {
+        case .apns:
+            guard let token: String = row["apns_token"], let topic: String = row["apns_topic"],
+                  let environment = APNsEnvironment(rawValue: row["apns_environment"] ?? "") else { return nil }
+            address = .apns(token: token, environment: environment, topic: topic)
+        case .webpush:
+            guard let endpoint = URL(string: row["endpoint"] ?? ""), let p256dh: String = row["p256dh"], let auth: String = row["auth_secret"] else { return nil }
+            address = .webPush(endpoint: endpoint, p256dh: p256dh, auth: auth)
+        case .webhook:
+            guard let url = URL(string: row["endpoint"] ?? ""), let secret: Data = row["webhook_secret"] else { return nil }
+            address = .webhook(url: url, secret: secret)
+        case .log:
+            address = .log
+        }
+        return Device(
+            id: row["id"], accountID: row["account_id"], channel: channel, name: row["name"], address: address, active: row["active"],
+            createdAt: row["created_at"], registeredAt: row["registered_at"], lastSuccessAt: row["last_success_at"],
+            lastFailureAt: row["last_failure_at"], lastError: row["last_error"], failureCount: row["failure_count"]
+        )
+    }
+}

@@ -1,0 +1,116 @@
+import Contracts
+import Foundation
+import GatewayApp
+import GatewayCore
+import GRDB
+import HTTPTypes
+import HummingbirdTesting
+import Push
+import Jobs
+import Storage
+import Testing
+
+/// Devices at `/v1/me/devices` and the outbox: registration rules, ownership, one
+/// notification per event, delivery recorded on the notification and the device.
+@Suite("Push devices and the outbox")
+struct PushDeviceTests {
+    static let apnsToken = String(repeating: "ab", count: 32)
+
+    @Test func studentsRegisterDevicesAndOthersNeverSeeThem() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let bob = try await gateway.account("bob", role: .student)
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.get, "/v1/me/devices").status == .unauthorized)
+            let log = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log", "name": "laptop"}"#, token: ada)
+            #expect(log.status == .created)
+            let id = (log.object["device"] as? [String: Any])?["id"] as? Int ?? 0
+            let apns = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "apns", "token": "\#(Self.apnsToken)", "topic": "edu.campus.app", "environment": "sandbox"}"#, token: ada)
+            #expect(apns.status == .created)
+            let webhook = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "https://hooks.example.edu/campus"}"#, token: ada)
+            #expect(webhook.status == .created)
+            let secret = try #require(webhook.object["webhookSecret"] as? String)
+            #expect(secret.hasPrefix("whsec_"))
+            let listed = try await client.json(.get, "/v1/me/devices", token: ada)
+            #expect((listed.object["items"] as? [Any])?.count == 3)
+            #expect(!listed.body.contains(secret.dropFirst(6)), "the secret is shown once, never listed")
+
+            let bad: [(String, String)] = [
+                (#"{"channel": "fax"}"#, "channel"),
+                (#"{"channel": "apns", "token": "xyz", "topic": "edu.campus.app"}"#, "token"),
+                (#"{"channel": "webhook", "url": "http://hooks.example.edu/x"}"#, "url"),
+                (#"{"channel": "webhook", "url": "https://127.0.0.1/x"}"#, "url"),
+                (#"{"channel": "webhook", "url": "https://169.254.169.254/latest/meta-data"}"#, "url"),
+                (#"{"channel": "webhook", "url": "https://10.0.0.8/x"}"#, "url"),
+                (#"{"channel": "webpush", "endpoint": "https://push.example.com/x", "p256dh": "AAAA", "auth": "AAAA"}"#, "p256dh"),
+            ]
+            for (body, field) in bad {
+                let reply = try await client.json(.post, "/v1/me/devices", body: body, token: ada)
+                #expect(reply.status == .unprocessableContent, "\(body)")
+                #expect(reply.object["invalidFields"] as? [String] == [field], "\(body)")
+            }
+
+            #expect(try await client.json(.get, "/v1/me/devices/\(id)", token: bob).status == .notFound)
+            #expect(try await client.json(.delete, "/v1/me/devices/\(id)", token: bob).status == .notFound)
+            #expect(try await client.json(.post, "/v1/me/devices/\(id)/test", token: bob).status == .notFound)
+            #expect(try await client.json(.get, "/v1/me/devices/\(id)/notifications", token: bob).status == .notFound)
+            #expect(try await client.json(.delete, "/v1/me/devices/\(id)", token: ada).status == .noContent)
+            #expect(try await client.json(.get, "/v1/me/devices/\(id)", token: ada).status == .notFound)
+        }
+    }
+
+    @Test func oneEventNotifiesEachDeviceOnceAndDeliveryIsRecorded() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let admin = try await gateway.account("root", role: .admin)
+        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id }
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
+            #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
+        }
+        let note = OutgoingNotification(id: "offer-9", category: "waitlist.offer", title: "A seat is yours", body: "Claim it", urgent: true)
+        #expect(try await gateway.app.push.notify(accountID: accountID, uniqueKey: "offer:9", note) == 2)
+        #expect(try await gateway.app.push.notify(accountID: accountID, uniqueKey: "offer:9", note) == 0, "a replayed event notifies nobody again")
+        let deliveries = try await gateway.app.database.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT args FROM jobs WHERE kind = 'push.deliver' ORDER BY id")
+        }
+        #expect(deliveries.count == 2)
+        let pending = try await gateway.app.push.recent(state: .pending, deviceIDs: nil, limit: 10)
+        #expect(pending.count == 2)
+        for stored in pending {
+            #expect(try await gateway.app.push.deliver(notificationID: stored.id) == .complete)
+            #expect(try await gateway.app.push.deliver(notificationID: stored.id) == .complete, "a second run finds it delivered and sends nothing")
+        }
+        let devices = try await gateway.app.devices.devices(accountID: accountID)
+        #expect(devices.allSatisfy { $0.lastSuccessAt != nil })
+        try await gateway.withRouter { client in
+            let outbox = try await client.json(.get, "/v1/admin/push/notifications?state=delivered", token: admin)
+            #expect(outbox.status == .ok)
+            #expect((outbox.object["counts"] as? [String: Any])?["delivered"] as? Int == 2)
+            #expect(try await client.json(.get, "/v1/admin/push/notifications", token: ada).status == .forbidden)
+            #expect(try await client.json(.get, "/v1/admin/push/notifications?state=lost", token: admin).status == .unprocessableContent)
+        }
+    }
+
+    @Test func registrationEventsBecomeNotifications() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id }
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
+        }
+        // What Registration enqueues when it offers a seat; the push queue's workers do the rest.
+        let offer = PushJobs.SeatOffered(accountId: accountID, classId: 7036, offerId: 41, expiresAt: Date().addingTimeInterval(3600))
+        try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
+        try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
+        let finished = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+        #expect(finished.count == 3, "two event jobs, one delivery")
+        let rows = try await gateway.app.push.recent(state: nil, deviceIDs: nil, limit: 10)
+        #expect(rows.map(\.notification.category) == ["waitlist.offer"])
+        #expect(rows.map(\.state) == [.delivered])
+        #expect(rows.first?.notification.urgent == true)
+    }
+}

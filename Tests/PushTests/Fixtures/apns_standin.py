@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""An APNs stand-in for PushTests: HTTP/2 over TLS (h2 + asyncio) on 127.0.0.1.
+
+It checks each request the way APNs does (ES256 provider token verified with the public key
+given on the command line, the apns-* headers, the payload) and answers by device-token prefix:
+
+  410...  -> 410 {"reason":"Unregistered","timestamp":<--unregistered-at ms>}
+  badd... -> 400 {"reason":"BadDeviceToken"}
+  4290... -> 429 {"reason":"TooManyRequests"}
+  5030... -> 503 {"reason":"ServiceUnavailable"}
+  others  -> 200 with apns-id (the request's, or a new UUID)
+
+Every request is appended to --log as one JSON line: connection id, stream id, path, headers
+(the authorization header is replaced by the token's SHA-256 prefix and decoded claims),
+the parsed payload, the status and reason. The bound port is written to --port-file.
+"""
+import argparse, asyncio, base64, hashlib, json, os, re, ssl, sys, time, uuid
+
+import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+PUSH_TYPES = {"alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets"}
+UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
+
+
+def b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class StandIn:
+    def __init__(self, args):
+        self.args = args
+        self.public_key = serialization.load_der_public_key(base64.b64decode(args.public_key))
+        self.verified = {}  # token -> (reason or None, claims); APNs too verifies a token once
+        self.log = open(args.log, "a", buffering=1)
+        self.connections = 0
+
+    def check_jwt(self, authorization):
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return "MissingProviderToken", None
+        token = authorization[7:].strip()
+        if token in self.verified:
+            return self.verified[token]
+        result = self._verify(token)
+        self.verified[token] = result
+        return result
+
+    def _verify(self, token):
+        try:
+            head, body, sig = token.split(".")
+            header, claims, raw = json.loads(b64url_decode(head)), json.loads(b64url_decode(body)), b64url_decode(sig)
+        except Exception:
+            return "InvalidProviderToken", None
+        if header != {"alg": "ES256", "kid": self.args.key_id} or set(claims) != {"iss", "iat"}:
+            return "InvalidProviderToken", claims
+        if claims["iss"] != self.args.team_id or not isinstance(claims["iat"], int) or len(raw) != 64:
+            return "InvalidProviderToken", claims
+        try:
+            der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+            self.public_key.verify(der, f"{head}.{body}".encode(), ec.ECDSA(hashes.SHA256()))
+        except InvalidSignature:
+            return "InvalidProviderToken", claims
+        if abs(time.time() - claims["iat"]) > 3600:
+            return "ExpiredProviderToken", claims
+        return None, claims
+
+    def answer(self, headers, body):
+        """(status, reason, extra headers) for one request."""
+        reason, claims = self.check_jwt(headers.get("authorization"))
+        if reason:
+            return 403, reason, claims
+        path = headers.get(":path", "")
+        if headers.get(":method") != "POST":
+            return 405, "MethodNotAllowed", claims
+        if not path.startswith("/3/device/"):
+            return 404, "BadPath", claims
+        token = path[len("/3/device/"):]
+        if not token or not HEX_RE.match(token):
+            return 400, "BadDeviceToken", claims
+        topic = headers.get("apns-topic")
+        if not topic:
+            return 400, "MissingTopic", claims
+        if self.args.topic and topic != self.args.topic:
+            return 400, "DeviceTokenNotForTopic", claims
+        if headers.get("apns-push-type") not in PUSH_TYPES:
+            return 400, "InvalidPushType", claims
+        if headers.get("apns-priority") not in ("5", "10"):
+            return 400, "BadPriority", claims
+        if "apns-expiration" in headers and not headers["apns-expiration"].isdigit():
+            return 400, "BadExpirationDate", claims
+        if len(headers.get("apns-collapse-id", "").encode()) > 64:
+            return 400, "BadCollapseId", claims
+        if "apns-id" in headers and not UUID_RE.match(headers["apns-id"]):
+            return 400, "BadMessageId", claims
+        if len(body) > 4096:
+            return 413, "PayloadTooLarge", claims
+        try:
+            payload = json.loads(body)
+            assert isinstance(payload, dict) and isinstance(payload.get("aps"), dict)
+        except Exception:
+            return 400, "PayloadEmpty" if not body else "BadPayload", claims
+        if token.startswith("410"):
+            return 410, "Unregistered", claims
+        if token.startswith("badd"):
+            return 400, "BadDeviceToken", claims
+        if token.startswith("4290"):
+            return 429, "TooManyRequests", claims
+        if token.startswith("5030"):
+            return 503, "ServiceUnavailable", claims
+        return 200, None, claims
+
+    def respond(self, conn, conn_id, stream_id, headers, body):
+        status, reason, claims = self.answer(headers, bytes(body))
+        apns_id = headers.get("apns-id") or str(uuid.uuid4())
+        out = [(":status", str(status)), ("apns-id", apns_id)]
+        data = b""
+        if reason:
+            error = {"reason": reason}
+            if status == 410:
+                error["timestamp"] = self.args.unregistered_at
+            data = json.dumps(error).encode()
+            out += [("content-type", "application/json"), ("content-length", str(len(data)))]
+        if status == 429 and self.args.retry_after is not None:
+            out.append(("retry-after", str(self.args.retry_after)))
+        try:
+            payload = json.loads(body)
+        except Exception:
+            payload = None
+        recorded = {k: v for k, v in headers.items() if k != "authorization"}
+        auth = headers.get("authorization", "")
+        record = {
+            "conn": conn_id, "stream": stream_id, "path": headers.get(":path"), "headers": recorded,
+            "jwt_sha256": hashlib.sha256(auth.encode()).hexdigest()[:16], "claims": claims,
+            "payload": payload, "size": len(body), "status": status, "reason": reason,
+        }
+        self.log.write(json.dumps(record) + "\n")
+        conn.send_headers(stream_id, out, end_stream=not data)
+        if data:
+            conn.send_data(stream_id, data, end_stream=True)
+
+    async def serve(self, reader, writer):
+        self.connections += 1
+        conn_id = self.connections
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+        conn.local_settings = h2.settings.Settings(client=False, initial_values={
+            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: self.args.max_streams})
+        conn.initiate_connection()
+        writer.write(conn.data_to_send())
+        streams = {}
+        try:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                for event in conn.receive_data(data):
+                    if isinstance(event, h2.events.RequestReceived):
+                        streams[event.stream_id] = (dict(event.headers), bytearray())
+                    elif isinstance(event, h2.events.DataReceived):
+                        if event.stream_id in streams:
+                            streams[event.stream_id][1].extend(event.data)
+                        conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                    elif isinstance(event, h2.events.StreamEnded):
+                        if event.stream_id in streams:
+                            headers, body = streams.pop(event.stream_id)
+                            self.respond(conn, conn_id, event.stream_id, headers, body)
+                    elif isinstance(event, h2.events.StreamReset):
+                        streams.pop(event.stream_id, None)
+                    elif isinstance(event, h2.events.ConnectionTerminated):
+                        break
+                pending = conn.data_to_send()
+                if pending:
+                    writer.write(pending)
+                    await writer.drain()
+        except (ConnectionError, ssl.SSLError, h2.exceptions.ProtocolError):
+            pass
+        finally:
+            writer.close()
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cert", required=True)
+    parser.add_argument("--key", required=True)
+    parser.add_argument("--public-key", required=True, help="base64 DER SubjectPublicKeyInfo of the .p8 key")
+    parser.add_argument("--team-id", required=True)
+    parser.add_argument("--key-id", required=True)
+    parser.add_argument("--topic", default=None, help="the only topic accepted (others: DeviceTokenNotForTopic)")
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--unregistered-at", type=int, default=int(time.time() * 1000))
+    parser.add_argument("--retry-after", type=int, default=None)
+    parser.add_argument("--max-streams", type=int, default=1000)
+    args = parser.parse_args()
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(args.cert, args.key)
+    context.set_alpn_protocols(["h2"])
+    standin = StandIn(args)
+    server = await asyncio.start_server(standin.serve, "127.0.0.1", 0, ssl=context, backlog=512)
+    port = server.sockets[0].getsockname()[1]
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(port))
+    os.replace(args.port_file + ".tmp", args.port_file)
+    async with server:
+        await server.serve_forever()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)
