@@ -21,6 +21,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("gradebook-ca-file"), help: "Extra CA bundle trusted for upstream gradebooks (GATEWAY_GRADEBOOK_CA_FILE).") var gradebookCAFile: String?
     @Option(name: .customLong("gradebook-timeout"), help: "Seconds an upstream gradebook request may take (GATEWAY_GRADEBOOK_TIMEOUT). Default: 10") var gradebookTimeout: Int?
     @Option(name: .customLong("gradebook-cache-seconds"), help: "Seconds upstream answers are cached per user; 0 turns caching off (GATEWAY_GRADEBOOK_CACHE_SECONDS). Default: 30") var gradebookCacheSeconds: Int?
+    @Flag(name: .customLong("allow-insecure-push-endpoints"), help: "Let webhook URLs and Web Push endpoints use http and private addresses: a demo on one machine only (GATEWAY_ALLOW_INSECURE_PUSH_ENDPOINTS).") var allowInsecurePushEndpoints = false
+    @Option(name: .customLong("quickhac-topic"), help: "APNs topic (bundle id) of QuickHAC devices (GATEWAY_QUICKHAC_TOPIC). Default: com.quickhac.ios") var quickHACTopic: String?
     @Option(name: .customLong("vault-key-file"), help: "The credential vault's key file (GATEWAY_VAULT_KEY_FILE). Default: <database>.vault-keys, unless GATEWAY_VAULT_KEY is set") var vaultKeyFile: String?
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy on this host (loopback peers only) (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
@@ -79,6 +81,8 @@ struct Serve: AsyncParsableCommand {
         config.portFile = portFile
         config.gradebookCAFile = gradebookCAFile ?? Env.string("gradebook-ca-file")
         config.vaultKeyFile = vaultKeyFile ?? Env.string("vault-key-file")
+        config.allowInsecurePushEndpoints = allowInsecurePushEndpoints || Env.string("allow-insecure-push-endpoints") == "1"
+        if let topic = quickHACTopic ?? Env.string("quickhac-topic") { config.quickHACTopic = topic }
         if let seconds = try gradebookTimeout ?? Env.int("gradebook-timeout") {
             guard (1...300).contains(seconds) else { throw GatewayCLIError("--gradebook-timeout must be between 1 and 300") }
             config.gradebookTimeoutSeconds = seconds

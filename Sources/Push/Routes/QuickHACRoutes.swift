@@ -27,8 +27,8 @@ public struct QuickHACRoutes: Sendable {
                 let form = try await Self.form(request, context: context)
                 return try await Self.run(method, form: form, service: service)
             }
+            // Hummingbird matches `register` and `register/` alike.
             group.post(method, use: handler)
-            group.post(method + "/", use: handler)
         }
     }
 

@@ -1,3 +1,4 @@
+import Auth
 import Contracts
 import Foundation
 import GatewayApp
@@ -21,7 +22,7 @@ struct PushDeviceTests {
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             #expect(try await client.json(.get, "/v1/me/devices").status == .unauthorized)
             let log = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log", "name": "laptop"}"#, token: ada)
             #expect(log.status == .created)
@@ -65,8 +66,8 @@ struct PushDeviceTests {
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let admin = try await gateway.account("root", role: .admin)
-        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id }
-        try await gateway.withRouter { client in
+        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id! }
+        try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
         }
@@ -85,7 +86,7 @@ struct PushDeviceTests {
         }
         let devices = try await gateway.app.devices.devices(accountID: accountID)
         #expect(devices.allSatisfy { $0.lastSuccessAt != nil })
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             let outbox = try await client.json(.get, "/v1/admin/push/notifications?state=delivered", token: admin)
             #expect(outbox.status == .ok)
             #expect((outbox.object["counts"] as? [String: Any])?["delivered"] as? Int == 2)
@@ -98,8 +99,8 @@ struct PushDeviceTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
-        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id }
-        try await gateway.withRouter { client in
+        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id! }
+        try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
         }
         // What Registration enqueues when it offers a seat; the push queue's workers do the rest.

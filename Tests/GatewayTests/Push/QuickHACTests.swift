@@ -24,7 +24,7 @@ struct QuickHACTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "device-\(UUID().uuidString)"
         let token = String(repeating: "0f", count: 32)
-        try await app.makeApplication().test(.live) { client in
+        try await app.makeApplication().test(.live) { client async throws in
             var (status, body) = try await Self.post(client, "/ios/register", "uuid=\(uuid)")
             #expect(status == .ok)
             #expect(body["status"] as? Int == 1, "a new registration")
@@ -77,7 +77,7 @@ struct QuickHACTests {
     @Test func plainHTTPIsNotImplementedWhereHTTPSIsRequired() async throws {
         let gateway = try TestGateway { $0.requireHTTPS = true }
         defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
+        try await gateway.withRouter { client async throws in
             let (status, body) = try await Self.post(client, "/ios/register", "uuid=device-12345678")
             #expect(status == .notImplemented)
             #expect(body["status"] as? Int == -1)
@@ -88,7 +88,7 @@ struct QuickHACTests {
         let (app, directory) = try GradebookDemoTests.gateway()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "secret-device-\(UUID().uuidString)"
-        try await app.makeApplication().test(.live) { client in
+        try await app.makeApplication().test(.live) { client async throws in
             #expect(try await Self.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
             #expect(try await Self.post(client, "/ios/account_add", "uuid=\(uuid)&user=jdoe&pass=gradebook-test-1&district=1").0 == .ok)
         }
