@@ -144,6 +144,10 @@ public struct GatewayApplication: Sendable {
         try AuthJobHandlers.register(auth, in: jobs.registry)
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
         Push.PushJobHandlers(service: push).register(in: jobs.registry)
+        GradePoller(transactions: database, accounts: deviceGradebookAccounts, gradebooks: gradebooks, jobs: SQLiteJobEnqueuer(), clock: clock)
+            .register(in: jobs.registry)
+        try GradeNotifications(transactions: database, jobs: SQLiteJobEnqueuer(), push: push, interval: configuration.gradePollSeconds)
+            .register(in: jobs.registry)
     }
 
     /// Demo data only in a database made for it: `--demo` marks a new database; a marked one

@@ -160,6 +160,7 @@ struct APNsModelTests {
     }
 
     static func json(_ part: String) throws -> NSDictionary {
-        try #require(JSONSerialization.jsonObject(with: try #require(base64URL(part))) as? NSDictionary)
+        let data = try #require(base64URL(part))
+        return try #require(JSONSerialization.jsonObject(with: data) as? NSDictionary)
     }
 }

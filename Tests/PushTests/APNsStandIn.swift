@@ -58,7 +58,7 @@ final class APNsStandIn {
         process.executableURL = python
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
         try process.run()
 

@@ -83,8 +83,8 @@ struct WebPushEncryptionTests {
     }
 
     /// What we encrypt, Python's http_ece decrypts with the subscription's private key.
-    @Test func httpECEDecryptsWhatWeEncrypt() throws {
-        let python = try PythonFixtures.python()
+    @Test func httpECEDecryptsWhatWeEncrypt() async throws {
+        let python = try await PythonFixtures.python()
         let userAgent = P256.KeyAgreement.PrivateKey()
         let auth = Data((0..<16).map { UInt8($0 * 13 % 256) })
         for plaintext in [#"{"title":"Seat open","body":"CS 101 has a seat"}"#, "", String(repeating: "é", count: 1900)] {
@@ -95,7 +95,7 @@ struct WebPushEncryptionTests {
                 "body": WebPushBase64URL.encode(message), "ua_private": WebPushBase64URL.encode(userAgent.rawRepresentation),
                 "auth": WebPushBase64URL.encode(auth),
             ])
-            let result = try PythonFixtures.run(python, [PythonFixtures.fixtures.appendingPathComponent("webpush_check.py").path], input: request)
+            let result = try await PythonFixtures.run(python, [PythonFixtures.fixtures.appendingPathComponent("webpush_check.py").path], input: request)
             try #require(result.status == 0, "webpush_check.py: \(result.error)")
             let decoded = try JSONDecoder().decode(ReceivedRequest.self, from: result.output)
             #expect(decoded.decrypt_error == nil)

@@ -6,6 +6,12 @@ import Testing
 
 /// The project venv's Python and the helpers in `Tests/PushTests/Fixtures`: independent
 /// implementations (http_ece, cryptography, hmac) that check what the channels send.
+///
+/// Children get files, not pipes, and are awaited by polling with `Task.sleep`, never with
+/// `Process.waitUntilExit()` or a blocking read: with two cores the cooperative pool has two
+/// threads, and tests blocking both in `waitUntilExit` starve the dispatch source that would
+/// report the exit (a deadlock); pipe ends also leak into concurrently spawned children, so EOF
+/// may never come.
 enum PythonFixtures {
     /// The package root: three levels above this file (Tests/PushTests/<file>).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -16,13 +22,13 @@ enum PythonFixtures {
 
     /// The venv's Python, after checking it has http_ece and cryptography; records a failing
     /// issue (never a skip) when it does not.
-    static func python() throws -> URL {
+    static func python() async throws -> URL {
         let python = root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             Issue.record("\(python.path) is missing: \(hint)")
             throw Unavailable()
         }
-        let modules = try run(python, ["-c", "import http_ece, cryptography"])
+        let modules = try await run(python, ["-c", "import http_ece, cryptography"])
         guard modules.status == 0 else {
             Issue.record("the venv lacks http_ece or cryptography (\(modules.error)): \(hint)")
             throw Unavailable()
@@ -30,22 +36,38 @@ enum PythonFixtures {
         return python
     }
 
-    static func run(_ executable: URL, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: Data, error: String) {
+    /// Runs a short-lived child with `input` on its standard input; at most 60 seconds.
+    static func run(_ executable: URL, _ arguments: [String], input: Data = Data()) async throws -> (status: Int32, output: Data, error: String) {
+        let directory = try temporaryDirectory("python-run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
+        try input.write(to: files[0])
+        for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: Data()) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = root
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
+        let handles = [try FileHandle(forReadingFrom: files[0]), try FileHandle(forWritingTo: files[1]), try FileHandle(forWritingTo: files[2])]
+        process.standardInput = handles[0]
+        process.standardOutput = handles[1]
+        process.standardError = handles[2]
         try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: input ?? Data())
-        try stdin.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
+        for handle in handles { try? handle.close() }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("\(executable.lastPathComponent) \(arguments.first ?? "") did not finish within 60 seconds")
+            throw Unavailable()
+        }
+        let error = (try? String(contentsOf: files[2], encoding: .utf8)) ?? ""
+        return (process.terminationStatus, try Data(contentsOf: files[1]), error)
+    }
+
+    static func temporaryDirectory(_ prefix: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
     }
 }
 
@@ -69,39 +91,44 @@ struct ReceivedRequest: Decodable {
     }
 }
 
-/// push_receiver.py as a child process on 127.0.0.1; stopped (stdin closed, terminated) by
-/// ``stop()`` or when it is released.
+/// push_receiver.py as a child process on 127.0.0.1, stopped by ``stop()`` or when released
+/// (and by itself when the test process goes away, or after 120 seconds).
 final class PushReceiver {
     let port: Int
     private let process: Process
-    private let stdin: Pipe
-    private let recordFile: URL
+    private let directory: URL
 
-    init(environment: [String: String]) throws {
-        let python = try PythonFixtures.python()
-        recordFile = FileManager.default.temporaryDirectory.appendingPathComponent("push-receiver-\(UUID().uuidString).jsonl")
-        FileManager.default.createFile(atPath: recordFile.path, contents: Data())
+    init(environment: [String: String]) async throws {
+        let python = try await PythonFixtures.python()
+        directory = try PythonFixtures.temporaryDirectory("push-receiver")
+        let records = directory.appendingPathComponent("records.jsonl")
+        let out = directory.appendingPathComponent("out"), err = directory.appendingPathComponent("err")
+        for file in [records, out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: Data()) }
         process = Process()
         process.executableURL = python
-        process.arguments = [PythonFixtures.fixtures.appendingPathComponent("push_receiver.py").path, recordFile.path]
+        process.arguments = [PythonFixtures.fixtures.appendingPathComponent("push_receiver.py").path, records.path]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
+        let handles = [try FileHandle(forWritingTo: out), try FileHandle(forWritingTo: err)]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        for handle in handles { try? handle.close() }
+        var port: Int?
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while port == nil, process.isRunning, ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            if text.hasPrefix("PORT "), text.hasSuffix("\n") {
+                port = Int(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
+            } else {
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            let detail = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            Issue.record("push_receiver.py did not start: \(text) \(detail)")
+        guard let port else {
+            let detail = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            if process.isRunning { process.terminate() }
+            try? FileManager.default.removeItem(at: directory)
+            Issue.record("push_receiver.py did not start: \(detail)")
             throw PythonFixtures.Unavailable()
         }
         self.port = port
@@ -114,19 +141,16 @@ final class PushReceiver {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    /// Every request received so far, in order.
+    /// Every request received so far, in order (each is written before it is answered).
     func records() throws -> [ReceivedRequest] {
-        let text = try String(contentsOf: recordFile, encoding: .utf8)
+        let text = try String(contentsOf: directory.appendingPathComponent("records.jsonl"), encoding: .utf8)
         return try text.split(separator: "\n").map { try JSONDecoder().decode(ReceivedRequest.self, from: Data($0.utf8)) }
     }
 
+    /// Terminates the receiver without waiting (see ``PythonFixtures``) and removes its files.
     func stop() {
-        try? stdin.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: recordFile)
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: directory)
     }
 }
 

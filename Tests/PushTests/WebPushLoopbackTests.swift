@@ -14,8 +14,8 @@ struct WebPushLoopbackTests {
     static let userAgent = P256.KeyAgreement.PrivateKey()
     static let auth = Data((0..<16).map { UInt8(200 - $0) })
 
-    static func receiver() throws -> PushReceiver {
-        try PushReceiver(environment: [
+    static func receiver() async throws -> PushReceiver {
+        try await PushReceiver(environment: [
             "WEBPUSH_UA_PRIVATE": WebPushBase64URL.encode(userAgent.rawRepresentation),
             "WEBPUSH_AUTH": WebPushBase64URL.encode(auth),
         ])
@@ -35,7 +35,7 @@ struct WebPushLoopbackTests {
     }
 
     @Test func aPushServiceDecryptsAndVerifiesWhatWeSend() async throws {
-        let receiver = try Self.receiver()
+        let receiver = try await Self.receiver()
         defer { receiver.stop() }
         let channel = try Self.channel(allowedDestinations: .loopback, insecureLoopback: true)
         let notification = OutgoingNotification(
@@ -64,7 +64,7 @@ struct WebPushLoopbackTests {
     }
 
     @Test func statusesMapToOutcomes() async throws {
-        let receiver = try Self.receiver()
+        let receiver = try await Self.receiver()
         defer { receiver.stop() }
         let channel = try Self.channel(allowedDestinations: .loopback, insecureLoopback: true)
         let notification = OutgoingNotification(id: "n-2", category: "test", title: "Test", body: "Hello")
@@ -94,7 +94,7 @@ struct WebPushLoopbackTests {
     /// contacted: literal addresses and `http` are refused before any request, and a host name
     /// that resolves to loopback is refused by the client on the resolved address.
     @Test func restrictedDestinationsAreRefusedByTheDefaultClient() async throws {
-        let receiver = try Self.receiver()
+        let receiver = try await Self.receiver()
         defer { receiver.stop() }
         let channel = try Self.channel(allowedDestinations: .none, insecureLoopback: false)
         let notification = OutgoingNotification(id: "n-3", category: "test", title: "Test", body: "Hello")

@@ -37,8 +37,8 @@ struct WebPushVAPIDTests {
         #expect(!P256.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data(parts.signingInput.utf8)))
     }
 
-    @Test func pythonCryptographyVerifiesTheToken() throws {
-        let python = try PythonFixtures.python()
+    @Test func pythonCryptographyVerifiesTheToken() async throws {
+        let python = try await PythonFixtures.python()
         let signer = try VAPIDSigner(keys: .generate(), subject: "https://campus.example.edu/contact")
         let authorization = try signer.authorization(for: Self.endpoint, now: Self.now)
         // The body is irrelevant here: only the VAPID half of the check is read.
@@ -46,7 +46,7 @@ struct WebPushVAPIDTests {
             "body": "", "ua_private": "", "auth": "", "authorization": authorization,
             "audience": "https://push.example.net:8443", "now": 1_790_000_000,
         ])
-        let result = try PythonFixtures.run(python, [PythonFixtures.fixtures.appendingPathComponent("webpush_check.py").path], input: request)
+        let result = try await PythonFixtures.run(python, [PythonFixtures.fixtures.appendingPathComponent("webpush_check.py").path], input: request)
         try #require(result.status == 0, "webpush_check.py: \(result.error)")
         let checked = try JSONDecoder().decode(ReceivedRequest.self, from: result.output)
         #expect(checked.vapid_problems == [])

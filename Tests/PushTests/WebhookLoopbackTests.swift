@@ -11,8 +11,8 @@ import Testing
 struct WebhookLoopbackTests {
     static let secret = WebhookSecret.generate()
 
-    static func receiver() throws -> PushReceiver {
-        try PushReceiver(environment: ["WEBHOOK_SECRET": secret.displayValue])
+    static func receiver() async throws -> PushReceiver {
+        try await PushReceiver(environment: ["WEBHOOK_SECRET": secret.displayValue])
     }
 
     static func channel(allowedDestinations: DestinationAllowList, insecureLoopback: Bool) -> WebhookChannel {
@@ -25,7 +25,7 @@ struct WebhookLoopbackTests {
     )
 
     @Test func theReceiverVerifiesTheSignatureIndependently() async throws {
-        let receiver = try Self.receiver()
+        let receiver = try await Self.receiver()
         defer { receiver.stop() }
         let channel = Self.channel(allowedDestinations: .loopback, insecureLoopback: true)
         let outcome = await channel.deliver(Self.notification, to: .webhook(url: receiver.url("/webhook/200"), secret: Self.secret.bytes))
@@ -47,7 +47,7 @@ struct WebhookLoopbackTests {
     }
 
     @Test func statusesMapToOutcomes() async throws {
-        let receiver = try Self.receiver()
+        let receiver = try await Self.receiver()
         defer { receiver.stop() }
         let channel = Self.channel(allowedDestinations: .loopback, insecureLoopback: true)
         let cases: [(String, (DeliveryOutcome) -> Bool)] = [
@@ -73,7 +73,7 @@ struct WebhookLoopbackTests {
     }
 
     @Test func restrictedDestinationsAreRefusedByTheDefaultClient() async throws {
-        let receiver = try Self.receiver()
+        let receiver = try await Self.receiver()
         defer { receiver.stop() }
         let channel = Self.channel(allowedDestinations: .none, insecureLoopback: false)
         for (url, reason) in [

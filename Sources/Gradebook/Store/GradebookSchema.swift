@@ -4,7 +4,7 @@ public import Storage
 /// The Gradebook module's tables: upstream sources and students' stored gradebook accounts
 /// (passwords sealed by the vault).
 public enum GradebookSchema: SchemaModule {
-    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts"]
+    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts", "gradebook_snapshots"]
 
     public static let migrations: [Migration] = [
         Migration("gradebook.001.sources-accounts") { db in
@@ -50,6 +50,19 @@ public enum GradebookSchema: SchemaModule {
                     updated_at DATETIME NOT NULL,
                     UNIQUE (device_key, username)
                 );
+                """)
+        },
+        Migration("gradebook.003.snapshots") { db in
+            // The last snapshot of each polled (device account, student): what the next poll diffs against.
+            try db.execute(sql: """
+                CREATE TABLE gradebook_snapshots (
+                    device_account_id INTEGER NOT NULL REFERENCES gradebook_device_accounts(id) ON DELETE CASCADE,
+                    student TEXT NOT NULL,
+                    snapshot TEXT NOT NULL,
+                    digest TEXT NOT NULL,
+                    polled_at DATETIME NOT NULL,
+                    PRIMARY KEY (device_account_id, student)
+                ) WITHOUT ROWID;
                 """)
         },
     ]

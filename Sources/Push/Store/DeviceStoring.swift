@@ -33,6 +33,10 @@ public protocol DeviceStoring: Sendable {
     func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool
     func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int
     func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)]
+    /// Active devices following a student of a gradebook account.
+    func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64]
+    /// Every (gradebook account, student) some active device follows.
+    func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)]
 }
 
 public struct SQLiteDeviceStore: DeviceStoring {
@@ -137,6 +141,27 @@ public struct SQLiteDeviceStore: DeviceStoring {
         return try Row.fetchAll(
             db, sql: "SELECT gradebook_account_id, student_id FROM push_device_students WHERE device_id = ? ORDER BY gradebook_account_id, student_id",
             arguments: [deviceID]
+        ).map { ($0["gradebook_account_id"], $0["student_id"]) }
+    }
+
+    public func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64] {
+        let db = try transaction.sqlite()
+        return try Int64.fetchAll(
+            db, sql: """
+                SELECT d.id FROM push_device_students s JOIN push_devices d ON d.id = s.device_id
+                WHERE s.gradebook_account_id = ? AND s.student_id = ? AND d.active = 1 ORDER BY d.id
+                """,
+            arguments: [gradebookAccountID, studentID]
+        )
+    }
+
+    public func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db, sql: """
+                SELECT DISTINCT s.gradebook_account_id, s.student_id FROM push_device_students s JOIN push_devices d ON d.id = s.device_id
+                WHERE d.active = 1 ORDER BY 1, 2
+                """
         ).map { ($0["gradebook_account_id"], $0["student_id"]) }
     }
 

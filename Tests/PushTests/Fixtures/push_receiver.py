@@ -9,7 +9,7 @@ POST /webpush/<status>[/<retry-after>]: decrypts the body with http_ece and veri
 token (webpush_check.py); POST /webhook/<status>[/<retry-after>]: verifies the Standard Webhooks
 signature with hmac. Each request is appended to RECORD_FILE as one JSON line before the answer
 (<status>, with `Retry-After: <retry-after>`, or an HTTP date 90 s ahead for `date`). Exits when
-its standard input closes (the test ended) or after 120 seconds.
+the test process that started it goes away, or after 120 seconds.
 """
 import base64
 import email.utils
@@ -81,15 +81,15 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def exit_when_stdin_closes():
-    while sys.stdin.buffer.read(1024):
-        pass
+def exit_when_orphaned(parent):
+    while os.getppid() == parent:
+        time.sleep(0.5)
     os._exit(0)
 
 
 def main():
     server = HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    threading.Thread(target=exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
     threading.Timer(120, lambda: os._exit(0)).start()
     print("PORT %d" % server.server_port, flush=True)
     server.serve_forever()

@@ -1,5 +1,12 @@
 #if canImport(Glibc)
 import Glibc
+#endif
+// Release builds on Linux resolve `struct stat` and `stat()` through Dispatch's C module; with
+// MemberImportVisibility the file must import it by name.
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#if canImport(Glibc)
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)

@@ -39,13 +39,13 @@ struct ScheduleCounter {
         let prepared = space.courses[chosen.course]
         if open.count == 1, partial.placed + 1 == space.target {
             guard space.unitsHold(partial.units + prepared.units) else { return }
-            let total = chosen.options.reduce(0) { $0 + prepared.groups[Int($1)].weight }
+            let total = chosen.options.reduce(0) { $0 + space.groups(chosen.course)[Int($1)].weight }
             add(multiplier.multipliedReportingOverflow(by: total).overflow ? Int.max : multiplier * total)
             return
         }
         for option in chosen.options {
             guard let (next, rest) = space.place(option, of: index, partial, open) else { continue }
-            let weight = prepared.groups[Int(option)].weight
+            let weight = space.groups(chosen.course)[Int(option)].weight
             let product = multiplier.multipliedReportingOverflow(by: weight)
             visit(next, rest, multiplier: product.overflow ? Int.max : product.partialValue)
             if !exact { return }

@@ -99,7 +99,9 @@ struct Explainer {
             minUnits: items.contains(.minUnits) ? constraints.minUnits : nil,
             maxUnits: items.contains(.maxUnits) ? constraints.maxUnits : nil
         )
-        var check = FeasibilityCheck(space: space, budget: budget)
+        var slots = space
+        slots.counting = true
+        var check = FeasibilityCheck(space: slots, budget: budget)
         return check.run() == false
     }
 

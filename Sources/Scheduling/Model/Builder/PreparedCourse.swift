@@ -47,7 +47,28 @@ struct PreparedCourse: Sendable {
             ))
         }
         self.groups = groups
+        // For counting and feasibility only the slots matter: candidates with the same slots
+        // are one group whatever their points (a TBA course is then a single group).
+        var countGroups: [CandidateGroup] = []
+        var byMask: [WeekMask: Int] = [:]
+        for group in groups {
+            if let existing = byMask[group.mask] {
+                countGroups[existing].members += group.members
+                countGroups[existing].weight += group.weight
+                countGroups[existing].quality = max(countGroups[existing].quality, group.quality)
+                continue
+            }
+            byMask[group.mask] = countGroups.count
+            countGroups.append(group)
+        }
+        self.countGroups = countGroups
+        allUnscheduled = groups.allSatisfy { $0.mask.isEmpty }
     }
+
+    /// ``groups`` merged by slots alone, for counting and feasibility.
+    let countGroups: [CandidateGroup]
+    /// Whether no candidate occupies any slot (TBA or online): nothing can conflict with it.
+    let allUnscheduled: Bool
 
     /// Candidates with the same weekly slots and the same points: interchangeable for every
     /// score, so the search places the group once and lists its members only in results.

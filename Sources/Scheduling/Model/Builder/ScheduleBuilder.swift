@@ -8,9 +8,9 @@ public struct ScheduleBuilder: Sendable {
     public var ratings: RatingBook
     public var weights: RankingWeights
     /// Search nodes for counting; past it the count is a lower bound.
-    public var countBudget = 150_000
+    public var countBudget = 40_000
     /// Search nodes for ranking; past it the best found are returned.
-    public var rankingBudget = 300_000
+    public var rankingBudget = 100_000
     /// Search nodes per feasibility check while explaining.
     public var explanationBudget = 20_000
 
@@ -39,9 +39,11 @@ public struct ScheduleBuilder: Sendable {
                 }
                 if prepared.contains(where: { !$0.optional && $0.candidates.isEmpty }) { break }
                 let space = SearchSpace(courses: prepared, target: target, minUnits: constraints.minUnits, maxUnits: constraints.maxUnits)
-                var check = FeasibilityCheck(space: space, budget: rankingBudget)
+                var slots = space
+                slots.counting = true
+                var check = FeasibilityCheck(space: slots, budget: rankingBudget)
                 guard check.run() != false else { continue }
-                var counter = ScheduleCounter(space: space, budget: countBudget)
+                var counter = ScheduleCounter(space: slots, budget: countBudget)
                 counter.run()
                 var top = TopSchedules(space: space, ranking: ranking, limit: limit, budget: rankingBudget)
                 top.run()

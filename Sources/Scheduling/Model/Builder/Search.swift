@@ -24,6 +24,13 @@ struct SearchSpace {
     let target: Int
     let minUnits: Double?
     let maxUnits: Double?
+    /// Counting and feasibility search slot groups (``PreparedCourse/countGroups``); ranking
+    /// searches groups of equal points too (``PreparedCourse/groups``).
+    var counting = false
+
+    /// The groups searched for a course in this mode.
+    @inline(__always)
+    func groups(_ course: Int) -> [CandidateGroup] { counting ? courses[course].countGroups : courses[course].groups }
 
     /// A course not placed yet and its candidate groups still compatible with the partial
     /// schedule (indices into ``PreparedCourse/groups``, best first).
@@ -47,7 +54,7 @@ struct SearchSpace {
 
     func root() -> (Partial, [Open]) {
         (Partial(choice: Array(repeating: -1, count: courses.count)),
-         courses.indices.map { Open(course: $0, options: (0..<Int32(courses[$0].groups.count)).map { $0 }) })
+         courses.indices.map { Open(course: $0, options: (0..<Int32(groups($0).count)).map { $0 }) })
     }
 
     /// Whether the branch can still reach `target` courses within the unit limits.
@@ -85,7 +92,7 @@ struct SearchSpace {
     /// Places group `option` of `open[index]`; nil when forward checking empties a required course.
     func place(_ option: Int32, of index: Int, _ partial: Partial, _ open: [Open]) -> (Partial, [Open])? {
         let prepared = courses[open[index].course]
-        let candidate = prepared.groups[Int(option)]
+        let candidate = groups(open[index].course)[Int(option)]
         var next = partial
         next.mask = partial.mask.union(candidate.mask)
         next.placed += 1
@@ -95,10 +102,16 @@ struct SearchSpace {
         if let start = candidate.earliestStart { next.earliest = min(next.earliest ?? start, start) }
         if let end = candidate.latestEnd { next.latest = max(next.latest ?? end, end) }
         next.choice[prepared.position] = Int(option)
+        // A candidate without timed meetings conflicts with nothing: the others keep every option.
+        if candidate.mask.isEmpty { return (next, skip(index, open)) }
         var rest: [Open] = []
         rest.reserveCapacity(open.count - 1)
         for (position, other) in open.enumerated() where position != index {
-            let groups = courses[other.course].groups
+            if courses[other.course].allUnscheduled {
+                rest.append(other)
+                continue
+            }
+            let groups = groups(other.course)
             let kept = other.options.filter { !groups[Int($0)].mask.intersects(candidate.mask) }
             if kept.isEmpty, !courses[other.course].optional { return nil }
             rest.append(Open(course: other.course, options: kept))

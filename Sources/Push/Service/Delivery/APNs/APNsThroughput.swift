@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What ``APNsChannel/measureThroughput(count:deviceToken:environment:topic:)`` measured.
 public struct APNsThroughputReport: Sendable, CustomStringConvertible {

@@ -74,7 +74,7 @@ final class CurlMultiExecutor: Sendable {
             var cancelled: [UInt64] = []
             var isShutDown = false
             /// Set while the loop's multi handle is alive; wakeups only go to a live handle.
-            var multi: UnsafeMutableRawPointer?
+            var multi: WakeupHandle?
         }
 
         let inbox = Mutex(Inbox())
@@ -87,7 +87,7 @@ final class CurlMultiExecutor: Sendable {
                 guard !inbox.isShutDown else { return false }
                 inbox.pending.append(transfer)
                 // One wakeup per batch: later submitters find it already pending.
-                if inbox.pending.count == 1, let multi = inbox.multi { _ = curl_multi_wakeup(multi) }
+                if inbox.pending.count == 1 { inbox.multi?.wake() }
                 return true
             }
         }
@@ -96,7 +96,7 @@ final class CurlMultiExecutor: Sendable {
             inbox.withLock { inbox in
                 guard !inbox.isShutDown else { return }
                 inbox.cancelled.append(id)
-                if let multi = inbox.multi { _ = curl_multi_wakeup(multi) }
+                inbox.multi?.wake()
             }
         }
 
@@ -104,9 +104,12 @@ final class CurlMultiExecutor: Sendable {
             inbox.withLock { inbox in
                 guard !inbox.isShutDown else { return }
                 inbox.isShutDown = true
-                if let multi = inbox.multi { _ = curl_multi_wakeup(multi) }
+                inbox.multi?.wake()
             }
         }
+
+        /// Publishes the loop's multi handle for wakeups.
+        func attach(_ multi: WakeupHandle) { inbox.withLock { $0.multi = multi } }
 
         /// Takes what arrived since the last call. On shutdown also withdraws the multi handle
         /// so nobody wakes it after it is freed.
@@ -120,6 +123,15 @@ final class CurlMultiExecutor: Sendable {
             }
         }
     }
+}
+
+/// The loop's multi handle as other threads may use it: only to call `curl_multi_wakeup`,
+/// which libcurl allows from any thread, and only under the inbox lock while the loop has not
+/// withdrawn it (see ``CurlMultiExecutor/Shared/drain()``).
+struct WakeupHandle: @unchecked Sendable {
+    let multi: UnsafeMutableRawPointer
+
+    func wake() { _ = curl_multi_wakeup(multi) }
 }
 
 /// Process-wide libcurl initialisation for this module (`curl_global_init` is reference

@@ -30,7 +30,7 @@ final class CurlMultiLoop {
         if let limit = options.maxHostConnections, limit > 0 {
             _ = cg_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
         }
-        shared.inbox.withLock { $0.multi = multi }
+        shared.attach(WakeupHandle(multi: multi))
 
         while true {
             let (pending, cancelled, isShutDown) = shared.drain()

@@ -1,0 +1,49 @@
+/// Jobs between the Gradebook and Push modules for grade notifications.
+///
+/// | kind | who enqueues | who handles |
+/// |---|---|---|
+/// | `gradebook.poll` | Push, for each student a device follows | Gradebook: fetch, snapshot, diff, store, enqueue `push.grade-changed` per change, in one transaction |
+/// | `push.grade-changed` | Gradebook | Push: notify the devices following that student |
+public enum GradebookJobs {
+    public static let queue = "push"
+
+    public static let poll = JobKind<Poll>("gradebook.poll", queue: queue)
+    public static let gradeChanged = JobKind<GradeChanged>("push.grade-changed", queue: queue)
+
+    /// Poll one student's scores with a device's stored gradebook account.
+    public struct Poll: Codable, Sendable, Equatable {
+        public var deviceAccountId: Int64
+        /// The student whose scores to read (the Cal Poly `user`).
+        public var student: String
+
+        public init(deviceAccountId: Int64, student: String) {
+            self.deviceAccountId = deviceAccountId
+            self.student = student
+        }
+    }
+
+    /// One change in a student's gradebook. Never carries credentials.
+    public struct GradeChanged: Codable, Sendable, Equatable {
+        public enum Change: String, Codable, Sendable { case newScore, changedScore, newAssignment }
+
+        public var deviceAccountId: Int64
+        public var student: String
+        public var change: Change
+        public var course: String
+        public var assignment: String
+        /// The score as students see it; empty for a new assignment.
+        public var displayScore: String
+        /// Stable per change (account, item, content hash): the notification's unique key.
+        public var changeKey: String
+
+        public init(deviceAccountId: Int64, student: String, change: Change, course: String, assignment: String, displayScore: String, changeKey: String) {
+            self.deviceAccountId = deviceAccountId
+            self.student = student
+            self.change = change
+            self.course = course
+            self.assignment = assignment
+            self.displayScore = displayScore
+            self.changeKey = changeKey
+        }
+    }
+}
