@@ -1,7 +1,6 @@
 public import Contracts
 public import GatewayCore
 import Foundation
-import GRDB
 public import Jobs
 public import Storage
 
@@ -50,23 +49,12 @@ public struct GradePoller: Sendable {
             }
         }
         let snapshot = GradebookSnapshot(sections: fetched)
-        let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
-        let digest = snapshot.digest
         let jobs = self.jobs
+        let snapshots = SQLiteSnapshotStore()
         let now = clock.now()
         return try await transactions.write { transaction in
-            let db = try transaction.sqlite()
-            let previous = try String.fetchOne(
-                db, sql: "SELECT snapshot FROM gradebook_snapshots WHERE device_account_id = ? AND student = ?",
-                arguments: [args.deviceAccountId, args.student]
-            ).flatMap { try? JSONDecoder().decode(GradebookSnapshot.self, from: Data($0.utf8)) }
-            try db.execute(
-                sql: """
-                    INSERT INTO gradebook_snapshots (device_account_id, student, snapshot, digest, polled_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (device_account_id, student) DO UPDATE SET snapshot = excluded.snapshot, digest = excluded.digest, polled_at = excluded.polled_at
-                    """,
-                arguments: [args.deviceAccountId, args.student, encoded, digest, now]
-            )
+            let previous = try snapshots.snapshot(deviceAccountID: args.deviceAccountId, student: args.student, in: transaction)
+            try snapshots.save(snapshot, deviceAccountID: args.deviceAccountId, student: args.student, at: now, in: transaction)
             guard let previous else { return 0 }
             let diff = GradebookDiff(from: previous, to: snapshot)
             let names = Dictionary(snapshot.assignments.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })

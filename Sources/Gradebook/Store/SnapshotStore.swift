@@ -1,0 +1,29 @@
+public import Contracts
+public import Foundation
+import GRDB
+import Storage
+
+/// The last snapshot of each polled (device account, student), on SQLite.
+public struct SQLiteSnapshotStore: Sendable {
+    public init() {}
+
+    /// The stored snapshot, if any (an unreadable one counts as none).
+    public func snapshot(deviceAccountID: Int64, student: String, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
+        let db = try transaction.sqlite()
+        return try String.fetchOne(
+            db, sql: "SELECT snapshot FROM gradebook_snapshots WHERE device_account_id = ? AND student = ?", arguments: [deviceAccountID, student]
+        ).flatMap { try? JSONDecoder().decode(GradebookSnapshot.self, from: Data($0.utf8)) }
+    }
+
+    public func save(_ snapshot: GradebookSnapshot, deviceAccountID: Int64, student: String, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO gradebook_snapshots (device_account_id, student, snapshot, digest, polled_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (device_account_id, student) DO UPDATE SET snapshot = excluded.snapshot, digest = excluded.digest, polled_at = excluded.polled_at
+                """,
+            arguments: [deviceAccountID, student, encoded, snapshot.digest, now]
+        )
+    }
+}
