@@ -53,6 +53,8 @@ public struct GatewayApplication: Sendable {
     public let devices: DeviceService
     public let push: PushService
     public let quickHAC: QuickHACService
+    /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
+    public let vapidKeys: VAPIDKeys?
     public let deviceGradebookAccounts: DeviceAccountService
     public let routes: RouteRegistry
     public let logger: Logger
@@ -127,9 +129,30 @@ public struct GatewayApplication: Sendable {
         )
         self.gradebooks = GradebookService(sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts)
         self.devices = DeviceService(transactions: database, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints)
-        self.push = PushService(
-            transactions: database, jobs: SQLiteJobEnqueuer(), channels: NotificationChannels(log: LogChannel(logger: logger)), clock: clock
+        // User-supplied endpoints (webhooks, Web Push): public addresses only, unless the operator
+        // relaxes it for a demo on one machine.
+        let pushClient = CurlHTTPClient(configuration: .init(
+            defaultTimeout: .seconds(30), maxRedirects: 0,
+            allowedDestinations: configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none, logger: logger
+        ))
+        let vapidKeys = try VAPIDKeys.fromEnvironment(configuration.environment) ?? (configuration.demo ? VAPIDKeys.generate() : nil)
+        self.vapidKeys = vapidKeys
+        var channels = NotificationChannels(
+            webhook: WebhookChannel(
+                client: pushClient, configuration: .init(allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints), clock: clock,
+                logger: logger
+            ),
+            log: LogChannel(logger: logger)
         )
+        if let vapidKeys {
+            let subject = configuration.environment["GATEWAY_VAPID_SUBJECT"] ?? "mailto:operators@campus-gateway.invalid"
+            channels.webPush = WebPushChannel(
+                client: pushClient,
+                configuration: .init(vapid: try VAPIDSigner(keys: vapidKeys, subject: subject), allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints),
+                clock: clock, logger: logger
+            )
+        }
+        self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
         self.deviceGradebookAccounts = DeviceAccountService(
             transactions: database, sources: gradebookSources, vault: vault, clock: clock,
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
@@ -200,7 +223,7 @@ public struct GatewayApplication: Sendable {
             .register(with: guarded, on: router)
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
-        PushRoutes(devices: devices, push: push).register(with: guarded, on: router)
+        PushRoutes(devices: devices, push: push, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).

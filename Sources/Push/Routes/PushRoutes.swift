@@ -8,10 +8,13 @@ public import Hummingbird
 public struct PushRoutes: Sendable {
     let devices: DeviceService
     let push: PushService
+    /// The VAPID public key browsers subscribe with; nil when Web Push is not configured.
+    let vapidPublicKey: String?
 
-    public init(devices: DeviceService, push: PushService) {
+    public init(devices: DeviceService, push: PushService, vapidPublicKey: String?) {
         self.devices = devices
         self.push = push
+        self.vapidPublicKey = vapidPublicKey
     }
 
     struct DeviceBody: Decodable {
@@ -27,7 +30,13 @@ public struct PushRoutes: Sendable {
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
-        let devices = self.devices, push = self.push
+        let devices = self.devices, push = self.push, vapidPublicKey = self.vapidPublicKey
+        guarded.group(router, "v1/push", access: .public).get("vapid-public-key") { _, _ in
+            guard let vapidPublicKey else {
+                throw Problem(type: "web-push-unavailable", title: "Web Push not configured", status: .notFound, detail: "This server has no VAPID key (GATEWAY_VAPID_PRIVATE_KEY).")
+            }
+            return try GatewayJSON.response(["publicKey": vapidPublicKey])
+        }
         let mine = guarded.group(router, "v1/me/devices", access: .authenticated)
         mine.get { _, context in
             let identity = try context.requireIdentity()

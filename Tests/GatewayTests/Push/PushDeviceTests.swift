@@ -115,3 +115,22 @@ struct PushDeviceTests {
         #expect(rows.first?.notification.urgent == true)
     }
 }
+
+@Suite("Web Push key")
+struct VAPIDKeyRouteTests {
+    @Test func browsersGetTheKeyOnlyWhereWebPushIsConfigured() async throws {
+        let (app, directory) = try GradebookDemoTests.gateway()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await app.makeApplication().test(.router) { client async throws in
+            let reply = try await client.json(.get, "/v1/push/vapid-public-key")
+            #expect(reply.status == .ok)
+            let key = try #require(reply.object["publicKey"] as? String)
+            #expect(key.count == 87, "a 65-byte uncompressed point in unpadded base64url")
+        }
+        let plain = try TestGateway { $0.environment = [:] }
+        defer { plain.cleanUp() }
+        try await plain.withRouter { client async throws in
+            #expect(try await client.json(.get, "/v1/push/vapid-public-key").status == .notFound)
+        }
+    }
+}
