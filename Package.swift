@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "Gradebook",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient", "Jobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -22,6 +22,8 @@ final class APNsStandIn {
     let baseURL: URL
     let caFile: String
     private let process: Process
+    /// The stand-in's stdin: it exits when this closes, even if the test process dies.
+    private let lifeline = Pipe()
 
     /// Starts the stand-in; records an issue and throws if the venv lacks `h2` or `cryptography`.
     init(publicKeyDER: Data, unregisteredAt: Int64 = 1_700_000_000_123, retryAfter: Int? = nil, maxStreams: Int = 1000) throws {
@@ -57,6 +59,7 @@ final class APNsStandIn {
         process = Process()
         process.executableURL = python
         process.arguments = arguments
+        process.standardInput = lifeline
         process.standardOutput = FileHandle.nullDevice
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
@@ -70,7 +73,7 @@ final class APNsStandIn {
         }
         guard let port else {
             let stderr = (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
-            process.terminate()
+            Self.end(process, lifeline: lifeline)
             throw Unavailable(description: "the stand-in did not start: \(stderr)")
         }
         baseURL = URL(string: "https://127.0.0.1:\(port)")!
@@ -78,12 +81,18 @@ final class APNsStandIn {
 
     deinit { stop() }
 
+    /// Closes the lifeline and terminates the stand-in (SIGKILL if it is still there after 5 s).
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        Self.end(process, lifeline: lifeline)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func end(_ process: Process, lifeline: Pipe) {
+        try? lifeline.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// One request as the stand-in saw it.

@@ -14,7 +14,7 @@ Every request is appended to --log as one JSON line: connection id, stream id, p
 (the authorization header is replaced by the token's SHA-256 prefix and decoded claims),
 the parsed payload, the status and reason. The bound port is written to --port-file.
 """
-import argparse, asyncio, base64, hashlib, json, os, re, ssl, sys, time, uuid
+import argparse, asyncio, base64, hashlib, json, os, re, signal, ssl, sys, threading, time, uuid
 
 import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
 from cryptography.exceptions import InvalidSignature
@@ -181,6 +181,19 @@ class StandIn:
             writer.close()
 
 
+def exit_with_parent():
+    """The test keeps our stdin open; at EOF (the test ended, even by a crash) exit.
+    Also unblocks SIGTERM and SIGINT, which a parent's threads may pass on blocked."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    def watch():
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass
+        finally:
+            os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert", required=True)
@@ -195,6 +208,7 @@ async def main():
     parser.add_argument("--retry-after", type=int, default=None)
     parser.add_argument("--max-streams", type=int, default=1000)
     args = parser.parse_args()
+    exit_with_parent()
 
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(args.cert, args.key)
