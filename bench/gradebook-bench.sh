@@ -37,7 +37,7 @@ run_gateway() { # $1: cache seconds; registers source 9 through the CLI-free adm
   local token
   token=$(curl -s -X POST -u admin:demo-admin-pass "http://127.0.0.1:$PORT/v1/auth/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
   curl -sf -X PUT "http://127.0.0.1:$PORT/v1/admin/gradebook/sources/9" -H "authorization: Bearer $token" -H 'content-type: application/json' \
-    -d "{\"name\":\"bench simulator\",\"baseUrl\":\"http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json\",\"development\":true,\"maxConcurrency\":64,\"requestsPerMinute\":60000}" >/dev/null
+    -d "{\"name\":\"bench simulator\",\"baseUrl\":\"http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json\",\"development\":true,\"maxConcurrency\":64,\"requestsPerMinute\":1000000}" >/dev/null
 }
 
 echo "== wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, grades.json?record=sections as test (release; $(nproc) cores shared; load $(cut -d' ' -f1-3 /proc/loadavg))"

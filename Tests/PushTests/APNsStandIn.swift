@@ -84,7 +84,7 @@ final class APNsStandIn {
     /// Closes the lifeline and terminates the stand-in (SIGKILL if it is still there after 5 s).
     func stop() {
         Self.end(process, lifeline: lifeline)
-        try? FileManager.default.removeItem(at: directory)
+        if ProcessInfo.processInfo.environment["APNS_KEEP_STANDIN"] == nil { try? FileManager.default.removeItem(at: directory) }
     }
 
     private static func end(_ process: Process, lifeline: Pipe) {

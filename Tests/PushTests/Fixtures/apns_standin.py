@@ -175,8 +175,11 @@ class StandIn:
                 if pending:
                     writer.write(pending)
                     await writer.drain()
-        except (ConnectionError, ssl.SSLError, h2.exceptions.ProtocolError):
-            pass
+        except (ConnectionError, ssl.SSLError) as error:
+            print(f"connection {conn_id}: {error!r}", file=sys.stderr, flush=True)
+        except h2.exceptions.ProtocolError as error:
+            print(f"connection {conn_id}: HTTP/2 protocol error {error!r}", file=sys.stderr, flush=True)
+            writer.write(conn.data_to_send())
         finally:
             writer.close()
 

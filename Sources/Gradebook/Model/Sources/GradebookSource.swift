@@ -93,6 +93,6 @@ extension GradebookSource {
             throw SourceProblem(field: "pollIntervalSeconds", reason: "must be 60 to 86400")
         }
         guard (1...64).contains(maxConcurrency) else { throw SourceProblem(field: "maxConcurrency", reason: "must be 1 to 64") }
-        guard (1...60_000).contains(requestsPerMinute) else { throw SourceProblem(field: "requestsPerMinute", reason: "must be 1 to 60000") }
+        guard (1...1_000_000).contains(requestsPerMinute) else { throw SourceProblem(field: "requestsPerMinute", reason: "must be 1 to 1000000") }
     }
 }
