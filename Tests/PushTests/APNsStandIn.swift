@@ -26,7 +26,7 @@ final class APNsStandIn {
     private let lifeline = Pipe()
 
     /// Starts the stand-in; records an issue and throws if the venv lacks `h2` or `cryptography`.
-    init(publicKeyDER: Data, unregisteredAt: Int64 = 1_700_000_000_123, retryAfter: Int? = nil, maxStreams: Int = 1000) throws {
+    init(publicKeyDER: Data, unregisteredAt: Int64 = 1_700_000_000_123, retryAfter: Int? = nil, maxStreams: Int = 1000, workers: Int = 1) throws {
         let python = Self.root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             Issue.record("\(python.path) is missing: \(Self.hint)")
@@ -53,7 +53,7 @@ final class APNsStandIn {
             "--cert", cert, "--key", key, "--public-key", publicKeyDER.base64EncodedString(),
             "--team-id", Self.teamID, "--key-id", Self.keyID, "--topic", Self.topic,
             "--port-file", portFile.path, "--log", directory.appendingPathComponent("requests.jsonl").path,
-            "--unregistered-at", String(unregisteredAt), "--max-streams", String(maxStreams),
+            "--unregistered-at", String(unregisteredAt), "--max-streams", String(maxStreams), "--workers", String(workers),
         ]
         if let retryAfter { arguments += ["--retry-after", String(retryAfter)] }
         process = Process()
@@ -122,9 +122,10 @@ final class APNsStandIn {
     }
 
     /// A channel pointed at this stand-in, trusting its certificate.
-    func channel(_ token: APNsProviderToken, maxConnectionsPerHost: Int? = nil) -> APNsChannel {
+    func channel(_ token: APNsProviderToken, maxConnectionsPerHost: Int = 4, maxConcurrentStreams: Int = 500) -> APNsChannel {
         APNsChannel(providerToken: token, configuration: .init(
-            baseURL: baseURL, additionalCAFile: caFile, maxConnectionsPerHost: maxConnectionsPerHost, requestTimeout: .seconds(20)))
+            baseURL: baseURL, additionalCAFile: caFile, maxConnectionsPerHost: maxConnectionsPerHost,
+            maxConcurrentStreams: maxConcurrentStreams, requestTimeout: .seconds(20)))
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {

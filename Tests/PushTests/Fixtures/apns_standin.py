@@ -14,9 +14,9 @@ Every request is appended to --log as one JSON line: connection id, stream id, p
 (the authorization header is replaced by the token's SHA-256 prefix and decoded claims),
 the parsed payload, the status and reason. The bound port is written to --port-file.
 """
-import argparse, asyncio, base64, hashlib, json, os, re, signal, ssl, sys, threading, time, uuid
+import argparse, asyncio, base64, hashlib, json, os, re, signal, socket, ssl, sys, threading, time, uuid
 
-import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
+import h2.config, h2.connection, h2.errors, h2.events, h2.exceptions, h2.settings
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -38,6 +38,13 @@ class StandIn:
         self.verified = {}  # token -> (reason or None, claims); APNs too verifies a token once
         self.log = open(args.log, "a", buffering=1)
         self.connections = 0
+        self.worker = 0
+        self.refused = 0
+        # Header validation is the test's job here (answer() checks what APNs checks); h2's
+        # own checks would only cost time in the benchmark.
+        self.h2_config = h2.config.H2Configuration(
+            client_side=False, header_encoding="utf-8", validate_inbound_headers=False,
+            normalize_inbound_headers=False, validate_outbound_headers=False, normalize_outbound_headers=False)
 
     def check_jwt(self, authorization):
         if not authorization or not authorization.lower().startswith("bearer "):
@@ -144,12 +151,17 @@ class StandIn:
 
     async def serve(self, reader, writer):
         self.connections += 1
-        conn_id = self.connections
-        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+        conn_id = self.worker * 1_000_000 + self.connections
+        conn = h2.connection.H2Connection(config=self.h2_config)
         conn.local_settings = h2.settings.Settings(client=False, initial_values={
             h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: self.args.max_streams})
         conn.initiate_connection()
         writer.write(conn.data_to_send())
+        # --max-streams is advertised, and enforced below as APNs does: a stream over the
+        # limit (sent before the client saw our SETTINGS) is refused alone (REFUSED_STREAM,
+        # which clients retry), where h2 would end the whole connection.
+        conn.local_settings = h2.settings.Settings(client=False, initial_values={
+            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: 2**31 - 1})
         streams = {}
         try:
             while True:
@@ -158,6 +170,10 @@ class StandIn:
                     break
                 for event in conn.receive_data(data):
                     if isinstance(event, h2.events.RequestReceived):
+                        if len(streams) >= self.args.max_streams:
+                            self.refused += 1
+                            conn.reset_stream(event.stream_id, h2.errors.ErrorCodes.REFUSED_STREAM)
+                            continue
                         streams[event.stream_id] = (dict(event.headers), bytearray())
                     elif isinstance(event, h2.events.DataReceived):
                         if event.stream_id in streams:
@@ -197,7 +213,7 @@ def exit_with_parent():
     threading.Thread(target=watch, daemon=True).start()
 
 
-async def main():
+def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
@@ -210,24 +226,38 @@ async def main():
     parser.add_argument("--unregistered-at", type=int, default=int(time.time() * 1000))
     parser.add_argument("--retry-after", type=int, default=None)
     parser.add_argument("--max-streams", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=1, help="processes sharing the listening socket")
     args = parser.parse_args()
-    exit_with_parent()
 
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(512)
+    worker = 0
+    for index in range(1, args.workers):
+        if os.fork() == 0:  # children serve the same socket, before any event loop exists
+            worker = index
+            break
+    exit_with_parent()
+    standin = StandIn(args)
+    standin.worker = worker
+    if worker == 0:
+        with open(args.port_file + ".tmp", "w") as f:
+            f.write(str(listener.getsockname()[1]))
+        os.replace(args.port_file + ".tmp", args.port_file)
+    asyncio.run(serve(standin, listener, args))
+
+
+async def serve(standin, listener, args):
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(args.cert, args.key)
     context.set_alpn_protocols(["h2"])
-    standin = StandIn(args)
-    server = await asyncio.start_server(standin.serve, "127.0.0.1", 0, ssl=context, backlog=512)
-    port = server.sockets[0].getsockname()[1]
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(port))
-    os.replace(args.port_file + ".tmp", args.port_file)
+    server = await asyncio.start_server(standin.serve, sock=listener, ssl=context)
     async with server:
         await server.serve_forever()
 
 
 if __name__ == "__main__":
     try:
-        asyncio.run(main())
+        main()
     except KeyboardInterrupt:
         sys.exit(0)

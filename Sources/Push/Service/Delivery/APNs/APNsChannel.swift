@@ -20,23 +20,25 @@ public final class APNsChannel: NotificationChannel {
         public var baseURL: URL?
         /// A PEM file of extra trust anchors, e.g. a test stand-in's certificate.
         public var additionalCAFile: String?
-        /// At most this many connections per APNs host (`CURLMOPT_MAX_HOST_CONNECTIONS`);
-        /// `nil` lets libcurl open another when every stream of the open ones is busy.
-        public var maxConnectionsPerHost: Int?
-        /// Concurrent streams per connection asked of libcurl; APNs' own limit applies too.
+        /// At most this many connections per APNs host (`CURLMOPT_MAX_HOST_CONNECTIONS`, at
+        /// least 1). Once every stream of every connection is busy, further notifications wait
+        /// in libcurl's queue: without a limit libcurl would open a connection for each one.
+        public var maxConnectionsPerHost: Int
+        /// Streams per connection before libcurl uses (or opens) another. APNs advertises its
+        /// own limit, which varies with load; streams over it are refused and retried by libcurl.
         public var maxConcurrentStreams: Int
         /// The whole request, connection included.
         public var requestTimeout: Duration
         public var connectTimeout: Duration
 
         public init(
-            baseURL: URL? = nil, additionalCAFile: String? = nil, maxConnectionsPerHost: Int? = nil,
-            maxConcurrentStreams: Int = 1000, requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10)
+            baseURL: URL? = nil, additionalCAFile: String? = nil, maxConnectionsPerHost: Int = 4,
+            maxConcurrentStreams: Int = 500, requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10)
         ) {
             self.baseURL = baseURL
             self.additionalCAFile = additionalCAFile
-            self.maxConnectionsPerHost = maxConnectionsPerHost
-            self.maxConcurrentStreams = maxConcurrentStreams
+            self.maxConnectionsPerHost = max(maxConnectionsPerHost, 1)
+            self.maxConcurrentStreams = max(maxConcurrentStreams, 1)
             self.requestTimeout = requestTimeout
             self.connectTimeout = connectTimeout
         }

@@ -6,12 +6,13 @@ import Synchronization
 struct CurlMultiOptions: Sendable {
     /// A PEM file of extra trust anchors (tests); verification itself is never turned off.
     var additionalCAFile: String?
-    /// `CURLMOPT_MAX_HOST_CONNECTIONS`: more transfers wait for a stream instead of a new
-    /// connection. `nil` leaves libcurl's default (no limit).
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS`: past it, transfers wait in libcurl's queue for a free
+    /// stream. `nil` means no limit, and then libcurl (7.88) opens a new connection for every
+    /// transfer that finds the open connections' streams all busy.
     var maxHostConnections: Int?
-    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`: streams per HTTP/2 connection before libcurl opens
+    /// `CURLMOPT_MAX_CONCURRENT_STREAMS`: streams per HTTP/2 connection before libcurl uses
     /// another (the server's own limit applies too).
-    var maxConcurrentStreams: Int = 1000
+    var maxConcurrentStreams: Int = 500
     var connectTimeoutMilliseconds: Int = 10_000
     /// Larger response bodies fail the transfer (APNs answers are tiny).
     var maxResponseBodySize: Int = 64 * 1024
