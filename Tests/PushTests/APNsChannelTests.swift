@@ -146,6 +146,23 @@ struct APNsChannelTests {
         #expect(try standIn.records().count == 100)
     }
 
+    @Test func cancelledDeliveriesEndAsRetries() async throws {
+        let token = try APNsFixtures.providerToken()
+        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        // One stream at a time, so most of the 1,000 are still waiting when the task is cancelled.
+        let channel = standIn.channel(token, maxConnectionsPerHost: 1, maxConcurrentStreams: 1)
+        defer { channel.shutdown() }
+        let task = Task { await channel.measureThroughput(count: 1000, deviceToken: APNsFixtures.deviceToken(), topic: APNsStandIn.topic) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let report = await task.value
+        #expect(report.outcomes.values.reduce(0, +) == 1000)
+        #expect((report.outcomes["retry"] ?? 0) > 0)
+        #expect(Set(report.outcomes.keys).isSubset(of: ["delivered", "retry"]))
+        // The channel still works afterwards.
+        #expect(await channel.deliver(APNsFixtures.notification(), to: Self.address) == .delivered(status: 200))
+    }
+
     @Test func oversizedPayloadsAndMalformedTokensAreRefusedBeforeSending() async throws {
         let token = try APNsFixtures.providerToken()
         let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)

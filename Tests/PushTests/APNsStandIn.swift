@@ -82,6 +82,7 @@ final class APNsStandIn {
     deinit { stop() }
 
     /// Closes the lifeline and terminates the stand-in (SIGKILL if it is still there after 5 s).
+    /// Its directory (certificate, requests.jsonl, stderr) is removed unless `APNS_KEEP_STANDIN` is set.
     func stop() {
         Self.end(process, lifeline: lifeline)
         if ProcessInfo.processInfo.environment["APNS_KEEP_STANDIN"] == nil { try? FileManager.default.removeItem(at: directory) }

@@ -5,7 +5,9 @@ public import Foundation
 /// (``APNsProviderToken``, an ES256 JWT reused for 40 minutes).
 ///
 /// Every delivery goes through one libcurl multi handle, so concurrent notifications share a
-/// few HTTP/2 connections as multiplexed streams. Answers are classified by ``APNsResponse``:
+/// few HTTP/2 connections as multiplexed streams: at most ``Configuration/maxConnectionsPerHost``
+/// connections of ``Configuration/maxConcurrentStreams`` streams each; more notifications wait
+/// for a free stream, in order. Answers are classified by ``APNsResponse``:
 /// 410 Unregistered becomes `.unregistered(since:)`, BadDeviceToken and
 /// DeviceTokenNotForTopic `.deactivate`, 429 and 5xx `.retry` (the caller backs off), other
 /// 4xx `.discarded` with APNs' reason. A malformed device token is refused before sending
@@ -27,7 +29,8 @@ public final class APNsChannel: NotificationChannel {
         /// Streams per connection before libcurl uses (or opens) another. APNs advertises its
         /// own limit, which varies with load; streams over it are refused and retried by libcurl.
         public var maxConcurrentStreams: Int
-        /// The whole request, connection included.
+        /// One request on the wire, connection included (not the time it may wait for a free
+        /// stream when every connection's streams are busy).
         public var requestTimeout: Duration
         public var connectTimeout: Duration
 

@@ -6,13 +6,17 @@ import Synchronization
 struct CurlMultiOptions: Sendable {
     /// A PEM file of extra trust anchors (tests); verification itself is never turned off.
     var additionalCAFile: String?
-    /// `CURLMOPT_MAX_HOST_CONNECTIONS`: past it, transfers wait in libcurl's queue for a free
-    /// stream. `nil` means no limit, and then libcurl (7.88) opens a new connection for every
-    /// transfer that finds the open connections' streams all busy.
-    var maxHostConnections: Int?
+    /// `CURLMOPT_MAX_HOST_CONNECTIONS`. Without a limit, libcurl (7.88) would open a new
+    /// connection for every transfer that finds the open connections' streams all busy.
+    var maxHostConnections: Int = 4
     /// `CURLMOPT_MAX_CONCURRENT_STREAMS`: streams per HTTP/2 connection before libcurl uses
     /// another (the server's own limit applies too).
     var maxConcurrentStreams: Int = 500
+
+    /// Transfers handed to libcurl at once: every stream of every allowed connection. The
+    /// rest wait in the executor, in order.
+    var maxTransfersInFlight: Int { max(maxHostConnections, 1) * max(maxConcurrentStreams, 1) }
+    /// `CURLOPT_CONNECTTIMEOUT_MS` for each new connection.
     var connectTimeoutMilliseconds: Int = 10_000
     /// Larger response bodies fail the transfer (APNs answers are tiny).
     var maxResponseBodySize: Int = 64 * 1024
@@ -26,7 +30,8 @@ struct CurlMultiOptions: Sendable {
 /// `curl_multi_wakeup`; the loop adds it to the multi handle and, when libcurl reports it done,
 /// completes the waiting task. Every easy handle asks for HTTP/2 over TLS
 /// (`CURL_HTTP_VERSION_2TLS`) and sets `CURLOPT_PIPEWAIT`, so a transfer waits for an
-/// existing connection to confirm multiplexing rather than opening a new one.
+/// existing connection to confirm multiplexing rather than opening a new one. Past
+/// ``CurlMultiOptions/maxTransfersInFlight``, transfers wait in the loop, in order.
 ///
 /// ``shutdown()`` (or releasing the executor) fails queued and running transfers with
 /// ``CurlMultiError/shutDown`` and ends the thread.

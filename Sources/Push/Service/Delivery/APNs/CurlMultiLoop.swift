@@ -4,11 +4,21 @@ import Synchronization
 
 /// The loop thread of ``CurlMultiExecutor``: owns the multi handle, the easy handles and every
 /// transfer in flight. Never leaves its thread, so it is not `Sendable`.
+///
+/// At most ``CurlMultiOptions/maxTransfersInFlight`` transfers (every stream of every allowed
+/// connection) are in the multi handle at once; later ones wait here, in order. libcurl would
+/// queue them too, but it scans that queue on every `curl_multi_remove_handle`, which turns
+/// thousands of waiting transfers into quadratic work.
 final class CurlMultiLoop {
     private let shared: CurlMultiExecutor.Shared
     private let options: CurlMultiOptions
     private var active: [UnsafeMutableRawPointer: CurlMultiTransfer] = [:]
     private var activeByID: [UInt64: UnsafeMutableRawPointer] = [:]
+    /// Transfers not yet in the multi handle, in arrival order (`queueHead` is the next one);
+    /// `queued` holds those still waiting, so a cancelled one is found without a scan.
+    private var queue: [CurlMultiTransfer] = []
+    private var queueHead = 0
+    private var queued: [UInt64: CurlMultiTransfer] = [:]
     /// Reset easy handles kept for reuse (allocation is cheap, but not free at 5,000/s).
     private var idle: [UnsafeMutableRawPointer] = []
     private static let maxIdleHandles = 256
@@ -27,9 +37,7 @@ final class CurlMultiLoop {
         }
         _ = cg_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = cg_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, max(options.maxConcurrentStreams, 1))
-        if let limit = options.maxHostConnections, limit > 0 {
-            _ = cg_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limit)
-        }
+        _ = cg_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(options.maxHostConnections, 1))
         shared.attach(WakeupHandle(multi: multi))
 
         while true {
@@ -38,14 +46,23 @@ final class CurlMultiLoop {
                 for transfer in pending { transfer.complete(.failure(.shutDown)) }
                 break
             }
-            for transfer in pending { start(transfer, on: multi) }
+            for transfer in pending {
+                queue.append(transfer)
+                queued[transfer.cancelFlag.id] = transfer
+            }
             for id in cancelled { cancel(id, on: multi) }
+            startQueued(on: multi)
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished(on: multi)
+            startQueued(on: multi)
             // Sleeps until a socket is ready, a libcurl timer is due, or a wakeup arrives.
             _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
+
+        for transfer in queued.values { transfer.complete(.failure(.shutDown)) }
+        queued.removeAll()
+        queue.removeAll()
 
         for (easy, transfer) in active {
             _ = curl_multi_remove_handle(multi, easy)
@@ -87,7 +104,29 @@ final class CurlMultiLoop {
         activeByID[transfer.cancelFlag.id] = easy
     }
 
+    /// Moves waiting transfers into the multi handle while there is room.
+    private func startQueued(on multi: UnsafeMutableRawPointer) {
+        let limit = options.maxTransfersInFlight
+        while active.count < limit, queueHead < queue.count {
+            let transfer = queue[queueHead]
+            queueHead += 1
+            // Absent when it was cancelled while waiting.
+            if queued.removeValue(forKey: transfer.cancelFlag.id) != nil { start(transfer, on: multi) }
+        }
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead >= 1024, queueHead * 2 >= queue.count {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
+    }
+
     private func cancel(_ id: UInt64, on multi: UnsafeMutableRawPointer) {
+        if let transfer = queued.removeValue(forKey: id) {
+            transfer.complete(.failure(.cancelled))
+            return
+        }
         guard let easy = activeByID.removeValue(forKey: id), let transfer = active.removeValue(forKey: easy) else { return }
         _ = curl_multi_remove_handle(multi, easy)
         release(transfer)
@@ -95,11 +134,15 @@ final class CurlMultiLoop {
     }
 
     private func collectFinished(on multi: UnsafeMutableRawPointer) {
+        // Read every message before removing any handle: a message does not survive
+        // curl_multi_remove_handle, and each removal scans the messages still queued.
+        var finished: [(easy: UnsafeMutableRawPointer, code: CURLcode)] = []
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            // The message does not survive curl_multi_remove_handle: read it first.
-            let code = message.pointee.data.result
+            finished.append((easy, message.pointee.data.result))
+        }
+        for (easy, code) in finished {
             guard let transfer = active.removeValue(forKey: easy) else { continue }
             activeByID[transfer.cancelFlag.id] = nil
             _ = curl_multi_remove_handle(multi, easy)
