@@ -53,6 +53,7 @@ public struct GatewayApplication: Sendable {
     public let devices: DeviceService
     public let push: PushService
     public let quickHAC: QuickHACService
+    public let seatAlerts: SeatAlertService
     /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
     public let vapidKeys: VAPIDKeys?
     public let deviceGradebookAccounts: DeviceAccountService
@@ -153,6 +154,7 @@ public struct GatewayApplication: Sendable {
             )
         }
         self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
+        self.seatAlerts = SeatAlertService(transactions: database, push: push, clock: clock)
         self.deviceGradebookAccounts = DeviceAccountService(
             transactions: database, sources: gradebookSources, vault: vault, clock: clock,
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
@@ -166,7 +168,7 @@ public struct GatewayApplication: Sendable {
         Diagnostics.register(in: jobs.registry)
         try AuthJobHandlers.register(auth, in: jobs.registry)
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
-        Push.PushJobHandlers(service: push).register(in: jobs.registry)
+        Push.PushJobHandlers(service: push, seatAlerts: seatAlerts).register(in: jobs.registry)
         GradePoller(transactions: database, accounts: deviceGradebookAccounts, gradebooks: gradebooks, jobs: SQLiteJobEnqueuer(), clock: clock)
             .register(in: jobs.registry)
         try GradeNotifications(transactions: database, jobs: SQLiteJobEnqueuer(), push: push, interval: configuration.gradePollSeconds)
@@ -223,7 +225,7 @@ public struct GatewayApplication: Sendable {
             .register(with: guarded, on: router)
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
-        PushRoutes(devices: devices, push: push, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
+        PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).

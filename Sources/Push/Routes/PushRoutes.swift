@@ -10,11 +10,18 @@ public struct PushRoutes: Sendable {
     let push: PushService
     /// The VAPID public key browsers subscribe with; nil when Web Push is not configured.
     let vapidPublicKey: String?
+    let seatAlerts: SeatAlertService
 
-    public init(devices: DeviceService, push: PushService, vapidPublicKey: String?) {
+    public init(devices: DeviceService, push: PushService, seatAlerts: SeatAlertService, vapidPublicKey: String?) {
         self.devices = devices
         self.push = push
+        self.seatAlerts = seatAlerts
         self.vapidPublicKey = vapidPublicKey
+    }
+
+    struct SeatAlertBody: Decodable {
+        let classId: Int64
+        let rearm: Bool?
     }
 
     struct DeviceBody: Decodable {
@@ -77,6 +84,27 @@ public struct PushRoutes: Sendable {
             let device = try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)
             let items = try await push.recent(state: nil, deviceIDs: [device.id], limit: 50)
             return try GatewayJSON.response(["items": items.map(PushViews.Notification.init)])
+        }
+
+        let seatAlerts = self.seatAlerts
+        let alerts = guarded.group(router, "v1/me/seat-alerts", access: .authenticated)
+        alerts.get { _, context in
+            let identity = try context.requireIdentity()
+            return try GatewayJSON.response(["items": try await seatAlerts.alerts(accountID: identity.accountID).map(PushViews.SeatAlert.init)])
+        }
+        alerts.post { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await GatewayJSON.decode(SeatAlertBody.self, from: request, context: context)
+            let (alert, created) = try await seatAlerts.watch(accountID: identity.accountID, classID: body.classId, rearm: body.rearm ?? false)
+            return try GatewayJSON.response(
+                PushViews.SeatAlert(alert), status: created ? .created : .ok, headers: [.location: "/v1/me/seat-alerts/\(alert.id)"]
+            )
+        }
+        alerts.delete(":alertId") { _, context in
+            let identity = try context.requireIdentity()
+            guard let raw = context.parameters.get("alertId"), let id = Int64(raw) else { throw PushError.seatAlertNotFound }
+            try await seatAlerts.remove(id: id, accountID: identity.accountID)
+            return Response(status: .noContent)
         }
 
         let admin = guarded.group(router, "v1/admin/push", access: .role(.admin))
@@ -181,6 +209,24 @@ enum PushViews {
             lastError = stored.lastError
             createdAt = stored.createdAt
             deliveredAt = stored.deliveredAt
+        }
+    }
+
+    struct SeatAlert: Encodable {
+        let id: Int64
+        let classId: Int64
+        let rearm: Bool
+        let armed: Bool
+        let createdAt: Date
+        let lastNotifiedAt: Date?
+
+        init(_ alert: Push.SeatAlert) {
+            id = alert.id
+            classId = alert.classID
+            rearm = alert.rearm
+            armed = alert.armed
+            createdAt = alert.createdAt
+            lastNotifiedAt = alert.lastNotifiedAt
         }
     }
 

@@ -4,6 +4,8 @@ public enum PushError: Error, Sendable, Equatable {
     case invalid(field: String, message: String)
     /// No such device belongs to the caller (404).
     case deviceNotFound
+    /// No such seat alert belongs to the caller (404).
+    case seatAlertNotFound
     /// The caller has the most devices allowed (409).
     case deviceLimit(Int)
 }

@@ -7,13 +7,15 @@ public import Jobs
 /// `push.deliver`.
 public struct PushJobHandlers: Sendable {
     let service: PushService
+    let seatAlerts: SeatAlertService?
 
-    public init(service: PushService) {
+    public init(service: PushService, seatAlerts: SeatAlertService? = nil) {
         self.service = service
+        self.seatAlerts = seatAlerts
     }
 
     public func register(in registry: JobRegistry) {
-        let service = self.service
+        let service = self.service, seatAlerts = self.seatAlerts
         registry.register(PushJobs.seatOffered) { args, _ in
             try await service.notify(accountID: args.accountId, uniqueKey: "offer:\(args.offerId)", OutgoingNotification(
                 id: "offer-\(args.offerId)", category: "waitlist.offer", title: "A seat is yours to claim",
@@ -46,6 +48,8 @@ public struct PushJobHandlers: Sendable {
                     collapseID: "seat-\(args.classId)"
                 ))
             }
+            // Students watching the class (seat alerts), once per open event.
+            try await seatAlerts?.seatOpened(classID: args.classId, openSeats: args.openSeats, event: context.jobID)
             return .complete
         }
         registry.register(PushJobs.classCancelled) { args, context in

@@ -5,7 +5,7 @@ public import Storage
 /// accounts and students a device follows (QuickHAC's model), and the outbox of notifications
 /// with their delivery state.
 public enum PushSchema: SchemaModule {
-    public static let tables = ["push_devices", "push_device_students", "push_notifications"]
+    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts"]
 
     public static let migrations: [Migration] = [
         Migration("push.001.devices-outbox") { db in
@@ -62,6 +62,23 @@ public enum PushSchema: SchemaModule {
                     UNIQUE (device_id, unique_key)
                 );
                 CREATE INDEX push_notifications_state ON push_notifications(state, id);
+                """)
+        },
+        Migration("push.002.seat-alerts") { db in
+            // A student watching a class for an open seat; notified once per open event, then
+            // disarmed unless they asked to be told every time.
+            try db.execute(sql: """
+                CREATE TABLE push_seat_alerts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    class_id INTEGER NOT NULL,
+                    rearm INTEGER NOT NULL DEFAULT 0,
+                    armed INTEGER NOT NULL DEFAULT 1,
+                    created_at DATETIME NOT NULL,
+                    last_notified_at DATETIME,
+                    UNIQUE (account_id, class_id)
+                );
+                CREATE INDEX push_seat_alerts_class ON push_seat_alerts(class_id, armed);
                 """)
         },
     ]

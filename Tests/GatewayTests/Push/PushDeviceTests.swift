@@ -134,3 +134,42 @@ struct VAPIDKeyRouteTests {
         }
     }
 }
+
+@Suite("Seat alerts")
+struct SeatAlertTests {
+    @Test func watchersAreToldOncePerOpenEventUnlessTheyAskEveryTime() async throws {
+        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let bob = try await gateway.account("bob", role: .student)
+        try await gateway.withRouter { client async throws in
+            #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
+            #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: bob).status == .created)
+            let created = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7030}"#, token: ada)
+            #expect(created.status == .created)
+            let alertID = created.object["id"] as? Int ?? 0
+            #expect(try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7030}"#, token: ada).status == .ok)
+            #expect(try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7030, "rearm": true}"#, token: bob).status == .created)
+            #expect(try await client.json(.delete, "/v1/me/seat-alerts/\(alertID)", token: bob).status == .notFound)
+            #expect((try await client.json(.get, "/v1/me/seat-alerts", token: ada).object["items"] as? [Any])?.count == 1)
+        }
+        // Two open events: Ada (once) hears the first only, Bob (every time) both.
+        for _ in 0..<2 {
+            try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [])))
+            _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+        }
+        let counts = try await gateway.app.database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.account_id AS account, COUNT(*) AS n FROM push_notifications n JOIN push_devices d ON d.id = n.device_id
+                WHERE n.category = 'seat.open' GROUP BY d.account_id ORDER BY d.account_id
+                """).map { ($0["account"] as Int64, $0["n"] as Int) }
+        }
+        #expect(counts.map(\.1) == [1, 2])
+        try await gateway.withRouter { client async throws in
+            let alerts = try await client.json(.get, "/v1/me/seat-alerts", token: ada).object["items"] as? [[String: Any]]
+            #expect(alerts?.first?["armed"] as? Bool == false)
+            let alertID = alerts?.first?["id"] as? Int ?? 0
+            #expect(try await client.json(.delete, "/v1/me/seat-alerts/\(alertID)", token: ada).status == .noContent)
+        }
+    }
+}
