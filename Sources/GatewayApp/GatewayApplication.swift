@@ -54,6 +54,7 @@ public struct GatewayApplication: Sendable {
     public let push: PushService
     public let quickHAC: QuickHACService
     public let seatAlerts: SeatAlertService
+    public let pushPreferences: PreferenceService
     /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
     public let vapidKeys: VAPIDKeys?
     public let deviceGradebookAccounts: DeviceAccountService
@@ -155,6 +156,7 @@ public struct GatewayApplication: Sendable {
         }
         self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
         self.seatAlerts = SeatAlertService(transactions: database, push: push, clock: clock)
+        self.pushPreferences = PreferenceService(transactions: database, clock: clock)
         self.deviceGradebookAccounts = DeviceAccountService(
             transactions: database, sources: gradebookSources, vault: vault, clock: clock,
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
@@ -168,7 +170,8 @@ public struct GatewayApplication: Sendable {
         Diagnostics.register(in: jobs.registry)
         try AuthJobHandlers.register(auth, in: jobs.registry)
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
-        Push.PushJobHandlers(service: push, seatAlerts: seatAlerts).register(in: jobs.registry)
+        Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: RegistrationClassDirectory(service: registration))
+            .register(in: jobs.registry)
         GradePoller(transactions: database, accounts: deviceGradebookAccounts, gradebooks: gradebooks, jobs: SQLiteJobEnqueuer(), clock: clock)
             .register(in: jobs.registry)
         try GradeNotifications(transactions: database, jobs: SQLiteJobEnqueuer(), push: push, interval: configuration.gradePollSeconds)
@@ -226,6 +229,7 @@ public struct GatewayApplication: Sendable {
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
         PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
+        PreferenceRoutes(preferences: pushPreferences).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).

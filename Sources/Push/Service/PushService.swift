@@ -14,6 +14,7 @@ public final class PushService: Sendable {
     let jobs: any JobEnqueuing
     let channels: NotificationChannels
     let clock: any GatewayClock
+    let preferences = SQLitePreferenceStore()
 
     /// Delivers one outbox row.
     public static let deliver = JobKind<Delivery>("push.deliver", queue: PushJobs.queue)
@@ -37,31 +38,46 @@ public final class PushService: Sendable {
     }
 
     /// Queues `notification` for every active device of the account, once per `uniqueKey`
-    /// (a replayed job adds nothing); returns how many deliveries were queued.
+    /// (a replayed job adds nothing), at the time the student's preferences allow; returns how
+    /// many deliveries were queued (a muted category queues none).
     @discardableResult
     public func notify(accountID: Int64, uniqueKey: String, _ notification: OutgoingNotification) async throws -> Int {
         let now = clock.now()
-        return try await transactions.write { [devices, notifications, jobs] db in
+        return try await transactions.write { [self] db in
+            let preferences = try self.preferences.preferences(accountID: accountID, in: db)
             var queued = 0
             for device in try devices.devices(ofAccount: accountID, in: db) where device.active {
-                guard let id = try notifications.insert(deviceID: device.id, uniqueKey: uniqueKey, notification: notification, at: now, in: db) else { continue }
-                try jobs.enqueue(try NewJob(Self.deliver, Delivery(notificationId: id), maxAttempts: 8), in: db, now: now)
-                queued += 1
+                if try queue(notification, to: device, uniqueKey: uniqueKey, preferences: preferences, now: now, in: db) { queued += 1 }
             }
             return queued
         }
     }
 
-    /// Queues a notification for one device (QuickHAC devices have no account).
+    /// Queues a notification for one device (QuickHAC devices have no account: the defaults apply).
     @discardableResult
     public func notify(deviceID: Int64, uniqueKey: String, _ notification: OutgoingNotification) async throws -> Bool {
         let now = clock.now()
-        return try await transactions.write { [devices, notifications, jobs] db in
-            guard let device = try devices.device(id: deviceID, in: db), device.active,
-                  let id = try notifications.insert(deviceID: device.id, uniqueKey: uniqueKey, notification: notification, at: now, in: db) else { return false }
-            try jobs.enqueue(try NewJob(Self.deliver, Delivery(notificationId: id), maxAttempts: 8), in: db, now: now)
-            return true
+        return try await transactions.write { [self] db in
+            guard let device = try devices.device(id: deviceID, in: db), device.active else { return false }
+            let preferences = try device.accountID.map { try self.preferences.preferences(accountID: $0, in: db) } ?? .default
+            return try queue(notification, to: device, uniqueKey: uniqueKey, preferences: preferences, now: now, in: db)
         }
+    }
+
+    /// One outbox row and its `push.deliver` job, due when the plan says.
+    private func queue(
+        _ notification: OutgoingNotification, to device: Device, uniqueKey: String, preferences: NotificationPreferences, now: Date,
+        in db: any StoreTransaction
+    ) throws -> Bool {
+        guard !(try notifications.exists(deviceID: device.id, uniqueKey: uniqueKey, in: db)) else { return false }
+        let scheduled = try notifications.scheduledTimes(deviceID: device.id, since: now.addingTimeInterval(-DeliveryPlan.window), in: db)
+        guard case .at(let deliverAt) = DeliveryPlan.plan(
+            category: notification.category, urgent: notification.urgent, now: now, preferences: preferences, scheduled: scheduled
+        ) else { return false }
+        guard let id = try notifications.insert(deviceID: device.id, uniqueKey: uniqueKey, notification: notification, at: now, deliverAt: deliverAt, in: db)
+        else { return false }
+        try jobs.enqueue(try NewJob(Self.deliver, Delivery(notificationId: id), runAt: deliverAt, maxAttempts: 8), in: db, now: now)
+        return true
     }
 
     /// One delivery attempt of an outbox row; the job outcome follows the channel's answer.

@@ -23,6 +23,8 @@ public struct StoredNotification: Sendable, Equatable {
     public var attempts: Int
     public var lastError: String?
     public var createdAt: Date
+    /// When it may go (later than `createdAt` when quiet hours or the hourly budget held it).
+    public var deliverAt: Date
     public var deliveredAt: Date?
 }
 
@@ -30,7 +32,13 @@ public struct StoredNotification: Sendable, Equatable {
 public protocol NotificationStoring: Sendable {
     /// Adds a notification for a device unless one with the same unique key exists; returns
     /// the new row's id, or nil for a duplicate (a retried or replayed job).
-    func insert(deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, in transaction: any StoreTransaction) throws -> Int64?
+    func insert(
+        deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, deliverAt: Date, in transaction: any StoreTransaction
+    ) throws -> Int64?
+    /// Whether the device already has a notification with this key.
+    func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool
+    /// Delivery times of the device's notifications scheduled after `since` (the hourly budget).
+    func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date]
     func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification?
     func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws
     /// Newest first, optionally of one state and device.
@@ -41,17 +49,39 @@ public protocol NotificationStoring: Sendable {
 public struct SQLiteNotificationStore: NotificationStoring {
     public init() {}
 
-    public func insert(deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, in transaction: any StoreTransaction) throws -> Int64? {
+    public func insert(
+        deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, deliverAt: Date, in transaction: any StoreTransaction
+    ) throws -> Int64? {
         let db = try transaction.sqlite()
         let data = String(decoding: try JSONEncoder().encode(notification.data), as: UTF8.self)
         try db.execute(
             sql: """
-                INSERT OR IGNORE INTO push_notifications (device_id, unique_key, category, title, body, data, urgent, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO push_notifications
+                    (device_id, unique_key, category, title, body, data, urgent, created_at, deliver_at, collapse_id, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [deviceID, uniqueKey, notification.category, notification.title, notification.body, data, notification.urgent, now]
+            arguments: [
+                deviceID, uniqueKey, notification.category, notification.title, notification.body, data, notification.urgent, now, deliverAt,
+                notification.collapseID, notification.expiresAt,
+            ]
         )
         return db.changesCount > 0 ? db.lastInsertedRowID : nil
+    }
+
+    public func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM push_notifications WHERE device_id = ? AND unique_key = ?)"),
+            arguments: [deviceID, uniqueKey]
+        ) ?? false
+    }
+
+    public func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+        let db = try transaction.sqlite()
+        return try Date.fetchAll(
+            db.cachedStatement(sql: "SELECT deliver_at FROM push_notifications WHERE device_id = ? AND deliver_at > ? ORDER BY deliver_at"),
+            arguments: [deviceID, since]
+        )
     }
 
     public func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification? {
@@ -105,10 +135,11 @@ public struct SQLiteNotificationStore: NotificationStoring {
         return StoredNotification(
             id: id, deviceID: row["device_id"], uniqueKey: uniqueKey,
             notification: OutgoingNotification(
-                id: "n\(id)", category: row["category"], title: row["title"], body: row["body"], data: data, urgent: row["urgent"]
+                id: "n\(id)", category: row["category"], title: row["title"], body: row["body"], data: data, urgent: row["urgent"],
+                collapseID: row["collapse_id"], expiresAt: row["expires_at"]
             ),
             state: StoredNotification.State(rawValue: row["state"]) ?? .pending, attempts: row["attempts"], lastError: row["last_error"],
-            createdAt: row["created_at"], deliveredAt: row["delivered_at"]
+            createdAt: row["created_at"], deliverAt: row["deliver_at"] ?? row["created_at"], deliveredAt: row["delivered_at"]
         )
     }
 }

@@ -5,7 +5,7 @@ public import Storage
 /// accounts and students a device follows (QuickHAC's model), and the outbox of notifications
 /// with their delivery state.
 public enum PushSchema: SchemaModule {
-    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts"]
+    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences"]
 
     public static let migrations: [Migration] = [
         Migration("push.001.devices-outbox") { db in
@@ -79,6 +79,27 @@ public enum PushSchema: SchemaModule {
                     UNIQUE (account_id, class_id)
                 );
                 CREATE INDEX push_seat_alerts_class ON push_seat_alerts(class_id, armed);
+                """)
+        },
+        Migration("push.003.preferences-schedule") { db in
+            // Preferences per account (no row: the defaults). The outbox learns when each
+            // notification may go (quiet hours and the hourly budget defer it) and keeps what
+            // the channels need to send it as it was meant: collapse id and expiry.
+            try db.execute(sql: """
+                CREATE TABLE push_preferences (
+                    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+                    muted TEXT NOT NULL DEFAULT '[]',
+                    quiet_start INTEGER,
+                    quiet_end INTEGER,
+                    time_zone TEXT,
+                    max_per_hour INTEGER NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                ALTER TABLE push_notifications ADD COLUMN deliver_at DATETIME;
+                UPDATE push_notifications SET deliver_at = created_at;
+                ALTER TABLE push_notifications ADD COLUMN collapse_id TEXT;
+                ALTER TABLE push_notifications ADD COLUMN expires_at DATETIME;
+                CREATE INDEX push_notifications_schedule ON push_notifications(device_id, deliver_at);
                 """)
         },
     ]

@@ -1,14 +1,50 @@
 public import Contracts
+public import Foundation
+import Catalog
+import GatewayCore
+import Storage
 
-/// Registration's answer to ``RegisteredClasses``: which classes a student is enrolled in.
-public struct RegistrationClassDirectory: RegisteredClasses {
+/// Registration's answer to the contracts other modules ask it through: which classes a
+/// student is enrolled in (``RegisteredClasses``, for Scheduling's calendar) and the current
+/// state of a class, an offer or an enrollment (``RegistrationCurrentState``, for Push).
+public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrentState {
     let enrollment: EnrollmentService
+    let environment: RegistrationEnvironment
 
     public init(service: RegistrationService) {
         self.enrollment = service.enrollment
+        self.environment = service.environment
     }
 
     public func enrolledClassIDs(accountID: Int64) async throws -> [Int64] {
         try await enrollment.schedule(studentID: accountID).enrollments.map(\.classID).sorted()
+    }
+
+    public func offer(id: Int64) async throws -> SeatOfferState {
+        let now = environment.clock.now()
+        let stores = environment.stores
+        return try await environment.transactions.read { db -> SeatOfferState in
+            guard let (offer, state) = try stores.enrollments.offer(id: id, in: db) else { return .unknown }
+            switch state {
+            case "open": return offer.expiresAt > now ? .open(expiresAt: offer.expiresAt) : .expired
+            case "claimed": return .claimed
+            case "declined": return .declined
+            default: return .expired
+            }
+        }
+    }
+
+    public func openSeats(classID: Int64) async throws -> Int? {
+        let stores = environment.stores
+        return try await environment.transactions.read { db in
+            try stores.catalog.classSeats(of: [classID], in: db)[classID]?.openSeats
+        }
+    }
+
+    public func isEnrolled(accountID: Int64, classID: Int64) async throws -> Bool {
+        let stores = environment.stores
+        return try await environment.transactions.read { db in
+            try stores.enrollments.isEnrolled(studentID: accountID, classID: classID, in: db)
+        }
     }
 }

@@ -7,6 +7,7 @@ import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Push
+import Registration
 import Jobs
 import Storage
 import Testing
@@ -96,16 +97,20 @@ struct PushDeviceTests {
     }
 
     @Test func registrationEventsBecomeNotifications() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
-        let ada = try await gateway.account("ada", role: .student)
-        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id! }
-        try await gateway.withRouter { client async throws in
-            #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
-        }
-        // What Registration enqueues when it offers a seat; the push queue's workers do the rest.
-        let offer = PushJobs.SeatOffered(accountId: accountID, classId: 7036, offerId: 41, expiresAt: Date().addingTimeInterval(3600))
-        try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
+        let student = try await gateway.student("100000021"), leaver = try await gateway.student("100000022")
+        _ = try await gateway.app.devices.register(accountID: student, DeviceService.Registration(channel: "log"))
+        try await gateway.openSeats(1, in: 7030)
+        try await gateway.registration.enrollment.register(studentID: leaver, classID: 7030)
+        _ = try await gateway.registration.enrollment.joinWaitlist(studentID: student, classID: 7030)
+        // Registration offers the seat and queues the event; the same event queued again (a
+        // replay) notifies nobody twice. The push queue's workers do the rest.
+        try await gateway.registration.enrollment.drop(studentID: leaver, classID: 7030)
+        let queued = try #require(try await gateway.jobs(kind: PushJobs.seatOffered.name).first)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let offer = try decoder.decode(PushJobs.SeatOffered.self, from: Data(queued.args.utf8))
         try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
         let finished = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
         #expect(finished.count == 3, "two event jobs, one delivery")
@@ -113,6 +118,7 @@ struct PushDeviceTests {
         #expect(rows.map(\.notification.category) == ["waitlist.offer"])
         #expect(rows.map(\.state) == [.delivered])
         #expect(rows.first?.notification.urgent == true)
+        #expect(rows.first?.notification.expiresAt == offer.expiresAt, "the offer's expiry travels with it (APNs expiration, Web Push TTL)")
     }
 }
 
@@ -138,8 +144,9 @@ struct VAPIDKeyRouteTests {
 @Suite("Seat alerts")
 struct SeatAlertTests {
     @Test func watchersAreToldOncePerOpenEventUnlessTheyAskEveryTime() async throws {
-        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        let gateway = try await TestGateway.registration { $0.jobs.workersEnabled = false }
         defer { gateway.cleanUp() }
+        try await gateway.openSeats(1, in: 7030)
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
         try await gateway.withRouter { client async throws in
