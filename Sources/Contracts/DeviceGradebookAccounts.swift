@@ -9,6 +9,8 @@ public protocol DeviceGradebookAccounts: Sendable {
     func account(deviceKey: String, username: String) async throws(DeviceGradebookError) -> Int64?
     /// Removes the account and its sealed password.
     func remove(id: Int64) async throws(DeviceGradebookError)
+    /// How often each account's source wants it polled, in seconds, by account id.
+    func pollIntervals() async throws -> [Int64: Int]
 }
 
 /// Why a device's gradebook account could not be stored or read. Never carries a password.

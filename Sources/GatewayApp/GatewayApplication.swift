@@ -174,7 +174,9 @@ public struct GatewayApplication: Sendable {
             .register(in: jobs.registry)
         GradePoller(transactions: database, accounts: deviceGradebookAccounts, gradebooks: gradebooks, jobs: SQLiteJobEnqueuer(), clock: clock)
             .register(in: jobs.registry)
-        try GradeNotifications(transactions: database, jobs: SQLiteJobEnqueuer(), push: push, interval: configuration.gradePollSeconds)
+        try GradeNotifications(
+            transactions: database, accounts: deviceGradebookAccounts, jobs: SQLiteJobEnqueuer(), push: push, tick: configuration.gradePollTickSeconds
+        )
             .register(in: jobs.registry)
     }
 

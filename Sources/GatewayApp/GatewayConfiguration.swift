@@ -74,8 +74,9 @@ public struct GatewayConfiguration: Sendable {
     public var allowInsecurePushEndpoints = false
     /// The APNs topic (bundle id) and environment of QuickHAC devices that send a token.
     public var quickHACTopic = "com.quickhac.ios"
-    /// How often each student a device follows is polled for grade changes, in seconds.
-    public var gradePollSeconds = 900
+    /// How often the grade-poll scheduler looks for polls that fell due, in seconds. Each
+    /// followed student is polled once per their gradebook source's `pollIntervalSeconds`.
+    public var gradePollTickSeconds = 60
     public var quickHACEnvironment: APNsEnvironment = .production
     /// With `--demo`: the token for the mounted gradebook simulator's admin hook
     /// (`/sim/gradebook/_admin/`); nil turns the hook off.

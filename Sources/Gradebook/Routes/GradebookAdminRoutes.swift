@@ -43,7 +43,8 @@ struct GradebookAdminRoutes: Sendable {
         let service = self.service
         let group = guarded.group(router, "v1/admin/gradebook/sources", access: .role(.admin))
         group.get { _, _ in
-            try GatewayJSON.response(["items": try await service.sources().map(GradebookViews.Source.init)])
+            let (health, now) = try await service.health()
+            return try GatewayJSON.response(["items": try await service.sources().map { GradebookViews.Source($0, health: health[$0.id], now: now) }])
         }
         group.post { request, context in
             let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
@@ -53,7 +54,9 @@ struct GradebookAdminRoutes: Sendable {
             )
         }
         group.get(":sourceId") { _, context in
-            try GatewayJSON.response(GradebookViews.Source(try await service.source(id: try Self.id(context))))
+            let source = try await service.source(id: try Self.id(context))
+            let (health, now) = try await service.health()
+            return try GatewayJSON.response(GradebookViews.Source(source, health: health[source.id], now: now))
         }
         group.put(":sourceId") { request, context in
             let id = try Self.id(context)

@@ -12,8 +12,21 @@ enum GradebookViews {
         let maxConcurrency: Int
         let requestsPerMinute: Int
         let development: Bool
+        let health: Health
 
-        init(_ source: GradebookSource) {
+        /// How polls of the source are going (operators: is it up, are we backing off).
+        struct Health: Encodable {
+            let state: String
+            let consecutiveFailures: Int
+            let polls: Int
+            let failures: Int
+            let lastSuccessAt: Date?
+            let lastFailureAt: Date?
+            let lastError: String?
+            let backoffUntil: Date?
+        }
+
+        init(_ source: GradebookSource, health: SourceHealth? = nil, now: Date = Date()) {
             id = source.id
             name = source.name
             kind = source.kind.rawValue
@@ -23,6 +36,12 @@ enum GradebookViews {
             maxConcurrency = source.maxConcurrency
             requestsPerMinute = source.requestsPerMinute
             development = source.development
+            let known = health ?? SourceHealth(sourceID: source.id)
+            self.health = Health(
+                state: known.state(at: now).rawValue, consecutiveFailures: known.consecutiveFailures, polls: known.polls, failures: known.failures,
+                lastSuccessAt: known.lastSuccessAt, lastFailureAt: known.lastFailureAt, lastError: known.lastError,
+                backoffUntil: known.backoffUntil.flatMap { $0 > now ? $0 : nil }
+            )
         }
     }
 

@@ -70,6 +70,10 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
         }
     }
 
+    public func pollIntervals() async throws -> [Int64: Int] {
+        try await transactions.read { [store] db in try store.pollIntervals(in: db) }
+    }
+
     /// The opened credentials and source of a device account (polling).
     public func credentials(id: Int64) async throws -> (sourceID: Int64, GradebookCredentials) {
         let store = self.store

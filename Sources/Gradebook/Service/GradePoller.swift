@@ -27,8 +27,61 @@ public struct GradePoller: Sendable {
     public func register(in registry: JobRegistry) {
         let poller = self
         registry.register(GradebookJobs.poll) { args, _ in
-            try await poller.poll(args)
+            try await poller.run(args)
+        }
+    }
+
+    /// One poll as a job: skipped while its source backs off (the next interval's poll catches
+    /// up, diffing against the same stored snapshot, so nothing is lost); an upstream failure
+    /// counts against the source's health and retries after its pause.
+    func run(_ args: GradebookJobs.Poll) async throws -> JobOutcome {
+        let sourceID: Int64, credentials: GradebookCredentials
+        do {
+            (sourceID, credentials) = try await accounts.credentials(id: args.deviceAccountId)
+        } catch GradebookError.accountNotFound {
+            return .complete // removed since the poll was queued
+        }
+        let health = SQLiteSourceHealthStore()
+        let current = try await transactions.read { db in try health.health(sourceID: sourceID, in: db) }
+        guard current.allowsPoll(at: clock.now()) else { return .complete }
+        do {
+            try await poll(args, sourceID: sourceID, credentials: credentials)
+            try await record(sourceID: sourceID) { $0.recordingSuccess(at: $1) }
             return .complete
+        } catch let error as GradebookError {
+            switch error {
+            case .upstreamTimeout, .upstreamFailed:
+                let after = try await record(sourceID: sourceID) { $0.recordingFailure(Self.describe(error), at: $1) }
+                let pause = after.backoffUntil.map { max(1, $0.timeIntervalSince(clock.now())) }
+                return .retry(after: pause, message: Self.describe(error))
+            case .sourceBusy(_, _, let seconds):
+                return .snooze(seconds: TimeInterval(max(1, seconds)))
+            case .upstreamUnauthorized:
+                // The stored password no longer works: the source is fine, the account is not.
+                try await record(sourceID: sourceID) { $0.recordingSuccess(at: $1) }
+                return .cancel(reason: "the gradebook refused the stored credentials")
+            default:
+                throw error
+            }
+        }
+    }
+
+    @discardableResult
+    private func record(sourceID: Int64, _ change: @escaping @Sendable (SourceHealth, Date) -> SourceHealth) async throws -> SourceHealth {
+        let now = clock.now()
+        let health = SQLiteSourceHealthStore()
+        return try await transactions.write { db in
+            let next = change(try health.health(sourceID: sourceID, in: db), now)
+            try health.save(next, in: db)
+            return next
+        }
+    }
+
+    static func describe(_ error: GradebookError) -> String {
+        switch error {
+        case .upstreamTimeout: return "the gradebook did not answer in time"
+        case .upstreamFailed(_, _, let detail): return "the gradebook failed: \(detail)"
+        default: return "\(error)"
         }
     }
 
@@ -36,6 +89,10 @@ public struct GradePoller: Sendable {
     @discardableResult
     public func poll(_ args: GradebookJobs.Poll) async throws -> Int {
         let (sourceID, credentials) = try await accounts.credentials(id: args.deviceAccountId)
+        return try await poll(args, sourceID: sourceID, credentials: credentials)
+    }
+
+    func poll(_ args: GradebookJobs.Poll, sourceID: Int64, credentials: GradebookCredentials) async throws -> Int {
         let sections = try await gradebooks.sections(sourceID: sourceID, .request(credentials), refresh: true)
         var fetched: [(section: GradebookSection, assignments: [GradebookAssignment])] = []
         for section in sections {

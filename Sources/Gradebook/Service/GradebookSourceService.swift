@@ -36,6 +36,12 @@ public final class GradebookSourceService: Sendable {
         return found
     }
 
+    /// Each source's poll health as of now (sources never polled have none).
+    public func health() async throws -> (bySource: [Int64: SourceHealth], now: Date) {
+        let now = clock.now()
+        return (try await transactions.read { db in try SQLiteSourceHealthStore().all(in: db) }, now)
+    }
+
     /// Forgets the cached sources (after a change).
     func invalidate() { cached.withLock { $0 = nil } }
 

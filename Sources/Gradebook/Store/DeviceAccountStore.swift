@@ -56,6 +56,15 @@ public struct SQLiteDeviceAccountStore: Sendable {
         return try GRDB.Row.fetchAll(db, sql: "SELECT * FROM gradebook_device_accounts ORDER BY id").map(Self.row)
     }
 
+    /// Every device account's source poll interval, in seconds.
+    func pollIntervals(in transaction: any StoreTransaction) throws -> [Int64: Int] {
+        let db = try transaction.sqlite()
+        let rows = try GRDB.Row.fetchAll(db, sql: """
+            SELECT a.id, s.poll_interval_seconds FROM gradebook_device_accounts a JOIN gradebook_sources s ON s.id = a.source_id
+            """)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as Int) })
+    }
+
     func delete(id: Int64, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM gradebook_device_accounts WHERE id = ?", arguments: [id])

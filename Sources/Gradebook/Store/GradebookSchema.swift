@@ -4,7 +4,7 @@ public import Storage
 /// The Gradebook module's tables: upstream sources and students' stored gradebook accounts
 /// (passwords sealed by the vault).
 public enum GradebookSchema: SchemaModule {
-    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts", "gradebook_snapshots"]
+    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts", "gradebook_snapshots", "gradebook_source_health"]
 
     public static let migrations: [Migration] = [
         Migration("gradebook.001.sources-accounts") { db in
@@ -63,6 +63,21 @@ public enum GradebookSchema: SchemaModule {
                     polled_at DATETIME NOT NULL,
                     PRIMARY KEY (device_account_id, student)
                 ) WITHOUT ROWID;
+                """)
+        },
+        Migration("gradebook.004.source-health") { db in
+            // How each source answers polls, and until when polls back off from it.
+            try db.execute(sql: """
+                CREATE TABLE gradebook_source_health (
+                    source_id INTEGER PRIMARY KEY REFERENCES gradebook_sources(id) ON DELETE CASCADE,
+                    consecutive_failures INTEGER NOT NULL DEFAULT 0,
+                    last_success_at DATETIME,
+                    last_failure_at DATETIME,
+                    last_error TEXT,
+                    backoff_until DATETIME,
+                    polls INTEGER NOT NULL DEFAULT 0,
+                    failures INTEGER NOT NULL DEFAULT 0
+                );
                 """)
         },
     ]

@@ -3,25 +3,33 @@ public import Foundation
 public import Jobs
 public import Storage
 
-/// Grade notifications: `push.poll-grades` (recurring) enqueues a `gradebook.poll` for every
-/// student some device follows, spread over the interval so polls don't all start at once;
+/// Grade notifications: `push.poll-grades` (recurring, every `tick` seconds) enqueues a
+/// `gradebook.poll` for every student some device follows, once per their source's poll
+/// interval, each at its own offset in the interval so polls don't all start at once;
 /// `push.grade-changed` notifies each device following that student, once per change.
 public struct GradeNotifications: Sendable {
     let transactions: any TransactionRunner
     let devices: any DeviceStoring
+    let accounts: any DeviceGradebookAccounts
     let jobs: any JobEnqueuing
     let push: PushService
-    /// How often each followed student is polled, in seconds.
-    let interval: Int
+    /// How often the scheduler looks for polls that fell due, in seconds.
+    let tick: Int
 
     public static let pollAll = JobKind<NoPayload>("push.poll-grades", queue: PushJobs.queue)
+    /// The shortest poll interval honoured (a source asking for less gets this).
+    public static let shortestInterval = 60
 
-    public init(transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), jobs: any JobEnqueuing, push: PushService, interval: Int = 900) {
+    public init(
+        transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), accounts: any DeviceGradebookAccounts,
+        jobs: any JobEnqueuing, push: PushService, tick: Int = 60
+    ) {
         self.transactions = transactions
         self.devices = devices
+        self.accounts = accounts
         self.jobs = jobs
         self.push = push
-        self.interval = max(60, interval)
+        self.tick = max(1, tick)
     }
 
     public func register(in registry: JobRegistry) throws {
@@ -34,22 +42,30 @@ public struct GradeNotifications: Sendable {
             try await notifications.notify(change)
             return .complete
         }
-        registry.schedule(try ScheduleDefinition(name: "push.poll-grades", kind: Self.pollAll, payload: NoPayload(), rule: .every(seconds: interval)))
+        registry.schedule(try ScheduleDefinition(name: "push.poll-grades", kind: Self.pollAll, payload: NoPayload(), rule: .every(seconds: tick)))
     }
 
-    /// One `gradebook.poll` per followed student, each at its own offset in the interval (a
-    /// hash of the account and student), unique per interval so a late scheduler adds none twice.
+    /// The polls whose interval window begins in the tick ending at `now`: one
+    /// `gradebook.poll` per followed student, at a stable offset in the window (a hash of the
+    /// account and student), unique per window so a late or repeated tick adds none twice.
     @discardableResult
     public func enqueuePolls(now: Date) async throws -> Int {
-        let interval = self.interval
+        let intervals = try await accounts.pollIntervals()
+        let tick = self.tick
         return try await transactions.write { [devices, jobs] db in
-            let window = Int(now.timeIntervalSince1970) / interval
+            let seconds = Int(now.timeIntervalSince1970.rounded(.down))
             var queued = 0
             for (account, student) in try devices.followedStudents(in: db) {
+                guard let requested = intervals[account] else { continue }
+                let interval = max(Self.shortestInterval, requested)
+                let window = seconds / interval
+                // Only the first tick of each window queues its polls.
+                guard window != (seconds - tick) / interval else { continue }
                 let offset = Self.spread("\(account)/\(student)", over: interval)
+                let runAt = Date(timeIntervalSince1970: TimeInterval(window * interval + offset))
                 let job = try NewJob(
                     GradebookJobs.poll, GradebookJobs.Poll(deviceAccountId: account, student: student),
-                    runAt: now.addingTimeInterval(TimeInterval(offset)), maxAttempts: 3, uniqueKey: "poll:\(account):\(student):\(window)"
+                    runAt: max(runAt, now), maxAttempts: 3, uniqueKey: "poll:\(account):\(student):\(interval):\(window)"
                 )
                 if !(try jobs.enqueue(job, in: db, now: now).duplicate) { queued += 1 }
             }
@@ -76,10 +92,16 @@ public struct GradeNotifications: Sendable {
         }
     }
 
-    /// A stable offset in `[0, interval)` for a key (FNV-1a).
+    /// A stable offset in `[0, interval)` for a key: FNV-1a, then MurmurHash3's finalizer, so
+    /// keys that differ in one digit (account 1, 2, 3...) land far apart.
     static func spread(_ key: String, over interval: Int) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
         return Int(hash % UInt64(interval))
     }
 }

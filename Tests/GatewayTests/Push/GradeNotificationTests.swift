@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Jobs
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Push
 import Storage
 import Testing
@@ -19,18 +20,8 @@ import Testing
 @Suite("Grade notifications end to end")
 struct GradeNotificationTests {
     @Test func aNewScoreNotifiesOnce() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        let (app, directory, _) = try Self.demo()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var config = GatewayConfiguration()
-        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
-        config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
-        config.logLevel = .critical
-        config.demo = true
-        config.port = 0
-        config.environment = [:]
-        config.simulatorAdminToken = "sim-admin-token-for-tests"
-        config.jobs.workersEnabled = false
-        let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()))
         let uuid = "device-\(UUID().uuidString)"
         try await app.makeApplication().test(.live) { client async throws in
             #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
@@ -64,6 +55,108 @@ struct GradeNotificationTests {
         }
     }
 
+    @Test func aFailingSourceIsPausedAndShowsItsHealth() async throws {
+        let (app, directory, clock) = try Self.demo()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let uuid = "device-\(UUID().uuidString)"
+        _ = try await app.auth.createAccount(username: "root", email: nil, password: "correct horse battery", role: .admin)
+        let token = try await app.auth.issueToken(username: "root", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let simulator: HTTPFields = [.authorization: "Bearer sim-admin-token-for-tests", .contentType: "application/json"]
+        try await app.makeApplication().test(.live) { client async throws in
+            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
+            #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
+            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
+            let requests: @Sendable () async throws -> Int = {
+                try await client.execute(uri: "/sim/gradebook/_admin/requests", method: .get, headers: simulator) { response in
+                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    return object?["total"] as? Int ?? -1
+                }
+            }
+            let health: @Sendable () async throws -> [String: Any] = {
+                try await client.execute(uri: "/v1/admin/gradebook/sources/1", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
+                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    return object?["health"] as? [String: Any] ?? [:]
+                }
+            }
+            #expect(try await health()["state"] as? String == "unknown")
+
+            // The upstream fails: the poll records it and the source backs off.
+            let fault = try await client.execute(
+                uri: "/sim/gradebook/_admin/faults", method: .put, headers: simulator, body: ByteBuffer(string: #"{"mode": "error500"}"#)
+            ) { $0.status }
+            #expect(fault == .ok)
+            #expect(try await GradeNotifications.enqueuePollsNow(app) == 1)
+            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            let failing = try await health()
+            #expect(failing["state"] as? String == "backing-off")
+            #expect(failing["consecutiveFailures"] as? Int == 1)
+            #expect((failing["lastError"] as? String)?.contains("failed") == true)
+            #expect(failing["backoffUntil"] is String)
+
+            // While it backs off, polls don't reach it.
+            let before = try await requests()
+            #expect(try await GradeNotifications.enqueuePollsNow(app, later: 1) == 1)
+            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            #expect(try await requests() == before)
+
+            // After the pause, with the upstream well again, one success clears it.
+            let cleared = try await client.execute(
+                uri: "/sim/gradebook/_admin/faults", method: .put, headers: simulator, body: ByteBuffer(string: #"{"mode": "none"}"#)
+            ) { $0.status }
+            #expect(cleared == .ok)
+            clock.advance(by: 31)
+            #expect(try await GradeNotifications.enqueuePollsNow(app, later: 2) == 1)
+            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            let healthy = try await health()
+            #expect(healthy["state"] as? String == "healthy")
+            #expect(healthy["consecutiveFailures"] as? Int == 0)
+        }
+    }
+
+    @Test func pollsAreQueuedOncePerSourceIntervalAtSpreadOffsets() async throws {
+        let (app, directory, _) = try Self.demo()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await app.makeApplication().test(.live) { client async throws in
+            for index in 0..<20 {
+                let uuid = "device-\(index)-\(UUID().uuidString)"
+                #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
+                #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
+                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
+            }
+        }
+        // The demo's source 1 polls every 300 s; the scheduler ticks every 60 s.
+        let notifications = GradeNotifications(
+            transactions: app.database, accounts: app.deviceGradebookAccounts, jobs: SQLiteJobEnqueuer(), push: app.push, tick: 60
+        )
+        let windowStart = Date(timeIntervalSince1970: TimeInterval(1_800_000_000 - 1_800_000_000 % 300))
+        #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(30)) == 20, "the first tick of the window")
+        #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(90)) == 0, "later ticks of the window add none")
+        #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(30)) == 0, "a repeated tick adds none")
+        let runAts = try await app.database.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT run_at FROM jobs WHERE kind = 'gradebook.poll' ORDER BY run_at")
+        }.map { Double($0) / 1000 - windowStart.timeIntervalSince1970 }
+        #expect(runAts.count == 20)
+        #expect(runAts.allSatisfy { $0 >= 30 && $0 < 300 }, "inside the window, none before the tick: \(runAts)")
+        #expect(Set(runAts.map { Int($0) / 100 }).count == 3, "spread over the window, not bunched: \(runAts)")
+        #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(330)) == 20, "the next window")
+    }
+
+    /// A demo gateway (the simulator is source 1) on a manual clock, jobs drained by hand.
+    static func demo() throws -> (GatewayApplication, URL, ManualClock) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        var config = GatewayConfiguration()
+        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        config.logLevel = .critical
+        config.demo = true
+        config.port = 0
+        config.environment = [:]
+        config.simulatorAdminToken = "sim-admin-token-for-tests"
+        config.jobs.workersEnabled = false
+        let clock = ManualClock(Date())
+        return (try GatewayApplication(configuration: config, clock: clock), directory, clock)
+    }
+
     static func notifications(_ app: GatewayApplication) async throws -> Int {
         try await app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_notifications") ?? 0 }
     }
@@ -73,11 +166,9 @@ extension GradeNotifications {
     /// Enqueues the polls of one interval, due now (tests drain them at once).
     static func enqueuePollsNow(_ app: GatewayApplication, later seconds: TimeInterval = 0) async throws -> Int {
         let now = Date().addingTimeInterval(seconds)
-        let notifications = GradeNotifications(transactions: app.database, jobs: SQLiteJobEnqueuer(), push: app.push, interval: 60)
         return try await app.database.pool.write { db in
             var count = 0
             for (account, student) in try SQLiteDeviceStore().followedStudents(in: db) {
-                _ = notifications
                 try SQLiteJobEnqueuer().enqueue(
                     try NewJob(GradebookJobs.poll, GradebookJobs.Poll(deviceAccountId: account, student: student), uniqueKey: "test-poll:\(account):\(student):\(now.timeIntervalSince1970)"),
                     in: db, now: app.clock.now()
