@@ -18,6 +18,7 @@ release: deps
 ## Serve the demo on an embedded SQLite file with seeded data at http://127.0.0.1:$(PORT)
 run: deps
 	$(SWIFT) build --product gateway
+	GATEWAY_SIMULATOR_ADMIN_TOKEN=$${GATEWAY_SIMULATOR_ADMIN_TOKEN:-demo-simulator-admin-token} \
 	$$($(SWIFT) build --show-bin-path)/gateway serve --demo --demo-passwords documented --host 127.0.0.1 --port $(PORT) --database $(DATABASE)
 
 ## Everything CI checks: the OpenAPI document is valid, then the whole test suite.

@@ -4,11 +4,15 @@
 /// |---|---|---|
 /// | `gradebook.poll` | Push, for each student a device follows | Gradebook: fetch, snapshot, diff, store, enqueue `push.grade-changed` per change, in one transaction |
 /// | `push.grade-changed` | Gradebook | Push: notify the devices following that student |
+///
+/// Polls have their own queue: they wait on upstream gradebooks (slow, rate-limited, sometimes
+/// down), and notifications (seat alerts, offers) must not queue behind them.
 public enum GradebookJobs {
-    public static let queue = "push"
+    /// The queue polls wait in.
+    public static let queue = "gradebook"
 
     public static let poll = JobKind<Poll>("gradebook.poll", queue: queue)
-    public static let gradeChanged = JobKind<GradeChanged>("push.grade-changed", queue: queue)
+    public static let gradeChanged = JobKind<GradeChanged>("push.grade-changed", queue: PushJobs.queue)
 
     /// Poll one student's scores with a device's stored gradebook account.
     public struct Poll: Codable, Sendable, Equatable {

@@ -154,6 +154,15 @@ public struct GatewayApplication: Sendable {
                 clock: clock, logger: logger
             )
         }
+        if let apns = configuration.apns {
+            let token: APNsProviderToken
+            do {
+                token = try APNsProviderToken(p8File: URL(fileURLWithPath: apns.keyFile), teamID: apns.teamID, keyID: apns.keyID)
+            } catch {
+                throw StartupRefusal("APNs: \(error) (GATEWAY_APNS_KEY_FILE, GATEWAY_APNS_KEY_ID, GATEWAY_APNS_TEAM_ID)")
+            }
+            channels.apns = APNsChannel(providerToken: token, configuration: .init(baseURL: apns.baseURL, additionalCAFile: apns.caFile))
+        }
         self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
         self.seatAlerts = SeatAlertService(transactions: database, push: push, clock: clock)
         self.pushPreferences = PreferenceService(transactions: database, clock: clock)

@@ -1,7 +1,7 @@
 public import GatewayCore
 import GatewayHTTP
 public import Auth
-import Foundation
+public import Foundation
 public import Push
 public import Jobs
 public import Logging
@@ -78,9 +78,32 @@ public struct GatewayConfiguration: Sendable {
     /// followed student is polled once per their gradebook source's `pollIntervalSeconds`.
     public var gradePollTickSeconds = 60
     public var quickHACEnvironment: APNsEnvironment = .production
+    /// APNs provider credentials (token-based auth). Without them, APNs devices can be
+    /// registered but their notifications are discarded with the reason kept.
+    public var apns: APNsSettings?
     /// With `--demo`: the token for the mounted gradebook simulator's admin hook
     /// (`/sim/gradebook/_admin/`); nil turns the hook off.
     public var simulatorAdminToken: String?
 
     public init() {}
+}
+
+/// What the APNs channel needs: the .p8 signing key, its key id and the team id, and for tests
+/// a stand-in's URL and certificate.
+public struct APNsSettings: Sendable {
+    public var keyFile: String
+    public var keyID: String
+    public var teamID: String
+    /// Used instead of Apple's hosts (a local stand-in).
+    public var baseURL: URL?
+    /// Extra trust anchors (the stand-in's certificate).
+    public var caFile: String?
+
+    public init(keyFile: String, keyID: String, teamID: String, baseURL: URL? = nil, caFile: String? = nil) {
+        self.keyFile = keyFile
+        self.keyID = keyID
+        self.teamID = teamID
+        self.baseURL = baseURL
+        self.caFile = caFile
+    }
 }

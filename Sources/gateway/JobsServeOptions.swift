@@ -7,7 +7,7 @@ import GatewayApp
 struct JobsServeOptions: ParsableArguments {
     @Flag(name: .customLong("no-workers"), help: "Run no job workers, scheduler or pruning in this process (GATEWAY_NO_WORKERS=1).")
     var noWorkers = false
-    @Option(name: .customLong("job-queues"), help: "Queues to work and their concurrency, as name=limit,... (GATEWAY_JOB_QUEUES). Default: default=10,push=10")
+    @Option(name: .customLong("job-queues"), help: "Queues to work and their concurrency, as name=limit,... (GATEWAY_JOB_QUEUES). Default: default=10,push=10,gradebook=4")
     var jobQueues: String?
     @Option(name: .customLong("job-poll-ms"), help: "How often idle queues look for jobs from other processes or coming due (GATEWAY_JOB_POLL_MS). Default: 1000")
     var jobPollMs: Int?

@@ -99,6 +99,22 @@ struct Serve: AsyncParsableCommand {
             guard (0...1_000_000).contains(limit) else { throw GatewayCLIError("--builds-per-minute must be between 0 and 1000000") }
             config.buildsPerMinute = limit
         }
+        if let token = Env.string("simulator-admin-token") {
+            guard token.count >= 16 else { throw GatewayCLIError("GATEWAY_SIMULATOR_ADMIN_TOKEN must be at least 16 characters") }
+            config.simulatorAdminToken = token
+        }
+        let apnsParts = [Env.string("apns-key-file"), Env.string("apns-key-id"), Env.string("apns-team-id")]
+        if apnsParts.contains(where: { $0 != nil }) {
+            guard let keyFile = apnsParts[0], let keyID = apnsParts[1], let teamID = apnsParts[2] else {
+                throw GatewayCLIError("APNs needs GATEWAY_APNS_KEY_FILE, GATEWAY_APNS_KEY_ID and GATEWAY_APNS_TEAM_ID together")
+            }
+            var settings = APNsSettings(keyFile: keyFile, keyID: keyID, teamID: teamID, caFile: Env.string("apns-ca-file"))
+            if let raw = Env.string("apns-url") {
+                guard let url = URL(string: raw), url.scheme == "https" else { throw GatewayCLIError("GATEWAY_APNS_URL must be an https URL") }
+                settings.baseURL = url
+            }
+            config.apns = settings
+        }
         if let token = Env.string("metrics-token") {
             guard token.count >= 16 else { throw GatewayCLIError("GATEWAY_METRICS_TOKEN must be at least 16 characters") }
             config.metricsToken = token

@@ -7,7 +7,7 @@ public struct JobsConfiguration: Sendable {
     /// enqueue and serve the admin endpoints (another process does the work).
     public var workersEnabled = true
     /// Queues this process works, with how many jobs of each may run at once here.
-    public var queues: [String: Int] = ["default": 10, "push": 10]
+    public var queues: [String: Int] = ["default": 10, "push": 10, "gradebook": 4]
     /// How often an idle queue looks for work enqueued by other processes or coming due.
     /// Enqueues in this process wake the workers at once.
     public var pollInterval: TimeInterval = 1

@@ -30,7 +30,7 @@ struct GradeNotificationTests {
 
             // The first poll records the baseline and notifies nobody.
             #expect(try await GradeNotifications.enqueuePollsNow(app) == 1)
-            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            try await Self.drain(app)
             #expect(try await Self.notifications(app) == 0)
 
             // A new score in the simulator: one notification, delivered.
@@ -41,7 +41,7 @@ struct GradeNotificationTests {
             ) { $0.status }
             #expect(posted == .created)
             #expect(try await GradeNotifications.enqueuePollsNow(app, later: 1000) == 1)
-            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            try await Self.drain(app)
             let rows = try await app.push.recent(state: nil, deviceIDs: nil, limit: 10)
             let jobs = try await app.database.pool.read { db in try Row.fetchAll(db, sql: "SELECT kind, state, errors FROM jobs ORDER BY id") }
             #expect(rows.count == 1, "\(jobs)")
@@ -50,7 +50,7 @@ struct GradeNotificationTests {
 
             // Polling again finds nothing new.
             #expect(try await GradeNotifications.enqueuePollsNow(app, later: 2000) == 1)
-            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            try await Self.drain(app)
             #expect(try await Self.notifications(app) == 1)
         }
     }
@@ -86,7 +86,7 @@ struct GradeNotificationTests {
             ) { $0.status }
             #expect(fault == .ok)
             #expect(try await GradeNotifications.enqueuePollsNow(app) == 1)
-            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            try await Self.drain(app)
             let failing = try await health()
             #expect(failing["state"] as? String == "backing-off")
             #expect(failing["consecutiveFailures"] as? Int == 1)
@@ -96,7 +96,7 @@ struct GradeNotificationTests {
             // While it backs off, polls don't reach it.
             let before = try await requests()
             #expect(try await GradeNotifications.enqueuePollsNow(app, later: 1) == 1)
-            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            try await Self.drain(app)
             #expect(try await requests() == before)
 
             // After the pause, with the upstream well again, one success clears it.
@@ -106,7 +106,7 @@ struct GradeNotificationTests {
             #expect(cleared == .ok)
             clock.advance(by: 31)
             #expect(try await GradeNotifications.enqueuePollsNow(app, later: 2) == 1)
-            _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+            try await Self.drain(app)
             let healthy = try await health()
             #expect(healthy["state"] as? String == "healthy")
             #expect(healthy["consecutiveFailures"] as? Int == 0)
@@ -139,6 +139,12 @@ struct GradeNotificationTests {
         #expect(runAts.allSatisfy { $0 >= 30 && $0 < 300 }, "inside the window, none before the tick: \(runAts)")
         #expect(Set(runAts.map { Int($0) / 100 }).count == 3, "spread over the window, not bunched: \(runAts)")
         #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(330)) == 20, "the next window")
+    }
+
+    /// Works the polls, then the notifications they queued.
+    static func drain(_ app: GatewayApplication) async throws {
+        _ = try await app.jobs.pool.drain(queue: GradebookJobs.queue)
+        _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
     }
 
     /// A demo gateway (the simulator is source 1) on a manual clock, jobs drained by hand.

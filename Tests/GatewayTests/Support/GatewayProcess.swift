@@ -75,11 +75,12 @@ final class ServingGateway: @unchecked Sendable {
     let port: Int
     private let watchdog: Watchdog
 
-    init(arguments: [String], lifetime: TimeInterval = 300) throws {
+    init(arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-port-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: portFile) }
         process.executableURL = GatewayBinary.url
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile, "--log-level", "error"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
