@@ -89,14 +89,22 @@ public final class PushService: Sendable {
         }
         guard let (stored, device) = loaded else { return .complete }
         guard device.active else {
+            DeliveryMetrics.record(channel: device.channel, outcome: "inactive", seconds: nil)
             try await record(stored, device, .failed, "the device is inactive", deviceOutcome: nil)
             return .complete
         }
         guard let channel = channels.channel(for: device.channel) else {
+            DeliveryMetrics.record(channel: device.channel, outcome: "no-channel", seconds: nil)
             try await record(stored, device, .discarded, "no \(device.channel.rawValue) channel is configured", deviceOutcome: nil)
             return .complete
         }
+        let started = ContinuousClock.now
         let outcome = await channel.deliver(stored.notification, to: device.address)
+        let took = started.duration(to: .now)
+        DeliveryMetrics.record(
+            channel: device.channel, outcome: Self.metricName(outcome),
+            seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        )
         switch outcome {
         case .delivered:
             try await record(stored, device, .delivered, nil, deviceOutcome: .success)
@@ -120,6 +128,16 @@ public final class PushService: Sendable {
     }
 
     enum DeviceOutcome { case success, failure(deactivate: Bool) }
+
+    static func metricName(_ outcome: DeliveryOutcome) -> String {
+        switch outcome {
+        case .delivered: "delivered"
+        case .retry: "retry"
+        case .discarded: "discarded"
+        case .deactivate: "deactivated"
+        case .unregistered: "unregistered"
+        }
+    }
 
     private func record(_ stored: StoredNotification, _ device: Device, _ state: StoredNotification.State, _ error: String?, deviceOutcome: DeviceOutcome?) async throws {
         let now = clock.now()

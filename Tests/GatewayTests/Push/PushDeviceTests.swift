@@ -93,6 +93,11 @@ struct PushDeviceTests {
             #expect((outbox.object["counts"] as? [String: Any])?["delivered"] as? Int == 2)
             #expect(try await client.json(.get, "/v1/admin/push/notifications", token: ada).status == .forbidden)
             #expect(try await client.json(.get, "/v1/admin/push/notifications?state=lost", token: admin).status == .unprocessableContent)
+            // Attempts and outcomes are metrics too.
+            let metrics = try await client.json(.get, "/metrics").body
+            let lines = metrics.split(separator: "\n").filter { $0.hasPrefix("push_deliveries_total{") }
+            #expect(lines.contains { $0.contains(#"channel="log""#) && $0.contains(#"outcome="delivered""#) }, "\(lines)")
+            #expect(metrics.contains("push_delivery_seconds"))
         }
     }
 
