@@ -57,7 +57,7 @@ public final class DeviceService: Sendable {
             guard try store.devices(ofAccount: accountID, in: db).count < Self.maximumPerAccount else { throw PushError.deviceLimit(Self.maximumPerAccount) }
             return try store.insert(NewDevice(accountID: accountID, name: name, address: address), at: now, in: db)
         }
-        return (device, secret.map { "whsec_" + $0.base64EncodedString() })
+        return (device, secret.map { WebhookSecret(bytes: $0).displayValue })
     }
 
     public func devices(accountID: Int64) async throws -> [Device] {
@@ -87,20 +87,16 @@ public final class DeviceService: Sendable {
                 return (.apns(token: token, environment: environment, topic: topic), nil)
             case .webpush?:
                 let endpoint = try DeviceRules.outboundURL(registration.endpoint ?? "", field: "endpoint", allowInsecure: allowInsecureEndpoints)
-                guard let p256dh = registration.p256dh, let key = Self.base64URL(p256dh), key.count == 65, key.first == 4 else {
-                    throw DeviceProblem(field: "p256dh", reason: "must be the subscription's P-256 public key (65 bytes, base64url)")
+                do {
+                    let keys = try WebPushSubscription.validateKeys(p256dh: registration.p256dh ?? "", auth: registration.auth ?? "")
+                    return (.webPush(endpoint: endpoint, p256dh: keys.p256dh, auth: keys.auth), nil)
+                } catch {
+                    throw DeviceProblem(field: error.field ?? "p256dh", reason: "is not usable: \(error.message)")
                 }
-                guard let auth = registration.auth, let secret = Self.base64URL(auth), secret.count == 16 else {
-                    throw DeviceProblem(field: "auth", reason: "must be the subscription's 16-byte auth secret (base64url)")
-                }
-                return (.webPush(endpoint: endpoint, p256dh: p256dh, auth: auth), nil)
             case .webhook?:
                 let url = try DeviceRules.outboundURL(registration.url ?? "", field: "url", allowInsecure: allowInsecureEndpoints)
-                var bytes = [UInt8](repeating: 0, count: 32)
-                var generator = SystemRandomNumberGenerator()
-                for index in bytes.indices { bytes[index] = generator.next() }
-                let secret = Data(bytes)
-                return (.webhook(url: url, secret: secret), secret)
+                let secret = WebhookSecret.generate()
+                return (.webhook(url: url, secret: secret.bytes), secret.bytes)
             case .log?:
                 return (.log, nil)
             case nil:
@@ -109,11 +105,5 @@ public final class DeviceService: Sendable {
         } catch let problem as DeviceProblem {
             throw PushError.invalid(field: problem.field, message: "\(problem.field) \(problem.reason).")
         }
-    }
-
-    static func base64URL(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

@@ -36,6 +36,13 @@ public struct WebPushSubscription: Sendable, Equatable {
         if let refusal = policy.refusal(for: url) {
             throw InvalidInput("the endpoint is not allowed: \(refusal)", field: "endpoint")
         }
+        let (p256dh, auth) = try validateKeys(p256dh: p256dh, auth: auth)
+        return WebPushSubscription(endpoint: url, p256dh: p256dh, auth: auth)
+    }
+
+    /// Checks the subscription's keys alone: `p256dh` a base64url uncompressed P-256 point on
+    /// the curve, `auth` base64url of 16 bytes. Returns them in canonical unpadded base64url.
+    public static func validateKeys(p256dh: String, auth: String) throws(InvalidInput) -> (p256dh: String, auth: String) {
         guard let key = WebPushBase64URL.decode(p256dh), key.count == 65, key.first == 0x04,
               (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil else {
             throw InvalidInput("p256dh must be base64url of an uncompressed P-256 public key (65 bytes)", field: "p256dh")
@@ -43,8 +50,6 @@ public struct WebPushSubscription: Sendable, Equatable {
         guard let secret = WebPushBase64URL.decode(auth), secret.count == 16 else {
             throw InvalidInput("auth must be base64url of 16 bytes", field: "auth")
         }
-        return WebPushSubscription(
-            endpoint: url, p256dh: WebPushBase64URL.encode(key), auth: WebPushBase64URL.encode(secret)
-        )
+        return (WebPushBase64URL.encode(key), WebPushBase64URL.encode(secret))
     }
 }
