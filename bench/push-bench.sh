@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Push (numbers in docs/benchmarks.md), release builds, 127.0.0.1 only, in one run:
+#  1. APNs: notifications per second from the gateway's APNs channel (libcurl, HTTP/2, shared
+#     connections, ES256 provider token) to the Python h2 stand-in the tests use
+#     (Tests/PushTests/Fixtures/apns_standin.py, two processes sharing the socket), and the
+#     ceiling: h2load (nghttp2's C client) sending the same requests to the same stand-in.
+#  2. Grade polls per second for ACCOUNTS device accounts against a gradebook-sim process
+#     (fetch sections and scores, snapshot, diff, store; CONCURRENCY at a time), and the
+#     ceiling: wrk on the simulator's sections record; the ratio counts the requests each poll
+#     makes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COUNT=${COUNT:-10000}
+ACCOUNTS=${ACCOUNTS:-1000}
+CONCURRENCY=${CONCURRENCY:-8}
+SIM_PORT=${SIM_PORT:-18095}
+SCRATCH=${SCRATCH:-.build-release}
+command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
+command -v h2load >/dev/null || { apt-get install -y -qq nghttp2-client >/dev/null; }
+[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
+swift build -c release --product gradebook-sim --scratch-path "$SCRATCH" >/dev/null
+BINDIR=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+DIR=$(mktemp -d)
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$DIR"' EXIT
+TEAM=TEAM123456 KEYID=KEY1234567 TOPIC=edu.campus.gateway
+DEVICE=$(printf 'ab%.0s' $(seq 1 32))
+
+# 1. APNs
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$DIR/tls-key.pem" -out "$DIR/tls-cert.pem" \
+    -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$DIR/provider.p8"
+PUBLIC=$(openssl ec -in "$DIR/provider.p8" -pubout -outform DER 2>/dev/null | base64 -w0)
+.venv/bin/python Tests/PushTests/Fixtures/apns_standin.py --cert "$DIR/tls-cert.pem" --key "$DIR/tls-key.pem" \
+    --public-key "$PUBLIC" --team-id $TEAM --key-id $KEYID --topic $TOPIC --port-file "$DIR/apns-port" --log /dev/null \
+    --workers 2 < <(sleep 100000) 2>"$DIR/standin.err" &
+PIDS+=($!)
+for _ in $(seq 1 150); do [ -s "$DIR/apns-port" ] && break; sleep 0.1; done
+APNS_PORT=$(cat "$DIR/apns-port")
+echo "== APNs: $COUNT notifications, 4 connections, stand-in on port $APNS_PORT ($(nproc) cores shared)"
+"$BINDIR/gateway" push-bench apns --url "https://127.0.0.1:$APNS_PORT" --ca-file "$DIR/tls-cert.pem" --key-file "$DIR/provider.p8" \
+    --team-id $TEAM --key-id $KEYID --topic $TOPIC --count "$COUNT" | tee "$DIR/apns.txt"
+# The ceiling: the same requests (same provider token, headers and body) from h2load.
+JWT=$(.venv/bin/python - "$DIR/provider.p8" $TEAM $KEYID <<'PY'
+import base64, json, sys, time
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+key = serialization.load_pem_private_key(open(sys.argv[1], "rb").read(), password=None)
+b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+head = b64(json.dumps({"alg": "ES256", "kid": sys.argv[3]}).encode()) + "." + b64(json.dumps({"iss": sys.argv[2], "iat": int(time.time())}).encode())
+r, s = utils.decode_dss_signature(key.sign(head.encode(), ec.ECDSA(hashes.SHA256())))
+print(head + "." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big")))
+PY
+)
+echo '{"aps":{"alert":{"title":"Campus Gateway","body":"Benchmark"}}}' > "$DIR/payload.json"
+h2load -n "$COUNT" -c 4 -m 100 -d "$DIR/payload.json" -H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" \
+    -H "apns-push-type: alert" "https://127.0.0.1:$APNS_PORT/3/device/$DEVICE" > "$DIR/h2load.txt" 2>&1 || true
+H2_RATE=$(grep -E "^finished in" "$DIR/h2load.txt" | sed -E 's/.*, ([0-9.]+) req\/s.*/\1/')
+grep -E "^(finished in|requests:|status codes:)" "$DIR/h2load.txt"
+APNS_RATE=$(grep apns_rate= "$DIR/apns.txt" | cut -d= -f2)
+python3 -c "print(f'APNs: gateway {float($APNS_RATE):,.0f}/s, h2load {float(\"$H2_RATE\"):,.0f}/s, ratio {float($APNS_RATE)/float(\"$H2_RATE\"):.2f}')"
+
+# 2. Grade polls
+ADMIN_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+"$BINDIR/gradebook-sim" serve --host 127.0.0.1 --port "$SIM_PORT" --prefix cgi-bin --admin-token "$ADMIN_TOKEN" --log-level error >/dev/null 2>&1 &
+PIDS+=($!)
+AUTH="Authorization: Basic $(printf 'test:gradebook-test-1' | base64)"
+for _ in $(seq 1 100); do curl -sf -H "$AUTH" "http://127.0.0.1:$SIM_PORT/cgi-bin/auth.txt" >/dev/null && break; sleep 0.2; done
+echo "== Grade polls: $ACCOUNTS accounts, $CONCURRENCY at a time"
+BEFORE=$(curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "http://127.0.0.1:$SIM_PORT/cgi-bin/_admin/requests" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+"$BINDIR/gateway" push-bench polls --url "http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json" --accounts "$ACCOUNTS" --concurrency "$CONCURRENCY" | tee "$DIR/polls.txt"
+AFTER=$(curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "http://127.0.0.1:$SIM_PORT/cgi-bin/_admin/requests" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+wrk -t1 -c"$CONCURRENCY" -d10s -H "$AUTH" "http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json?record=sections" > "$DIR/wrk.txt"
+SIM_RATE=$(grep "Requests/sec" "$DIR/wrk.txt" | awk '{print $2}')
+POLL_RATE=$(grep polls_rate= "$DIR/polls.txt" | cut -d= -f2)
+python3 - "$BEFORE" "$AFTER" "$ACCOUNTS" "$POLL_RATE" "$SIM_RATE" <<'PY'
+import sys
+before, after, accounts, polls, sim = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+# Requests the bench made: one auth.txt per stored account, then two rounds of polls.
+per_poll = (after - before - accounts) / (2 * accounts)
+print(f"polls: {polls:,.1f}/s, {per_poll:.1f} upstream requests each = {polls * per_poll:,.0f} req/s; simulator alone (wrk, sections) {sim:,.0f} req/s; ratio {polls * per_poll / sim:.2f}")
+PY
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
