@@ -22,7 +22,7 @@ swift build -c release --product gradebook-sim --scratch-path "$SCRATCH" >/dev/n
 BINDIR=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
 DIR=$(mktemp -d)
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$DIR"' EXIT
+trap 'exec 9>&- 2>/dev/null; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$DIR"' EXIT
 TEAM=TEAM123456 KEYID=KEY1234567 TOPIC=edu.campus.gateway
 DEVICE=$(printf 'ab%.0s' $(seq 1 32))
 
@@ -31,10 +31,13 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyou
     -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
 openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$DIR/provider.p8"
 PUBLIC=$(openssl ec -in "$DIR/provider.p8" -pubout -outform DER 2>/dev/null | base64 -w0)
+# The stand-in exits when its stdin closes: a pipe this script holds open until it exits.
+mkfifo "$DIR/lifeline"
 .venv/bin/python Tests/PushTests/Fixtures/apns_standin.py --cert "$DIR/tls-cert.pem" --key "$DIR/tls-key.pem" \
     --public-key "$PUBLIC" --team-id $TEAM --key-id $KEYID --topic $TOPIC --port-file "$DIR/apns-port" --log /dev/null \
-    --workers 2 < <(sleep 100000) 2>"$DIR/standin.err" &
+    --workers 2 < "$DIR/lifeline" >/dev/null 2>"$DIR/standin.err" &
 PIDS+=($!)
+exec 9>"$DIR/lifeline"
 for _ in $(seq 1 150); do [ -s "$DIR/apns-port" ] && break; sleep 0.1; done
 APNS_PORT=$(cat "$DIR/apns-port")
 echo "== APNs: $COUNT notifications, 4 connections, stand-in on port $APNS_PORT ($(nproc) cores shared)"
@@ -54,7 +57,7 @@ PY
 )
 echo '{"aps":{"alert":{"title":"Campus Gateway","body":"Benchmark"}}}' > "$DIR/payload.json"
 h2load -n "$COUNT" -c 4 -m 100 -d "$DIR/payload.json" -H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" \
-    -H "apns-push-type: alert" "https://127.0.0.1:$APNS_PORT/3/device/$DEVICE" > "$DIR/h2load.txt" 2>&1 || true
+    -H "apns-push-type: alert" -H "apns-priority: 10" "https://127.0.0.1:$APNS_PORT/3/device/$DEVICE" > "$DIR/h2load.txt" 2>&1 || true
 H2_RATE=$(grep -E "^finished in" "$DIR/h2load.txt" | sed -E 's/.*, ([0-9.]+) req\/s.*/\1/')
 grep -E "^(finished in|requests:|status codes:)" "$DIR/h2load.txt"
 APNS_RATE=$(grep apns_rate= "$DIR/apns.txt" | cut -d= -f2)
@@ -62,7 +65,7 @@ python3 -c "print(f'APNs: gateway {float($APNS_RATE):,.0f}/s, h2load {float(\"$H
 
 # 2. Grade polls
 ADMIN_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
-"$BINDIR/gradebook-sim" serve --host 127.0.0.1 --port "$SIM_PORT" --prefix cgi-bin --admin-token "$ADMIN_TOKEN" --log-level error >/dev/null 2>&1 &
+"$BINDIR/gradebook-sim" serve --host 127.0.0.1 --port "$SIM_PORT" --prefix cgi-bin --admin-token "$ADMIN_TOKEN" --log-level error </dev/null >/dev/null 2>&1 &
 PIDS+=($!)
 AUTH="Authorization: Basic $(printf 'test:gradebook-test-1' | base64)"
 for _ in $(seq 1 100); do curl -sf -H "$AUTH" "http://127.0.0.1:$SIM_PORT/cgi-bin/auth.txt" >/dev/null && break; sleep 0.2; done
