@@ -36,16 +36,16 @@ const queuesPanel = {
   title: 'Queues',
   mount(el) {
     el.region = h('div', { class: 'region' });
-    el.slot = errorSlot();
-    append(el, [panelHeading(this.id, this.title), el.slot, el.region]);
+    el.errors = errorSlot();
+    append(el, [panelHeading(this.id, this.title), el.errors, el.region]);
   },
   async refresh(el, ctx) {
     const queues = (await api.get('/v1/admin/queues')).items;
     const rows = queues.map((q) => {
       const counts = JOB_STATES.map((s) => `${s} ${q.counts?.[s] ?? 0}`).join(' · ');
       const toggle = q.paused
-        ? button('Resume', (e) => busy(e.currentTarget, el.slot, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/resume`); ctx.toast(`Queue ${q.name} resumed.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Resume queue ${q.name}` })
-        : button('Pause', (e) => busy(e.currentTarget, el.slot, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/pause`); ctx.toast(`Queue ${q.name} paused.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Pause queue ${q.name}` });
+        ? button('Resume', (e) => busy(e.currentTarget, el.errors, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/resume`); ctx.toast(`Queue ${q.name} resumed.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Resume queue ${q.name}` })
+        : button('Pause', (e) => busy(e.currentTarget, el.errors, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/pause`); ctx.toast(`Queue ${q.name} paused.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Pause queue ${q.name}` });
       return h('tr', { dataset: { queue: q.name } },
         h('th', { scope: 'row' }, q.name, q.paused ? h('span', { class: 'badge badge-warn', text: 'paused' }) : null,
           q.unworked ? h('span', { class: 'badge badge-bad', text: 'unworked' }) : null),
@@ -88,10 +88,10 @@ const jobsPanel = {
       this.refresh(el, ctx).catch((error) => showError(filterSlot, error, form));
     });
     el.filterSlot = filterSlot;
-    el.form = form;
-    el.slot = errorSlot();
+    el.filterForm = form;
+    el.errors = errorSlot();
     el.region = h('div', { class: 'region', id: 'jobs-region' });
-    append(el, [panelHeading(this.id, this.title), form, enqueueForm(ctx), el.slot, el.region]);
+    append(el, [panelHeading(this.id, this.title), form, enqueueForm(ctx), el.errors, el.region]);
   },
   async refresh(el, ctx) {
     const f = this.filters;
@@ -100,23 +100,23 @@ const jobsPanel = {
       page = await api.get('/v1/admin/jobs', { state: f.state.join(','), kind: f.kind, queue: f.queue, limit: f.limit });
       el.filterSlot.replaceChildren();
     } catch (error) {
-      showError(el.filterSlot, error, el.form);
+      showError(el.filterSlot, error, el.filterForm);
       throw error;
     }
     const kinds = new Set(page.items.map((j) => j.kind));
-    replace(el.form.querySelector('datalist'), [...kinds].sort().map((k) => h('option', { value: k })));
+    replace(el.filterForm.querySelector('datalist'), [...kinds].sort().map((k) => h('option', { value: k })));
     const rows = [];
     for (const job of page.items) {
       const open = this.expanded.has(job.id);
       const actions = h('div', { class: 'actions tight' },
         button(open ? 'Hide' : 'Details', () => { if (open) this.expanded.delete(job.id); else this.expanded.add(job.id); this.refresh(el, ctx); }, 'link',
           { 'aria-expanded': String(open), dataset: { key: `details-${job.id}` }, 'aria-label': `${open ? 'Hide' : 'Show'} details of job ${job.id}` }),
-        RETRYABLE.has(job.state) ? button('Retry', (e) => busy(e.currentTarget, el.slot, async () => {
+        RETRYABLE.has(job.state) ? button('Retry', (e) => busy(e.currentTarget, el.errors, async () => {
           const retried = await api.post(`/v1/admin/jobs/${job.id}/retry`);
           ctx.toast(`Job ${job.id} is ${retried.state} again.`);
           await this.refresh(el, ctx);
         }), 'secondary', { dataset: { key: `retry-${job.id}`, action: 'retry' }, 'aria-label': `Retry job ${job.id}` }) : null,
-        CANCELLABLE.has(job.state) ? button('Cancel', (e) => busy(e.currentTarget, el.slot, async () => {
+        CANCELLABLE.has(job.state) ? button('Cancel', (e) => busy(e.currentTarget, el.errors, async () => {
           await api.post(`/v1/admin/jobs/${job.id}/cancel`);
           ctx.toast(`Job ${job.id} cancelled.`);
           await this.refresh(el, ctx);
@@ -142,7 +142,7 @@ const jobsPanel = {
 function jobDetails(job) {
   return h('div', { class: 'job-details' },
     h('dl', { class: 'facts' },
-      ['Created', when(job.createdAt)], ['Scheduled', when(job.scheduledAt)], ['Last attempt', when(job.attemptedAt)],
+      [['Created', when(job.createdAt)], ['Scheduled', when(job.scheduledAt)], ['Last attempt', when(job.attemptedAt)],
       ['Worker', job.attemptedBy ?? '—'], ['Finished', when(job.finalizedAt)], ['Priority', String(job.priority)],
       ['Unique key', job.uniqueKey ?? '—']].flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })])),
     h('h3', { text: 'Arguments' }),
@@ -186,13 +186,13 @@ const schedulesPanel = {
   id: 'schedules',
   title: 'Recurring schedules',
   mount(el) {
-    el.slot = errorSlot();
+    el.errors = errorSlot();
     el.region = h('div', { class: 'region' });
-    append(el, [panelHeading(this.id, this.title), el.slot, el.region]);
+    append(el, [panelHeading(this.id, this.title), el.errors, el.region]);
   },
   async refresh(el, ctx) {
     const items = (await api.get('/v1/admin/schedules')).items;
-    const act = (s, verb, label) => button(label, (e) => busy(e.currentTarget, el.slot, async () => {
+    const act = (s, verb, label) => button(label, (e) => busy(e.currentTarget, el.errors, async () => {
       const result = await api.post(`/v1/admin/schedules/${encodeURIComponent(s.name)}/${verb}`);
       ctx.toast(verb === 'run' ? `Schedule ${s.name}: job ${result.id} enqueued.` : `Schedule ${s.name} ${verb}d.`);
       ctx.refresh();
