@@ -37,11 +37,11 @@ done
 
 rm -rf "$SCREENSHOT_DIR"
 mkdir -p "$SCREENSHOT_DIR"
+echo "check-browser: gateway at http://127.0.0.1:$PORT; screenshots go to $SCREENSHOT_DIR"
 status=0
 GATEWAY_URL="http://127.0.0.1:$PORT" .venv/bin/python Tests/Browser/run.py || status=$?
 if [ "$status" -ne 0 ]; then
   echo "check-browser: the gateway's log:" >&2
   tail -n 40 "$WORK/serve.log" >&2
 fi
-echo "check-browser: screenshots in $SCREENSHOT_DIR"
 exit "$status"

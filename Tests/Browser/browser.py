@@ -95,6 +95,9 @@ class Browser:
 
     def screenshot(self, name):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        # Passing toasts would hide part of the page.
+        self.driver.execute_script("document.querySelectorAll('.toast').forEach((t) => t.classList.remove('visible'))")
+        time.sleep(0.3)
         path = SCREENSHOTS / f"{name}.png"
         self.driver.save_screenshot(str(path))
         return path

@@ -49,8 +49,9 @@ export async function call(method, path, options = {}) {
     }
     if (problem && typeof problem !== 'object') problem = { title: `Error ${response.status}`, detail: String(problem) };
     if (!problem) problem = { title: response.statusText || `Error ${response.status}`, status: response.status };
-    // A token that expired or was revoked ends the session.
-    if (response.status === 401 && bearer && options.auth !== false) session.clear();
+    // A token that expired or was revoked ends the session (a gradebook refusing its own
+    // credentials is a 401 too, of another type, and leaves the session alone).
+    if (response.status === 401 && bearer && options.auth !== false && problem.type === '/problems/unauthenticated') session.clear();
     throw new ApiError(response.status, problem);
   }
   if (options.raw) return response;

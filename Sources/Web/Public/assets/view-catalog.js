@@ -54,8 +54,11 @@ function filterForm(subjects, terms, onSearch) {
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Search');
   const reset = h('button', { type: 'reset', class: 'btn btn-secondary' }, 'Clear');
   const form = h('form', { class: 'card filters', id: 'catalog-filters', role: 'search', 'aria-label': 'Class search' },
-    q.wrap, h('div', { class: 'row' }, subject.wrap, level.wrap), term.wrap, days,
-    h('div', { class: 'row' }, starts.wrap, ends.wrap), instructor.wrap, open.wrap, limit.wrap, slot,
+    q.wrap, h('div', { class: 'row' }, subject.wrap, level.wrap), open.wrap,
+    h('details', { class: 'more-filters', open: Boolean(f.term || f.days || f.startsAtOrAfter || f.endsAtOrBefore || f.instructor) || window.matchMedia('(min-width: 761px)').matches },
+      h('summary', { text: 'Term, days, times and instructor' }),
+      term.wrap, days, h('div', { class: 'row' }, starts.wrap, ends.wrap), instructor.wrap),
+    limit.wrap, slot,
     h('div', { class: 'actions' }, submit, reset));
   form.addEventListener('submit', (event) => {
     event.preventDefault();

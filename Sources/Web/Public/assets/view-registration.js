@@ -2,6 +2,7 @@
 // (accept or decline), the registration calendar and its subscription link.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, when, download, copyText } from './dom.js';
 import * as api from './api.js';
+import { weekGrid } from './weekgrid.js';
 
 export async function renderRegistration(container, ctx) {
   append(container, [h('h1', { text: 'My classes' })]);
@@ -92,7 +93,8 @@ function enrollmentsSection(schedule, reload, ctx) {
           reload();
         }), 'danger', { 'aria-label': `Drop ${classLabel(entry)}` })),
         slot);
-    })) : h('p', { class: 'muted' }, 'No classes yet. ', h('a', { href: '#/catalog' }, 'Find one in the catalog.')));
+    })) : h('p', { class: 'muted' }, 'No classes yet. ', h('a', { href: '#/catalog' }, 'Find one in the catalog.')),
+    enrollments.length ? weekGrid(enrollments.filter((e) => e.class).map((e) => ({ label: `${e.class.course}-${e.class.section}`, meetings: e.class.meetings })), 'Your week') : null);
 }
 
 function waitlistSection(waitlist, reload, ctx) {
