@@ -92,7 +92,12 @@ async function route() {
   if (ticket === renderToken) focusFirst(container);
 }
 
-session.onChange(() => renderAccount());
+session.onChange((value) => {
+  renderAccount();
+  // A session that ended (signed out, or the token expired or was revoked) leaves the views
+  // that need it.
+  if (!value) route();
+});
 window.addEventListener('hashchange', route);
 
 // A stored session is checked once: a revoked or expired token signs out quietly.

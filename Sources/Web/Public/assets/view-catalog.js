@@ -147,7 +147,7 @@ export function classCard(item, ctx) {
   return h('article', { class: 'class-card', dataset: { classId: item.id } },
     h('h3', {}, h('span', { class: 'course', text: `${item.course}-${item.section}` }), ' ', item.title),
     h('p', { class: 'meta' },
-      [item.component, `${item.units} units`, `#${item.scheduleNumber}`, item.term, (item.instructors || []).join(', ') || 'Staff']
+      [item.component, `${item.units} units`, `class ${item.id}`, `schedule #${item.scheduleNumber}`, item.term, (item.instructors || []).join(', ') || 'Staff']
         .filter(Boolean).join(' · ')),
     h('ul', { class: 'meetings' }, (item.meetings || []).map((m) => h('li', { text: meetingText(m) }))),
     h('p', { class: full ? 'seats seats-full' : 'seats', text: seats }),

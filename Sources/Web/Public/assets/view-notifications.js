@@ -138,7 +138,7 @@ async function alertsSection(alerts, ctx) {
       return [a.classId, `Class ${a.classId}`];
     }
   })));
-  const classId = field('Class id', h('input', { name: 'classId', inputmode: 'numeric', required: true }), 'The class number from the catalog.');
+  const classId = field('Class id', h('input', { name: 'classId', inputmode: 'numeric', required: true }), 'The class number the catalog shows (“class 7047”).');
   const rearm = field('Tell me every time, not only once', h('input', { name: 'rearm', type: 'checkbox' }));
   const slot = errorSlot();
   const submit = h('button', { type: 'submit', class: 'btn btn-secondary' }, 'Watch class');

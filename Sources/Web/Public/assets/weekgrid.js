@@ -33,8 +33,9 @@ export function weekGrid(entries, caption = 'Week') {
     }
   });
   const days = ORDER.filter((d, i) => i < 5 || placed.some((p) => p.day === d));
-  const first = placed.length ? Math.min(...placed.map((p) => Math.floor(p.start / 60) * 60)) : 8 * 60;
-  const last = placed.length ? Math.max(...placed.map((p) => Math.ceil(p.end / 60) * 60)) : 17 * 60;
+  // At least 8:00 to 17:00, so a short day still reads as a day; wider when classes are.
+  const first = Math.min(8 * 60, ...placed.map((p) => Math.floor(p.start / 60) * 60));
+  const last = Math.max(17 * 60, ...placed.map((p) => Math.ceil(p.end / 60) * 60));
   const rows = (last - first) / SLOT;
 
   const grid = h('div', { class: 'week-grid', role: 'group', 'aria-label': caption });
