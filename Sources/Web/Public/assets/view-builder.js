@@ -15,7 +15,7 @@ export async function renderBuilder(container, ctx) {
   const terms = await api.get('/v1/terms').then((r) => r.items).catch(() => []);
   const state = builderState.load();
   if (!state.term && terms.length) state.term = terms[terms.length - 1].id;
-  const results = h('section', { class: 'build-results', id: 'build-results', 'aria-live': 'polite', 'aria-labelledby': 'build-results-title' },
+  const results = h('section', { class: 'build-results', id: 'build-results', 'aria-labelledby': 'build-results-title' },
     h('h2', { id: 'build-results-title', text: 'Schedules' }),
     h('p', { class: 'muted', text: 'Add courses and build to see ranked schedules here.' }));
   append(container, [
@@ -119,7 +119,7 @@ function showResults(results, build, ctx) {
     : 'No schedule fits.';
   replace(results,
     h('h2', { id: 'build-results-title', tabindex: '-1', text: 'Schedules' }),
-    h('p', { class: 'lead', id: 'build-summary', text: summary }),
+    h('p', { class: 'lead', id: 'build-summary', role: 'status', text: summary }),
     build.explanation ? explanation(build.explanation) : null,
     h('ol', { class: 'schedule-list' }, build.schedules.map((s, i) => h('li', {}, scheduleCard(build.term, s, i === 0, ctx)))));
   results.querySelector('h2').focus();

@@ -14,7 +14,7 @@ export async function renderCatalog(container, ctx) {
     api.get('/v1/registration/subjects').then((r) => r.items).catch(() => []),
     api.get('/v1/terms').then((r) => r.items).catch(() => []),
   ]);
-  const results = h('section', { class: 'results', 'aria-labelledby': 'results-title', 'aria-live': 'polite', 'aria-busy': 'false' });
+  const results = h('section', { class: 'results', 'aria-labelledby': 'results-title', 'aria-busy': 'false' });
   const form = filterForm(subjects, terms, () => search(results, ctx, true));
   append(container, [
     h('h1', { text: 'Catalog' }),
@@ -103,12 +103,13 @@ async function search(results, ctx, announce) {
   const next = button('Next page', () => { state.page += 1; search(results, ctx, true); }, 'secondary', { disabled: !page.nextCursor });
   const pager = h('nav', { class: 'pager', 'aria-label': 'Result pages' }, prev, h('span', { text: `Page ${state.page + 1}` }), next);
   replace(results,
-    h('h2', { id: 'results-title', text: items.length ? `Classes (page ${state.page + 1})` : 'No classes match' }),
+    h('h2', { id: 'results-title', tabindex: '-1', text: items.length ? `Classes (page ${state.page + 1})` : 'No classes match' }),
+    h('p', { class: 'visually-hidden', role: 'status', text: `${items.length} classes on page ${state.page + 1}${page.nextCursor ? '; more on the next page' : ''}.` }),
     items.length ? h('ol', { class: 'class-list' }, items.map((item) => h('li', {}, classCard(item, ctx)))) :
       h('p', { class: 'muted', text: 'Try fewer filters or other words.' }),
     pager);
   results.setAttribute('aria-busy', 'false');
-  if (announce) results.querySelector('h2')?.focus?.();
+  if (announce) results.querySelector('h2')?.focus();
 }
 
 /** One class with its meetings, seats and what the student can do with it. */
