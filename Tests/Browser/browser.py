@@ -136,3 +136,17 @@ class Browser:
 
 
 __all__ = ["Browser", "BASE_URL", "By", "TimeoutException"]
+
+
+UNLABELLED_CONTROLS = """
+return [...document.querySelectorAll('input, select, textarea, button')]
+  .filter((el) => el.type !== 'hidden' && el.offsetParent !== null)
+  .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby')
+    && !(el.tagName === 'BUTTON' && el.textContent.trim()))
+  .map((el) => el.outerHTML.slice(0, 120));
+"""
+
+
+def unlabelled_controls(browser):
+    """Visible form controls and buttons a screen reader could not name."""
+    return browser.driver.execute_script(UNLABELLED_CONTROLS)

@@ -3,7 +3,7 @@ diagnostic job that fails, finds it among the discarded jobs with its error hist
 retries it from the console."""
 import unittest
 
-from browser import Browser, By
+from browser import Browser, By, unlabelled_controls
 
 
 class AdminConsoleTests(unittest.TestCase):
@@ -61,6 +61,7 @@ class AdminConsoleTests(unittest.TestCase):
         b.click(b.css(f"{row_selector} button[data-key='details-{job_id}']"))
         history = b.xpath("//tr[contains(@class,'expanded')]//ol[contains(@class,'errors')]")
         self.assertIn("browser test failure", history.text)
+        self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("11-admin-console", max_height=2600)
 
         # Retry it: it gets one more attempt, fails again and shows two errors.

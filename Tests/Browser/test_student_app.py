@@ -6,7 +6,9 @@ import time
 import unittest
 import urllib.request
 
-from browser import BASE_URL, Browser, By
+from selenium.webdriver.common.keys import Keys
+
+from browser import BASE_URL, Browser, By, unlabelled_controls
 
 
 class StudentAppTests(unittest.TestCase):
@@ -29,6 +31,37 @@ class StudentAppTests(unittest.TestCase):
             self.assertEqual(response.headers["X-Content-Type-Options"], "nosniff")
             self.assertEqual(response.headers["Referrer-Policy"], "no-referrer")
             self.assertTrue(response.headers["ETag"])
+
+    def test_catalog_filters_paging_and_keyboard(self):
+        b = self.b
+        b.open("/#/catalog")
+        form = b.visible("#catalog-filters")
+        # The skip link is the first stop of the keyboard and leads to the content.
+        b.css("body").send_keys(Keys.TAB)
+        focused = b.driver.switch_to.active_element
+        self.assertEqual(focused.get_attribute("class"), "skip-link")
+        form.find_element(By.CSS_SELECTOR, "select[name=subject] option[value=CS]").click()
+        form.find_element(By.CSS_SELECTOR, "select[name=level] option[value=lower]").click()
+        form.find_element(By.CSS_SELECTOR, "select[name=limit] option[value='10']").click()
+        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        b.text_in("#results-title", "page 1")
+        courses = [e.text for e in b.all(".class-card .course")]
+        self.assertEqual(len(courses), 10)
+        self.assertTrue(all(c.startswith("CS 1") or c.startswith("CS 2") or c.startswith("CS 3") for c in courses), courses)
+        b.click(b.xpath("//nav[@class='pager']/button[.='Next page']"))
+        b.text_in("#results-title", "page 2")
+        self.assertNotEqual([e.text for e in b.all(".class-card .course")][:1], courses[:1])
+        b.click(b.xpath("//nav[@class='pager']/button[.='Previous page']"))
+        b.text_in("#results-title", "page 1")
+        # Meeting only on Tuesday and Thursday, starting at 11:00 or later.
+        for day in ("tue", "thu"):
+            b.click(form.find_element(By.CSS_SELECTOR, f"input[name=days][value={day}]"))
+        start = form.find_element(By.NAME, "startsAtOrAfter")
+        b.driver.execute_script("arguments[0].value = '11:00'", start)
+        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        b.until(lambda: b.all(".class-card") and all("Tue Thu" in m.text for m in b.all(".class-card .meetings li")), "Tuesday-Thursday classes")
+        self.assertEqual(unlabelled_controls(b), [])
+        b.click(form.find_element(By.CSS_SELECTOR, "button[type=reset]"))
 
     def test_student_journey(self):
         b = self.b
@@ -94,6 +127,7 @@ class StudentAppTests(unittest.TestCase):
         self.assertGreaterEqual(len(blocks), 3, "the week grid places every meeting")
         self.assertTrue(all("Fri" not in block.text for block in blocks), "Friday is blocked")
         self.assertIn("Score breakdown", first.text)
+        self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("04-builder")
 
         # Save the best one, open it, and download its calendar.
@@ -136,6 +170,7 @@ class StudentAppTests(unittest.TestCase):
         b.click(section)
         table = b.visible("#grades table.data")
         self.assertIn("Score that counts", table.text)
+        self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("06-grades")
 
         b.click(b.css("nav a[href='#/catalog']"))
@@ -144,6 +179,7 @@ class StudentAppTests(unittest.TestCase):
         b.xpath("//article[contains(@class,'class-card')]//p[contains(@class,'note')]")
         b.click(b.css("nav a[href='#/notifications']"))
         b.xpath("//section[@aria-labelledby='alerts-title']//li")
+        self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("07-notifications")
 
         b.driver.set_window_size(390, 844)

@@ -11,6 +11,9 @@ const toastBox = document.getElementById('toast');
 const REFRESH_MS = 5000;
 let timer = null;
 let toastTimer = null;
+// Focus moves to each new view's heading, but not on the page's first load (the keyboard
+// starts at the skip link then).
+let moveFocus = false;
 
 function toast(text) {
   toastBox.textContent = text;
@@ -48,7 +51,8 @@ function signInView() {
   replace(main, h('div', { class: 'view' }, h('h1', { text: 'Operator console' }),
     h('p', { class: 'lead', text: 'Sign in with an administrator account.' }), form));
   renderAccount();
-  focusFirst(main);
+  if (moveFocus) focusFirst(main);
+  moveFocus = true;
 }
 
 function refusal(me) {
@@ -63,7 +67,8 @@ function refusal(me) {
         h('a', { href: '/', class: 'btn btn-secondary' }, 'Go to the student app'),
         button('Sign in as someone else', async () => { await api.signOut(); start(); }, 'primary')))));
   renderAccount();
-  focusFirst(main);
+  if (moveFocus) focusFirst(main);
+  moveFocus = true;
 }
 
 function stopRefresh() {
@@ -97,7 +102,8 @@ function consoleView() {
   refreshAll();
   timer = setInterval(refreshAll, REFRESH_MS);
   renderAccount();
-  focusFirst(main);
+  if (moveFocus) focusFirst(main);
+  moveFocus = true;
 }
 
 async function start() {

@@ -66,7 +66,12 @@ function renderAccount() {
 }
 
 let renderToken = 0;
+let firstRender = true;
+/** Renders the view the hash names. Focus moves to its heading, except on the page's first load
+ * (so the keyboard starts at the skip link). */
 async function route() {
+  const moveFocus = !firstRender;
+  firstRender = false;
   const { path, params } = parseHash();
   const signedIn = Boolean(session.token());
   let view = views.find((v) => v.path === path);
@@ -79,7 +84,7 @@ async function route() {
     const next = view?.needsAccount ? view.path : (params.get('next') || 'catalog');
     renderAuth(container, { mode: path === 'signup' ? 'signup' : 'signin', next, go, toast });
     document.title = 'Sign in · Campus Gateway';
-    focusFirst(container);
+    if (moveFocus) focusFirst(container);
     return;
   }
   if (!view) view = views[0];
@@ -89,7 +94,7 @@ async function route() {
   } catch (error) {
     replace(container, h('h1', { text: view.label }), h('p', { class: 'problem', role: 'alert', text: error.message }));
   }
-  if (ticket === renderToken) focusFirst(container);
+  if (ticket === renderToken && moveFocus) focusFirst(container);
 }
 
 session.onChange((value) => {
