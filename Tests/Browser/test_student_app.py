@@ -181,6 +181,19 @@ class StudentAppTests(unittest.TestCase):
         b.xpath("//section[@aria-labelledby='alerts-title']//li")
         self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("07-notifications")
+        # The service worker installs at the root scope under the pages' CSP, and the VAPID key
+        # the page subscribes with is there (the push service itself is out of reach here).
+        outcome = b.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+              await navigator.serviceWorker.ready;
+              const key = await (await fetch('/v1/push/vapid-public-key')).json();
+              return { scope: registration.scope, key: key.publicKey.length };
+            })().then(done, (error) => done({ error: String(error) }));
+        """)
+        self.assertEqual(outcome.get("scope"), BASE_URL + "/", outcome)
+        self.assertGreater(outcome.get("key", 0), 80)
 
         b.driver.set_window_size(390, 844)
         try:

@@ -120,7 +120,14 @@ const jobsPanel = {
           await api.post(`/v1/admin/jobs/${job.id}/cancel`);
           ctx.toast(`Job ${job.id} cancelled.`);
           await this.refresh(el, ctx);
-        }), 'danger', { dataset: { key: `cancel-${job.id}`, action: 'cancel' }, 'aria-label': `Cancel job ${job.id}` }) : null);
+        }), 'danger', { dataset: { key: `cancel-${job.id}`, action: 'cancel' }, 'aria-label': `Cancel job ${job.id}` }) : null,
+        job.state !== 'running' ? button('Delete', (e) => busy(e.currentTarget, el.errors, async () => {
+          if (!window.confirm(`Delete job ${job.id} (${job.kind})? Its history goes with it.`)) return;
+          await api.del(`/v1/admin/jobs/${job.id}`);
+          this.expanded.delete(job.id);
+          ctx.toast(`Job ${job.id} deleted.`);
+          await this.refresh(el, ctx);
+        }), 'link', { dataset: { key: `delete-${job.id}`, action: 'delete' }, 'aria-label': `Delete job ${job.id}` }) : null);
       rows.push(h('tr', { dataset: { jobId: job.id, state: job.state } },
         h('th', { scope: 'row', text: String(job.id) }),
         h('td', { text: job.kind }),

@@ -78,7 +78,6 @@ function filterForm(subjects, terms, onSearch) {
     state.page = 0;
     setTimeout(onSearch, 0);
   });
-  form.errorSlot = slot;
   return form;
 }
 
