@@ -68,6 +68,12 @@ class Browser:
     def all(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
+    def texts(self, selector):
+        """The text of every element matching `selector`, read at one instant (no stale elements
+        while a view re-renders)."""
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.trim())", selector)
+
     def visible(self, selector, root=None):
         return self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, selector)))
 

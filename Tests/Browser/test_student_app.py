@@ -45,12 +45,12 @@ class StudentAppTests(unittest.TestCase):
         form.find_element(By.CSS_SELECTOR, "select[name=limit] option[value='10']").click()
         b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
         b.text_in("#results-title", "page 1")
-        courses = [e.text for e in b.all(".class-card .course")]
+        courses = b.texts(".class-card .course")
         self.assertEqual(len(courses), 10)
         self.assertTrue(all(c.startswith("CS 1") or c.startswith("CS 2") or c.startswith("CS 3") for c in courses), courses)
         b.click(b.xpath("//nav[@class='pager']/button[.='Next page']"))
         b.text_in("#results-title", "page 2")
-        self.assertNotEqual([e.text for e in b.all(".class-card .course")][:1], courses[:1])
+        b.until(lambda: b.texts(".class-card .course")[:1] != courses[:1], "the second page")
         b.click(b.xpath("//nav[@class='pager']/button[.='Previous page']"))
         b.text_in("#results-title", "page 1")
         # Meeting only on Tuesday and Thursday, starting at 11:00 or later.
@@ -59,7 +59,10 @@ class StudentAppTests(unittest.TestCase):
         start = form.find_element(By.NAME, "startsAtOrAfter")
         b.driver.execute_script("arguments[0].value = '11:00'", start)
         b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
-        b.until(lambda: b.all(".class-card") and all("Tue Thu" in m.text for m in b.all(".class-card .meetings li")), "Tuesday-Thursday classes")
+        def only_tuesday_thursday():
+            meetings = b.texts(".class-card .meetings li")
+            return meetings and all(m.startswith("Tue Thu") for m in meetings)
+        b.until(only_tuesday_thursday, "Tuesday-Thursday classes")
         self.assertEqual(unlabelled_controls(b), [])
         b.click(form.find_element(By.CSS_SELECTOR, "button[type=reset]"))
 
@@ -105,10 +108,24 @@ class StudentAppTests(unittest.TestCase):
         # Watch another class for a seat, and send CS 570 to the builder.
         b.click(card.find_element(By.XPATH, ".//button[contains(., 'Add course to builder')]"))
 
-        # My classes lists it.
+        # A full class: join its waitlist.
+        form = b.css("#catalog-filters")
+        b.fill(form.find_element(By.NAME, "q"), "")
+        form.find_element(By.CSS_SELECTOR, "select[name=subject] option[value=CS]").click()
+        b.fill(form.find_element(By.NAME, "instructor"), "ROOT")
+        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        full = b.xpath("//article[contains(@class,'class-card')][.//span[@class='course' and .='CS 540-01']]")
+        b.click(full.find_element(By.CSS_SELECTOR, "button[data-action=waitlist]"))
+        self.assertIn("position 1", b.text_in("article[data-class-id='7036'] .note", "waitlist").text)
+
+        # My classes lists both, with the week grid of what is registered.
         b.click(b.css("nav a[href='#/registration']"))
         b.xpath("//ul[@id='enrollments']//strong[contains(., 'CS 570')]")
+        b.xpath("//section[@aria-labelledby='waitlist-title']//strong[contains(., 'CS 540')]")
+        self.assertGreaterEqual(len(b.all("section[aria-labelledby=enrolled-title] .week-grid .wg-block")), 2)
         b.full_screenshot("03-my-classes")
+        b.click(b.xpath("//button[starts-with(@aria-label, 'Leave the waitlist of CS 540')]"))
+        b.xpath("//section[@aria-labelledby='waitlist-title']//p[contains(., 'no waitlist')]")
 
         # Build schedules: CS 570 (from the catalog) with two more courses, a blocked Friday.
         b.click(b.css("nav a[href='#/builder']"))
