@@ -99,7 +99,14 @@ function builderForm(state, terms, results, ctx) {
     const request = {
       term: state.term,
       courses: state.courses.map((c) => (c.optional ? { course: c.course, optional: true } : c.course)),
-      blocked: state.blocked.filter((b) => b.days).map((b) => (b.start && b.end ? { days: b.days, start: b.start, end: b.end } : { days: b.days })),
+      // A row with days only blocks whole days; a time given alone is sent as it is, so the
+      // API names what is missing rather than the page guessing.
+      blocked: state.blocked.filter((b) => b.days || b.start || b.end).map((b) => {
+        const block = { days: b.days };
+        if (b.start) block.start = b.start;
+        if (b.end) block.end = b.end;
+        return block;
+      }),
       openSeatsOnly: state.openSeatsOnly,
       limit: Number(limit.input.value) || 5,
     };

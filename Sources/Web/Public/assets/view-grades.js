@@ -104,7 +104,7 @@ async function showAssignments(box, account, section) {
       return h('tr', {},
         h('th', { scope: 'row' }, a.name, a.extraCreditAllowed ? h('small', { class: 'muted', text: ' (extra credit)' }) : null),
         h('td', { text: a.dueAt ? when(a.dueAt) : '—' }),
-        h('td', { class: 'score' }, counting ? `${counting.displayScore}${counting.points !== undefined && !String(counting.displayScore).includes('/') ? max : ''}` : '—'),
+        h('td', { class: 'score' }, counting ? `${counting.displayScore}${/^\d+(\.\d+)?$/.test(String(counting.displayScore)) ? max : ''}` : '—'),
         h('td', { text: others.map((s) => `${s.displayScore}${s.postedAt ? ` (${when(s.postedAt)})` : ''}`).join(', ') || '—' }));
     })));
   replace(box, h('h3', { text: `${section.department} ${section.course} ${section.title}` }),
