@@ -84,6 +84,7 @@ class StudentAppTests(unittest.TestCase):
         problem = b.visible("#signup-form .problem")
         self.assertIn("password", problem.text.lower())
         self.assertEqual(form.find_element(By.NAME, "password").get_attribute("aria-invalid"), "true")
+        b.screenshot("01b-sign-up-problem")
         b.fill(form.find_element(By.NAME, "password"), "a long browser password")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         b.text_in("#account", username)
