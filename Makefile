@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 DATABASE ?= ./data/demo.sqlite
 
-.PHONY: run test build release deps check-slow openapi-validate bench clean
+.PHONY: run test build release deps check-slow check-browser openapi-validate bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -33,6 +33,12 @@ openapi-validate: deps
 check-slow: deps
 	$(SWIFT) build --build-tests
 	GATEWAY_SLOW_TESTS=1 $(SWIFT) test --skip-build --filter Slow
+
+## Browser tests of the web app and the operator console: headless Chromium (installed with
+## `scripts/install-deps.sh --browser`) against a live `serve --demo`; screenshots in
+## artifacts/screenshots. SWIFT_BUILD_FLAGS passes flags to swift build (e.g. --scratch-path).
+check-browser:
+	SWIFT="$(SWIFT)" bash scripts/check-browser.sh
 
 bench: deps
 	bash bench/run-all.sh

@@ -197,12 +197,28 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The student web app (`/`) and the operator console (`/admin/`): static files served with
+        // their security headers. The pages use only the public v1 API.
+        .target(
+            name: "Web",
+            dependencies: [
+                "GatewayHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+            ],
+            resources: [.copy("Public")],
+            swiftSettings: swiftSettings
+        ),
+
         // The composition root and the executable.
         .target(
             name: "GatewayApp",
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -339,7 +355,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "Web",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

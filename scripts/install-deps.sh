@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # Installs the system libraries Campus Gateway links against, only when they are missing,
 # and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
+# With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
+# and Selenium in the venv, for the browser tests of the web pages (Tests/Browser).
 set -euo pipefail
 
+BROWSER=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) BROWSER=1 ;;
+    *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
 PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv)
+if [ "$BROWSER" = 1 ]; then
+  PKGS+=(chromium chromium-driver)
+fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -39,5 +52,9 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   # token's ES256 signature with cryptography.
   if ! "$VENV/bin/python" -c "import h2, cryptography" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check cryptography==50.0.2 h2==4.4.1 >/dev/null
+  fi
+  # Browser tests: Selenium drives Debian's chromium through its chromedriver.
+  if [ "$BROWSER" = 1 ] && ! "$VENV/bin/python" -c "import selenium" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check selenium==4.38.0 >/dev/null
   fi
 fi

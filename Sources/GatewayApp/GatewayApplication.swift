@@ -20,6 +20,7 @@ public import Logging
 public import Registration
 public import ServiceLifecycle
 public import Storage
+public import Web
 
 /// The composition root: the only place that knows every module. It opens the database,
 /// builds the services, mounts every module's routes behind the shared middleware, and runs
@@ -59,6 +60,8 @@ public struct GatewayApplication: Sendable {
     public let vapidKeys: VAPIDKeys?
     public let deviceGradebookAccounts: DeviceAccountService
     public let routes: RouteRegistry
+    /// The student web app and operator console files (`/`, `/admin/`), read once.
+    public let webAssets: WebAssets
     public let logger: Logger
     /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
     /// `JobEnqueuer.enqueue(_:in:now:)` inside your transaction or `jobs.service.enqueue(_:)`.
@@ -175,6 +178,7 @@ public struct GatewayApplication: Sendable {
             apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment
         )
         self.routes = RouteRegistry()
+        self.webAssets = WebAssets.installed()
         self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
         Diagnostics.register(in: jobs.registry)
         try AuthJobHandlers.register(auth, in: jobs.registry)
@@ -242,6 +246,7 @@ public struct GatewayApplication: Sendable {
         PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
         PreferenceRoutes(preferences: pushPreferences).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
+        WebRoutes(assets: webAssets).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).
             GradebookSimulator(data: .demo, adminToken: configuration.simulatorAdminToken)

@@ -29,17 +29,19 @@ struct OpenAPIContractTests {
                 current = String(line.dropFirst(2).dropLast())
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path = current {
                 let key = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ":", with: "")
-                if methods.contains(key) { routes.insert("\(key.uppercased()) \(path)") }
+                if methods.contains(key) { routes.insert("\(key.uppercased()) \(normalize(path))") }
             }
         }
         return routes
     }
 
-    /// `/v1/jobs/:id` and `/v1/jobs/{id}` both become `/v1/jobs/{id}`.
+    /// `/v1/jobs/:id` and `/v1/jobs/{id}` both become `/v1/jobs/{id}`; a trailing slash goes
+    /// (the router ignores it: `/admin/` is `/admin`), and the root is `/`.
     static func normalize(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: true).map { part in
+        let joined = path.split(separator: "/", omittingEmptySubsequences: true).map { part in
             part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
         }.reduce("") { $0 + "/" + $1 }
+        return joined.isEmpty ? "/" : joined
     }
 
     @Test func everyRouteIsInTheSpecAndEverySpecPathIsRouted() throws {

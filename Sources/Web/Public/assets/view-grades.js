@@ -1,0 +1,112 @@
+// Grades: stored gradebook accounts (add, forget), each account's sections, and one section's
+// assignments with the score that counts first.
+import { h, field, errorSlot, busy, append, replace, button, when, showError } from './dom.js';
+import * as api from './api.js';
+
+export async function renderGrades(container, ctx) {
+  const [sources, accounts] = await Promise.all([
+    api.get('/v1/gradebook/sources').then((r) => r.items),
+    api.get('/v1/me/gradebook-accounts').then((r) => r.items),
+  ]);
+  if (!ctx.isCurrent()) return;
+  const sourceName = (id) => sources.find((s) => s.id === id)?.name ?? `Source ${id}`;
+  const browser = h('section', { class: 'card grades', id: 'grades', 'aria-live': 'polite' });
+  append(container, [
+    h('h1', { text: 'Grades' }),
+    h('div', { class: 'grades-layout' },
+      h('div', { class: 'stack' }, accountsSection(accounts, sourceName, browser, ctx), addAccountForm(sources, ctx)),
+      browser),
+  ]);
+  if (accounts.length) await showSections(browser, accounts[0], sourceName);
+  else replace(browser, h('h2', { text: 'Sections' }), h('p', { class: 'muted', text: 'Add a gradebook account to see your sections and scores.' }));
+}
+
+function accountsSection(accounts, sourceName, browser, ctx) {
+  return h('section', { class: 'card', 'aria-labelledby': 'gb-accounts-title' },
+    h('h2', { id: 'gb-accounts-title', text: 'Gradebook accounts' }),
+    accounts.length ? h('ul', { class: 'plain-list' }, accounts.map((a) => {
+      const slot = errorSlot();
+      return h('li', {},
+        h('p', {}, h('strong', { text: a.username }), ` at ${sourceName(a.sourceId)}`),
+        h('div', { class: 'actions' },
+          button('Show sections', () => showSections(browser, a, sourceName), 'secondary', { 'aria-label': `Show sections of ${a.username}` }),
+          button('Forget', (e) => busy(e.currentTarget, slot, async () => {
+            await api.del(`/v1/me/gradebook-accounts/${a.id}`);
+            ctx.toast('Gradebook account forgotten.');
+            ctx.go('grades');
+          }), 'danger', { 'aria-label': `Forget ${a.username}` })),
+        slot);
+    })) : h('p', { class: 'muted', text: 'No stored account yet.' }));
+}
+
+function addAccountForm(sources, ctx) {
+  const source = field('Gradebook', h('select', { name: 'sourceId' }, sources.map((s) => h('option', { value: s.id }, s.name))));
+  const username = field('Gradebook username', h('input', { name: 'username', autocomplete: 'off', required: true }));
+  const password = field('Gradebook password', h('input', { name: 'password', type: 'password', autocomplete: 'off', required: true }),
+    'Checked with the gradebook, then stored sealed; never shown again.');
+  const slot = errorSlot();
+  const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Add account');
+  const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'gb-add-title' },
+    h('h2', { id: 'gb-add-title', text: 'Add a gradebook account' }), source.wrap, username.wrap, password.wrap, slot, submit);
+  if (!sources.length) return h('p', { class: 'muted', text: 'No gradebook is connected to this gateway.' });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const added = await busy(submit, slot, () => api.post('/v1/me/gradebook-accounts', {
+      sourceId: Number(source.input.value), username: username.input.value.trim(), password: password.input.value,
+    }), form);
+    if (added) {
+      ctx.toast('Gradebook account added.');
+      ctx.go('grades');
+    }
+  });
+  return form;
+}
+
+async function showSections(box, account, sourceName) {
+  const slot = errorSlot();
+  replace(box, h('h2', { text: `Sections · ${account.username}` }), h('p', { class: 'muted', text: 'Loading…' }));
+  let sections;
+  try {
+    sections = (await api.get(`/v1/gradebook/${account.sourceId}/sections`, { account: account.id })).items;
+  } catch (error) {
+    replace(box, h('h2', { text: `Sections · ${account.username}` }), slot);
+    showError(slot, error);
+    return;
+  }
+  const scores = h('div', { class: 'scores', 'aria-live': 'polite' });
+  replace(box,
+    h('h2', { text: `Sections · ${account.username} at ${sourceName(account.sourceId)}` }),
+    sections.length ? h('ul', { class: 'plain-list section-list' }, sections.map((s) => h('li', {},
+      button(`${s.department} ${s.course} — ${s.title}`, () => showAssignments(scores, account, s), 'link', { 'aria-label': `Scores in ${s.department} ${s.course}` }),
+      h('small', { class: 'muted', text: ` ${s.termName}` })))) : h('p', { class: 'muted', text: 'This account sees no section.' }),
+    scores);
+}
+
+async function showAssignments(box, account, section) {
+  const slot = errorSlot();
+  replace(box, h('h3', { text: `${section.department} ${section.course} ${section.title}` }), h('p', { class: 'muted', text: 'Loading…' }));
+  let items;
+  try {
+    const path = `/v1/gradebook/${account.sourceId}/sections/${encodeURIComponent(section.term)}/${encodeURIComponent(section.course)}/enrollments/${encodeURIComponent(account.username)}/assignments`;
+    items = (await api.get(path, { account: account.id })).items;
+  } catch (error) {
+    replace(box, h('h3', { text: `${section.department} ${section.course}` }), slot);
+    showError(slot, error);
+    return;
+  }
+  const table = h('table', { class: 'data' },
+    h('caption', { text: `Assignments in ${section.department} ${section.course} (${section.termName})` }),
+    h('thead', {}, h('tr', {}, ['Assignment', 'Due', 'Score that counts', 'Other scores'].map((t) => h('th', { scope: 'col', text: t })))),
+    h('tbody', {}, items.map((a) => {
+      const counting = a.scores.find((s) => s.counts) ?? null;
+      const others = a.scores.filter((s) => s !== counting);
+      const max = a.maxPoints !== undefined ? ` / ${a.maxPoints}` : '';
+      return h('tr', {},
+        h('th', { scope: 'row' }, a.name, a.extraCreditAllowed ? h('small', { class: 'muted', text: ' (extra credit)' }) : null),
+        h('td', { text: a.dueAt ? when(a.dueAt) : '—' }),
+        h('td', { class: 'score' }, counting ? `${counting.displayScore}${/^\d+(\.\d+)?$/.test(String(counting.displayScore)) ? max : ''}` : '—'),
+        h('td', { text: others.map((s) => `${s.displayScore}${s.postedAt ? ` (${when(s.postedAt)})` : ''}`).join(', ') || '—' }));
+    })));
+  replace(box, h('h3', { text: `${section.department} ${section.course} ${section.title}` }),
+    items.length ? h('div', { class: 'table-scroll' }, table) : h('p', { class: 'muted', text: 'No assignments yet.' }));
+}

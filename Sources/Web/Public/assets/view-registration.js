@@ -1,0 +1,153 @@
+// My classes: the student profile, enrollments (drop), waitlist places (leave), seat offers
+// (accept or decline), the registration calendar and its subscription link.
+import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, when, download, copyText } from './dom.js';
+import * as api from './api.js';
+import { weekGrid } from './weekgrid.js';
+
+export async function renderRegistration(container, ctx) {
+  append(container, [h('h1', { text: 'My classes' })]);
+  const body = h('div', { class: 'stack' });
+  container.append(body);
+  await refresh(body, ctx);
+}
+
+async function refresh(body, ctx) {
+  const schedule = await api.get('/v1/me/registration');
+  if (!ctx.isCurrent()) return;
+  const reload = () => refresh(body, ctx);
+  replace(body,
+    profileSection(schedule.profile, reload),
+    offersSection(schedule.offers, reload, ctx),
+    enrollmentsSection(schedule, reload, ctx),
+    waitlistSection(schedule.waitlist, reload, ctx),
+    calendarSection());
+}
+
+function classLabel(entry) {
+  const c = entry.class;
+  return c ? `${c.course}-${c.section} ${c.title}` : `Class ${entry.classId}`;
+}
+
+function profileSection(profile, reload) {
+  const section = h('section', { class: 'card', 'aria-labelledby': 'profile-title' });
+  const redId = field('Red ID', h('input', { name: 'redId', inputmode: 'numeric', pattern: '[0-9]{9}', maxlength: 9, required: true, value: profile?.redId ?? '' }), '9 digits.');
+  const first = field('First name', h('input', { name: 'firstName', autocomplete: 'given-name', required: true, value: profile?.firstName ?? '' }));
+  const last = field('Last name', h('input', { name: 'lastName', autocomplete: 'family-name', required: true, value: profile?.lastName ?? '' }));
+  const email = field('Email', h('input', { name: 'email', type: 'email', autocomplete: 'email', required: true, value: profile?.email ?? '' }));
+  const slot = errorSlot();
+  const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, profile ? 'Save profile' : 'Create profile');
+  const form = h('form', { id: 'profile-form', novalidate: true }, h('div', { class: 'row' }, redId.wrap, email.wrap), h('div', { class: 'row' }, first.wrap, last.wrap), slot, submit);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const saved = await busy(submit, slot, () => api.put('/v1/me/registration/profile', {
+      redId: redId.input.value.trim(), firstName: first.input.value.trim(), lastName: last.input.value.trim(), email: email.input.value.trim(),
+    }), form);
+    if (saved) reload();
+  });
+  if (profile) {
+    const details = h('details', {}, h('summary', { text: 'Edit profile' }), form);
+    append(section, [h('h2', { id: 'profile-title', text: 'Student profile' }),
+      h('p', { text: `${profile.firstName} ${profile.lastName} · Red ID ${profile.redId} · ${profile.email}` }), details]);
+  } else {
+    append(section, [h('h2', { id: 'profile-title', text: 'Student profile' }),
+      h('p', { text: 'Registering for classes needs a student profile.' }), form]);
+  }
+  return section;
+}
+
+function offersSection(offers, reload, ctx) {
+  if (!offers?.length) return null;
+  return h('section', { class: 'card highlight', 'aria-labelledby': 'offers-title' },
+    h('h2', { id: 'offers-title', text: 'Seats offered to you' }),
+    h('ul', { class: 'plain-list' }, offers.map((offer) => {
+      const slot = errorSlot();
+      return h('li', {},
+        h('p', {}, h('strong', { text: classLabel(offer) }), ` — offered ${when(offer.offeredAt)}, expires ${when(offer.expiresAt)}`),
+        h('div', { class: 'actions' },
+          button('Accept seat', (e) => busy(e.currentTarget, slot, async () => {
+            await api.post(`/v1/me/registration/offers/${offer.classId}/claim`);
+            ctx.toast('Seat accepted: you are registered.');
+            reload();
+          }), 'primary'),
+          button('Decline', (e) => busy(e.currentTarget, slot, async () => {
+            await api.del(`/v1/me/registration/offers/${offer.classId}`);
+            reload();
+          }), 'secondary')),
+        slot);
+    })));
+}
+
+function enrollmentsSection(schedule, reload, ctx) {
+  const enrollments = schedule.enrollments || [];
+  return h('section', { class: 'card', 'aria-labelledby': 'enrolled-title' },
+    h('h2', { id: 'enrolled-title', text: `Registered (${enrollments.length} of ${schedule.classLimit})` }),
+    enrollments.length ? h('ul', { class: 'plain-list', id: 'enrollments' }, enrollments.map((entry) => {
+      const slot = errorSlot();
+      return h('li', { dataset: { classId: entry.classId } },
+        h('p', {}, h('strong', { text: classLabel(entry) })),
+        h('ul', { class: 'meetings' }, (entry.class?.meetings || []).map((m) => h('li', { text: meetingText(m) }))),
+        h('div', { class: 'actions' }, button('Drop', (e) => busy(e.currentTarget, slot, async () => {
+          if (!window.confirm(`Drop ${classLabel(entry)}?`)) return;
+          await api.del(`/v1/me/registration/enrollments/${entry.classId}`);
+          ctx.toast('Class dropped.');
+          reload();
+        }), 'danger', { 'aria-label': `Drop ${classLabel(entry)}` })),
+        slot);
+    })) : h('p', { class: 'muted' }, 'No classes yet. ', h('a', { href: '#/catalog' }, 'Find one in the catalog.')),
+    enrollments.length ? weekGrid(enrollments.filter((e) => e.class).map((e) => ({ label: `${e.class.course}-${e.class.section}`, meetings: e.class.meetings })), 'Your week') : null);
+}
+
+function waitlistSection(waitlist, reload, ctx) {
+  return h('section', { class: 'card', 'aria-labelledby': 'waitlist-title' },
+    h('h2', { id: 'waitlist-title', text: 'Waitlists' }),
+    waitlist?.length ? h('ul', { class: 'plain-list' }, waitlist.map((entry) => {
+      const slot = errorSlot();
+      return h('li', {},
+        h('p', {}, h('strong', { text: classLabel(entry) }), ` — position ${entry.position}, joined ${when(entry.joinedAt)}`),
+        h('div', { class: 'actions' }, button('Leave waitlist', (e) => busy(e.currentTarget, slot, async () => {
+          await api.del(`/v1/me/registration/waitlist/${entry.classId}`);
+          ctx.toast('Left the waitlist.');
+          reload();
+        }), 'secondary', { 'aria-label': `Leave the waitlist of ${classLabel(entry)}` })),
+        slot);
+    })) : h('p', { class: 'muted', text: 'You are on no waitlist.' }));
+}
+
+function calendarSection() {
+  const slot = errorSlot();
+  const feedBox = h('div', { class: 'feed' });
+  const section = h('section', { class: 'card', 'aria-labelledby': 'calendar-title' },
+    h('h2', { id: 'calendar-title', text: 'Calendar' }),
+    h('p', { text: 'Your registered classes as an iCalendar file, or a private link your calendar app can subscribe to.' }),
+    h('div', { class: 'actions' },
+      button('Download .ics', (e) => busy(e.currentTarget, slot, async () => {
+        const response = await api.call('GET', '/v1/me/registration/calendar.ics', { raw: true, headers: { accept: 'text/calendar' } });
+        download(await response.blob(), 'registration.ics');
+      }), 'secondary'),
+      button('Create subscription link', (e) => busy(e.currentTarget, slot, async () => {
+        const feed = await api.post('/v1/me/calendar-feed');
+        showFeed(feedBox, feed);
+      }), 'secondary'),
+      button('Revoke subscription link', (e) => busy(e.currentTarget, slot, async () => {
+        await api.del('/v1/me/calendar-feed');
+        replace(feedBox, h('p', { class: 'note', text: 'The subscription link is revoked.' }));
+      }), 'link')),
+    feedBox, slot);
+  api.get('/v1/me/calendar-feed').then((feed) => {
+    if (!feedBox.childElementCount) replace(feedBox, h('p', { class: 'muted', text: `A subscription link exists since ${when(feed.createdAt)}. Its address was shown once; create a new one to see it again.` }));
+  }).catch(() => {});
+  return section;
+}
+
+function showFeed(box, feed) {
+  const address = feed.url || new URL(feed.path, window.location.origin).href;
+  const input = h('input', { readonly: true, value: address, 'aria-label': 'Subscription address', class: 'copy-input' });
+  const note = h('span', { class: 'note', role: 'status' });
+  replace(box,
+    h('p', { text: 'Keep this address private: anyone with it can see your classes.' }),
+    h('div', { class: 'copy-row' }, input, button('Copy', async () => {
+      note.textContent = (await copyText(address, input)) ? 'Copied.' : 'Press Ctrl+C to copy.';
+    }, 'secondary')),
+    feed.webcalUrl ? h('p', {}, h('a', { href: feed.webcalUrl }, 'Open in my calendar app')) : null,
+    note);
+}
