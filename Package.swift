@@ -257,6 +257,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "bare-hummingbird",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "bench/bare-hummingbird",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "scheduling-bench",
             dependencies: ["Scheduling", "Catalog"],
             path: "bench/scheduling-bench",

@@ -134,11 +134,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let config = try resolved()
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = config.logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap { label in GatewayLogHandler(label: label, level: config.logLevel) }
+        defer { BufferedLogOutput.standardError.flush() }
         let app = try GatewayApplication(configuration: config)
         try await app.run()
     }

@@ -1,0 +1,60 @@
+import Foundation
+import GatewayApp
+import Logging
+import Testing
+
+/// The service's log handler: its line format, order under concurrency, and that errors are
+/// written before `log` returns while other lines wait for the batch.
+@Suite("Log handler")
+struct LogHandlerTests {
+    static func file() throws -> (URL, Int32) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString).txt")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        return (url, fd)
+    }
+
+    @Test func linesHaveTheDocumentedShapeAndErrorsAreWrittenAtOnce() throws {
+        let (url, fd) = try Self.file()
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        // A long interval: only an error or a flush writes.
+        let output = BufferedLogOutput(fileDescriptor: fd, interval: 3600)
+        var logger = Logger(label: "campus-gateway") { GatewayLogHandler(label: $0, level: .info, output: output) }
+        logger[metadataKey: "request_id"] = "r-1"
+        logger.debug("not at this level")
+        logger.info("request", metadata: ["status": "200", "method": "GET"])
+        #expect(try String(contentsOf: url, encoding: .utf8).isEmpty, "info lines wait for the batch")
+        logger.error("boom")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z info campus-gateway: method=GET request_id=r-1 status=200 \[\w+\] request$/
+        #expect(lines.first?.wholeMatch(of: pattern) != nil, "\(lines.first ?? "")")
+        #expect(lines.last?.hasSuffix("error campus-gateway: request_id=r-1 [GatewayTests] boom") == true, "\(lines.last ?? "")")
+    }
+
+    @Test func concurrentLinesAreWholeAndNoneIsLost() async throws {
+        let (url, fd) = try Self.file()
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        // A tiny batch size and limit: the writer thread and the appenders both write.
+        let output = BufferedLogOutput(fileDescriptor: fd, interval: 0.01, batchBytes: 512, limitBytes: 4096)
+        let logger = Logger(label: "t") { GatewayLogHandler(label: $0, level: .info, output: output) }
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<500 { logger.info("line", metadata: ["task": "\(task)", "n": "\(index)"]) }
+                }
+            }
+        }
+        output.flush()
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4000)
+        #expect(lines.allSatisfy { $0.hasSuffix("] line") && $0.contains(" info t: n=") })
+        // Each task's lines stay in its order.
+        for task in 0..<8 {
+            let numbers = lines.filter { $0.contains(" task=\(task) ") }.compactMap { line in
+                line.split(separator: " ").first { $0.hasPrefix("n=") }.flatMap { Int($0.dropFirst(2)) }
+            }
+            #expect(numbers == Array(0..<500))
+        }
+    }
+}
