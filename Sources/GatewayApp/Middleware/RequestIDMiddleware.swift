@@ -13,7 +13,10 @@ struct RequestIDMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         let id = request.headers[.requestID].flatMap(Self.acceptable) ?? context.id
-        context.logger[metadataKey: "request_id"] = "\(id)"
+        // One id per log line: Hummingbird's own `hb.request.id` becomes `request_id` (the
+        // caller's id when it sent a usable one).
+        context.logger[metadataKey: "hb.request.id"] = nil
+        context.logger[metadataKey: "request_id"] = .string(id)
         var response = try await next(request, context)
         response.headers[.requestID] = id
         return response

@@ -1,5 +1,9 @@
 import Foundation
 import GatewayApp
+import GatewayCore
+import GatewayHTTP
+import HTTPTypes
+import HummingbirdTesting
 import Logging
 import Testing
 
@@ -56,5 +60,27 @@ struct LogHandlerTests {
             }
             #expect(numbers == Array(0..<500))
         }
+    }
+
+    @Test func theAccessLogHasOneRequestIDAndTheDuration() async throws {
+        let (url, fd) = try Self.file()
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        let output = BufferedLogOutput(fileDescriptor: fd, interval: 3600)
+        let logger = Logger(label: "campus-gateway") { GatewayLogHandler(label: $0, level: .info, output: output) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var config = GatewayConfiguration()
+        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        config.logLevel = .info
+        let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()), logger: logger)
+        try await app.makeApplication().test(.router) { client async throws in
+            let status = try await client.execute(uri: "/healthz?secret=1", method: .get, headers: [.requestID: "abc-123"]) { $0.status }
+            #expect(status == .ok)
+        }
+        output.flush()
+        let line = try #require(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").last { $0.hasSuffix("] request") })
+        #expect(line.contains(" method=GET ms=") && line.contains(" path=/healthz request_id=abc-123 status=200 "), "\(line)")
+        #expect(line.contains(/\sms=\d+\.\d\d\s/), "\(line)")
+        #expect(!line.contains("hb.request.id") && !line.contains("secret"), "\(line)")
     }
 }
