@@ -11,6 +11,10 @@ public protocol TransactionRunner: Sendable {
     /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
     /// services before anything is served).
     func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+    /// Runs `body` inside a savepoint of the open write transaction `transaction`: when it
+    /// throws, what it wrote is rolled back and the error rethrown, and the enclosing
+    /// transaction goes on (group commit runs many callers' work in one transaction this way).
+    func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T
 }
 
 extension Database: StoreTransaction {}
@@ -26,6 +30,16 @@ extension GatewayDatabase: TransactionRunner {
 
     public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try pool.read { db in try body(db) }
+    }
+
+    public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
+        let db = try transaction.sqlite()
+        var result: T?
+        try db.inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
     }
 }
 

@@ -17,6 +17,8 @@ public struct RegistrationEnvironment: Sendable {
     public let settings: RegistrationSettings
     let promoter: WaitlistPromoter
     let logger: Logger
+    /// Group commit: every registration write goes through it.
+    let writer: RegistrationWriter
 }
 
 /// A registration use-case service: one concern (enrollments, students, offers, admin), with
@@ -35,20 +37,14 @@ extension RegistrationUseCase {
     var promoter: WaitlistPromoter { environment.promoter }
     var logger: Logger { environment.logger }
 
-    /// Runs one use case in one write transaction. `touched` collects the classes whose seats
-    /// may have changed; their committed counts go to the in-memory catalog afterwards. A
-    /// `.failure` commits whatever the body wrote first (expired offers swept on the way).
+    /// Runs one use case in a write transaction: its own savepoint in the next group-commit
+    /// batch (``RegistrationWriter``). `touched` collects the classes whose seats may have
+    /// changed; their committed counts go to the in-memory catalog afterwards. A `.failure`
+    /// commits whatever the body wrote first (expired offers swept on the way); a thrown error
+    /// rolls back this use case alone.
     func write<T: Sendable>(
         _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
     ) async throws -> T {
-        let now = clock.now()
-        let stores = self.stores
-        let (result, counts) = try await transactions.write { db in
-            var touched = Set<Int64>()
-            let result = try body(db, now, &touched)
-            return (result, try stores.catalog.seatCounts(of: touched, in: db))
-        }
-        catalog.apply(counts)
-        return try result.get()
+        try await environment.writer.submit(body)
     }
 }

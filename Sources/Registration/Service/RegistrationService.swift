@@ -30,7 +30,8 @@ public final class RegistrationService: Sendable {
     ) {
         let environment = RegistrationEnvironment(
             transactions: transactions, stores: stores, catalog: catalog, accounts: accounts, clock: clock, settings: settings,
-            promoter: WaitlistPromoter(settings: settings, accounts: accounts, stores: stores), logger: logger
+            promoter: WaitlistPromoter(settings: settings, accounts: accounts, stores: stores), logger: logger,
+            writer: RegistrationWriter(transactions: transactions, stores: stores, catalog: catalog, clock: clock)
         )
         self.environment = environment
         self.enrollment = EnrollmentService(environment: environment)
