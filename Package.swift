@@ -263,6 +263,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "sqlite-ceiling",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "bench/sqlite-ceiling",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "scheduling-bench",
             dependencies: ["Scheduling", "Catalog"],
             path: "bench/scheduling-bench",

@@ -50,7 +50,18 @@ for i in $(seq 1 "$STUDENTS"); do
 done
 # Warm the credential cache (one argon2id verification per student), then measure.
 for i in $(seq 1 "$STUDENTS"); do curl -sf "$URL/registration/studentclasses?redid=$((600000000 + i))&password=benchpass1" >/dev/null; done
-wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:" | tee "$DIR/contention.txt"
+# The ceiling in the same run: a bare SQLite loop, one insert (or delete) and one update per
+# transaction, on the same settings (bench/sqlite-ceiling).
+swift build -c release --product sqlite-ceiling --scratch-path "$SCRATCH" >/dev/null
+"$(dirname "$BIN")/sqlite-ceiling" 100000 | tee "$DIR/ceiling.txt"
+python3 - "$DIR/contention.txt" "$DIR/ceiling.txt" <<'PY'
+import re, sys
+contention, ceiling = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+tps = float(re.search(r"requests_per_s=(\d+)", contention).group(1))
+top = float(re.search(r"ceiling_tps=(\d+)", ceiling).group(1))
+print(f"registration writer: {tps:,.0f} transactions/s against a bare SQLite loop's {top:,.0f}/s: ratio {tps / top:.2f}")
+PY
 curl -s "$URL/registration/classdetails?classid=7030" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class 7030 after the run: seats=%d enrolled=%d" % (d["seats"], d["enrolled"]))'
 
 echo "== in-process catalog filters (full demo catalog)"
