@@ -13,6 +13,11 @@ struct JobExecutor: Sendable {
     let random: @Sendable () -> Double
 
     func execute(_ job: ClaimedJob) async -> JobResolution {
+        await execute(job, metrics: QueueMetrics.forQueue(job.queue))
+    }
+
+    /// Runs `job`, recording its wait and run time in `metrics` (its queue's).
+    func execute(_ job: ClaimedJob, metrics: QueueMetrics) async -> JobResolution {
         var logger = self.logger
         logger[metadataKey: "job"] = "\(job.id)"
         logger[metadataKey: "kind"] = "\(job.kind)"
@@ -22,7 +27,6 @@ struct JobExecutor: Sendable {
             scheduledAt: Date(millisecondsSince1970: job.scheduledAtMs), uniqueKey: job.uniqueKey, logger: logger,
             clock: clock
         )
-        let metrics = QueueMetrics.forQueue(job.queue)
         metrics.wait.recordMilliseconds(max(0, job.attemptedAtMs - job.scheduledAtMs))
         let started = ContinuousClock.now
         let outcome: JobOutcome
