@@ -20,6 +20,8 @@ func argument(_ name: String, default value: String) -> String {
 
 let total = Int(argument("--jobs", default: "20000"))!
 let workerCounts = argument("--workers", default: "1,4").split(separator: ",").compactMap { Int($0) }
+/// Which measurements to run (for profiling one at a time): enqueue, drain, e2e.
+let phases = Set(argument("--phases", default: "enqueue,drain,e2e").split(separator: ",").map(String.init))
 
 func seconds(_ d: Duration) -> Double {
     Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
@@ -69,7 +71,7 @@ let job = try NewJob(kind: "bench.noop", args: NoArgs())
 print("jobs-bench: \(total) jobs per run, SQLite \(try freshDatabase().0.sqliteVersion()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 // 1. Enqueue latency: each job in its own transaction.
-do {
+if phases.contains("enqueue") {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     let service = runtime(db, workers: 1).service
@@ -112,7 +114,7 @@ if argument("--inline", default: "no") == "yes" {
 }
 
 // 2. Drain: jobs already enqueued; claim, run a no-op, complete.
-for workers in workerCounts {
+for workers in workerCounts where phases.contains("drain") {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     try db.pool.write { db in
@@ -131,7 +133,7 @@ for workers in workerCounts {
 }
 
 // 3. End to end: a producer enqueues one job per transaction while the pool runs them.
-for workers in workerCounts {
+for workers in workerCounts where phases.contains("e2e") {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     let jobs = runtime(db, workers: workers)

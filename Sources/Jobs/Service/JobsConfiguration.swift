@@ -38,7 +38,8 @@ public struct JobsConfiguration: Sendable {
     /// How many claimed jobs a queue may hold beyond its concurrency limit, waiting in this
     /// process for a free worker (leased, shown as running). A queue claims ahead only about twice
     /// what its workers got through between its last two writes, so short jobs never wait for a
-    /// claim and slow ones are barely claimed ahead. 0 claims only for free workers.
+    /// claim and slow ones are barely claimed ahead (a queue starts one job ahead per worker). 0
+    /// claims only for free workers.
     public var prefetch = 200
     /// How often the per-queue gauges (depth, latency) are refreshed.
     public var metricsInterval: TimeInterval = 5

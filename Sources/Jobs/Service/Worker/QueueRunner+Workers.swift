@@ -12,6 +12,8 @@ struct Inbox {
     var workers = 0
     /// Work may have arrived (an enqueue in this process, or start-up).
     var hint = true
+    /// The loop waits out its pacing interval: it needs waking only for a full batch.
+    var pacing = false
 
     var buffered: Int { buffer.count - head }
 
@@ -84,19 +86,19 @@ extension QueueRunner {
     }
 
     /// Hands in a worker's outcome and gives it its next job; nil retires the worker. Wakes the
-    /// loop for the first outcome since its last write (its pacing timer starts), for a full
-    /// batch, and when a worker retires (a slot is free: time to claim).
+    /// loop for a full batch, and unless it is pacing (it wakes by itself then), for the first
+    /// outcome since its last write and when a worker retires (a slot is free: time to claim).
     private func exchange(_ outcome: JobResolution?, retiring: Bool) -> ClaimedJob? {
         let (next, ring) = inbox.withLock { inbox -> (ClaimedJob?, Bool) in
             var ring = false
             if let outcome {
                 inbox.finished.append(outcome)
-                ring = inbox.finished.count == 1 || inbox.finished.count == batch
+                ring = inbox.finished.count == batch || (inbox.finished.count == 1 && !inbox.pacing)
             }
             let next = retiring ? nil : inbox.pop()
             if next == nil {
                 inbox.workers -= 1
-                ring = true
+                ring = ring || !inbox.pacing
             }
             return (next, ring)
         }

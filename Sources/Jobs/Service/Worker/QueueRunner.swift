@@ -38,8 +38,13 @@ final class QueueRunner: Sendable {
 
     /// Work was enqueued to this queue in this process.
     func hint() {
-        inbox.withLock { $0.hint = true }
-        bell.ring()
+        // Only the first hint since the last write wakes the loop (an enqueue per transaction
+        // must not cost the loop a wake-up each).
+        let first = inbox.withLock { inbox in
+            defer { inbox.hint = true }
+            return !inbox.hint && !inbox.pacing
+        }
+        if first { bell.ring() }
     }
 
     func run() async {
@@ -50,7 +55,8 @@ final class QueueRunner: Sendable {
         var lastPoll = ContinuousClock.now
         var lastWrite: ContinuousClock.Instant?
         var lastClaimWasFull = true
-        var ahead = 0
+        // Starts at one job ahead per worker; halves while few jobs finish between writes.
+        var ahead = min(prefetch, limit)
         var failures = 0
         var bufferReleased = false
         while true {
@@ -87,7 +93,9 @@ final class QueueRunner: Sendable {
             // Pace a busy queue: one write per `linger` collects the outcomes (and claims) of
             // every job that finished meanwhile.
             if !stopping, pending < batch, let lastWrite, now - lastWrite < linger {
+                inbox.withLock { $0.pacing = true }
                 await bell.wait(timeout: linger - (now - lastWrite))
+                inbox.withLock { $0.pacing = false }
                 continue
             }
             var finished = inbox.withLock { inbox in
