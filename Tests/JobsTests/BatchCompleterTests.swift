@@ -27,8 +27,9 @@ struct BatchCompleterTests {
         #expect(claimed.allSatisfy { $0.attempt == 1 && $0.leaseUntilMs == lease.millisecondsSince1970 })
         // Job 5's lease is lost before the batch is written (reaped after a stall, and claimed
         // by B); job 6 was cancelled by an operator.
+        let stolen = ids[5]
         try await h.database.pool.write { db in
-            try db.execute(sql: "UPDATE jobs SET locked_by = 'B', attempt = 2 WHERE id = ?", arguments: [ids[5]])
+            try db.execute(sql: "UPDATE jobs SET locked_by = 'B', attempt = 2 WHERE id = ?", arguments: [stolen])
         }
         _ = try await h.service.cancel(id: ids[6])
 
