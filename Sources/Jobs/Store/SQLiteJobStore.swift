@@ -62,10 +62,11 @@ public struct SQLiteJobStore: JobQueueStore {
         let leaseMs = leaseUntil.millisecondsSince1970
         let statement = try db.cachedStatement(sql: claimSQL)
         let rows = try Row.fetchAll(statement, arguments: [worker, leaseMs, nowMs, queue, limit])
+        // By position, in the RETURNING clause's order (a lookup by name lowercases each name).
         var jobs = rows.map { row in
             ClaimedJob(
-                id: row["id"], queue: queue, kind: row["kind"], args: Data((row["args"] as String).utf8), attempt: row["attempt"],
-                maxAttempts: row["max_attempts"], priority: row["priority"], uniqueKey: row["unique_key"], scheduledAtMs: row["run_at"],
+                id: row[0], queue: queue, kind: row[1], args: Data((row[2] as String).utf8), attempt: row[3],
+                maxAttempts: row[4], priority: row[5], uniqueKey: row[6], scheduledAtMs: row[7],
                 attemptedAtMs: nowMs, leaseUntilMs: leaseMs
             )
         }

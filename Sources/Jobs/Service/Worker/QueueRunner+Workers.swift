@@ -12,7 +12,7 @@ struct Inbox {
     var workers = 0
     /// Work may have arrived (an enqueue in this process, or start-up).
     var hint = true
-    /// The loop waits out its pacing interval: it needs waking only for a full batch.
+    /// The loop sleeps out its pacing interval: ringing would not wake it.
     var pacing = false
 
     var buffered: Int { buffer.count - head }
@@ -85,15 +85,15 @@ extension QueueRunner {
         }
     }
 
-    /// Hands in a worker's outcome and gives it its next job; nil retires the worker. Wakes the
-    /// loop for a full batch, and unless it is pacing (it wakes by itself then), for the first
-    /// outcome since its last write and when a worker retires (a slot is free: time to claim).
+    /// Hands in a worker's outcome and gives it its next job; nil retires the worker. Unless the
+    /// loop is pacing (it wakes by itself then), wakes it for the first outcome since its last
+    /// write and when a worker retires (a slot is free: time to claim).
     private func exchange(_ outcome: JobResolution?, retiring: Bool) -> ClaimedJob? {
         let (next, ring) = inbox.withLock { inbox -> (ClaimedJob?, Bool) in
             var ring = false
             if let outcome {
                 inbox.finished.append(outcome)
-                ring = inbox.finished.count == batch || (inbox.finished.count == 1 && !inbox.pacing)
+                ring = inbox.finished.count == 1 && !inbox.pacing
             }
             let next = retiring ? nil : inbox.pop()
             if next == nil {

@@ -92,9 +92,11 @@ final class QueueRunner: Sendable {
             }
             // Pace a busy queue: one write per `linger` collects the outcomes (and claims) of
             // every job that finished meanwhile.
+            // A plain sleep, not a doorbell wait with a timer task: nothing but a full batch
+            // needs it sooner, and a full batch rarely fills within `linger`.
             if !stopping, pending < batch, let lastWrite, now - lastWrite < linger {
                 inbox.withLock { $0.pacing = true }
-                await bell.wait(timeout: linger - (now - lastWrite))
+                try? await Task.sleep(for: linger - (now - lastWrite))
                 inbox.withLock { $0.pacing = false }
                 continue
             }
