@@ -119,6 +119,34 @@ struct BatchCompleterTests {
         #expect(try await h.count("SELECT COUNT(*) FROM jobs WHERE state = 'completed'") == 1)
     }
 
+    /// On shutdown, jobs claimed ahead are given back at once (not started, attempt not used),
+    /// while the running job may finish within the timeout.
+    @Test func shutdownGivesBackJobsClaimedAheadAtOnce() async throws {
+        let h = try JobsHarness { $0.queues = ["default": 1]; $0.shutdownTimeout = 60 }
+        defer { h.cleanUp() }
+        let gate = FlagBox()
+        let log = RunLog()
+        h.registry.register(kind: "gated", args: Empty.self) { _, context in
+            while !gate.value { try await Task.sleep(for: .milliseconds(5)) }
+            log.record(context.jobID, attempt: context.attempt)
+            return .complete
+        }
+        let running = try await h.enqueue(try NewJob(kind: "gated", args: Empty())).id
+        let waiting = try await h.enqueue(try NewJob(kind: "gated", args: Empty())).id
+        let pool = h.pool
+        let task = Task { try await pool.run() }
+        #expect(try await eventually { try await h.job(waiting).state == .running }, "claimed ahead")
+        pool.shutdown()
+        #expect(try await eventually { try await h.job(waiting).state == .available })
+        #expect(try await h.job(running).state == .running, "still running")
+        gate.value = true
+        try await task.value
+        #expect(log.all.map(\.job) == [running])
+        #expect(try await h.job(running).state == .completed)
+        let released = try await h.job(waiting)
+        #expect(released.state == .available && released.attempt == 0 && released.errors.isEmpty && released.leaseUntil == nil)
+    }
+
     /// A process that claimed a batch and died (no completion, no renewal): every job of the
     /// batch comes back once its lease expires, and runs again.
     @Test func aBatchClaimedByACrashedProcessReturnsAfterItsLeaseExpires() async throws {
