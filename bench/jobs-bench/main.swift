@@ -1,7 +1,9 @@
 // Jobs benchmark: enqueue latency, and jobs per second end to end (claim, run a no-op handler,
 // record completion) with 1 and 4 workers, on a fresh SQLite file in WAL mode.
 //
-//   swift run -c release jobs-bench [--jobs N] [--workers 1,4]
+//   swift run -c release jobs-bench [--jobs N] [--workers 1,4] [--phases enqueue,drain,e2e]
+//       [--linger-us N] [--claim-batch N] [--prefetch N] [--inline yes]
+// (the last three default to JobsConfiguration's defaults).
 import Foundation
 import GRDB
 import GatewayCore
@@ -45,7 +47,10 @@ let handled = Mutex(0)
 func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
     var config = JobsConfiguration()
     config.queues = ["default": workers]
-    config.linger = Double(argument("--linger-us", default: "500"))! / 1_000_000
+    let defaults = JobsConfiguration()
+    config.linger = Double(argument("--linger-us", default: "\(Int(defaults.linger * 1_000_000))"))! / 1_000_000
+    config.claimBatch = Int(argument("--claim-batch", default: "\(defaults.claimBatch)"))!
+    config.prefetch = Int(argument("--prefetch", default: "\(defaults.prefetch)"))!
     var logger = Logger(label: "jobs-bench")
     logger.logLevel = .error
     let runtime = JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: logger)
@@ -68,7 +73,12 @@ func waitForAll(_ db: GatewayDatabase, _ n: Int) async throws {
 }
 
 let job = try NewJob(kind: "bench.noop", args: NoArgs())
-print("jobs-bench: \(total) jobs per run, SQLite \(try freshDatabase().0.sqliteVersion()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let sqliteVersion = try {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try db.sqliteVersion()
+}()
+print("jobs-bench: \(total) jobs per run, SQLite \(sqliteVersion), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 // 1. Enqueue latency: each job in its own transaction.
 if phases.contains("enqueue") {
