@@ -56,3 +56,17 @@ print()
 print('End to end is %s of the producer alone (enqueue, one job per transaction, no workers: %s): its ceiling here.' % (
     '%.0f %%' % (100 * gw_e2e / gw_enqueue) if gw_e2e and gw_enqueue else '?', n(gw_enqueue)))
 PY
+# PROFILE=1: where end to end spends its time (perf, cpu-clock samples with call graphs): shares
+# by library, then the kernel paths and the store's write among all samples (children included).
+if [ "${PROFILE:-0}" = "1" ] && command -v perf >/dev/null; then
+    DATA=$(mktemp)
+    perf record -q -e cpu-clock -F 4000 -g -o "$DATA" "$BIN" --jobs "$JOBS" --workers 4 --phases e2e >/dev/null 2>&1
+    echo
+    echo "profile of end to end, 4 workers (perf, share of samples):"
+    perf report -i "$DATA" --no-children --sort dso -g none 2>/dev/null | grep '%' | grep -v '^#' | head -6
+    perf report -i "$DATA" --children --sort sym -g none 2>/dev/null | grep -v '^#' \
+        | grep -E ' (__x64_sys_futex|swift_task_switch|__libc_pwrite|fdatasync|__fcntl64_nocancel_adjusted)$|SQLiteJobStoreV14finishAndClaim_.*_$' \
+        | awk '{ name = ($NF ~ /finishAndClaim/ ? "SQLiteJobStore.finishAndClaim (the workers'"'"' writes, SQLite included)" : $NF) }
+               !seen[name]++ { printf "  %s %s\n", $1, name }'
+    rm -f "$DATA"
+fi
