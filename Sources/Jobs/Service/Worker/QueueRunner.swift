@@ -91,19 +91,20 @@ final class QueueRunner: Sendable {
                 continue
             }
             // Pace a busy queue: one write per `linger` collects the outcomes (and claims) of
-            // every job that finished meanwhile.
-            // A plain sleep, not a doorbell wait with a timer task: nothing but a full batch
-            // needs it sooner, and a full batch rarely fills within `linger`.
+            // every job that finished meanwhile. A plain sleep, not a doorbell wait with a timer
+            // task: nothing but a full batch needs it sooner, and one rarely fills that fast.
             if !stopping, pending < batch, let lastWrite, now - lastWrite < linger {
                 inbox.withLock { $0.pacing = true }
                 try? await Task.sleep(for: linger - (now - lastWrite))
                 inbox.withLock { $0.pacing = false }
                 continue
             }
+            let claiming = claimWanted && !outOfTime
             var finished = inbox.withLock { inbox in
                 defer {
                     inbox.finished.removeAll(keepingCapacity: true)
-                    inbox.hint = false
+                    // A hint is used up by a claim, not by a write that only records outcomes.
+                    if claiming { inbox.hint = false }
                 }
                 return inbox.finished
             }
@@ -114,7 +115,7 @@ final class QueueRunner: Sendable {
                 finished += releasing.map { JobResolution(id: $0.id, attempt: $0.attempt, queue: queue, kind: "", action: .release) }
                 if finished.isEmpty { break }
             }
-            let claimCount = claimWanted && !outOfTime ? min(free, batch) : 0
+            let claimCount = claiming ? min(free, batch) : 0
             let wallNow = core.clock.now()
             do {
                 let (recorded, claimed) = try await core.store.finishAndClaim(
