@@ -2,7 +2,7 @@ import CoreMetrics
 import Synchronization
 
 /// What a queue's fetcher/completer loop and its workers share.
-struct Inbox {
+struct QueueInbox {
     /// Outcomes not recorded yet, in the order they finished.
     var finished: [JobResolution] = []
     /// Claimed jobs waiting for a worker, in claim order, from `head`.

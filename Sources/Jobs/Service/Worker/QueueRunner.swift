@@ -25,7 +25,7 @@ final class QueueRunner: Sendable {
     let bell = Doorbell()
     let metrics: QueueMetrics
     let batch: Int
-    let inbox = Mutex(Inbox())
+    let inbox = Mutex(QueueInbox())
 
     init(queue: String, limit: Int, core: WorkerPool.Core, stop: StopSignal) {
         self.queue = queue
