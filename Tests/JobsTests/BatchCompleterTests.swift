@@ -70,6 +70,44 @@ struct BatchCompleterTests {
         #expect(again.allSatisfy { $0.state == nil })
     }
 
+    /// Completions are written several per statement: each row is still checked against its
+    /// own lease, and each resolution learns whether it was recorded.
+    @Test func completionsWrittenTogetherAreEachCheckedAgainstTheirLease() async throws {
+        let h = try JobsHarness()
+        defer { h.cleanUp() }
+        let store = SQLiteJobStore(database: h.database)
+        let total = 70  // statements of 64, 4, 1 and 1 completions
+        try await h.database.pool.write { db in
+            for _ in 0..<total { try JobEnqueuer.enqueue(try NewJob(kind: "k", args: Empty()), in: db, now: h.clock.now()) }
+        }
+        let now = h.clock.now()
+        let (_, claimed) = try await store.finishAndClaim([], queue: "default", limit: total, worker: "A", now: now, leaseUntil: now.addingTimeInterval(30))
+        #expect(claimed.count == total)
+        // Lost, each a different way: reaped and reclaimed by B, reaped and waiting, cancelled,
+        // and one whose resolution names an earlier attempt.
+        let reclaimed = claimed[3].id, reaped = claimed[40].id, cancelled = claimed[66].id, stale = claimed[69].id
+        try await h.database.pool.write { db in
+            try db.execute(sql: "UPDATE jobs SET locked_by = 'B', attempt = 2 WHERE id = ?", arguments: [reclaimed])
+            try db.execute(sql: "UPDATE jobs SET state = 'retryable', lease_until = NULL WHERE id = ?", arguments: [reaped])
+        }
+        _ = try await h.service.cancel(id: cancelled)
+        let resolutions = claimed.map { job in
+            JobResolution(id: job.id, attempt: job.id == stale ? 0 : job.attempt, queue: "default", kind: "k", action: .complete)
+        }
+        let later = now.addingTimeInterval(1)
+        let (finished, _) = try await store.finishAndClaim(resolutions, queue: "default", limit: 0, worker: "A", now: later, leaseUntil: later)
+        let lost: Set<Int64> = [reclaimed, reaped, cancelled, stale]
+        #expect(finished.map(\.resolution.id) == claimed.map(\.id))
+        for item in finished {
+            #expect(item.state == (lost.contains(item.resolution.id) ? nil : .completed), "job \(item.resolution.id)")
+        }
+        #expect(try await h.count("SELECT COUNT(*) FROM jobs WHERE state = 'completed' AND finalized_at IS NOT NULL AND lease_until IS NULL") == total - 4)
+        #expect(try await h.job(reclaimed).state == .running)
+        #expect(try await h.job(reaped).state == .retryable)
+        #expect(try await h.job(cancelled).state == .cancelled)
+        #expect(try await h.job(stale).state == .running, "a resolution for another attempt records nothing")
+    }
+
     /// Jobs running or claimed ahead (waiting in the runner's buffer) whose lease is lost, or
     /// that an operator cancels, have no outcome recorded; those still waiting never run.
     @Test func jobsThatLoseTheirLeaseBeforeTheBatchIsWrittenAreNotRecorded() async throws {
