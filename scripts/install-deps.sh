@@ -3,12 +3,15 @@
 # and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
 # With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
 # and Selenium in the venv, for the browser tests of the web pages (Tests/Browser).
+# With --bench (what bench/jobs-bench.sh passes) also huey in the venv: the job queue's ceiling.
 set -euo pipefail
 
 BROWSER=0
+BENCH=0
 for arg in "$@"; do
   case "$arg" in
     --browser) BROWSER=1 ;;
+    --bench) BENCH=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -56,5 +59,9 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   # Browser tests: Selenium drives Debian's chromium through its chromedriver.
   if [ "$BROWSER" = 1 ] && ! "$VENV/bin/python" -c "import selenium" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check selenium==4.38.0 >/dev/null
+  fi
+  # Benchmarks: huey (SqliteHuey) is what bench/jobs-bench.sh measures the job queue against.
+  if [ "$BENCH" = 1 ] && ! "$VENV/bin/python" -c "import huey" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check huey==3.5.4 >/dev/null
   fi
 fi

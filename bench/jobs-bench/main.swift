@@ -1,7 +1,9 @@
 // Jobs benchmark: enqueue latency, and jobs per second end to end (claim, run a no-op handler,
 // record completion) with 1 and 4 workers, on a fresh SQLite file in WAL mode.
 //
-//   swift run -c release jobs-bench [--jobs N] [--workers 1,4]
+//   swift run -c release jobs-bench [--jobs N] [--workers 1,4] [--phases enqueue,drain,e2e]
+//       [--linger-us N] [--claim-batch N] [--prefetch N] [--inline yes]
+// (the last three default to JobsConfiguration's defaults).
 import Foundation
 import GRDB
 import GatewayCore
@@ -20,6 +22,8 @@ func argument(_ name: String, default value: String) -> String {
 
 let total = Int(argument("--jobs", default: "20000"))!
 let workerCounts = argument("--workers", default: "1,4").split(separator: ",").compactMap { Int($0) }
+/// Which measurements to run (for profiling one at a time): enqueue, drain, e2e.
+let phases = Set(argument("--phases", default: "enqueue,drain,e2e").split(separator: ",").map(String.init))
 
 func seconds(_ d: Duration) -> Double {
     Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
@@ -43,7 +47,10 @@ let handled = Mutex(0)
 func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
     var config = JobsConfiguration()
     config.queues = ["default": workers]
-    config.linger = Double(argument("--linger-us", default: "500"))! / 1_000_000
+    let defaults = JobsConfiguration()
+    config.linger = Double(argument("--linger-us", default: "\(Int(defaults.linger * 1_000_000))"))! / 1_000_000
+    config.claimBatch = Int(argument("--claim-batch", default: "\(defaults.claimBatch)"))!
+    config.prefetch = Int(argument("--prefetch", default: "\(defaults.prefetch)"))!
     var logger = Logger(label: "jobs-bench")
     logger.logLevel = .error
     let runtime = JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: logger)
@@ -66,10 +73,15 @@ func waitForAll(_ db: GatewayDatabase, _ n: Int) async throws {
 }
 
 let job = try NewJob(kind: "bench.noop", args: NoArgs())
-print("jobs-bench: \(total) jobs per run, SQLite \(try freshDatabase().0.sqliteVersion()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let sqliteVersion = try {
+    let (db, dir) = try freshDatabase()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try db.sqliteVersion()
+}()
+print("jobs-bench: \(total) jobs per run, SQLite \(sqliteVersion), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 // 1. Enqueue latency: each job in its own transaction.
-do {
+if phases.contains("enqueue") {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     let service = runtime(db, workers: 1).service
@@ -112,7 +124,7 @@ if argument("--inline", default: "no") == "yes" {
 }
 
 // 2. Drain: jobs already enqueued; claim, run a no-op, complete.
-for workers in workerCounts {
+for workers in workerCounts where phases.contains("drain") {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     try db.pool.write { db in
@@ -131,7 +143,7 @@ for workers in workerCounts {
 }
 
 // 3. End to end: a producer enqueues one job per transaction while the pool runs them.
-for workers in workerCounts {
+for workers in workerCounts where phases.contains("e2e") {
     let (db, dir) = try freshDatabase()
     defer { try? FileManager.default.removeItem(at: dir) }
     let jobs = runtime(db, workers: workers)

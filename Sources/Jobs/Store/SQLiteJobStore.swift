@@ -21,7 +21,6 @@ public struct SQLiteJobStore: JobQueueStore {
         RETURNING id, kind, args, attempt, max_attempts, priority, unique_key, run_at
         """
     static let lease = "id = ?1 AND attempt = ?2 AND locked_by = ?3 AND state = 'running'"
-    static let completeSQL = "UPDATE jobs SET state = 'completed', finalized_at = ?4, lease_until = NULL WHERE \(lease)"
     static let failSQL = """
         UPDATE jobs SET
             state = CASE WHEN attempt >= max_attempts THEN 'discarded' ELSE 'retryable' END,
@@ -62,10 +61,11 @@ public struct SQLiteJobStore: JobQueueStore {
         let leaseMs = leaseUntil.millisecondsSince1970
         let statement = try db.cachedStatement(sql: claimSQL)
         let rows = try Row.fetchAll(statement, arguments: [worker, leaseMs, nowMs, queue, limit])
+        // By position, in the RETURNING clause's order (a lookup by name lowercases each name).
         var jobs = rows.map { row in
             ClaimedJob(
-                id: row["id"], queue: queue, kind: row["kind"], args: Data((row["args"] as String).utf8), attempt: row["attempt"],
-                maxAttempts: row["max_attempts"], priority: row["priority"], uniqueKey: row["unique_key"], scheduledAtMs: row["run_at"],
+                id: row[0], queue: queue, kind: row[1], args: Data((row[2] as String).utf8), attempt: row[3],
+                maxAttempts: row[4], priority: row[5], uniqueKey: row[6], scheduledAtMs: row[7],
                 attemptedAtMs: nowMs, leaseUntilMs: leaseMs
             )
         }
@@ -74,11 +74,53 @@ public struct SQLiteJobStore: JobQueueStore {
         return jobs
     }
 
+    /// Completions of several jobs in one statement, each row still under its own lease
+    /// (`?1` the time, `?2` the worker, then `(id, attempt)` pairs); returns the claims recorded.
+    static func completeManySQL(_ count: Int) -> String {
+        let pairs = (0..<count).map { "(?\(3 + 2 * $0), ?\(4 + 2 * $0))" }.joined(separator: ", ")
+        return """
+            UPDATE jobs SET state = 'completed', finalized_at = ?1, lease_until = NULL
+            FROM (VALUES \(pairs)) AS batch
+            WHERE jobs.id = batch.column1 AND jobs.attempt = batch.column2 AND jobs.locked_by = ?2 AND jobs.state = 'running'
+            RETURNING jobs.id, jobs.attempt
+            """
+    }
+
+    /// The statement sizes completions are recorded in (larger first): few distinct statements
+    /// for the statement cache.
+    static let completeChunks = [64, 16, 4, 1]
+    static let completeManySQLs = Dictionary(uniqueKeysWithValues: completeChunks.map { ($0, completeManySQL($0)) })
+
+    /// Records completions, in chunks of one statement each; returns the claims recorded.
+    static func complete(_ keys: [LeaseKey], worker: String, nowMs: Int64, in db: Database) throws -> Set<LeaseKey> {
+        var recorded = Set<LeaseKey>()
+        var rest = keys[...]
+        while !rest.isEmpty {
+            let size = completeChunks.first { $0 <= rest.count } ?? 1
+            let chunk = rest.prefix(size)
+            rest = rest.dropFirst(size)
+            var values: [(any DatabaseValueConvertible)?] = [nowMs, worker]
+            values.reserveCapacity(2 + 2 * size)
+            for key in chunk {
+                values.append(key.id)
+                values.append(key.attempt)
+            }
+            let statement = try db.cachedStatement(sql: completeManySQLs[size]!)
+            for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
+                recorded.insert(LeaseKey(id: row[0], attempt: row[1]))
+            }
+        }
+        return recorded
+    }
+
     /// Records outcomes in `db`'s transaction, each only if the lease is still held.
     static func finish(_ resolutions: [JobResolution], worker: String, now: Date, in db: Database) throws -> [FinishedJob] {
         guard !resolutions.isEmpty else { return [] }
         let nowMs = now.millisecondsSince1970
         lazy var iso = ISO8601.string(from: now)
+        // Completions (most outcomes) first, several per statement.
+        let completions = resolutions.compactMap { $0.action == .complete ? LeaseKey(id: $0.id, attempt: $0.attempt) : nil }
+        let completed = completions.isEmpty ? [] : try complete(completions, worker: worker, nowMs: nowMs, in: db)
         var results: [FinishedJob] = []
         results.reserveCapacity(resolutions.count)
         for resolution in resolutions {
@@ -86,8 +128,7 @@ public struct SQLiteJobStore: JobQueueStore {
             var state: JobState?
             switch resolution.action {
             case .complete:
-                try db.cachedStatement(sql: completeSQL).execute(arguments: StatementArguments(key + [nowMs]))
-                state = db.changesCount == 1 ? .completed : nil
+                state = completed.contains(LeaseKey(id: resolution.id, attempt: resolution.attempt)) ? .completed : nil
             case .fail(let message, let retryAtMs):
                 let row = try Row.fetchOne(
                     db.cachedStatement(sql: failSQL),

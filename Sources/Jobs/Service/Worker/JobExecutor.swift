@@ -13,16 +13,16 @@ struct JobExecutor: Sendable {
     let random: @Sendable () -> Double
 
     func execute(_ job: ClaimedJob) async -> JobResolution {
-        var logger = self.logger
-        logger[metadataKey: "job"] = "\(job.id)"
-        logger[metadataKey: "kind"] = "\(job.kind)"
-        logger[metadataKey: "attempt"] = "\(job.attempt)"
+        await execute(job, metrics: QueueMetrics.forQueue(job.queue))
+    }
+
+    /// Runs `job`, recording its wait and run time in `metrics` (its queue's).
+    func execute(_ job: ClaimedJob, metrics: QueueMetrics) async -> JobResolution {
         let context = JobContext(
             jobID: job.id, kind: job.kind, queue: job.queue, attempt: job.attempt, maxAttempts: job.maxAttempts,
             scheduledAt: Date(millisecondsSince1970: job.scheduledAtMs), uniqueKey: job.uniqueKey, logger: logger,
             clock: clock
         )
-        let metrics = QueueMetrics.forQueue(job.queue)
         metrics.wait.recordMilliseconds(max(0, job.attemptedAtMs - job.scheduledAtMs))
         let started = ContinuousClock.now
         let outcome: JobOutcome
@@ -40,10 +40,10 @@ struct JobExecutor: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         metrics.duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-        return resolution(for: job, outcome: outcome, logger: logger)
+        return resolution(for: job, outcome: outcome, context: context)
     }
 
-    func resolution(for job: ClaimedJob, outcome: JobOutcome, logger: Logger) -> JobResolution {
+    func resolution(for job: ClaimedJob, outcome: JobOutcome, context: JobContext) -> JobResolution {
         let now = clock.now()
         let action: JobResolution.Action
         switch outcome {
@@ -52,10 +52,10 @@ struct JobExecutor: Sendable {
         case .retry(let after, let message):
             let delay = after ?? backoff.delay(afterAttempt: job.attempt, unit: random())
             action = .fail(message: message, retryAtMs: now.addingTimeInterval(delay).millisecondsSince1970)
-            logger.warning("job attempt failed", metadata: ["error": "\(message)", "retryIn": "\(Int(delay))s"])
+            context.logger.warning("job attempt failed", metadata: ["error": "\(message)", "retryIn": "\(Int(delay))s"])
         case .cancel(let reason):
             action = .cancel(reason: reason)
-            logger.notice("job cancelled by its handler", metadata: ["reason": "\(reason)"])
+            context.logger.notice("job cancelled by its handler", metadata: ["reason": "\(reason)"])
         case .snooze(let seconds):
             action = .snooze(untilMs: now.addingTimeInterval(seconds).millisecondsSince1970)
         }

@@ -4,100 +4,133 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Works one queue in one process: claims up to its concurrency limit, runs each job in its own
-/// task, and records outcomes. Outcomes finished since the last write are recorded together with
-/// the next claim, in one transaction, so a busy queue costs about one write per batch of jobs.
+/// Works one queue in one process, as a fetcher/completer loop feeding up to `limit` worker
+/// tasks (River's producer and batch completer, on one SQLite writer):
+///
+/// - each write is one transaction that records the outcomes finished since the last one, each
+///   only if this process still holds that job's lease (a lost lease is counted, never recorded),
+///   and claims the next jobs (with their leases);
+/// - claimed jobs wait in a local buffer; a worker task runs them one after another (no task
+///   per job, no wake-up per job) and hands each outcome back;
+/// - a busy queue writes at most once per `linger` (unless a full batch of outcomes waits), so
+///   short jobs share transactions; an idle queue claims as soon as work is hinted;
+/// - it claims ahead (beyond the free workers) only about twice as many jobs as its workers got
+///   through between the last two writes, at most `prefetch`: short jobs never wait for a write,
+///   slow jobs are barely claimed ahead, so other processes still get their share.
 final class QueueRunner: Sendable {
     let queue: String
     let limit: Int
     let core: WorkerPool.Core
     let stop: StopSignal
     let bell = Doorbell()
-    private let inbox = Mutex(Inbox())
-
-    private struct Inbox {
-        var finished: [JobResolution] = []
-        var running = 0
-        /// Work may have arrived (an enqueue in this process, or start-up).
-        var hint = true
-    }
+    let metrics: QueueMetrics
+    let batch: Int
+    let inbox = Mutex(QueueInbox())
 
     init(queue: String, limit: Int, core: WorkerPool.Core, stop: StopSignal) {
         self.queue = queue
         self.limit = max(1, limit)
         self.core = core
         self.stop = stop
+        self.metrics = QueueMetrics.forQueue(queue)
+        self.batch = max(1, core.configuration.claimBatch)
     }
 
     /// Work was enqueued to this queue in this process.
     func hint() {
-        inbox.withLock { $0.hint = true }
-        bell.ring()
+        // Only the first hint since the last write wakes the loop (an enqueue per transaction
+        // must not cost the loop a wake-up each).
+        let first = inbox.withLock { inbox in
+            defer { inbox.hint = true }
+            return !inbox.hint && !inbox.pacing
+        }
+        if first { bell.ring() }
     }
 
     func run() async {
-        let metrics = QueueMetrics.forQueue(queue)
-        let pollInterval = Duration.milliseconds(Int64(core.configuration.pollInterval * 1000))
+        let config = core.configuration
+        let pollInterval = Duration.milliseconds(Int64(config.pollInterval * 1000))
+        let linger = Duration.microseconds(Int64(config.linger * 1_000_000))
+        let prefetch = max(0, config.prefetch)
         var lastPoll = ContinuousClock.now
+        var lastWrite: ContinuousClock.Instant?
         var lastClaimWasFull = true
+        // Starts at one job ahead per worker; halves while few jobs finish between writes.
+        var ahead = min(prefetch, limit)
         var failures = 0
-        let linger = Duration.microseconds(Int64(core.configuration.linger * 1_000_000))
+        var bufferReleased = false
         while true {
-            // When some jobs finished while others still run, give the others a moment (at most
-            // `linger`) to finish too, so one write records several outcomes and claims several
-            // jobs: short jobs then cost a fraction of a transaction each.
-            let (pending, stillRunning) = inbox.withLock { ($0.finished.count, $0.running) }
-            if pending > 0, stillRunning > 0 {
-                await bell.wait(timeout: linger)
-            }
             let (stopping, deadline) = stop.state
-            let snapshot = inbox.withLock { inbox in
-                defer {
-                    inbox.finished.removeAll(keepingCapacity: true)
-                    inbox.hint = false
-                }
-                return (finished: inbox.finished, running: inbox.running, hint: inbox.hint)
+            if stopping && !bufferReleased {
+                // Jobs claimed ahead have not started: give them back now.
+                bufferReleased = true
+                let waiting = inbox.withLock { $0.takeBuffer() }
+                core.running.remove(waiting.map { LeaseKey(id: $0.id, attempt: $0.attempt) })
+                let releases = waiting.map { JobResolution(id: $0.id, attempt: $0.attempt, queue: queue, kind: $0.kind, action: .release) }
+                inbox.withLock { $0.finished += releases }
             }
-            var finished = snapshot.finished
-            let running = snapshot.running
-            let hinted = snapshot.hint
-            var releasing: [LeaseKey] = []
+            if !stopping { startWorkers() }
+            let now = ContinuousClock.now
+            let state = inbox.withLock { ($0.finished.count, $0.buffered, $0.workers, $0.hint) }
+            let (pending, buffered, workers, hinted) = state
             var outOfTime = false
             if stopping {
-                if running == 0 && finished.isEmpty { break }
-                if Task.isCancelled || deadline.map({ ContinuousClock.now >= $0 }) ?? false {
-                    // Out of time: give the remaining jobs back, then stop waiting for them.
-                    outOfTime = true
-                    releasing = core.running.leases(inQueue: queue)
-                    finished += releasing.map { JobResolution(id: $0.id, attempt: $0.attempt, queue: queue, kind: "", action: .release) }
-                    if finished.isEmpty { break }
-                }
+                if workers == 0 && pending == 0 { break }
+                outOfTime = Task.isCancelled || deadline.map { now >= $0 } ?? false
             }
-            let free = stopping ? 0 : max(0, limit - running)
-            let pollDue = ContinuousClock.now - lastPoll >= pollInterval
-            let claimCount = free > 0 && (hinted || lastClaimWasFull || pollDue) ? min(free, core.configuration.claimBatch) : 0
-            if finished.isEmpty && claimCount == 0 {
+            let free = stopping ? 0 : max(0, limit + ahead - workers - buffered)
+            let claimWanted = free > 0 && (hinted || lastClaimWasFull || now - lastPoll >= pollInterval)
+            if pending == 0 && !claimWanted && !outOfTime {
                 var timeout: Duration?
                 if stopping, let deadline {
-                    timeout = max(.zero, deadline - ContinuousClock.now)
+                    timeout = max(.zero, deadline - now)
                 } else if free > 0 {
-                    timeout = max(.milliseconds(1), pollInterval - (ContinuousClock.now - lastPoll))
+                    timeout = max(.milliseconds(1), pollInterval - (now - lastPoll))
                 }
                 await bell.wait(timeout: timeout)
                 continue
             }
-            let now = core.clock.now()
+            // Pace a busy queue: one write per `linger` collects the outcomes (and claims) of
+            // every job that finished meanwhile. A plain sleep, not a doorbell wait with a timer
+            // task: nothing but a full batch needs it sooner, and one rarely fills that fast.
+            if !stopping, pending < batch, let lastWrite, now - lastWrite < linger {
+                inbox.withLock { $0.pacing = true }
+                try? await Task.sleep(for: linger - (now - lastWrite))
+                inbox.withLock { $0.pacing = false }
+                continue
+            }
+            let claiming = claimWanted && !outOfTime
+            var finished = inbox.withLock { inbox in
+                defer {
+                    inbox.finished.removeAll(keepingCapacity: true)
+                    // A hint is used up by a claim, not by a write that only records outcomes.
+                    if claiming { inbox.hint = false }
+                }
+                return inbox.finished
+            }
+            var releasing: [LeaseKey] = []
+            if outOfTime {
+                // Out of time: give the running jobs back, then stop waiting for them.
+                releasing = core.running.leases(inQueue: queue)
+                finished += releasing.map { JobResolution(id: $0.id, attempt: $0.attempt, queue: queue, kind: "", action: .release) }
+                if finished.isEmpty { break }
+            }
+            let claimCount = claiming ? min(free, batch) : 0
+            let wallNow = core.clock.now()
             do {
                 let (recorded, claimed) = try await core.store.finishAndClaim(
-                    finished, queue: queue, limit: claimCount, worker: core.workerID, now: now,
-                    leaseUntil: now.addingTimeInterval(core.configuration.leaseDuration)
+                    finished, queue: queue, limit: claimCount, worker: core.workerID, now: wallNow,
+                    leaseUntil: wallNow.addingTimeInterval(config.leaseDuration)
                 )
+                lastWrite = ContinuousClock.now
                 failures = 0
-                count(recorded, metrics: metrics)
+                count(recorded)
                 if claimCount > 0 {
                     lastPoll = ContinuousClock.now
                     lastClaimWasFull = claimed.count == claimCount
                 }
+                // Claim ahead about what the workers get through between two writes.
+                ahead = min(prefetch, max(ahead / 2, 2 * recorded.count))
                 if outOfTime {
                     core.running.abandon(releasing)
                     if !releasing.isEmpty {
@@ -108,8 +141,9 @@ final class QueueRunner: Sendable {
                     }
                     break
                 }
-                start(claimed, metrics: metrics)
+                accept(claimed)
             } catch {
+                lastWrite = ContinuousClock.now
                 failures += 1
                 core.logger.error("job queue write failed", metadata: ["queue": "\(queue)", "error": "\(error)"])
                 let retained = finished.filter { resolution in
@@ -127,33 +161,7 @@ final class QueueRunner: Sendable {
         metrics.running.record(0)
     }
 
-    private func start(_ jobs: [ClaimedJob], metrics: QueueMetrics) {
-        guard !jobs.isEmpty else { return }
-        let running = inbox.withLock { inbox in
-            inbox.running += jobs.count
-            return inbox.running
-        }
-        metrics.running.record(running)
-        for job in jobs {
-            core.running.add(job)
-            let task = Task { [self] in
-                let resolution = await core.executor.execute(job)
-                finish(resolution)
-            }
-            core.running.attach(task, to: LeaseKey(id: job.id, attempt: job.attempt))
-        }
-    }
-
-    private func finish(_ resolution: JobResolution) {
-        core.running.remove(LeaseKey(id: resolution.id, attempt: resolution.attempt))
-        inbox.withLock { inbox in
-            inbox.finished.append(resolution)
-            inbox.running -= 1
-        }
-        bell.ring()
-    }
-
-    private func count(_ recorded: [FinishedJob], metrics: QueueMetrics) {
+    private func count(_ recorded: [FinishedJob]) {
         guard !recorded.isEmpty else { return }
         var completed = 0
         for item in recorded {
@@ -179,7 +187,7 @@ final class QueueRunner: Sendable {
             }
         }
         if completed > 0 { metrics.completed.increment(by: completed) }
-        metrics.running.record(inbox.withLock { $0.running })
+        metrics.running.record(inbox.withLock { $0.workers })
     }
 }
 
