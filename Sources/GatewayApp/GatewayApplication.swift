@@ -218,7 +218,6 @@ public struct GatewayApplication: Sendable {
     public func makeRouter() -> Router<GatewayContext> {
         _ = GatewayMetrics.registry
         let router = Router(context: GatewayContext.self)
-        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: AccessLogMiddleware(secretPrefixes: [SchedulingRoutes.feedPathPrefix]))
         router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
         router.add(middleware: MetricsMiddleware())
