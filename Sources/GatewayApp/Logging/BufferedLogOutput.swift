@@ -33,7 +33,14 @@ public final class BufferedLogOutput: Sendable {
         self.interval = interval
         self.batchBytes = batchBytes
         self.limitBytes = limitBytes
-        let thread = Thread { [self] in self.run() }
+        // The thread holds the output weakly: an output nobody uses any more (a test's) lets its
+        // thread end after the next interval.
+        let thread = Thread { [weak self] in
+            while let output = self {
+                _ = output.wake.wait(timeout: .now() + output.interval)
+                output.flush()
+            }
+        }
         thread.name = "log-writer"
         thread.start()
     }
@@ -62,13 +69,6 @@ public final class BufferedLogOutput: Sendable {
                 return buffer
             }
             write(batch)
-        }
-    }
-
-    private func run() {
-        while true {
-            _ = wake.wait(timeout: .now() + interval)
-            flush()
         }
     }
 

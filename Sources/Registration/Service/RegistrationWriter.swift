@@ -57,9 +57,9 @@ final class RegistrationWriter: Sendable {
         let transactions = self.transactions
         let work: Work = { db, now, touched in
             do {
-                slot.value = .success(try transactions.savepoint(in: db) { try body(db, now, &touched) })
+                slot.store(.success(try transactions.savepoint(in: db) { try body(db, now, &touched) }))
             } catch {
-                slot.value = .failure(error)
+                slot.store(.failure(error))
             }
         }
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
@@ -106,11 +106,9 @@ final class RegistrationWriter: Sendable {
 private final class Slot<Value: Sendable>: Sendable {
     private let stored = Mutex<Result<Value, any Error>?>(nil)
 
-    var value: Result<Value, any Error> {
-        get { stored.withLock { $0! } }
-        set { stored.withLock { $0 = newValue } }
-    }
+    func store(_ value: Result<Value, any Error>) { stored.withLock { $0 = value } }
 
+    /// The outcome; a missing one (never the case once the batch has run) reads as cancelled.
     func take() throws -> Result<Value, any Error> {
         guard let value = stored.withLock({ $0 }) else { throw CancellationError() }
         return value

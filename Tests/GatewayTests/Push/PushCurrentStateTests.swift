@@ -82,7 +82,11 @@ struct PushCurrentStateTests {
         // A cancellation for a class that still exists (restored since) tells nobody; one that's gone does.
         try await enqueue(try NewJob(PushJobs.classCancelled, .init(classId: 7030, accountIds: [watcher])))
         #expect(try await Self.told(gateway).count == 2)
-        try await enqueue(try NewJob(PushJobs.classCancelled, .init(classId: 999_999, accountIds: [watcher])))
+        // A real cancellation: an enrolled student, the class deleted by an admin; Registration
+        // queues the event and the push queue tells them.
+        try await gateway.registration.enrollment.register(studentID: watcher, classID: 7031)
+        #expect(try await gateway.registration.admin.deleteClass(id: 7031, dropStudents: true) == [watcher])
+        _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
         #expect(try await Self.told(gateway).last == "\(watcher):class.cancelled")
 
         // "You're in" only while they are.
