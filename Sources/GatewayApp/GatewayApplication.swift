@@ -218,16 +218,18 @@ public struct GatewayApplication: Sendable {
     public func makeRouter() -> Router<GatewayContext> {
         _ = GatewayMetrics.registry
         let router = Router(context: GatewayContext.self)
-        router.add(middleware: AccessLogMiddleware(secretPrefixes: [SchedulingRoutes.feedPathPrefix]))
-        router.add(middleware: ProblemMiddleware(renderers: errorRenderers))
-        router.add(middleware: MetricsMiddleware())
-        if !configuration.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: configuration.trustedProxies)) }
+        var admissions: [any RequestAdmission] = []
+        if !configuration.trustedProxies.isEmpty { admissions.append(ForwardedFor(trusted: configuration.trustedProxies)) }
         if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {
-            router.add(middleware: HTTPSOnlyMiddleware(trusted: configuration.trustedProxies))
+            admissions.append(HTTPSOnly(trusted: configuration.trustedProxies))
         }
-        router.add(middleware: BodyLimitMiddleware(
+        admissions.append(BodyLimit(
             limit: configuration.maxBodyBytes,
             exceptions: [RegistrationRoutes.importPath: configuration.maxImportBytes, SchedulingRoutes.ratingsPath: configuration.maxImportBytes]
+        ))
+        router.add(middleware: FrontDoorMiddleware(
+            admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
+            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix])
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))

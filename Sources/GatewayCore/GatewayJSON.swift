@@ -2,6 +2,11 @@ public import Foundation
 
 /// JSON coding used by every v1 route: ISO 8601 dates, sorted keys for stable output.
 public enum GatewayJSON {
+    /// One configured encoder for responses: `JSONEncoder` may encode from many threads at once
+    /// (it copies its options per call), and making one costs more than a small response's
+    /// encoding. Configure a fresh ``encoder()`` instead of changing this one.
+    public static let sharedEncoder = encoder()
+
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -10,10 +10,16 @@ public struct GatewayContext: RequestContext {
     /// The authenticated caller, set by the access middleware of a guarded route group.
     public var identity: Identity?
     /// The client's IP address: the socket peer's, or the last `X-Forwarded-For` hop when the
-    /// peer is a trusted proxy.
-    public var clientAddress: String?
-    /// The socket peer's IP address, whatever the headers say.
-    public let peerAddress: String?
+    /// peer is a trusted proxy (set by the front door).
+    public var clientAddress: String? {
+        get { forwardedClientAddress ?? peerAddress }
+        set { forwardedClientAddress = newValue }
+    }
+    /// The socket peer's IP address, whatever the headers say. Worked out when asked (most
+    /// requests never ask), not for every request.
+    public var peerAddress: String? { channel?.remoteAddress?.ipAddress }
+    private var forwardedClientAddress: String?
+    private let channel: (any Channel)?
 
     /// The request body limit in bytes for this request; larger bodies answer 413. The body
     /// limit middleware sets it from the one configured limit (and its per-route exceptions),
@@ -22,8 +28,7 @@ public struct GatewayContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        peerAddress = source.channel.remoteAddress?.ipAddress
-        clientAddress = peerAddress
+        channel = source.channel
     }
 
     /// The identity of the caller, or a 401 problem when the route was reached unauthenticated.

@@ -9,7 +9,7 @@ extension GatewayJSON {
     public static func response(
         _ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> Response {
-        let data = try encoder().encode(value)
+        let data = try sharedEncoder.encode(value)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(data: data)))

@@ -35,15 +35,7 @@ public struct GatewayLogHandler: LogHandler {
         line += " "
         line += label
         line += ":"
-        var merged = metadata
-        if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { _, new in new } }
-        if let explicit = event.metadata, !explicit.isEmpty { merged.merge(explicit) { _, new in new } }
-        for key in merged.keys.sorted() {
-            line += " "
-            line += key
-            line += "="
-            line += merged[key]!.description
-        }
+        appendMetadata(to: &line, explicit: event.metadata)
         line += " ["
         line += event.source
         line += "] "
@@ -51,6 +43,39 @@ public struct GatewayLogHandler: LogHandler {
         line += "\n"
         output.append(line)
         if event.level >= .error { output.flush() }
+    }
+
+    /// Hummingbird's per-request id key, written as ``requestIDKey`` so that every line of a
+    /// request carries one `request_id` without the request path rewriting the logger.
+    static let hummingbirdRequestIDKey = "hb.request.id"
+    /// The key request ids are written under.
+    public static let requestIDKey = "request_id"
+
+    /// Appends ` key=value` for every metadata entry, sorted by key: the handler's own, then the
+    /// provider's, then the event's, a later one replacing an earlier one with the same key.
+    /// It collects pairs into one small array rather than merging dictionaries (which copies
+    /// the handler's dictionary on every line).
+    func appendMetadata(to line: inout String, explicit: Logger.Metadata?) {
+        let provided = metadataProvider?.get() ?? [:]
+        let explicit = explicit ?? [:]
+        var pairs: [(key: String, value: Logger.MetadataValue, rank: Int)] = []
+        pairs.reserveCapacity(metadata.count + provided.count + explicit.count)
+        func add(_ source: Logger.Metadata, rank: Int) {
+            for (key, value) in source {
+                pairs.append((key == Self.hummingbirdRequestIDKey ? Self.requestIDKey : key, value, rank))
+            }
+        }
+        add(metadata, rank: 0)
+        add(provided, rank: 1)
+        add(explicit, rank: 2)
+        // By key, then the latest source last, so that it is the one kept.
+        pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
+        for index in pairs.indices where index + 1 == pairs.count || pairs[index + 1].key != pairs[index].key {
+            line += " "
+            line += pairs[index].key
+            line += "="
+            line += pairs[index].value.description
+        }
     }
 
     /// Now in UTC, `YYYY-MM-DDTHH:MM:SS.mmmZ`, without Foundation's formatters.

@@ -1,31 +1,35 @@
-import Logging
-import GatewayHTTP
 import GRDB
 import GatewayCore
+import GatewayHTTP
 import Hummingbird
+import Logging
+import NIOCore
 
 /// Turns every error into a response: a compatibility protocol's own form under its prefix,
 /// otherwise an RFC 9457 problem. Unexpected errors are logged with the request id and answer
 /// a generic 500 that leaks nothing.
-struct ProblemMiddleware: RouterMiddleware {
-    typealias Context = GatewayContext
+struct ErrorResponses: Sendable {
     let renderers: [ErrorRenderer]
 
-    func handle(
-        _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch {
-            let path = request.uri.path
-            if let renderer = renderers.first(where: { $0.matches(path) }),
-                let response = renderer.render(error, request)
-            {
-                return response
-            }
-            let problem = Self.problem(for: error, context: context)
-            let requestID = context.logger[metadataKey: "request_id"].map { "\($0)" }
-            return problem.response(instance: path, requestID: requestID)
+    func response(for error: any Error, request: Request, context: GatewayContext, requestID: String) -> Response {
+        let error = Self.normalised(error, context: context)
+        let path = request.uri.path
+        if let renderer = renderers.first(where: { $0.matches(path) }), let response = renderer.render(error, request) {
+            return response
+        }
+        return Self.problem(for: error, context: context).response(instance: path, requestID: requestID)
+    }
+
+    /// A body that outgrew the request's limit while it was collected (no declared length, or
+    /// a length that lied) answers the same 413 as a declared one, naming this request's limit.
+    static func normalised(_ error: any Error, context: GatewayContext) -> any Error {
+        switch error {
+        case let error as HTTPError where error.status == .contentTooLarge:
+            return Problem.payloadTooLarge(limit: context.maxUploadSize)
+        case is NIOTooManyBytesError:
+            return Problem.payloadTooLarge(limit: context.maxUploadSize)
+        default:
+            return error
         }
     }
 

@@ -1,0 +1,48 @@
+import GatewayCore
+import GatewayHTTP
+import Hummingbird
+
+/// The one middleware every request passes, in a single async frame (each middleware is an
+/// async call with its own frame and executor checks, a measurable share of a small request;
+/// see docs/benchmarks.md). In order:
+///
+/// 1. the request id (``AccessLog/requestID(of:context:)``) and the in-flight gauge;
+/// 2. the admissions (``RequestAdmission``: trusted proxies, HTTPS only, the body limit),
+///    which may refuse the request;
+/// 3. the route; whatever it or an admission throws becomes a response (``ErrorResponses``),
+///    so the metrics and the access log see the status the client got;
+/// 4. the request id echoed on the response, the metrics (``RequestMetrics``) and the access
+///    line (``AccessLog``).
+struct FrontDoorMiddleware: RouterMiddleware {
+    typealias Context = GatewayContext
+    let admissions: [any RequestAdmission]
+    let errors: ErrorResponses
+    let metrics: RequestMetrics
+    let accessLog: AccessLog
+
+    func handle(
+        _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        var context = context
+        let requestID = AccessLog.requestID(of: request, context: &context)
+        let inFlight = metrics.started(request.method)
+        var response: Response
+        var failed = false
+        do {
+            for admission in admissions { try admission.admit(request, context: &context) }
+            response = try await next(request, context)
+        } catch {
+            failed = true
+            response = errors.response(for: error, request: request, context: context, requestID: requestID)
+        }
+        response.headers[.requestID] = requestID
+        let elapsed = ContinuousClock.now - start
+        metrics.finished(
+            inFlight, route: context.endpointPath ?? "NotFound", method: request.method, status: response.status, failed: failed,
+            nanoseconds: UInt64(clamping: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        )
+        accessLog.record(request, status: response.status, elapsed: elapsed, logger: context.logger)
+        return response
+    }
+}
