@@ -29,9 +29,23 @@ public protocol AccountDirectory: Sendable {
     func inactiveAccounts(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64>
 
     /// Checks a password for an account, with the sign-in throttle keyed by `signInName` and
-    /// the client address, and the same work whether or not the account exists (pass nil for
-    /// an unknown one). Returns the account id, or throws ``AccountDirectoryError``.
-    func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64
+    /// the client address, and the same work whether or not the account exists (`accountID`
+    /// answers nil for an unknown one). `accountID` finds the account in the same read
+    /// transaction as the directory's own lookup, so a caller that maps a sign-in name to an
+    /// account (a red id to a student) costs one database round trip, not two. Returns the
+    /// account id, or throws ``AccountDirectoryError``.
+    func verifyPassword(
+        _ password: String, signInName: String, clientAddress: String?,
+        accountID: @escaping @Sendable (any StoreTransaction) throws -> Int64?
+    ) async throws -> Int64
+}
+
+extension AccountDirectory {
+    /// ``verifyPassword(_:signInName:clientAddress:accountID:)`` for an account id already known
+    /// (nil for an unknown account).
+    public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
+        try await verifyPassword(password, signInName: signInName, clientAddress: clientAddress) { _ in accountID }
+    }
 }
 
 /// What the directory tells about an account.

@@ -8,6 +8,17 @@ public protocol TransactionRunner: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in one write transaction: everything it does commits together or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body` on a reader connection on the calling thread, without hopping to the
+    /// database's queue and back: for a short indexed lookup on the request path (a credential
+    /// or token check), where the two thread hops of ``read(_:)`` cost more than the read
+    /// itself. The caller's thread waits meanwhile, so never use it for a scan or anything
+    /// that may take long. WAL readers don't wait for the writer; a caller waits only while
+    /// every reader connection is busy, and those finish on their own threads.
+    ///
+    /// No transaction is opened (that would double the statements of a one-row lookup): each
+    /// statement sees the latest commit, so a body of several statements may see a commit
+    /// land between them. Use ``read(_:)`` when they must agree.
+    func readInline<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
     /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
     /// services before anything is served).
     func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
@@ -32,15 +43,36 @@ extension GatewayDatabase: TransactionRunner {
         try pool.read { db in try body(db) }
     }
 
+    public func readInline<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        // GRDB's synchronous read runs on the calling thread when the reader's queue is idle
+        // (dispatch_sync's fast path), which it is: each reader serves one read at a time.
+        try pool.unsafeRead { db in try body(db) }
+    }
+
     public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
         let db = try transaction.sqlite()
-        var result: T?
-        try db.inSavepoint {
+        guard db.isInsideTransaction else { throw SavepointOutsideTransaction() }
+        // Cached statements: group commit opens one savepoint per caller, and preparing the
+        // three statements anew each time (as `Database.inSavepoint` does) costs more than
+        // running them.
+        try db.cachedStatement(sql: "SAVEPOINT unit_of_work").execute()
+        let result: T
+        do {
             result = try body()
-            return .commit
+        } catch {
+            // Undo what the body wrote and leave the savepoint; the transaction goes on.
+            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT unit_of_work").execute()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
+            throw error
         }
-        return result!
+        try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
+        return result
     }
+}
+
+/// ``TransactionRunner/savepoint(in:_:)`` was called outside a write transaction.
+public struct SavepointOutsideTransaction: Error, CustomStringConvertible {
+    public var description: String { "a savepoint needs an open write transaction" }
 }
 
 /// A transaction handed to a SQLite store that belongs to another backend.

@@ -118,7 +118,8 @@ public final class AuthService: Sendable {
         let usable: Account?
         let valid: Bool
         do {
-            usable = try await transactions.read(lookup).flatMap { $0.disabled ? nil : $0 }
+            // One indexed lookup on this thread (the credential cache makes it most of a check).
+            usable = try transactions.readInline(lookup).flatMap { $0.disabled ? nil : $0 }
             if let usable, let id = usable.id,
                 cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
             {
@@ -197,7 +198,8 @@ public final class AuthService: Sendable {
         guard token.count <= 128 else { return nil }
         let hash = Self.digest(token)
         let now = clock.now()
-        return try await transactions.read { [store] db in
+        // Every authenticated request asks: one indexed lookup on this thread.
+        return try transactions.readInline { [store] db in
             guard let (record, account) = try store.liveToken(hash: hash, now: now, in: db) else { return nil }
             return Identity(accountID: account.id ?? 0, username: account.username, role: account.role, tokenID: record.id)
         }

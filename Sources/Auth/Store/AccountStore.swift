@@ -38,7 +38,7 @@ public struct SQLiteAccountStore: AccountStoring {
 
     public func find(username: String, in transaction: any StoreTransaction) throws -> Account? {
         let db = try transaction.sqlite()
-        return try Account.filter(Column("username") == username).fetchOne(db)
+        return try Account.fetchOne(db.cachedStatement(sql: "SELECT * FROM accounts WHERE username = ?"), arguments: [username])
     }
 
     public func find(email: String, in transaction: any StoreTransaction) throws -> Account? {
@@ -48,7 +48,9 @@ public struct SQLiteAccountStore: AccountStoring {
 
     public func find(id: Int64, in transaction: any StoreTransaction) throws -> Account? {
         let db = try transaction.sqlite()
-        return try Account.fetchOne(db, key: id)
+        // A cached statement: this runs on every credential check (the query interface builds,
+        // authorizes and prepares its SQL anew each time, most of the cost of a lookup).
+        return try Account.fetchOne(db.cachedStatement(sql: "SELECT * FROM accounts WHERE id = ?"), arguments: [id])
     }
 
     public func updatePasswordHash(accountID: Int64, hash: String, in transaction: any StoreTransaction) throws {
@@ -110,10 +112,11 @@ public struct SQLiteAccountStore: AccountStoring {
     public func liveToken(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> (AccessToken, Account)? {
         let db = try transaction.sqlite()
         guard
-            let token = try AccessToken
-                .filter(Column("token_hash") == hash && Column("revoked_at") == nil && Column("expires_at") > now)
-                .fetchOne(db),
-            let account = try Account.fetchOne(db, key: token.accountID), !account.disabled
+            let token = try AccessToken.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM access_tokens WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?"),
+                arguments: [hash, now]
+            ),
+            let account = try find(id: token.accountID, in: db), !account.disabled
         else { return nil }
         return (token, account)
     }

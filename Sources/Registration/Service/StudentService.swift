@@ -150,9 +150,12 @@ public struct StudentService: RegistrationUseCase {
         // Only nine digits can be a red id: anything else is refused before the throttle or the
         // hasher see it (so a huge "red id" costs nothing and is kept nowhere).
         guard RedID.isWellFormed(redID) else { throw RegistrationError.invalidCredentials }
-        let accountID = try await transactions.read { db in try stores.students.profile(redID: redID, in: db)?.accountID }
+        let students = stores.students
         do {
-            return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
+            // The red id's student and their account in one read.
+            return try await accounts.verifyPassword(password, signInName: redID, clientAddress: clientAddress) { db in
+                try students.profile(redID: redID, in: db)?.accountID
+            }
         } catch let error as AccountDirectoryError {
             throw RegistrationError(error)
         }
