@@ -1,5 +1,6 @@
 public import Contracts
 public import GRDB
+import Synchronization
 
 /// Runs units of work in transactions of the storage backend. Services take this, not the
 /// database: a PostgreSQL backend would be a second implementation with its own stores.
@@ -8,6 +9,13 @@ public protocol TransactionRunner: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in one write transaction: everything it does commits together or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// ``write(_:)`` for a small write on the request path (enqueueing a job): it runs on the
+    /// calling thread, without the two thread hops of an async write (which cost more than a
+    /// one-row insert and its commit), waiting if need be for short writes ahead of it (a
+    /// job batch: milliseconds). While a write that may take long is running or queued, it
+    /// queues like ``write(_:)`` instead, suspended rather than holding a thread. Only for
+    /// bodies that are short.
+    func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` on a reader connection on the calling thread, without hopping to the
     /// database's queue and back: for a short indexed lookup on the request path (a credential
     /// or token check), where the two thread hops of ``read(_:)`` cost more than the read
@@ -36,7 +44,19 @@ extension GatewayDatabase: TransactionRunner {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await pool.write { db in try body(db) }
+        try await writeSQLite { db in try body(db) }
+    }
+
+    public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard longWritesInFlight.load(ordering: .acquiring) == 0 else { return try await write(body) }
+        // Only short writes are ahead (a long one that starts now queues behind this one; a
+        // write by another process can still make this wait up to the busy timeout).
+        return try writeOnThisThread(body)
+    }
+
+    /// GRDB's synchronous write: dispatch_sync on the writer's idle queue runs it right here.
+    private func writeOnThisThread<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try pool.write { db in try body(db) }
     }
 
     public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {

@@ -97,7 +97,8 @@ public struct JobsService: Sendable {
     @discardableResult
     public func enqueue(_ job: NewJob) async throws -> JobEnqueuer.Result {
         let now = clock.now()
-        return try await transactions.write { [enqueuer] db in try enqueuer.enqueue(job, in: db, now: now) }
+        // A one-row insert: inline when the writer is free (see `writePreferringInline`).
+        return try await transactions.writePreferringInline { [enqueuer] db in try enqueuer.enqueue(job, in: db, now: now) }
     }
 
     // MARK: Jobs

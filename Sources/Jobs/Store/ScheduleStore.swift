@@ -20,7 +20,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
     /// their rule changed. An operator's enable/disable is kept.
     public func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws {
         guard !definitions.isEmpty else { return }
-        try await database.pool.write { db in
+        try await database.writeSQLite { db in
             for definition in definitions {
                 let (cron, interval) = Self.columns(definition.rule)
                 let nextMs = Self.nextMs(definition.rule, after: now, timeZone: timeZone)
@@ -70,7 +70,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
             ) ?? false
         }
         guard anyDue else { return [] }
-        return try await database.pool.write { db in
+        return try await database.writeSQLite { db in
             var ticks: [ScheduleTick] = []
             let due = try Row.fetchAll(
                 db, sql: "SELECT * FROM job_schedules WHERE enabled = 1 AND next_run_at <= ? ORDER BY next_run_at, name",
@@ -112,7 +112,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
 
     /// Enqueues a schedule's job now, outside its rule; its next run is unchanged.
     public func runNow(name: String, now: Date) async throws -> JobEnqueuer.Result? {
-        try await database.pool.write { db in
+        try await database.writeSQLite { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM job_schedules WHERE name = ?", arguments: [name]) else {
                 return nil
             }
@@ -133,7 +133,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
     /// Enables or disables a schedule; re-enabling computes the next run from `now` (no stale
     /// tick fires). Returns false when no schedule has that name.
     public func setEnabled(_ enabled: Bool, name: String, now: Date, timeZone: TimeZone) async throws -> Bool {
-        try await database.pool.write { db in
+        try await database.writeSQLite { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM job_schedules WHERE name = ?", arguments: [name]) else {
                 return false
             }

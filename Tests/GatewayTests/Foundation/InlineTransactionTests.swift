@@ -1,0 +1,89 @@
+import Contracts
+import Foundation
+import GRDB
+import GatewayApp
+import Storage
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The request-path shortcuts of ``TransactionRunner``: a write that runs on the caller's thread
+/// only while no long write is in flight, an inline read, and the group-commit savepoint.
+@Suite("Inline transactions")
+struct InlineTransactionTests {
+    static func database() throws -> GatewayDatabase {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("inline-\(UUID().uuidString)/db.sqlite").path
+        let db = try GatewayDatabase(path: path, modules: [StorageSchema.self])
+        try db.migrate()
+        try db.pool.write { db in try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
+        return db
+    }
+
+    static func thread() -> UInt { UInt(pthread_self()) }
+
+    @Test func aWriteWithTheWriterFreeRunsOnTheCallersThread() async throws {
+        let db = try Self.database()
+        let caller = Self.thread()
+        let ran = try await db.writePreferringInline { tx in
+            try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('inline')")
+            return Self.thread()
+        }
+        #expect(ran == caller)
+        #expect(try await db.pool.read { try String.fetchOne($0, sql: "SELECT text FROM notes") } == "inline")
+        let read = try db.readInline { tx in try String.fetchOne(tx.sqlite(), sql: "SELECT text FROM notes") }
+        #expect(read == "inline")
+    }
+
+    @Test func behindALongWriteItWaitsSuspendedAndThenCommits() async throws {
+        let db = try Self.database()
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        // A long write (not declared short) holds the writer until released.
+        let long = Task {
+            try await db.write { tx in
+                started.signal()
+                release.wait()
+                try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('long')")
+            }
+        }
+        started.wait()
+        let inline = Task { () -> (caller: UInt, ran: UInt) in
+            let caller = Self.thread()
+            let ran = try await db.writePreferringInline { tx in
+                try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('after')")
+                return Self.thread()
+            }
+            return (caller, ran)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await db.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM notes") } == 0)
+        release.signal()
+        try await long.value
+        let threads = try await inline.value
+        // It queued like an async write (run on the writer's queue), not inline on its caller.
+        #expect(threads.caller != threads.ran)
+        #expect(try await db.pool.read { try String.fetchAll($0, sql: "SELECT text FROM notes ORDER BY id") } == ["long", "after"])
+    }
+
+    @Test func aFailingUnitRollsBackAloneAndTheTransactionGoesOn() async throws {
+        let db = try Self.database()
+        struct Refused: Error {}
+        try await db.write { tx in
+            try db.savepoint(in: tx) { try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('kept')") }
+            #expect(throws: Refused.self) {
+                try db.savepoint(in: tx) {
+                    try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('undone')")
+                    throw Refused()
+                }
+            }
+            try db.savepoint(in: tx) { try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('also kept')") }
+        }
+        #expect(try await db.pool.read { try String.fetchAll($0, sql: "SELECT text FROM notes ORDER BY id") } == ["kept", "also kept"])
+        await #expect(throws: SavepointOutsideTransaction.self) {
+            try await db.pool.writeWithoutTransaction { conn in try db.savepoint(in: conn) {} }
+        }
+    }
+}
