@@ -116,8 +116,14 @@ struct BatchCompleterTests {
         let gate = FlagBox()
         let log = RunLog()
         h.registry.register(kind: "gated", args: Empty.self) { _, context in
-            // Ignores cancellation: a handler that finishes anyway must not be recorded.
-            while !gate.value { try? await Task.sleep(for: .milliseconds(5)) }
+            // Ignores cancellation: a handler that finishes anyway must not be recorded. (Its
+            // waits don't end early when cancelled, so a cancelled handler can't spin; and it
+            // gives up after 60 s, so a failed test can't leave it running.)
+            for _ in 0..<12_000 where !gate.value {
+                await withCheckedContinuation { done in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { done.resume() }
+                }
+            }
             log.record(context.jobID, attempt: context.attempt)
             return .complete
         }

@@ -106,42 +106,60 @@ public struct SQLiteCatalogStore: CatalogStoring {
 
     /// Seat numbers of some classes, read inside the caller's transaction.
     public func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
-        let db = try transaction.sqlite()
-        guard !ids.isEmpty else { return [:] }
-        var result: [Int64: SeatCount] = [:]
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(Self.placeholders(ids.count)))"),
-            arguments: StatementArguments(Array(ids))
-        )
-        for row in rows {
-            result[row["id"]] = Self.seatCount(from: row)
-        }
-        return result
+        try Self.seatCounts(of: Array(ids), in: transaction.sqlite())
     }
 
     /// What the enrollment rules need about some classes: term, meetings and seats.
     public func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
-        let db = try transaction.sqlite()
+        try Self.classSeats(of: Array(ids), in: transaction.sqlite())
+    }
+
+    // The two reads every registration makes (the use case's checks and the batch's counts):
+    // not generic (the protocol's generic requirement would run them unspecialised), rows
+    // read from a cursor (no copies) by column position (a name is looked up case-insensitively
+    // on every access).
+
+    static func seatCounts(of ids: [Int64], in db: Database) throws -> [Int64: SeatCount] {
         guard !ids.isEmpty else { return [:] }
-        let list = Array(ids)
-        var result: [Int64: ClassSeats] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(Self.placeholders(list.count)))"),
-            arguments: StatementArguments(list)
-        ) {
-            result[row["id"]] = ClassSeats(
-                id: row["id"], term: row["term"], meetings: [], seats: row["seats"], enrolled: row["enrolled"], held: row["held"]
-            )
+        var result: [Int64: SeatCount] = [:]
+        result.reserveCapacity(ids.count)
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
+            arguments: StatementArguments(ids)
+        )
+        while let row = try rows.next() {
+            result[row[0]] = SeatCount(seats: row[1], enrolled: row[2], held: row[3], waitlist: row[4], revision: row[5])
         }
-        for row in try Row.fetchAll(
+        return result
+    }
+
+    static func classSeats(of ids: [Int64], in db: Database) throws -> [Int64: ClassSeats] {
+        guard !ids.isEmpty else { return [:] }
+        var result: [Int64: ClassSeats] = [:]
+        result.reserveCapacity(ids.count)
+        let arguments = StatementArguments(ids)
+        let classes = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
+            arguments: arguments
+        )
+        while let row = try classes.next() {
+            let id: Int64 = row[0]
+            result[id] = ClassSeats(id: id, term: row[1], meetings: [], seats: row[2], enrolled: row[3], held: row[4])
+        }
+        let meetings = try Row.fetchCursor(
             db.cachedStatement(sql: """
                 SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings
-                WHERE class_id IN (\(Self.placeholders(list.count))) ORDER BY class_id, ordinal
+                WHERE class_id IN (\(placeholders(ids.count))) ORDER BY class_id, ordinal
                 """),
-            arguments: StatementArguments(list)
-        ) {
-            let id: Int64 = row["class_id"]
-            result[id]?.meetings.append(Self.meeting(from: row))
+            arguments: arguments
+        )
+        while let row = try meetings.next() {
+            let id: Int64 = row[0]
+            let start = (row[2] as Int?).flatMap(TimeOfDay.init(minutes:))
+            let end = (row[3] as Int?).flatMap(TimeOfDay.init(minutes:))
+            result[id]?.meetings.append(
+                Meeting(days: Weekdays(rawValue: UInt8(clamping: row[1] as Int)), start: start, end: end, building: row[4], room: row[5], kind: row[6])
+            )
         }
         return result
     }
