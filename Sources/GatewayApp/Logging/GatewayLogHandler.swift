@@ -53,28 +53,36 @@ public struct GatewayLogHandler: LogHandler {
 
     /// Appends ` key=value` for every metadata entry, sorted by key: the handler's own, then the
     /// provider's, then the event's, a later one replacing an earlier one with the same key.
-    /// It collects pairs into one small array rather than merging dictionaries (which copies
-    /// the handler's dictionary on every line).
+    /// Lines carry a handful of entries, so it collects them in two small arrays and sorts by
+    /// insertion, rather than merging dictionaries (which copied the handler's dictionary on
+    /// every line) or calling the generic sort.
     func appendMetadata(to line: inout String, explicit: Logger.Metadata?) {
-        let provided = metadataProvider?.get() ?? [:]
-        let explicit = explicit ?? [:]
-        var pairs: [(key: String, value: Logger.MetadataValue, rank: Int)] = []
-        pairs.reserveCapacity(metadata.count + provided.count + explicit.count)
-        func add(_ source: Logger.Metadata, rank: Int) {
+        var keys: [String] = []
+        var values: [Logger.MetadataValue] = []
+        keys.reserveCapacity(8)
+        values.reserveCapacity(8)
+        func add(_ source: Logger.Metadata) {
             for (key, value) in source {
-                pairs.append((key == Self.hummingbirdRequestIDKey ? Self.requestIDKey : key, value, rank))
+                let key = key == Self.hummingbirdRequestIDKey ? Self.requestIDKey : key
+                if let existing = keys.firstIndex(of: key) {
+                    values[existing] = value
+                } else {
+                    // Insert in key order.
+                    var index = keys.endIndex
+                    while index > 0 && key < keys[index - 1] { index -= 1 }
+                    keys.insert(key, at: index)
+                    values.insert(value, at: index)
+                }
             }
         }
-        add(metadata, rank: 0)
-        add(provided, rank: 1)
-        add(explicit, rank: 2)
-        // By key, then the latest source last, so that it is the one kept.
-        pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
-        for index in pairs.indices where index + 1 == pairs.count || pairs[index + 1].key != pairs[index].key {
+        add(metadata)
+        if let provided = metadataProvider?.get() { add(provided) }
+        if let explicit { add(explicit) }
+        for index in keys.indices {
             line += " "
-            line += pairs[index].key
+            line += keys[index]
             line += "="
-            line += pairs[index].value.description
+            line += values[index].description
         }
     }
 

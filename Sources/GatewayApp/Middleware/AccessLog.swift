@@ -33,12 +33,14 @@ struct AccessLog: Sendable {
         return value
     }
 
-    /// Writes the request's line at `info`.
-    func record(_ request: Request, status: HTTPResponse.Status, elapsed: Duration, logger: Logger) {
+    /// Writes the request's line at `info`. The id is passed along (it replaces the logger's
+    /// own under the same key) so the line doesn't format it a second time.
+    func record(_ request: Request, status: HTTPResponse.Status, elapsed: Duration, requestID: String, logger: Logger) {
         guard logger.logLevel <= .info else { return }
         logger.info(
             "request",
             metadata: [
+                "request_id": .string(requestID),
                 "method": .string(request.method.rawValue),
                 "path": .string(loggable(request.uri.path)),
                 "status": .string(String(status.code)),

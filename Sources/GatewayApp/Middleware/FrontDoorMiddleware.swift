@@ -42,7 +42,7 @@ struct FrontDoorMiddleware: RouterMiddleware {
             inFlight, route: context.endpointPath ?? "NotFound", method: request.method, status: response.status, failed: failed,
             nanoseconds: UInt64(clamping: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         )
-        accessLog.record(request, status: response.status, elapsed: elapsed, logger: context.logger)
+        accessLog.record(request, status: response.status, elapsed: elapsed, requestID: requestID, logger: context.logger)
         return response
     }
 }
