@@ -15,11 +15,13 @@ public struct GatewayContext: RequestContext {
         get { forwardedClientAddress ?? peerAddress }
         set { forwardedClientAddress = newValue }
     }
-    /// The socket peer's IP address, whatever the headers say. Worked out when asked (most
-    /// requests never ask), not for every request.
-    public var peerAddress: String? { channel?.remoteAddress?.ipAddress }
+    /// The socket peer's IP address, whatever the headers say. The address is taken when the
+    /// request arrives (a connection that closes meanwhile forgets its peer, and a client could
+    /// otherwise reset the connection to go uncounted by the address throttles); its text is
+    /// worked out only when asked, which most requests never do.
+    public var peerAddress: String? { peer?.ipAddress }
     private var forwardedClientAddress: String?
-    private let channel: (any Channel)?
+    private let peer: SocketAddress?
 
     /// The request body limit in bytes for this request; larger bodies answer 413. The body
     /// limit middleware sets it from the one configured limit (and its per-route exceptions),
@@ -28,7 +30,7 @@ public struct GatewayContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        channel = source.channel
+        peer = source.channel.remoteAddress
     }
 
     /// The identity of the caller, or a 401 problem when the route was reached unauthenticated.

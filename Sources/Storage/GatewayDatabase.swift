@@ -8,9 +8,11 @@ public final class GatewayDatabase: Sendable {
     public let pool: DatabasePool
     public let path: String
     let migrator: DatabaseMigrator
-    /// Write transactions that may take long (any not declared short), running or queued:
-    /// while there is one, ``writePreferringInline(_:)`` suspends instead of waiting on a thread.
-    let longWritesInFlight = Atomic<Int>(0)
+    /// Write transactions running or queued: while there is one, ``writePreferringInline(_:)``
+    /// queues instead of running on its caller's thread.
+    let writesInFlight = Atomic<Int>(0)
+    /// Connections of their own for ``readPreferringInline(_:)``.
+    let inlineReaders: InlineReaders
 
     /// Opens (creating the file and its folder when missing) and configures the database.
     /// It does not migrate: call ``migrate()``.
@@ -29,18 +31,16 @@ public final class GatewayDatabase: Sendable {
         }
         self.path = path
         self.pool = try DatabasePool(path: path, configuration: config)
+        self.inlineReaders = try InlineReaders(path: path, count: max(2, ProcessInfo.processInfo.activeProcessorCount))
         self.migrator = makeMigrator(modules)
     }
 
-    /// A write transaction on GRDB's writer queue. Stores that work on GRDB directly write
-    /// through this rather than `pool.write`, so that ``writePreferringInline(_:)`` knows
-    /// whether it may wait for the writer on a thread: `short` declares a transaction bounded
-    /// to a few milliseconds (a batch of job claims and completions); any other is counted as
-    /// possibly long (an import, a rotation, a bulk delete).
-    public func writeSQLite<T: Sendable>(short: Bool = false, _ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if short { return try await pool.write(updates) }
-        longWritesInFlight.add(1, ordering: .acquiring)
-        defer { longWritesInFlight.subtract(1, ordering: .releasing) }
+    /// A write transaction on GRDB's writer queue, counted so that
+    /// ``writePreferringInline(_:)`` knows whether the writer is free. Stores that work on GRDB
+    /// directly write through this rather than `pool.write`.
+    public func writeSQLite<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        writesInFlight.add(1, ordering: .acquiring)
+        defer { writesInFlight.subtract(1, ordering: .releasing) }
         return try await pool.write(updates)
     }
 

@@ -9,24 +9,23 @@ public protocol TransactionRunner: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in one write transaction: everything it does commits together or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
-    /// ``write(_:)`` for a small write on the request path (enqueueing a job): it runs on the
-    /// calling thread, without the two thread hops of an async write (which cost more than a
-    /// one-row insert and its commit), waiting if need be for short writes ahead of it (a
-    /// job batch: milliseconds). While a write that may take long is running or queued, it
-    /// queues like ``write(_:)`` instead, suspended rather than holding a thread. Only for
-    /// bodies that are short.
+    /// ``write(_:)`` for a small write on the request path (enqueueing a job): when no other
+    /// write is running or queued, it runs on the calling thread at once, without the two
+    /// thread hops of an async write (which cost more than a one-row insert and its commit);
+    /// otherwise it queues like ``write(_:)``, suspended rather than holding a thread. Only
+    /// for bodies that are short. (A write by another process, such as an operator's command,
+    /// can still make the inline path wait, up to the busy timeout.)
     func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
-    /// Runs `body` on a reader connection on the calling thread, without hopping to the
-    /// database's queue and back: for a short indexed lookup on the request path (a credential
-    /// or token check), where the two thread hops of ``read(_:)`` cost more than the read
-    /// itself. The caller's thread waits meanwhile, so never use it for a scan or anything
-    /// that may take long. WAL readers don't wait for the writer; a caller waits only while
-    /// every reader connection is busy, and those finish on their own threads.
+    /// ``read(_:)`` for a short indexed lookup on the request path (a credential or token
+    /// check): when one of a few connections kept for this is free, it runs on the calling
+    /// thread at once, without the two thread hops of ``read(_:)`` (which cost more than the
+    /// lookup); otherwise it reads the usual way. It never waits for a connection. Never use it
+    /// for a scan or anything that may take long.
     ///
     /// No transaction is opened (that would double the statements of a one-row lookup): each
     /// statement sees the latest commit, so a body of several statements may see a commit
     /// land between them. Use ``read(_:)`` when they must agree.
-    func readInline<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+    func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
     /// services before anything is served).
     func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
@@ -48,9 +47,12 @@ extension GatewayDatabase: TransactionRunner {
     }
 
     public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard longWritesInFlight.load(ordering: .acquiring) == 0 else { return try await write(body) }
-        // Only short writes are ahead (a long one that starts now queues behind this one; a
-        // write by another process can still make this wait up to the busy timeout).
+        // Inline only when no write is running or queued; this one then counts as running, so
+        // the others queue behind it rather than the other way round.
+        guard writesInFlight.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+            return try await write(body)
+        }
+        defer { writesInFlight.subtract(1, ordering: .releasing) }
         return try writeOnThisThread(body)
     }
 
@@ -63,10 +65,9 @@ extension GatewayDatabase: TransactionRunner {
         try pool.read { db in try body(db) }
     }
 
-    public func readInline<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        // GRDB's synchronous read runs on the calling thread when the reader's queue is idle
-        // (dispatch_sync's fast path), which it is: each reader serves one read at a time.
-        try pool.unsafeRead { db in try body(db) }
+    public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        if let result = try inlineReaders.read({ db in try body(db) }) { return result }
+        return try await pool.unsafeRead { db in try body(db) }
     }
 
     public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
@@ -76,17 +77,24 @@ extension GatewayDatabase: TransactionRunner {
         // three statements anew each time (as `Database.inSavepoint` does) costs more than
         // running them.
         try db.cachedStatement(sql: "SAVEPOINT unit_of_work").execute()
-        let result: T
         do {
-            result = try body()
-        } catch {
-            // Undo what the body wrote and leave the savepoint; the transaction goes on.
-            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT unit_of_work").execute()
+            let result = try body()
             try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
+            return result
+        } catch {
+            // Undo what the body wrote (also when the release failed: its caller is told the
+            // unit failed, so none of it may commit) and leave the savepoint; the transaction
+            // goes on. The first error is the one the caller gets.
+            do {
+                try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT unit_of_work").execute()
+                try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
+            } catch {
+                // Nothing of the batch may commit then: end the whole transaction, so that its
+                // commit fails for every caller in it.
+                try? db.execute(sql: "ROLLBACK")
+            }
             throw error
         }
-        try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
-        return result
     }
 }
 

@@ -119,7 +119,7 @@ public final class AuthService: Sendable {
         let valid: Bool
         do {
             // One indexed lookup on this thread (the credential cache makes it most of a check).
-            usable = try transactions.readInline(lookup).flatMap { $0.disabled ? nil : $0 }
+            usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled ? nil : $0 }
             if let usable, let id = usable.id,
                 cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
             {
@@ -199,7 +199,7 @@ public final class AuthService: Sendable {
         let hash = Self.digest(token)
         let now = clock.now()
         // Every authenticated request asks: one indexed lookup on this thread.
-        return try transactions.readInline { [store] db in
+        return try await transactions.readPreferringInline { [store] db in
             guard let (record, account) = try store.liveToken(hash: hash, now: now, in: db) else { return nil }
             return Identity(accountID: account.id ?? 0, username: account.username, role: account.role, tokenID: record.id)
         }

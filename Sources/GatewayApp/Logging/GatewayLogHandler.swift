@@ -59,25 +59,37 @@ public struct GatewayLogHandler: LogHandler {
     func appendMetadata(to line: inout String, explicit: Logger.Metadata?) {
         var keys: [String] = []
         var values: [Logger.MetadataValue] = []
+        // Which source set each entry (0 handler, 1 provider, 2 event), and whether it was
+        // Hummingbird's id renamed.
+        var origins: [(source: Int, renamed: Bool)] = []
         keys.reserveCapacity(8)
         values.reserveCapacity(8)
-        func add(_ source: Logger.Metadata) {
-            for (key, value) in source {
-                let key = key == Self.hummingbirdRequestIDKey ? Self.requestIDKey : key
+        origins.reserveCapacity(8)
+        func add(_ metadata: Logger.Metadata, source: Int) {
+            for (key, value) in metadata {
+                let renamed = key == Self.hummingbirdRequestIDKey
+                let key = renamed ? Self.requestIDKey : key
                 if let existing = keys.firstIndex(of: key) {
-                    values[existing] = value
+                    // A later source wins; within one, a `request_id` set by name wins over
+                    // Hummingbird's id, whatever order the dictionary yields them in.
+                    let origin = origins[existing]
+                    if source > origin.source || (origin.renamed && !renamed) {
+                        values[existing] = value
+                        origins[existing] = (source, renamed)
+                    }
                 } else {
                     // Insert in key order.
                     var index = keys.endIndex
                     while index > 0 && key < keys[index - 1] { index -= 1 }
                     keys.insert(key, at: index)
                     values.insert(value, at: index)
+                    origins.insert((source, renamed), at: index)
                 }
             }
         }
-        add(metadata)
-        if let provided = metadataProvider?.get() { add(provided) }
-        if let explicit { add(explicit) }
+        add(metadata, source: 0)
+        if let provided = metadataProvider?.get() { add(provided, source: 1) }
+        if let explicit { add(explicit, source: 2) }
         for index in keys.indices {
             line += " "
             line += keys[index]

@@ -44,7 +44,7 @@ public struct SQLiteJobStore: JobQueueStore {
         _ resolutions: [JobResolution], queue: String, limit: Int, worker: String, now: Date, leaseUntil: Date
     ) async throws -> (finished: [FinishedJob], claimed: [ClaimedJob]) {
         if resolutions.isEmpty && limit <= 0 { return ([], []) }
-        return try await database.writeSQLite(short: true) { db in
+        return try await database.writeSQLite { db in
             let finished = try Self.finish(resolutions, worker: worker, now: now, in: db)
             let claimed = limit > 0
                 ? try Self.claim(queue: queue, limit: limit, worker: worker, now: now, leaseUntil: leaseUntil, in: db)
@@ -158,7 +158,7 @@ public struct SQLiteJobStore: JobQueueStore {
     public func renewLeases(_ leases: [LeaseKey], worker: String, until: Date) async throws -> Set<Int64> {
         guard !leases.isEmpty else { return [] }
         let untilMs = until.millisecondsSince1970
-        return try await database.writeSQLite(short: true) { db in
+        return try await database.writeSQLite { db in
             var held = Set<Int64>()
             let statement = try db.cachedStatement(sql: Self.renewSQL)
             for lease in leases {
@@ -172,7 +172,7 @@ public struct SQLiteJobStore: JobQueueStore {
     public func reapExpiredLeases(now: Date) async throws -> [ReapedJob] {
         let nowMs = now.millisecondsSince1970
         let iso = ISO8601.string(from: now)
-        return try await database.writeSQLite(short: true) { db in
+        return try await database.writeSQLite { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -195,7 +195,7 @@ public struct SQLiteJobStore: JobQueueStore {
         for (states, before) in [("'completed', 'cancelled'", finishedBefore), ("'discarded'", discardedBefore)] {
             // Small batches, each its own transaction, so pruning never holds the writer long.
             while true {
-                let deleted = try await database.writeSQLite(short: true) { db in
+                let deleted = try await database.writeSQLite { db in
                     try db.execute(
                         sql: """
                             DELETE FROM jobs WHERE id IN (

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import GRDB
 import GatewayApp
-import Storage
+@testable import Storage
 import Synchronization
 import Testing
 
@@ -11,7 +11,8 @@ import Glibc
 #endif
 
 /// The request-path shortcuts of ``TransactionRunner``: a write that runs on the caller's thread
-/// only while no long write is in flight, an inline read, and the group-commit savepoint.
+/// only while no other write is in flight, a read on a connection of its own when one is free,
+/// and the group-commit savepoint.
 @Suite("Inline transactions")
 struct InlineTransactionTests {
     static func database() throws -> GatewayDatabase {
@@ -33,15 +34,42 @@ struct InlineTransactionTests {
         }
         #expect(ran == caller)
         #expect(try await db.pool.read { try String.fetchOne($0, sql: "SELECT text FROM notes") } == "inline")
-        let read = try db.readInline { tx in try String.fetchOne(tx.sqlite(), sql: "SELECT text FROM notes") }
-        #expect(read == "inline")
+        let reader = Self.thread()
+        let read = try await db.readPreferringInline { tx in (try String.fetchOne(tx.sqlite(), sql: "SELECT text FROM notes"), Self.thread()) }
+        #expect(read.0 == "inline")
+        #expect(read.1 == reader)
     }
 
-    @Test func behindALongWriteItWaitsSuspendedAndThenCommits() async throws {
+    /// Inline reads have connections of their own and never wait for one: with every one of
+    /// them held, a read goes the usual way (on a pool reader's queue) and still answers.
+    @Test func inlineReadsNeverWaitForAConnection() async throws {
+        let db = try Self.database()
+        try await db.write { tx in try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('seen')") }
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holders = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        // Hold every inline connection from threads outside Swift's pool.
+        for _ in 0..<holders {
+            Thread.detachNewThread {
+                _ = try? db.inlineReaders.read { _ in
+                    held.signal()
+                    release.wait()
+                }
+            }
+        }
+        for _ in 0..<holders { held.wait() }
+        let caller = Self.thread()
+        let read = try await db.readPreferringInline { tx in (try String.fetchOne(tx.sqlite(), sql: "SELECT text FROM notes"), Self.thread()) }
+        #expect(read.0 == "seen")
+        #expect(read.1 != caller, "with no inline connection free it read on a pool reader's queue")
+        for _ in 0..<holders { release.signal() }
+    }
+
+    @Test func behindAnotherWriteItWaitsSuspendedAndThenCommits() async throws {
         let db = try Self.database()
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        // A long write (not declared short) holds the writer until released.
+        // Another write holds the writer until released.
         let long = Task {
             try await db.write { tx in
                 started.signal()
