@@ -4,21 +4,13 @@
 # compatibility proxy to that same process, in one run. The proxy is measured twice: with its
 # per-user cache (what clients see) and with the cache off (every request goes upstream, the
 # real cost of proxying). Release builds, 127.0.0.1 only; server, simulator and wrk share the cores.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-1}
 PORT=${PORT:-18093}
 SIM_PORT=${SIM_PORT:-18094}
-command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-SCRATCH=${SCRATCH:-.build-release}
-[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
-swift build -c release --product gradebook-sim --scratch-path "$SCRATCH" >/dev/null
-BINDIR=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
-DIR=$(mktemp -d)
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$DIR"' EXIT
+bench_build gateway gradebook-sim
 ADMIN_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 "$BINDIR/gradebook-sim" serve --host 127.0.0.1 --port "$SIM_PORT" --prefix cgi-bin --log-level error >/dev/null 2>&1 &
 PIDS+=($!)

@@ -8,18 +8,13 @@
 # then a table of the gateway's figures with their ratios to huey's and to the issue's targets,
 # with the load average before and after. JOBS=20000 by default; SCRATCH picks the build folder
 # (default .build-release); PROFILE=1 adds a perf profile of end to end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 JOBS=${JOBS:-20000}
 WORKERS=${WORKERS:-1,4}
-SCRATCH=${SCRATCH:-.build-release}
-bash scripts/install-deps.sh --bench >/dev/null
 # Always built (SKIP_BUILD, which `make bench` sets, is about the gateway binary).
-swift build -c release --product jobs-bench --scratch-path "$SCRATCH" >/dev/null 2>&1 \
-    || swift build -c release --product jobs-bench --scratch-path "$SCRATCH"
-BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path 2>/dev/null)/jobs-bench
-OUT=$(mktemp)
-trap 'rm -f "$OUT"' EXIT
+bench_build jobs-bench
+BIN=$BINDIR/jobs-bench
+OUT=$DIR/out.txt
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load average before: $LOAD_BEFORE"
 "$BIN" --jobs "$JOBS" --workers "$WORKERS" | tee -a "$OUT"

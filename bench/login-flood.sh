@@ -2,19 +2,14 @@
 # Login flood: 64 connections hammer POST /v1/auth/token with valid credentials (real argon2id
 # at OWASP parameters) while 4 connections measure /healthz latency, both for DURATION seconds,
 # against a release build on 127.0.0.1. Prints logins/s and the /healthz p50/p99.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 PORT=${PORT:-18090}
-command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-SCRATCH=${SCRATCH:-.build-release}
-[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
-BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/gateway
-DIR=$(mktemp -d)
-trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT
+bench_build gateway
+BIN=$BINDIR/gateway
 echo 'bench passphrase 1' | "$BIN" admin create-user --database "$DIR/db.sqlite" --username bench-user --role student >/dev/null
 "$BIN" serve --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
-PID=$!
+PIDS+=($!)
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
 
 # GATEWAY throttles failures only, so valid logins are not throttled.

@@ -8,21 +8,14 @@
 #     (fetch sections and scores, snapshot, diff, store; CONCURRENCY at a time), and the
 #     ceiling: wrk on the simulator's sections record; the ratio counts the requests each poll
 #     makes.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 COUNT=${COUNT:-10000}
 ACCOUNTS=${ACCOUNTS:-1000}
 CONCURRENCY=${CONCURRENCY:-8}
 SIM_PORT=${SIM_PORT:-18095}
-SCRATCH=${SCRATCH:-.build-release}
-command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-command -v h2load >/dev/null || { apt-get install -y -qq nghttp2-client >/dev/null; }
-[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
-swift build -c release --product gradebook-sim --scratch-path "$SCRATCH" >/dev/null
-BINDIR=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
-DIR=$(mktemp -d)
-PIDS=()
-trap 'exec 9>&- 2>/dev/null; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$DIR"' EXIT
+bench_build gateway gradebook-sim
+# The stand-in's lifeline (fd 9) is closed first, so it stops even if a kill is missed.
+bench_extra_cleanup() { exec 9>&- 2>/dev/null || true; }
 TEAM=TEAM123456 KEYID=KEY1234567 TOPIC=edu.campus.gateway
 DEVICE=$(printf 'ab%.0s' $(seq 1 32))
 

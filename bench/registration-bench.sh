@@ -6,21 +6,16 @@
 #  2. Registrations under contention: STUDENTS students register for and drop one class at
 #     random (bench/lua/registration.lua), all competing for its seats and SQLite's writer.
 #  3. In-process catalog filter latency over the full demo catalog (gateway registration-bench).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-1}
 STUDENTS=${STUDENTS:-50}
 PORT=${PORT:-18091}
-command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-SCRATCH=${SCRATCH:-.build-release}
-[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
-BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/gateway
-DIR=$(mktemp -d)
-trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT
+bench_build gateway sqlite-ceiling
+BIN=$BINDIR/gateway
 "$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
-PID=$!
+PIDS+=($!)
 URL="http://127.0.0.1:$PORT"
 for _ in $(seq 1 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
 
@@ -55,8 +50,7 @@ wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/lua/registration.lua "$URL" -- "
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:" | tee "$DIR/contention.txt"
 # The ceiling in the same run: a bare SQLite loop, one insert (or delete) and one update per
 # transaction, on the same settings (bench/sqlite-ceiling).
-swift build -c release --product sqlite-ceiling --scratch-path "$SCRATCH" >/dev/null
-"$(dirname "$BIN")/sqlite-ceiling" 100000 | tee "$DIR/ceiling.txt"
+"$BINDIR/sqlite-ceiling" 100000 | tee "$DIR/ceiling.txt"
 python3 - "$DIR/contention.txt" "$DIR/ceiling.txt" <<'PY'
 import re, sys
 contention, ceiling = open(sys.argv[1]).read(), open(sys.argv[2]).read()

@@ -9,19 +9,11 @@
 #   - wrk -t1 -c32 requests/s and, load-independent, the server's CPU time per request (its
 #     utime+stime from /proc over REQUESTS requests sent by h2load --h1);
 #   - memory: RSS idle, peak RSS after the loads, and the cost of 1,000 open idle connections.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 REQUESTS=${REQUESTS:-100000}
-SCRATCH=${SCRATCH:-.build-release}
-command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-command -v h2load >/dev/null || { apt-get install -y -qq nghttp2-client >/dev/null; }
-[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
-swift build -c release --product bare-hummingbird --scratch-path "$SCRATCH" >/dev/null
-BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
-DIR=$(mktemp -d)
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$DIR"' EXIT
+bench_build gateway bare-hummingbird
+BIN=$BINDIR
 "$BIN/bare-hummingbird" 18199 >/dev/null 2>&1 &
 PIDS+=($!); BARE=$!
 "$BIN/gateway" serve --demo --database "$DIR/info.sqlite" --host 127.0.0.1 --port 18198 >/dev/null 2>"$DIR/access.log" &

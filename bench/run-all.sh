@@ -5,12 +5,12 @@
 # command that produced them. A failing benchmark fails the run after the others have run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh >/dev/null
+bash scripts/install-deps.sh --bench >/dev/null
 swift build -c release --product gateway --scratch-path "${SCRATCH:-.build-release}" >/dev/null || exit 1
 export SKIP_BUILD=1
 failed=()
 for script in bench/*.sh; do
-    [ "$(basename "$script")" = "run-all.sh" ] && continue
+    case "$(basename "$script")" in run-all.sh | lib.sh) continue ;; esac
     echo "== $script ($(date -u +%H:%M:%S))"
     if ! bash "$script"; then failed+=("$script"); fi
 done

@@ -13,32 +13,24 @@
 # scheduling-bench, e.g. "--runs 50 --naive no"), SCRATCH (release build folder, default
 # .build-release), SKIP_BUILD=1 (reuse the last gateway binary; scheduling-bench is always built,
 # since `make bench` builds only gateway).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-1}
 COURSES=${COURSES:-5}
 UMDIO=${UMDIO:-../shared/data/umdio/202005.json}
 BENCH_ARGS=${BENCH_ARGS:-}
-command -v wrk >/dev/null || { apt-get install -y -qq wrk >/dev/null; }
-SCRATCH=${SCRATCH:-.build-release}
-[ "${SKIP_BUILD:-0}" = "1" ] || swift build -c release --product gateway --scratch-path "$SCRATCH" >/dev/null
-swift build -c release --product scheduling-bench --scratch-path "$SCRATCH" >/dev/null
-BIN_DIR=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+bench_build gateway scheduling-bench
+BIN_DIR=$BINDIR
 
 echo "== in-process builder and naive search ($UMDIO)"
 # shellcheck disable=SC2086
 "$BIN_DIR/scheduling-bench" "$UMDIO" $BENCH_ARGS
 
 echo "== HTTP: POST /v1/scheduling/builds against /healthz"
-DIR=$(mktemp -d)
 PID=""
-cleanup() {
-  if [ -n "$PID" ]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
-  rm -rf "$DIR"
-}
-trap cleanup EXIT
+# The gateway is waited for after it is stopped, so its database is closed before $DIR goes.
+bench_extra_cleanup() { if [ -n "$PID" ]; then kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi; }
 # Generated demo passwords are printed once; they go to the log with everything else.
 "$BIN_DIR/gateway" serve --demo --demo-passwords generated --builds-per-minute 0 --host 127.0.0.1 --port 0 \
   --port-file "$DIR/port" --database "$DIR/db.sqlite" --log-level error >"$DIR/serve.log" 2>&1 &

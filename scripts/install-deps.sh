@@ -3,7 +3,8 @@
 # and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
 # With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
 # and Selenium in the venv, for the browser tests of the web pages (Tests/Browser).
-# With --bench (what bench/jobs-bench.sh passes) also huey in the venv: the job queue's ceiling.
+# With --bench (what the benchmarks in bench/ pass) also wrk and h2load (nghttp2-client), the
+# load generators, and huey in the venv: the job queue's ceiling.
 set -euo pipefail
 
 BROWSER=0
@@ -19,6 +20,9 @@ done
 PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv)
 if [ "$BROWSER" = 1 ]; then
   PKGS+=(chromium chromium-driver)
+fi
+if [ "$BENCH" = 1 ]; then
+  PKGS+=(wrk nghttp2-client)
 fi
 missing=()
 for p in "${PKGS[@]}"; do
