@@ -22,8 +22,11 @@ struct DeliveryPlanTests {
         let now = Self.local(2024, 3, 1, 12)
         #expect(DeliveryPlan.plan(category: "grade.changed", urgent: false, now: now, preferences: preferences, scheduled: []) == .muted)
         #expect(DeliveryPlan.plan(category: "grade.new", urgent: false, now: now, preferences: preferences, scheduled: []) == .at(now))
-        // Always-on categories can't be muted.
-        #expect(DeliveryPlan.plan(category: "class.cancelled", urgent: true, now: now, preferences: preferences, scheduled: []) == .at(now))
+        // Always-on categories can't be muted, even if a stored set names them.
+        let overreaching = NotificationPreferences(muted: ["grade.changed", "class.cancelled", "test"])
+        #expect(DeliveryPlan.plan(category: "class.cancelled", urgent: false, now: now, preferences: overreaching, scheduled: []) == .at(now))
+        #expect(DeliveryPlan.plan(category: "test", urgent: false, now: now, preferences: overreaching, scheduled: []) == .at(now))
+        #expect(DeliveryPlan.plan(category: "grade.changed", urgent: false, now: now, preferences: overreaching, scheduled: []) == .muted)
     }
 
     @Test func quietHoursAcrossMidnightDeferToTheirLocalEnd() {

@@ -63,7 +63,9 @@ struct GradebookAdminRoutes: Sendable {
             let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
             let source = try body.source(id: id)
             let created = try await service.put(source)
-            return try GatewayJSON.response(GradebookViews.Source(source), status: created ? .created : .ok)
+            // The source's poll health is kept across a change of its settings; show it.
+            let (health, now) = try await service.health()
+            return try GatewayJSON.response(GradebookViews.Source(source, health: health[source.id], now: now), status: created ? .created : .ok)
         }
         group.delete(":sourceId") { _, context in
             try await service.delete(id: try Self.id(context))

@@ -75,7 +75,10 @@ public struct PushRoutes: Sendable {
             let device = try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)
             let id = UUID().uuidString.lowercased()
             let queued = try await push.notify(deviceID: device.id, uniqueKey: "test:\(id)", OutgoingNotification(
-                id: id, category: "test", title: "Campus Gateway", body: "Notifications reach this device."
+                id: id, category: "test", title: "Campus Gateway", body: "Notifications reach this device.",
+                // The student is checking their device now: quiet hours and the hourly budget
+                // don't hold it back.
+                urgent: true
             ))
             return try GatewayJSON.response(["queued": queued], status: .accepted)
         }

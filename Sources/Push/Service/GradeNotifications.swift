@@ -45,22 +45,25 @@ public struct GradeNotifications: Sendable {
         registry.schedule(try ScheduleDefinition(name: "push.poll-grades", kind: Self.pollAll, payload: NoPayload(), rule: .every(seconds: tick)))
     }
 
-    /// The polls whose interval window begins in the tick ending at `now`: one
-    /// `gradebook.poll` per followed student, at a stable offset in the window (a hash of the
-    /// account and student), unique per window so a late or repeated tick adds none twice.
+    /// The polls of the interval window `now` falls in: one `gradebook.poll` per followed
+    /// student whose window has not been queued yet (``DeviceStoring/claimPollWindow``), at a
+    /// stable offset in the window (a hash of the account and student), or at once when the
+    /// tick comes after that offset. A late tick (after downtime or a pause), a repeated one or
+    /// a run by hand still queues each window's poll exactly once, and none is skipped.
     @discardableResult
     public func enqueuePolls(now: Date) async throws -> Int {
         let intervals = try await accounts.pollIntervals()
-        let tick = self.tick
         return try await transactions.write { [devices, jobs] db in
             let seconds = Int(now.timeIntervalSince1970.rounded(.down))
             var queued = 0
+            try devices.forgetUnfollowedPollWindows(in: db)
             for (account, student) in try devices.followedStudents(in: db) {
                 guard let requested = intervals[account] else { continue }
                 let interval = max(Self.shortestInterval, requested)
                 let window = seconds / interval
-                // Only the first tick of each window queues its polls.
-                guard window != (seconds - tick) / interval else { continue }
+                guard try devices.claimPollWindow(
+                    gradebookAccountID: account, studentID: student, windowStart: Int64(window * interval), in: db
+                ) else { continue }
                 let offset = Self.spread("\(account)/\(student)", over: interval)
                 let runAt = Date(timeIntervalSince1970: TimeInterval(window * interval + offset))
                 let job = try NewJob(

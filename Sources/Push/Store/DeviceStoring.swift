@@ -37,6 +37,11 @@ public protocol DeviceStoring: Sendable {
     func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64]
     /// Every (gradebook account, student) some active device follows.
     func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)]
+    /// Records that the poll window starting at `windowStart` (epoch seconds) is queued for a
+    /// followed student; false when that window, or a later one, already was.
+    func claimPollWindow(gradebookAccountID: Int64, studentID: String, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool
+    /// Forgets the poll windows of students no active device follows any more.
+    func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws
 }
 
 public struct SQLiteDeviceStore: DeviceStoring {
@@ -153,6 +158,26 @@ public struct SQLiteDeviceStore: DeviceStoring {
                 """,
             arguments: [gradebookAccountID, studentID]
         )
+    }
+
+    public func claimPollWindow(gradebookAccountID: Int64, studentID: String, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: """
+            INSERT INTO push_poll_windows (gradebook_account_id, student_id, window_start) VALUES (?, ?, ?)
+            ON CONFLICT (gradebook_account_id, student_id) DO UPDATE SET window_start = excluded.window_start
+            WHERE excluded.window_start > push_poll_windows.window_start
+            """).execute(arguments: [gradebookAccountID, studentID, windowStart])
+        return db.changesCount > 0
+    }
+
+    public func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: """
+            DELETE FROM push_poll_windows WHERE NOT EXISTS (
+                SELECT 1 FROM push_device_students s JOIN push_devices d ON d.id = s.device_id
+                WHERE d.active = 1 AND s.gradebook_account_id = push_poll_windows.gradebook_account_id
+                    AND s.student_id = push_poll_windows.student_id)
+            """).execute()
     }
 
     public func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {

@@ -5,7 +5,7 @@ public import Storage
 /// accounts and students a device follows (QuickHAC's model), and the outbox of notifications
 /// with their delivery state.
 public enum PushSchema: SchemaModule {
-    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences"]
+    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows"]
 
     public static let migrations: [Migration] = [
         Migration("push.001.devices-outbox") { db in
@@ -100,6 +100,18 @@ public enum PushSchema: SchemaModule {
                 ALTER TABLE push_notifications ADD COLUMN collapse_id TEXT;
                 ALTER TABLE push_notifications ADD COLUMN expires_at DATETIME;
                 CREATE INDEX push_notifications_schedule ON push_notifications(device_id, deliver_at);
+                """)
+        },
+        Migration("push.004.poll-windows") { db in
+            // The start of the latest poll window queued for each followed student, so a tick
+            // queues a window's poll once, whenever it runs (late, repeated or by hand).
+            try db.execute(sql: """
+                CREATE TABLE push_poll_windows (
+                    gradebook_account_id INTEGER NOT NULL,
+                    student_id TEXT NOT NULL,
+                    window_start INTEGER NOT NULL,
+                    PRIMARY KEY (gradebook_account_id, student_id)
+                ) WITHOUT ROWID;
                 """)
         },
     ]

@@ -139,6 +139,17 @@ struct GradeNotificationTests {
         #expect(runAts.allSatisfy { $0 >= 30 && $0 < 300 }, "inside the window, none before the tick: \(runAts)")
         #expect(Set(runAts.map { Int($0) / 100 }).count == 3, "spread over the window, not bunched: \(runAts)")
         #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(330)) == 20, "the next window")
+        // After downtime the scheduler's next tick lands late in a later window, long after its
+        // first minute: that window is still polled, once, and at once where its offsets passed.
+        let late = windowStart.addingTimeInterval(1200 + 250)
+        #expect(try await notifications.enqueuePolls(now: late) == 20, "a window whose first tick was missed")
+        #expect(try await notifications.enqueuePolls(now: late.addingTimeInterval(10)) == 0, "once")
+        let lateRunAts = try await app.database.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT run_at FROM jobs WHERE kind = 'gradebook.poll' ORDER BY id DESC LIMIT 20")
+        }.map { Double($0) / 1000 - windowStart.timeIntervalSince1970 }
+        #expect(lateRunAts.allSatisfy { $0 >= 1450 && $0 < 1500 }, "none before the tick, none past the window: \(lateRunAts)")
+        // An earlier time (a clock set back) queues nothing again.
+        #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(30)) == 0)
     }
 
     /// Works the polls, then the notifications they queued.

@@ -5,7 +5,6 @@ import GRDB
 import GatewayCore
 import Storage
 import Jobs
-import Jobs
 import Push
 import Registration
 import Testing

@@ -29,6 +29,7 @@ struct PushPreferenceTests {
 
             let bad: [(String, String)] = [
                 (#"{"categories": {"grade.bogus": false}}"#, "categories.grade.bogus"),
+                (#"{"categories": {"class.cancelled": false}}"#, "categories.class.cancelled"),
                 (#"{"quietHours": {"start": "25:00", "end": "07:00", "timeZone": "America/Los_Angeles"}}"#, "quietHours.start"),
                 (#"{"quietHours": {"start": "22:00", "timeZone": "America/Los_Angeles"}}"#, "quietHours.end"),
                 (#"{"quietHours": {"start": "22:00", "end": "22:00", "timeZone": "America/Los_Angeles"}}"#, "quietHours.end"),
@@ -74,12 +75,20 @@ struct PushPreferenceTests {
         #expect(try await push.notify(accountID: accountID, uniqueKey: "g1", OutgoingNotification(id: "g1", category: "grade.new", title: "New grade", body: "Quiz 1")) == 1)
         #expect(try await push.notify(accountID: accountID, uniqueKey: "g2", OutgoingNotification(id: "g2", category: "grade.changed", title: "Changed", body: "Quiz 1")) == 0)
         #expect(try await push.notify(accountID: accountID, uniqueKey: "s1", OutgoingNotification(id: "s1", category: "seat.open", title: "Seat", body: "7030", urgent: true)) == 1)
+        // A student testing their device at night hears it at once.
+        // (A new token: the clock moved past the first one's lifetime.)
+        let tonight = try await gateway.app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        try await gateway.withRouter { client async throws in
+            let devices = try await client.json(.get, "/v1/me/devices", token: tonight)
+            let deviceID = try #require((devices.object["items"] as? [[String: Any]])?.first?["id"] as? Int)
+            #expect(try await client.json(.post, "/v1/me/devices/\(deviceID)/test", token: tonight).status == .accepted)
+        }
         let rows = try await gateway.app.push.recent(state: .pending, deviceIDs: nil, limit: 10).sorted { $0.id < $1.id }
-        #expect(rows.map(\.notification.category) == ["grade.new", "seat.open"])
-        #expect(rows.map(\.deliverAt) == [morning, night], "the grade waits for 07:00; the seat can't wait")
+        #expect(rows.map(\.notification.category) == ["grade.new", "seat.open", "test"])
+        #expect(rows.map(\.deliverAt) == [morning, night, night], "the grade waits for 07:00; the seat and the test can't wait")
         let runAts = try await gateway.app.database.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT run_at FROM jobs WHERE kind = 'push.deliver' ORDER BY id")
         }
-        #expect(runAts == [morning, night].map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, "the delivery jobs wait as long")
+        #expect(runAts == [morning, night, night].map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, "the delivery jobs wait as long")
     }
 }

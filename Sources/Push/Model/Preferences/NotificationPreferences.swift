@@ -27,7 +27,10 @@ public struct NotificationPreferences: Sendable, Equatable {
 
     public static let `default` = NotificationPreferences()
 
-    public func wants(_ category: String) -> Bool { !muted.contains(category) }
+    /// Whether the student hears of `category`: only the optional ones can be turned off.
+    public func wants(_ category: String) -> Bool {
+        !(muted.contains(category) && Self.optionalCategories.contains(category))
+    }
 }
 
 /// A daily window, in the student's time zone, when non-urgent notifications wait. `start`
