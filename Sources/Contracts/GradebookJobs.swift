@@ -4,6 +4,8 @@
 /// |---|---|---|
 /// | `gradebook.poll` | Push, for each student a device follows | Gradebook: fetch, snapshot, diff, store, enqueue `push.grade-changed` per change, in one transaction |
 /// | `push.grade-changed` | Gradebook | Push: notify the devices following that student |
+/// | `gradebook.poll-account` | Push, for each stored account whose owner wants grade alerts | Gradebook: the same, for the owner's own grades |
+/// | `push.account-grade-changed` | Gradebook | Push: notify the owner's devices, by their preferences |
 ///
 /// Polls have their own queue: they wait on upstream gradebooks (slow, rate-limited, sometimes
 /// down), and notifications (seat alerts, offers) must not queue behind them.
@@ -13,6 +15,43 @@ public enum GradebookJobs {
 
     public static let poll = JobKind<Poll>("gradebook.poll", queue: queue)
     public static let gradeChanged = JobKind<GradeChanged>("push.grade-changed", queue: PushJobs.queue)
+    public static let pollAccount = JobKind<PollAccount>("gradebook.poll-account", queue: queue)
+    public static let accountGradeChanged = JobKind<AccountGradeChanged>("push.account-grade-changed", queue: PushJobs.queue)
+
+    /// Poll a student's own stored gradebook account (`/v1/me/gradebook-accounts`) for their grades.
+    public struct PollAccount: Codable, Sendable, Equatable {
+        public var gradebookAccountId: Int64
+
+        public init(gradebookAccountId: Int64) {
+            self.gradebookAccountId = gradebookAccountId
+        }
+    }
+
+    /// One change in a student's own gradebook. Never carries credentials.
+    public struct AccountGradeChanged: Codable, Sendable, Equatable {
+        public var gradebookAccountId: Int64
+        /// The gateway account to tell.
+        public var ownerAccountId: Int64
+        public var change: GradeChanged.Change
+        public var course: String
+        public var assignment: String
+        public var displayScore: String
+        /// Stable per change: the notification's unique key.
+        public var changeKey: String
+
+        public init(
+            gradebookAccountId: Int64, ownerAccountId: Int64, change: GradeChanged.Change, course: String, assignment: String,
+            displayScore: String, changeKey: String
+        ) {
+            self.gradebookAccountId = gradebookAccountId
+            self.ownerAccountId = ownerAccountId
+            self.change = change
+            self.course = course
+            self.assignment = assignment
+            self.displayScore = displayScore
+            self.changeKey = changeKey
+        }
+    }
 
     /// Poll one student's scores with a device's stored gradebook account.
     public struct Poll: Codable, Sendable, Equatable {

@@ -8,8 +8,13 @@ public import Foundation
 /// | `push.seat-offered` | a waitlisted student is offered a seat (`offer` policy) |
 /// | `push.offer-expired` | an offer lapsed unclaimed |
 /// | `push.waitlist-enrolled` | the `auto` policy enrolled a waitlisted student |
-/// | `push.seat-opened` | a seat opened in a class with a waitlist (`none` policy) |
+/// | `push.seat-opened` | a seat opened in a class with a waitlist (`none` policy): its line is told |
+/// | `push.class-opened` | an open event: a class went from no seat open to newcomers to at least one |
+/// | `push.class-closed` | a class that was open to newcomers has no seat open any more |
 /// | `push.class-cancelled` | an admin deleted a class its students were in |
+///
+/// Every payload that names a class may carry its ``ClassLabel`` (optional, so jobs queued
+/// before labels existed still decode), so a notification names the course and section.
 public enum PushJobs {
     /// The queue every notification waits in.
     public static let queue = "push"
@@ -19,6 +24,8 @@ public enum PushJobs {
     public static let waitlistEnrolled = JobKind<WaitlistEnrolled>("push.waitlist-enrolled", queue: queue)
     public static let seatOpened = JobKind<SeatOpened>("push.seat-opened", queue: queue)
     public static let classCancelled = JobKind<ClassCancelled>("push.class-cancelled", queue: queue)
+    public static let classOpened = JobKind<ClassOpened>("push.class-opened", queue: queue)
+    public static let classClosed = JobKind<ClassClosed>("push.class-closed", queue: queue)
 
     /// A seat is held for the student until `expiresAt`.
     public struct SeatOffered: Codable, Sendable, Equatable {
@@ -77,10 +84,39 @@ public enum PushJobs {
     public struct ClassCancelled: Codable, Sendable, Equatable {
         public var classId: Int64
         public var accountIds: [Int64]
+        public var label: ClassLabel?
 
-        public init(classId: Int64, accountIds: [Int64]) {
+        public init(classId: Int64, accountIds: [Int64], label: ClassLabel? = nil) {
             self.classId = classId
             self.accountIds = accountIds
+            self.label = label
+        }
+    }
+
+    /// An open event: after the waitlist policy took what it takes, `openSeats` seats of the
+    /// class are open to newcomers, where none were. Its watchers (class and course seat
+    /// alerts) are told once.
+    public struct ClassOpened: Codable, Sendable, Equatable {
+        public var classId: Int64
+        public var openSeats: Int
+        public var label: ClassLabel
+
+        public init(classId: Int64, openSeats: Int, label: ClassLabel) {
+            self.classId = classId
+            self.openSeats = openSeats
+            self.label = label
+        }
+    }
+
+    /// The class has no seat open to newcomers any more (taken, held for the line, or the
+    /// class was deleted). Alerts that asked to be told hear it; re-arming alerts arm again.
+    public struct ClassClosed: Codable, Sendable, Equatable {
+        public var classId: Int64
+        public var label: ClassLabel
+
+        public init(classId: Int64, label: ClassLabel) {
+            self.classId = classId
+            self.label = label
         }
     }
 }
@@ -89,5 +125,6 @@ extension PushJobs {
     /// Every kind above, by name: what a Push module must handle.
     public static let kindNames: [String] = [
         seatOffered.name, offerExpired.name, waitlistEnrolled.name, seatOpened.name, classCancelled.name,
+        classOpened.name, classClosed.name,
     ]
 }

@@ -56,6 +56,7 @@ public struct GatewayApplication: Sendable {
     public let quickHAC: QuickHACService
     public let seatAlerts: SeatAlertService
     public let pushPreferences: PreferenceService
+    public let gradebookAlertPreferences: GradebookAlertPreferenceService
     /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
     public let vapidKeys: VAPIDKeys?
     public let deviceGradebookAccounts: DeviceAccountService
@@ -167,8 +168,14 @@ public struct GatewayApplication: Sendable {
             channels.apns = APNsChannel(providerToken: token, configuration: .init(baseURL: apns.baseURL, additionalCAFile: apns.caFile))
         }
         self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
-        self.seatAlerts = SeatAlertService(transactions: database, push: push, clock: clock)
+        let classDirectory = RegistrationClassDirectory(service: registration)
+        self.seatAlerts = SeatAlertService(
+            transactions: database, store: SQLiteSeatAlertStore(), directory: classDirectory, push: push, clock: clock
+        )
         self.pushPreferences = PreferenceService(transactions: database, clock: clock)
+        self.gradebookAlertPreferences = GradebookAlertPreferenceService(
+            transactions: database, store: SQLiteGradeAlertStore(), accounts: gradebookAccounts, clock: clock
+        )
         self.deviceGradebookAccounts = DeviceAccountService(
             transactions: database, sources: gradebookSources, vault: vault, clock: clock,
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
@@ -183,12 +190,17 @@ public struct GatewayApplication: Sendable {
         Diagnostics.register(in: jobs.registry)
         try AuthJobHandlers.register(auth, in: jobs.registry)
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
-        Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: RegistrationClassDirectory(service: registration))
+        Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: classDirectory, directory: classDirectory)
             .register(in: jobs.registry)
-        GradePoller(transactions: database, accounts: deviceGradebookAccounts, gradebooks: gradebooks, jobs: SQLiteJobEnqueuer(), clock: clock)
+        GradePoller(
+            transactions: database, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts, gradebooks: gradebooks,
+            jobs: SQLiteJobEnqueuer(), clock: clock
+        )
             .register(in: jobs.registry)
         try GradeNotifications(
-            transactions: database, accounts: deviceGradebookAccounts, jobs: SQLiteJobEnqueuer(), push: push, tick: configuration.gradePollTickSeconds
+            transactions: database, devices: SQLiteDeviceStore(), accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts,
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: SQLiteJobEnqueuer(), push: push,
+            tick: configuration.gradePollTickSeconds
         )
             .register(in: jobs.registry)
     }
@@ -246,6 +258,7 @@ public struct GatewayApplication: Sendable {
             .register(with: guarded, on: router)
         PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
         PreferenceRoutes(preferences: pushPreferences).register(with: guarded, on: router)
+        GradebookAlertRoutes(preferences: gradebookAlertPreferences).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
         WebRoutes(assets: webAssets).register(with: guarded, on: router)
         if configuration.demo {

@@ -33,7 +33,8 @@ public struct CatalogImporter: Sendable {
     }
 
     /// Applies the document inside `db`'s current transaction and returns the report plus the
-    /// ids of classes whose seats changed (the caller re-applies the waitlist policy to them).
+    /// ids of classes created or whose seats changed (the caller re-applies the waitlist policy
+    /// to them and announces the ones that opened).
     public func apply(_ document: CatalogDocument, in db: Database) throws -> (ImportReport, [Int64]) {
         var report = ImportReport()
         report.rejected = document.rejected
@@ -162,7 +163,7 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    /// Returns the class id when its seats changed on an update.
+    /// Returns the class id when it was created or its seats changed on an update.
     func applyClass(_ row: CatalogDocument.Class, db: Database, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws -> Int64? {
         var reseated: Int64?
         try ClassLimits.check(row)
@@ -194,16 +195,18 @@ public struct CatalogImporter: Sendable {
                 throw RowError("class \(existingID) already has schedule number \(row.scheduleNumber) in \(row.term)")
             }
             guard let existing else {
+                let newID = try row.id ?? SQLiteCatalogStore().nextClassID(in: db)
                 try db.cachedStatement(sql: """
                     INSERT INTO registration_classes (id, term, course_id, schedule_number, section, instructors, meeting_type,
                         seats, base_enrolled, base_waitlist, enrolled, waitlist, component, links)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
-                        try row.id ?? SQLiteCatalogStore().nextClassID(in: db), row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
+                        newID, row.term, courseID, row.scheduleNumber, row.section, instructors, row.meetingType,
                         row.seats, row.enrolled, row.waitlist, row.enrolled, row.waitlist, row.component, links,
                     ])
-                try insertMeetings(row.meetings, classID: db.lastInsertedRowID, db: db)
+                try insertMeetings(row.meetings, classID: newID, db: db)
                 counts.created += 1
+                reseated = newID
                 return
             }
             let id: Int64 = existing[0]

@@ -24,6 +24,8 @@ public protocol CatalogStoring: Sendable {
     func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount])
     /// Seat numbers of some classes.
     func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount]
+    /// How some classes are named to students (course, section, term); missing ids are left out.
+    func labels(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassLabel]
     /// What the enrollment rules need about some classes: term, meetings and seats.
     func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats]
     /// Changes a class's seat count; fewer than its enrolled and held seats fails the class

@@ -8,17 +8,23 @@ public import Storage
 /// diff against the stored snapshot, store the new one and enqueue one `push.grade-changed`
 /// per change, all in one transaction; each change's job carries a unique key (account, item,
 /// content hash), so a retry or a crash never notifies twice for one change. The first poll
-/// only records the baseline.
+/// only records the baseline. `gradebook.poll-account` does the same for a student's own
+/// stored account (`/v1/me/gradebook-accounts`), enqueueing `push.account-grade-changed`.
 public struct GradePoller: Sendable {
     let transactions: any TransactionRunner
     let accounts: DeviceAccountService
+    let ownedAccounts: GradebookAccountService
     let gradebooks: GradebookService
     let jobs: any JobEnqueuing
     let clock: any GatewayClock
 
-    public init(transactions: any TransactionRunner, accounts: DeviceAccountService, gradebooks: GradebookService, jobs: any JobEnqueuing, clock: any GatewayClock) {
+    public init(
+        transactions: any TransactionRunner, accounts: DeviceAccountService, ownedAccounts: GradebookAccountService, gradebooks: GradebookService,
+        jobs: any JobEnqueuing, clock: any GatewayClock
+    ) {
         self.transactions = transactions
         self.accounts = accounts
+        self.ownedAccounts = ownedAccounts
         self.gradebooks = gradebooks
         self.jobs = jobs
         self.clock = clock
@@ -29,11 +35,12 @@ public struct GradePoller: Sendable {
         registry.register(GradebookJobs.poll) { args, _ in
             try await poller.run(args)
         }
+        registry.register(GradebookJobs.pollAccount) { args, _ in
+            try await poller.run(args)
+        }
     }
 
-    /// One poll as a job: skipped while its source backs off (the next interval's poll catches
-    /// up, diffing against the same stored snapshot, so nothing is lost); an upstream failure
-    /// counts against the source's health and retries after its pause.
+    /// One poll of a device's followed student as a job (see ``guarded(sourceID:_:)``).
     func run(_ args: GradebookJobs.Poll) async throws -> JobOutcome {
         let sourceID: Int64, credentials: GradebookCredentials
         do {
@@ -41,11 +48,29 @@ public struct GradePoller: Sendable {
         } catch GradebookError.accountNotFound {
             return .complete // removed since the poll was queued
         }
+        return try await guarded(sourceID: sourceID) { try await poll(args, sourceID: sourceID, credentials: credentials) }
+    }
+
+    /// One poll of a student's own stored account as a job.
+    func run(_ args: GradebookJobs.PollAccount) async throws -> JobOutcome {
+        let stored: StoredGradebookAccount, credentials: GradebookCredentials
+        do {
+            (stored, credentials) = try await ownedAccounts.credentials(ofStoredAccount: args.gradebookAccountId)
+        } catch GradebookError.accountNotFound {
+            return .complete // removed since the poll was queued
+        }
+        return try await guarded(sourceID: stored.sourceID) { try await poll(stored, credentials: credentials) }
+    }
+
+    /// Runs one poll: skipped while its source backs off (the next interval's poll catches
+    /// up, diffing against the same stored snapshot, so nothing is lost); an upstream failure
+    /// counts against the source's health and retries after its pause.
+    func guarded(sourceID: Int64, _ poll: () async throws -> Int) async throws -> JobOutcome {
         let health = SQLiteSourceHealthStore()
         let current = try await transactions.read { db in try health.health(sourceID: sourceID, in: db) }
         guard current.allowsPoll(at: clock.now()) else { return .complete }
         do {
-            try await poll(args, sourceID: sourceID, credentials: credentials)
+            _ = try await poll()
             try await record(sourceID: sourceID) { $0.recordingSuccess(at: $1) }
             return .complete
         } catch let error as GradebookError {
@@ -93,19 +118,7 @@ public struct GradePoller: Sendable {
     }
 
     func poll(_ args: GradebookJobs.Poll, sourceID: Int64, credentials: GradebookCredentials) async throws -> Int {
-        let sections = try await gradebooks.sections(sourceID: sourceID, .request(credentials), refresh: true)
-        var fetched: [(section: GradebookSection, assignments: [GradebookAssignment])] = []
-        for section in sections {
-            do {
-                let assignments = try await gradebooks.assignments(
-                    sourceID: sourceID, term: section.term, course: section.course, user: args.student, .request(credentials), refresh: true
-                )
-                fetched.append((section, assignments))
-            } catch GradebookError.permissionDenied {
-                continue // the student is not in this section
-            }
-        }
-        let snapshot = GradebookSnapshot(sections: fetched)
+        let snapshot = try await fetch(sourceID: sourceID, user: args.student, credentials: credentials)
         let jobs = self.jobs
         let snapshots = SQLiteSnapshotStore()
         let now = clock.now()
@@ -113,27 +126,57 @@ public struct GradePoller: Sendable {
             let previous = try snapshots.snapshot(deviceAccountID: args.deviceAccountId, student: args.student, in: transaction)
             try snapshots.save(snapshot, deviceAccountID: args.deviceAccountId, student: args.student, at: now, in: transaction)
             guard let previous else { return 0 }
-            let diff = GradebookDiff(from: previous, to: snapshot)
-            let names = Dictionary(snapshot.assignments.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-            var queued = 0
-            func enqueue(_ change: GradebookJobs.GradeChanged.Change, assignmentKey: String, display: String, item: String, hash: String) throws {
-                let assignment = names[assignmentKey]
-                let key = "grade:\(args.deviceAccountId):\(args.student):\(item):\(hash)"
+            let changes = GradeChangeList(from: previous, to: snapshot)
+            for change in changes.items {
+                let key = "grade:\(args.deviceAccountId):\(args.student):\(change.item):\(change.hash)"
                 let payload = GradebookJobs.GradeChanged(
-                    deviceAccountId: args.deviceAccountId, student: args.student, change: change, course: assignment?.course ?? "",
-                    assignment: assignment?.name ?? "", displayScore: display, changeKey: key
+                    deviceAccountId: args.deviceAccountId, student: args.student, change: change.kind, course: change.course,
+                    assignment: change.assignment, displayScore: change.display, changeKey: key
                 )
                 try jobs.enqueue(try NewJob(GradebookJobs.gradeChanged, payload, uniqueKey: key), in: transaction, now: now)
-                queued += 1
             }
-            for score in diff.newScores {
-                try enqueue(.newScore, assignmentKey: score.assignmentKey, display: score.displayScore, item: score.key, hash: score.contentHash)
-            }
-            // A score that only stopped counting (another submission now counts) is not news.
-            for (before, after) in diff.changedScores where before.displayScore != after.displayScore || (after.counts && !before.counts) {
-                try enqueue(.changedScore, assignmentKey: after.assignmentKey, display: after.displayScore, item: after.key, hash: after.contentHash)
-            }
-            return queued
+            return changes.items.count
         }
+    }
+
+    /// Polls a student's own stored account once (their own grades: the upstream `user` is
+    /// the account's username); returns how many change notifications were queued.
+    func poll(_ stored: StoredGradebookAccount, credentials: GradebookCredentials) async throws -> Int {
+        let snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
+        let jobs = self.jobs
+        let snapshots = SQLiteSnapshotStore()
+        let now = clock.now()
+        return try await transactions.write { transaction in
+            let previous = try snapshots.snapshot(gradebookAccountID: stored.id, in: transaction)
+            try snapshots.save(snapshot, gradebookAccountID: stored.id, at: now, in: transaction)
+            guard let previous else { return 0 }
+            let changes = GradeChangeList(from: previous, to: snapshot)
+            for change in changes.items {
+                let key = "account-grade:\(stored.id):\(change.item):\(change.hash)"
+                let payload = GradebookJobs.AccountGradeChanged(
+                    gradebookAccountId: stored.id, ownerAccountId: stored.accountID, change: change.kind, course: change.course,
+                    assignment: change.assignment, displayScore: change.display, changeKey: key
+                )
+                try jobs.enqueue(try NewJob(GradebookJobs.accountGradeChanged, payload, uniqueKey: key), in: transaction, now: now)
+            }
+            return changes.items.count
+        }
+    }
+
+    /// The student's sections and their assignments and scores, fresh from the upstream.
+    func fetch(sourceID: Int64, user: String, credentials: GradebookCredentials) async throws -> GradebookSnapshot {
+        let sections = try await gradebooks.sections(sourceID: sourceID, .request(credentials), refresh: true)
+        var fetched: [(section: GradebookSection, assignments: [GradebookAssignment])] = []
+        for section in sections {
+            do {
+                let assignments = try await gradebooks.assignments(
+                    sourceID: sourceID, term: section.term, course: section.course, user: user, .request(credentials), refresh: true
+                )
+                fetched.append((section, assignments))
+            } catch GradebookError.permissionDenied {
+                continue // the student is not in this section
+            }
+        }
+        return GradebookSnapshot(sections: fetched)
     }
 }

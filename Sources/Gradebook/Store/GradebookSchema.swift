@@ -80,5 +80,16 @@ public enum GradebookSchema: SchemaModule {
                 );
                 """)
         },
+        Migration("gradebook.005.account-snapshots") { db in
+            // The last snapshot of each student's own stored account, polled for their grade alerts.
+            try db.execute(sql: """
+                CREATE TABLE gradebook_account_snapshots (
+                    gradebook_account_id INTEGER PRIMARY KEY REFERENCES gradebook_accounts(id) ON DELETE CASCADE,
+                    snapshot TEXT NOT NULL,
+                    digest TEXT NOT NULL,
+                    polled_at DATETIME NOT NULL
+                );
+                """)
+        },
     ]
 }

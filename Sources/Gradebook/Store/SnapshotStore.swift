@@ -26,4 +26,24 @@ public struct SQLiteSnapshotStore: Sendable {
             arguments: [deviceAccountID, student, encoded, snapshot.digest, now]
         )
     }
+
+    /// The stored snapshot of a student's own account (`gradebook.poll-account`), if any.
+    public func snapshot(gradebookAccountID: Int64, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
+        let db = try transaction.sqlite()
+        return try String.fetchOne(
+            db, sql: "SELECT snapshot FROM gradebook_account_snapshots WHERE gradebook_account_id = ?", arguments: [gradebookAccountID]
+        ).flatMap { try? JSONDecoder().decode(GradebookSnapshot.self, from: Data($0.utf8)) }
+    }
+
+    public func save(_ snapshot: GradebookSnapshot, gradebookAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO gradebook_account_snapshots (gradebook_account_id, snapshot, digest, polled_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (gradebook_account_id) DO UPDATE SET snapshot = excluded.snapshot, digest = excluded.digest, polled_at = excluded.polled_at
+                """,
+            arguments: [gradebookAccountID, encoded, snapshot.digest, now]
+        )
+    }
 }

@@ -19,11 +19,6 @@ public struct PushRoutes: Sendable {
         self.vapidPublicKey = vapidPublicKey
     }
 
-    struct SeatAlertBody: Decodable {
-        let classId: Int64
-        let rearm: Bool?
-    }
-
     struct DeviceBody: Decodable {
         let channel: String
         let name: String?
@@ -89,26 +84,7 @@ public struct PushRoutes: Sendable {
             return try GatewayJSON.response(["items": items.map(PushViews.Notification.init)])
         }
 
-        let seatAlerts = self.seatAlerts
-        let alerts = guarded.group(router, "v1/me/seat-alerts", access: .authenticated)
-        alerts.get { _, context in
-            let identity = try context.requireIdentity()
-            return try GatewayJSON.response(["items": try await seatAlerts.alerts(accountID: identity.accountID).map(PushViews.SeatAlert.init)])
-        }
-        alerts.post { request, context in
-            let identity = try context.requireIdentity()
-            let body = try await GatewayJSON.decode(SeatAlertBody.self, from: request, context: context)
-            let (alert, created) = try await seatAlerts.watch(accountID: identity.accountID, classID: body.classId, rearm: body.rearm ?? false)
-            return try GatewayJSON.response(
-                PushViews.SeatAlert(alert), status: created ? .created : .ok, headers: [.location: "/v1/me/seat-alerts/\(alert.id)"]
-            )
-        }
-        alerts.delete(":alertId") { _, context in
-            let identity = try context.requireIdentity()
-            guard let raw = context.parameters.get("alertId"), let id = Int64(raw) else { throw PushError.seatAlertNotFound }
-            try await seatAlerts.remove(id: id, accountID: identity.accountID)
-            return Response(status: .noContent)
-        }
+        registerSeatAlerts(with: guarded, on: router)
 
         let admin = guarded.group(router, "v1/admin/push", access: .role(.admin))
         admin.get("notifications") { request, _ in
@@ -212,24 +188,6 @@ enum PushViews {
             lastError = stored.lastError
             createdAt = stored.createdAt
             deliveredAt = stored.deliveredAt
-        }
-    }
-
-    struct SeatAlert: Encodable {
-        let id: Int64
-        let classId: Int64
-        let rearm: Bool
-        let armed: Bool
-        let createdAt: Date
-        let lastNotifiedAt: Date?
-
-        init(_ alert: Push.SeatAlert) {
-            id = alert.id
-            classId = alert.classID
-            rearm = alert.rearm
-            armed = alert.armed
-            createdAt = alert.createdAt
-            lastNotifiedAt = alert.lastNotifiedAt
         }
     }
 

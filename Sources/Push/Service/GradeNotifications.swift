@@ -11,6 +11,10 @@ public struct GradeNotifications: Sendable {
     let transactions: any TransactionRunner
     let devices: any DeviceStoring
     let accounts: any DeviceGradebookAccounts
+    /// Students' own stored accounts, polled while their owner wants grade alerts.
+    let ownedAccounts: any OwnedGradebookAccounts
+    let alerts: any GradeAlertStoring
+    let preferences: any PreferenceStoring
     let jobs: any JobEnqueuing
     let push: PushService
     /// How often the scheduler looks for polls that fell due, in seconds.
@@ -21,12 +25,16 @@ public struct GradeNotifications: Sendable {
     public static let shortestInterval = 60
 
     public init(
-        transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), accounts: any DeviceGradebookAccounts,
+        transactions: any TransactionRunner, devices: any DeviceStoring, accounts: any DeviceGradebookAccounts,
+        ownedAccounts: any OwnedGradebookAccounts, alerts: any GradeAlertStoring, preferences: any PreferenceStoring,
         jobs: any JobEnqueuing, push: PushService, tick: Int = 60
     ) {
         self.transactions = transactions
         self.devices = devices
         self.accounts = accounts
+        self.ownedAccounts = ownedAccounts
+        self.alerts = alerts
+        self.preferences = preferences
         self.jobs = jobs
         self.push = push
         self.tick = max(1, tick)
@@ -36,9 +44,14 @@ public struct GradeNotifications: Sendable {
         let notifications = self
         registry.register(Self.pollAll) { _, context in
             try await notifications.enqueuePolls(now: context.scheduledAt)
+            try await notifications.enqueueOwnAccountPolls(now: context.scheduledAt)
             return .complete
         }
         registry.register(GradebookJobs.gradeChanged) { change, _ in
+            try await notifications.notify(change)
+            return .complete
+        }
+        registry.register(GradebookJobs.accountGradeChanged) { change, _ in
             try await notifications.notify(change)
             return .complete
         }
@@ -80,13 +93,8 @@ public struct GradeNotifications: Sendable {
         let followers = try await transactions.read { [devices] db in
             try devices.followers(gradebookAccountID: change.deviceAccountId, studentID: change.student, in: db)
         }
-        let title: String
-        switch change.change {
-        case .newScore: title = "New grade in \(change.course)"
-        case .changedScore: title = "Grade changed in \(change.course)"
-        case .newAssignment: title = "New assignment in \(change.course)"
-        }
-        let body = change.displayScore.isEmpty ? change.assignment : "\(change.assignment): \(change.displayScore)"
+        let title = GradeNoticeText.title(change: change.change.rawValue, course: change.course, assignment: change.assignment, score: change.displayScore)
+        let body = GradeNoticeText.body(course: change.course, assignment: change.assignment, score: change.displayScore, account: nil)
         for device in followers {
             try await push.notify(deviceID: device, uniqueKey: change.changeKey, OutgoingNotification(
                 id: "grade-\(Self.spread(change.changeKey, over: Int.max))", category: change.change == .changedScore ? "grade.changed" : "grade.new",

@@ -8,75 +8,96 @@ public import Jobs
 ///
 /// Each handler first asks Registration for the current state (``RegistrationCurrentState``):
 /// a job may run after the offer was claimed, the seat taken or the student dropped, and then
-/// it tells nobody.
+/// it tells nobody. Every notification names its class through ``ClassDirectory``.
 public struct PushJobHandlers: Sendable {
     let service: PushService
-    let seatAlerts: SeatAlertService?
-    let registration: (any RegistrationCurrentState)?
+    let seatAlerts: SeatAlertService
+    let registration: any RegistrationCurrentState
+    let directory: any ClassDirectory
 
-    public init(service: PushService, seatAlerts: SeatAlertService? = nil, registration: (any RegistrationCurrentState)? = nil) {
+    public init(service: PushService, seatAlerts: SeatAlertService, registration: any RegistrationCurrentState, directory: any ClassDirectory) {
         self.service = service
         self.seatAlerts = seatAlerts
         self.registration = registration
+        self.directory = directory
     }
 
     public func register(in registry: JobRegistry) {
-        let service = self.service, seatAlerts = self.seatAlerts, registration = self.registration
+        let service = self.service, seatAlerts = self.seatAlerts, registration = self.registration, directory = self.directory
         registry.register(PushJobs.seatOffered) { args, _ in
             // Claimed, declined or expired since: nothing to claim any more.
-            if let registration {
-                guard case .open = try await registration.offer(id: args.offerId) else { return .complete }
-            }
+            guard case .open = try await registration.offer(id: args.offerId) else { return .complete }
+            let label = try await directory.label(classID: args.classId)
             try await service.notify(accountID: args.accountId, uniqueKey: "offer:\(args.offerId)", OutgoingNotification(
-                id: "offer-\(args.offerId)", category: "waitlist.offer", title: "A seat is yours to claim",
-                body: "A seat opened in class \(args.classId). Claim it before \(Self.time(args.expiresAt)).",
-                data: ["classId": String(args.classId), "offerId": String(args.offerId)], urgent: true,
+                id: "offer-\(args.offerId)", category: "waitlist.offer",
+                title: RegistrationNoticeText.offerTitle(label, classID: args.classId),
+                body: RegistrationNoticeText.offerBody(label, classID: args.classId, expiresAt: args.expiresAt),
+                data: RegistrationNoticeText.data(label, classID: args.classId, extra: ["offerId": String(args.offerId)]), urgent: true,
                 collapseID: "offer-\(args.offerId)", expiresAt: args.expiresAt
             ))
             return .complete
         }
         registry.register(PushJobs.offerExpired) { args, _ in
-            if let registration, try await registration.offer(id: args.offerId) != .expired { return .complete }
+            guard try await registration.offer(id: args.offerId) == .expired else { return .complete }
+            let label = try await directory.label(classID: args.classId)
             try await service.notify(accountID: args.accountId, uniqueKey: "offer-expired:\(args.offerId)", OutgoingNotification(
-                id: "offer-expired-\(args.offerId)", category: "waitlist.offer", title: "Your seat offer expired",
-                body: "The seat held for you in class \(args.classId) went to the next student.",
-                data: ["classId": String(args.classId), "offerId": String(args.offerId)], collapseID: "offer-\(args.offerId)"
+                id: "offer-expired-\(args.offerId)", category: "waitlist.offer",
+                title: RegistrationNoticeText.offerExpiredTitle(label, classID: args.classId),
+                body: RegistrationNoticeText.offerExpiredBody(label, classID: args.classId),
+                data: RegistrationNoticeText.data(label, classID: args.classId, extra: ["offerId": String(args.offerId)]),
+                collapseID: "offer-\(args.offerId)"
             ))
             return .complete
         }
         registry.register(PushJobs.waitlistEnrolled) { args, _ in
-            if let registration, !(try await registration.isEnrolled(accountID: args.accountId, classID: args.classId)) { return .complete }
+            guard try await registration.isEnrolled(accountID: args.accountId, classID: args.classId) else { return .complete }
+            let label = try await directory.label(classID: args.classId)
             try await service.notify(accountID: args.accountId, uniqueKey: "enrolled:\(args.accountId):\(args.classId)", OutgoingNotification(
-                id: "enrolled-\(args.accountId)-\(args.classId)", category: "waitlist.enrolled", title: "You're in",
-                body: "You were enrolled in class \(args.classId) from its waitlist.", data: ["classId": String(args.classId)], urgent: true
+                id: "enrolled-\(args.accountId)-\(args.classId)", category: "waitlist.enrolled",
+                title: RegistrationNoticeText.enrolledTitle(label, classID: args.classId),
+                body: RegistrationNoticeText.enrolledBody(label, classID: args.classId),
+                data: RegistrationNoticeText.data(label, classID: args.classId), urgent: true
             ))
             return .complete
         }
         registry.register(PushJobs.seatOpened) { args, context in
-            // Taken again (or the class is gone) before the job ran: no seat to tell about.
-            var openSeats = args.openSeats
-            if let registration {
-                openSeats = try await registration.openSeats(classID: args.classId) ?? 0
-                guard openSeats > 0 else { return .complete }
-            }
+            // The line of a class under the `none` policy. Taken again (or the class is gone)
+            // before the job ran: no seat to tell about.
+            let openSeats = try await registration.openSeats(classID: args.classId) ?? 0
+            guard openSeats > 0 else { return .complete }
+            let label = try await directory.label(classID: args.classId)
             for account in args.accountIds {
                 try await service.notify(accountID: account, uniqueKey: "seat-opened:\(args.classId):\(context.jobID)", OutgoingNotification(
-                    id: "seat-\(args.classId)-\(context.jobID)", category: "seat.open", title: "A seat opened",
-                    body: "\(openSeats) seat(s) opened in class \(args.classId).", data: ["classId": String(args.classId)], urgent: true,
-                    collapseID: "seat-\(args.classId)"
+                    id: "seat-\(args.classId)-\(context.jobID)", category: "seat.open",
+                    title: RegistrationNoticeText.lineTitle(label, classID: args.classId, openSeats: openSeats),
+                    body: RegistrationNoticeText.lineBody(label, classID: args.classId, openSeats: openSeats),
+                    data: RegistrationNoticeText.data(label, classID: args.classId), urgent: true, collapseID: "seat-\(args.classId)"
                 ))
             }
-            // Students watching the class (seat alerts), once per open event.
-            try await seatAlerts?.seatOpened(classID: args.classId, openSeats: openSeats, event: context.jobID)
+            return .complete
+        }
+        registry.register(PushJobs.classOpened) { args, context in
+            // Closed again before the job ran: the close event clears it; nobody is told.
+            let openSeats = try await registration.openSeats(classID: args.classId) ?? 0
+            guard openSeats > 0 else { return .complete }
+            try await seatAlerts.classOpened(args.label, openSeats: openSeats, event: context.jobID)
+            return .complete
+        }
+        registry.register(PushJobs.classClosed) { args, context in
+            // Open again before the job ran: a newer open event follows; this close is stale.
+            if let open = try await registration.openSeats(classID: args.classId), open > 0 { return .complete }
+            try await seatAlerts.classClosed(args.label, event: context.jobID)
             return .complete
         }
         registry.register(PushJobs.classCancelled) { args, context in
             // A class that exists again (restored or re-imported under its id) was not cancelled for them.
-            if let registration, try await registration.openSeats(classID: args.classId) != nil { return .complete }
+            if try await registration.openSeats(classID: args.classId) != nil { return .complete }
             for account in args.accountIds {
                 try await service.notify(accountID: account, uniqueKey: "cancelled:\(args.classId)", OutgoingNotification(
-                    id: "cancelled-\(args.classId)-\(context.jobID)", category: "class.cancelled", title: "Class cancelled",
-                    body: "Class \(args.classId) was cancelled.", data: ["classId": String(args.classId)], urgent: true
+                    id: "cancelled-\(args.classId)-\(context.jobID)", category: "class.cancelled",
+                    title: RegistrationNoticeText.cancelledTitle(args.label, classID: args.classId),
+                    body: RegistrationNoticeText.cancelledBody(args.label, classID: args.classId),
+                    data: RegistrationNoticeText.data(args.label, classID: args.classId), urgent: true
                 ))
             }
             return .complete
@@ -85,6 +106,4 @@ public struct PushJobHandlers: Sendable {
             try await service.deliver(notificationID: args.notificationId)
         }
     }
-
-    static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 }

@@ -3,9 +3,15 @@ public import Foundation
 import GRDB
 import Storage
 
+/// Students' notification preferences, behind a protocol; no stored row means the defaults.
+public protocol PreferenceStoring: Sendable {
+    func preferences(accountID: Int64, in transaction: any StoreTransaction) throws -> NotificationPreferences
+    func save(_ preferences: NotificationPreferences, accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws
+}
+
 /// Students' notification preferences on SQLite (`push_preferences`; no row means the
 /// defaults).
-public struct SQLitePreferenceStore: Sendable {
+public struct SQLitePreferenceStore: PreferenceStoring {
     public init() {}
 
     public func preferences(accountID: Int64, in transaction: any StoreTransaction) throws -> NotificationPreferences {

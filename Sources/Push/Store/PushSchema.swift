@@ -5,7 +5,7 @@ public import Storage
 /// accounts and students a device follows (QuickHAC's model), and the outbox of notifications
 /// with their delivery state.
 public enum PushSchema: SchemaModule {
-    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows"]
+    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows", "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows"]
 
     public static let migrations: [Migration] = [
         Migration("push.001.devices-outbox") { db in
@@ -112,6 +112,63 @@ public enum PushSchema: SchemaModule {
                     window_start INTEGER NOT NULL,
                     PRIMARY KEY (gradebook_account_id, student_id)
                 ) WITHOUT ROWID;
+                """)
+        },
+        Migration("push.005.course-seat-alerts") { db in
+            // Seat alerts on a course in a term (any section) beside those on one class, and an
+            // optional notice when a class closes again. `push_seat_alert_openings` records which
+            // class each alert was told opened, until that class closes: the closed-again notice
+            // goes to those alerts. (SQLite can't drop NOT NULL: the table is rebuilt.)
+            try db.execute(sql: """
+                CREATE TABLE push_seat_alerts_new (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    class_id INTEGER,
+                    term TEXT,
+                    subject TEXT,
+                    course_number TEXT,
+                    rearm INTEGER NOT NULL DEFAULT 0,
+                    notify_closed INTEGER NOT NULL DEFAULT 0,
+                    armed INTEGER NOT NULL DEFAULT 1,
+                    created_at DATETIME NOT NULL,
+                    last_notified_at DATETIME,
+                    CHECK ((class_id IS NULL) = (term IS NOT NULL)),
+                    CHECK ((term IS NULL) = (subject IS NULL) AND (term IS NULL) = (course_number IS NULL))
+                );
+                INSERT INTO push_seat_alerts_new (id, account_id, class_id, rearm, armed, created_at, last_notified_at)
+                    SELECT id, account_id, class_id, rearm, armed, created_at, last_notified_at FROM push_seat_alerts;
+                DROP TABLE push_seat_alerts;
+                ALTER TABLE push_seat_alerts_new RENAME TO push_seat_alerts;
+                CREATE UNIQUE INDEX push_seat_alerts_class_watch ON push_seat_alerts(account_id, class_id) WHERE class_id IS NOT NULL;
+                CREATE UNIQUE INDEX push_seat_alerts_course_watch ON push_seat_alerts(account_id, term, subject, course_number)
+                    WHERE class_id IS NULL;
+                CREATE INDEX push_seat_alerts_class ON push_seat_alerts(class_id, armed);
+                CREATE INDEX push_seat_alerts_course ON push_seat_alerts(term, subject, course_number, armed);
+                CREATE TABLE push_seat_alert_openings (
+                    alert_id INTEGER NOT NULL REFERENCES push_seat_alerts(id) ON DELETE CASCADE,
+                    class_id INTEGER NOT NULL,
+                    notified_at DATETIME NOT NULL,
+                    PRIMARY KEY (alert_id, class_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX push_seat_alert_openings_class ON push_seat_alert_openings(class_id);
+                """)
+        },
+        Migration("push.006.own-gradebook-alerts") { db in
+            // Grade alerts for students' own stored gradebook accounts: a preference per account
+            // (no row: all on) and the poll window last queued for each. The account ids are the
+            // Gradebook module's; rows of accounts gone are forgotten when polls are queued.
+            try db.execute(sql: """
+                CREATE TABLE push_gradebook_preferences (
+                    gradebook_account_id INTEGER PRIMARY KEY,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    enabled INTEGER NOT NULL DEFAULT 1,
+                    muted TEXT NOT NULL DEFAULT '[]',
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE TABLE push_account_poll_windows (
+                    gradebook_account_id INTEGER PRIMARY KEY,
+                    window_start INTEGER NOT NULL
+                );
                 """)
         },
     ]

@@ -37,14 +37,18 @@ extension RegistrationAdminService {
     /// them, in the same transaction. Returns the account ids that were dropped.
     @discardableResult
     public func deleteClass(id: Int64, dropStudents: Bool) async throws -> [Int64] {
-        let now = clock.now()
+        let (now, before) = (clock.now(), catalog.cachedSnapshot())
         let dropped = try await transactions.write { db -> Result<[Int64], RegistrationError> in
             guard try stores.catalog.classExists(id, in: db) else { return .failure(.unknownClass(id)) }
             let students = try stores.enrollments.everyoneIn(classID: id, in: db)
             if !students.isEmpty, !dropStudents { return .failure(.classHasStudents(students.count)) }
             if !students.isEmpty {
-                try stores.jobs.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students)), in: db, now: now)
+                let label = try stores.catalog.labels(of: [id], in: db)[id]
+                try stores.jobs.enqueue(NewJob(PushJobs.classCancelled, .init(classId: id, accountIds: students, label: label)), in: db, now: now)
             }
+            // Watchers hear that it closed (if it was open); the recorded state stays, so a
+            // class that comes back under its id opens again.
+            try OpenSeatAnnouncer(stores: stores).announce(openSeats: [id: 0], before: before.wasOpen, now: now, in: db)
             try stores.enrollments.removeClass(id, in: db)
             try stores.catalog.deleteClass(id, at: now, in: db)
             try stores.catalog.bumpVersion(in: db)

@@ -22,19 +22,22 @@ public struct RegistrationAdminService: RegistrationUseCase {
     let environment: RegistrationEnvironment
 
     /// Imports a catalog in one transaction, applying the waitlist policy to classes whose
-    /// seats changed in that same transaction, then refreshes the in-memory catalog. With
+    /// seats changed (or that were created) in that same transaction and announcing the ones
+    /// that opened or closed to newcomers, then refreshes the in-memory catalog. With
     /// `strict`, a bad row applies nothing; with `createOnly`, an existing class is refused.
     public func importCatalog(
         _ document: CatalogDocument, strict: Bool = false, createOnly: Bool = false, progress: ImportOptions.Progress? = nil
     ) async throws -> ImportReport {
         let options = ImportOptions(strict: strict, createOnly: createOnly, progress: progress)
-        let (promoter, stores, now) = (self.promoter, self.stores, clock.now())
+        let (promoter, stores, now, before) = (self.promoter, self.stores, clock.now(), catalog.cachedSnapshot())
         let report: ImportReport
         do {
             report = try await transactions.write { db in
                 let (report, reseated) = try stores.catalog.apply(document, options: options, in: db)
-                var touched = Set<Int64>()
+                var touched = Set(reseated)
                 for id in reseated { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
+                let counts = try stores.catalog.seatCounts(of: touched, in: db)
+                try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: now, in: db)
                 return report
             }
         } catch let abort as StrictImportAborted {

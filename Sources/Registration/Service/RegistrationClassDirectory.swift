@@ -5,9 +5,10 @@ import GatewayCore
 import Storage
 
 /// Registration's answer to the contracts other modules ask it through: which classes a
-/// student is enrolled in (``RegisteredClasses``, for Scheduling's calendar) and the current
-/// state of a class, an offer or an enrollment (``RegistrationCurrentState``, for Push).
-public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrentState {
+/// student is enrolled in (``RegisteredClasses``, for Scheduling's calendar), the current
+/// state of a class, an offer or an enrollment (``RegistrationCurrentState``, for Push), and
+/// how classes are named (``ClassDirectory``, for Push's seat alerts and notifications).
+public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrentState, ClassDirectory {
     let enrollment: EnrollmentService
     let environment: RegistrationEnvironment
 
@@ -46,5 +47,16 @@ public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrent
         return try await environment.transactions.read { db in
             try stores.enrollments.isEnrolled(studentID: accountID, classID: classID, in: db)
         }
+    }
+
+    public func label(classID: Int64) async throws -> ClassLabel? {
+        try await environment.catalog.snapshot().listing(id: classID)?.info.label
+    }
+
+    public func classes(of course: CourseKey) async throws -> [ClassLabel] {
+        try await environment.catalog.snapshot().index.classes
+            .filter { $0.term == course.term && $0.subjectCode.uppercased() == course.subject && $0.courseNumber.description.uppercased() == course.courseNumber }
+            .map(\.label)
+            .sorted { $0.classId < $1.classId }
     }
 }

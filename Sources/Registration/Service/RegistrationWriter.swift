@@ -14,7 +14,8 @@ import Synchronization
 ///   as it did in a transaction of its own; its caller gets the refusal after the commit.
 /// - If the commit fails, every caller of the batch gets the error: nothing of it is stored.
 /// - Seat counts of every class the batch touched are read in the same transaction and handed
-///   to the in-memory catalog once.
+///   to the in-memory catalog once; classes the batch opened or closed to newcomers are
+///   announced in that transaction (``OpenSeatAnnouncer``).
 ///
 /// SQLite has one writer at a time anyway; batching turns N commits (N fsyncs and N lock
 /// hand-offs) into one, while each caller still sees its own outcome.
@@ -84,12 +85,14 @@ final class RegistrationWriter: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let stores = self.stores, clock = self.clock
+            let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
             do {
                 let counts = try await transactions.write { db in
                     var touched = Set<Int64>()
                     for item in batch { item.run(db, clock.now(), &touched) }
-                    return try stores.catalog.seatCounts(of: touched, in: db)
+                    let counts = try stores.catalog.seatCounts(of: touched, in: db)
+                    try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: clock.now(), in: db)
+                    return counts
                 }
                 committed.add(1, ordering: .relaxed)
                 catalog.apply(counts)

@@ -20,7 +20,7 @@ public enum RegistrationSchema: SchemaModule {
     /// The tables this module owns.
     public static let tables = [
         "registration_students", "registration_enrollments", "registration_waitlist", "registration_offers",
-        "registration_red_id_roster",
+        "registration_red_id_roster", "registration_seat_states",
     ]
 
     public static let migrations: [Migration] = [
@@ -116,6 +116,19 @@ public enum RegistrationSchema: SchemaModule {
                 DROP TRIGGER registration_offer_opened;
                 DROP TRIGGER registration_offer_closed;
                 DROP TRIGGER registration_offer_deleted;
+                """)
+        },
+        Migration("registration.005.seat-states") { db in
+            // Whether each class was last open to newcomers, so a change of seats that opens or
+            // closes a class is reported once (`push.class-opened` / `push.class-closed`). No row:
+            // never recorded (the in-memory catalog tells the state before the first change).
+            // Rows outlive a deleted class (recorded closed), so a class that comes back opens.
+            try db.execute(sql: """
+                CREATE TABLE registration_seat_states (
+                    class_id INTEGER PRIMARY KEY,
+                    open INTEGER NOT NULL CHECK (open IN (0, 1)),
+                    changed_at DATETIME NOT NULL
+                );
                 """)
         },
     ]

@@ -7,12 +7,17 @@ public import Jobs
 public struct RegistrationStores: Sendable {
     public var students: any StudentStoring
     public var enrollments: any EnrollmentStoring
+    public var seatStates: any SeatStateStoring
     public var catalog: any CatalogStoring
     public var jobs: any JobEnqueuing
 
-    public init(students: any StudentStoring, enrollments: any EnrollmentStoring, catalog: any CatalogStoring, jobs: any JobEnqueuing) {
+    public init(
+        students: any StudentStoring, enrollments: any EnrollmentStoring, seatStates: any SeatStateStoring, catalog: any CatalogStoring,
+        jobs: any JobEnqueuing
+    ) {
         self.students = students
         self.enrollments = enrollments
+        self.seatStates = seatStates
         self.catalog = catalog
         self.jobs = jobs
     }
@@ -20,7 +25,7 @@ public struct RegistrationStores: Sendable {
     /// The SQLite stores, on the service's one database file.
     public static func sqlite(catalog: any CatalogStoring = SQLiteCatalogStore()) -> RegistrationStores {
         RegistrationStores(
-            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), catalog: catalog,
+            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), seatStates: SQLiteSeatStateStore(), catalog: catalog,
             jobs: SQLiteJobEnqueuer()
         )
     }

@@ -126,7 +126,8 @@ struct GradeNotificationTests {
         }
         // The demo's source 1 polls every 300 s; the scheduler ticks every 60 s.
         let notifications = GradeNotifications(
-            transactions: app.database, accounts: app.deviceGradebookAccounts, jobs: SQLiteJobEnqueuer(), push: app.push, tick: 60
+            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, ownedAccounts: app.gradebookAccounts,
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: SQLiteJobEnqueuer(), push: app.push, tick: 60
         )
         let windowStart = Date(timeIntervalSince1970: TimeInterval(1_800_000_000 - 1_800_000_000 % 300))
         #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(30)) == 20, "the first tick of the window")

@@ -61,7 +61,7 @@ struct PushCurrentStateTests {
         defer { gateway.cleanUp() }
         let watcher = try await gateway.student("100000011")
         try await Self.logDevice(gateway, for: watcher)
-        _ = try await gateway.app.seatAlerts.watch(accountID: watcher, classID: 7030, rearm: true)
+        _ = try await gateway.app.seatAlerts.watch(accountID: watcher, target: .classID(7030), rearm: true, notifyClosed: false)
         let enqueue: @Sendable (NewJob) async throws -> Void = { job in
             try await gateway.app.jobs.service.enqueue(job)
             _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
@@ -71,7 +71,8 @@ struct PushCurrentStateTests {
         try await gateway.openSeats(0, in: 7030)
         try await enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [watcher])))
         #expect(try await Self.told(gateway) == [])
-        // Open now: the student on the line and the watcher hear it (one device: two notifications, one per source of interest).
+        // Open now: the watcher hears the open event (the admin's seats) and, as the job names
+        // them in line, the seat-opened notice too: one device, two notifications.
         try await gateway.openSeats(2, in: 7030)
         try await enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [watcher])))
         #expect(try await Self.told(gateway) == ["\(watcher):seat.open", "\(watcher):seat.open"])

@@ -8,7 +8,7 @@ public import Foundation
 public struct NotificationPreferences: Sendable, Equatable {
     /// The categories a student may turn off. Others (`class.cancelled`, `waitlist.enrolled`,
     /// `test`) are about their registration itself and always go out.
-    public static let optionalCategories = ["grade.new", "grade.changed", "seat.open", "waitlist.offer"]
+    public static let optionalCategories = ["grade.new", "grade.changed", "seat.open", "seat.closed", "waitlist.offer"]
     /// Defaults: everything on, no quiet hours, 30 an hour.
     public static let defaultMaxPerHour = 30
     public static let maxPerHourRange = 1...600
