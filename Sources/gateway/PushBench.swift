@@ -78,8 +78,8 @@ struct PushBench: AsyncParsableCommand {
                 ).id)
             }
             let poller = GradePoller(
-                transactions: app.database, accounts: app.deviceGradebookAccounts, gradebooks: app.gradebooks, jobs: SQLiteJobEnqueuer(),
-                clock: app.clock
+                transactions: app.database, accounts: app.deviceGradebookAccounts, ownedAccounts: app.gradebookAccounts,
+                gradebooks: app.gradebooks, jobs: SQLiteJobEnqueuer(), clock: app.clock
             )
             // The first round stores every baseline; the second is the steady state (fetch, diff, nothing new).
             for round in ["baseline", "steady"] {

@@ -1,4 +1,5 @@
 public import Contracts
+import Storage
 
 /// Gradebook's answer to ``OwnedGradebookAccounts``: which stored accounts Push may poll for
 /// their owners, never with their passwords.

@@ -1,6 +1,7 @@
 public import Contracts
 public import Foundation
 import Jobs
+import Storage
 
 /// Grade alerts for every student, not only QuickHAC devices: a stored gradebook account
 /// (`/v1/me/gradebook-accounts`) is polled for its owner while the owner has an active device

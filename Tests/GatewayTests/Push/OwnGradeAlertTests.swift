@@ -8,6 +8,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Jobs
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Push
 import Storage
 import Testing
@@ -51,7 +52,9 @@ struct OwnGradeAlertTests {
         let jane = try await app.auth.issueToken(username: "jane", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         let other = try await app.auth.issueToken(username: "other", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         let notifier = Self.notifier(app)
-        let window = Date(timeIntervalSince1970: TimeInterval(1_800_000_000 - 1_800_000_000 % 300))
+        // Poll windows of the past hour (the source polls every 300 s): each poll is due at once.
+        let now = Int(app.clock.now().timeIntervalSince1970)
+        let window = Date(timeIntervalSince1970: TimeInterval(now - now % 300 - 3600))
         try await app.makeApplication().test(.live) { client async throws in
             let stored = try await Self.request(
                 client, .post, "/v1/me/gradebook-accounts", token: jane, body: #"{"sourceId": 1, "username": "jdoe", "password": "gradebook-test-1"}"#
@@ -72,7 +75,8 @@ struct OwnGradeAlertTests {
             #expect(try await notifier.enqueueOwnAccountPolls(now: window.addingTimeInterval(600)) == 1)
             try await GradeNotificationTests.drain(app)
             let rows = try await app.push.recent(state: nil, deviceIDs: nil, limit: 10)
-            #expect(rows.count == 1)
+            let jobs = try await app.database.pool.read { db in try Row.fetchAll(db, sql: "SELECT kind, state, errors FROM jobs ORDER BY id") }
+            #expect(rows.count == 1, "\(jobs)")
             #expect(rows.first?.state == .delivered)
             #expect(rows.first?.notification.category == "grade.new")
             let title = rows.first?.notification.title ?? ""

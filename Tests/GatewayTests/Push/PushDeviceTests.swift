@@ -118,7 +118,7 @@ struct PushDeviceTests {
         let offer = try decoder.decode(PushJobs.SeatOffered.self, from: Data(queued.args.utf8))
         try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
         let finished = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
-        #expect(finished.count == 3, "two event jobs, one delivery")
+        #expect(finished.count == 4, "two event jobs, one delivery, and the class's close event (nobody watches it)")
         let rows = try await gateway.app.push.recent(state: nil, deviceIDs: nil, limit: 10)
         #expect(rows.map(\.notification.category) == ["waitlist.offer"])
         #expect(rows.map(\.state) == [.delivered])

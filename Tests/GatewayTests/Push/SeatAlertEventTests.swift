@@ -4,9 +4,11 @@ import Foundation
 import GatewayApp
 import GatewayCore
 import GRDB
+import HTTPTypes
 import Jobs
 import Push
 import Registration
+import Storage
 import Testing
 
 /// Seat alerts fire on every open event (a class going from no seat open to newcomers to at
