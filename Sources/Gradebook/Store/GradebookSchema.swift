@@ -4,7 +4,7 @@ public import Storage
 /// The Gradebook module's tables: upstream sources and students' stored gradebook accounts
 /// (passwords sealed by the vault).
 public enum GradebookSchema: SchemaModule {
-    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts", "gradebook_snapshots", "gradebook_source_health"]
+    public static let tables = ["gradebook_sources", "gradebook_accounts", "gradebook_device_accounts", "gradebook_snapshots", "gradebook_source_health", "gradebook_account_snapshots"]
 
     public static let migrations: [Migration] = [
         Migration("gradebook.001.sources-accounts") { db in

@@ -23,7 +23,7 @@ struct PushPreferenceTests {
             #expect(try await client.json(.get, "/v1/me/push-preferences").status == .unauthorized)
             let defaults = try await client.json(.get, "/v1/me/push-preferences", token: ada)
             #expect(defaults.status == .ok)
-            #expect(defaults.object["categories"] as? [String: Bool] == ["grade.new": true, "grade.changed": true, "seat.open": true, "waitlist.offer": true])
+            #expect(defaults.object["categories"] as? [String: Bool] == ["grade.new": true, "grade.changed": true, "seat.open": true, "seat.closed": true, "waitlist.offer": true])
             #expect(defaults.object["quietHours"] is NSNull)
             #expect(defaults.object["maxPerHour"] as? Int == 30)
 
