@@ -7,6 +7,8 @@ public protocol DeviceGradebookAccounts: Sendable {
     func store(deviceKey: String, sourceID: Int64, username: String, password: String) async throws(DeviceGradebookError) -> (id: Int64, created: Bool)
     /// The device's account with this username, if any.
     func account(deviceKey: String, username: String) async throws(DeviceGradebookError) -> Int64?
+    /// How many accounts the device has stored.
+    func accountCount(deviceKey: String) async throws(DeviceGradebookError) -> Int
     /// Removes the account and its sealed password.
     func remove(id: Int64) async throws(DeviceGradebookError)
     /// How often each account's source wants it polled, in seconds, by account id.

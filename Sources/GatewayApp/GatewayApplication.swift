@@ -182,7 +182,8 @@ public struct GatewayApplication: Sendable {
         )
         self.quickHAC = QuickHACService(
             transactions: database, accounts: deviceGradebookAccounts, clock: clock,
-            apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment
+            apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment,
+            requestsPerMinute: configuration.quickHACRequestsPerMinute
         )
         self.routes = RouteRegistry()
         self.webAssets = WebAssets.installed()

@@ -38,6 +38,9 @@ public struct GatewayConfiguration: Sendable {
     /// Schedule builds (`POST /v1/scheduling/builds`) one client address may ask for per
     /// minute; 0 removes the limit (benchmarks).
     public var buildsPerMinute = 60
+    /// Requests one client network (an IPv4 address, an IPv6 /64) may make to the anonymous
+    /// QuickHAC API (`/ios/`) a minute; 0 for no limit.
+    public var quickHACRequestsPerMinute = 60
     /// When set, `/metrics` needs `Authorization: Bearer <this>` (at least 16 characters).
     public var metricsToken: String?
     /// Seconds after which an idle client connection is closed.

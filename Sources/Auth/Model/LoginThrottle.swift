@@ -1,5 +1,6 @@
 public import Crypto
 public import Foundation
+import GatewayCore
 import Synchronization
 
 /// Limits failed sign-ins, so a password can't be guessed quickly, one address can't grind
@@ -236,21 +237,7 @@ public final class LoginThrottle: Sendable {
     }
 
     /// The unit an address is counted by: IPv4 (also IPv4-mapped IPv6) as is, IPv6 by its /64.
-    public static func network(_ address: String) -> String {
-        guard address.contains(":"), !address.contains(".") else { return address }
-        var groups = [String]()
-        let halves = address.split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false).map {
-            $0.split(separator: ":", omittingEmptySubsequences: true).map(String.init)
-        }
-        if halves.count == 2 {
-            let missing = max(0, 8 - halves[0].count - halves[1].count)
-            groups = halves[0] + Array(repeating: "0", count: missing) + halves[1]
-        } else {
-            groups = halves[0]
-        }
-        guard groups.count >= 4 else { return address.lowercased() }
-        return groups.prefix(4).map { String(Int($0, radix: 16) ?? 0, radix: 16) }.joined(separator: ":") + "::/64"
-    }
+    public static func network(_ address: String) -> String { ClientNetwork.key(address) }
 }
 
 /// A refused attempt: how long to wait.

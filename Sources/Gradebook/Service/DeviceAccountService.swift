@@ -61,6 +61,15 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
         }
     }
 
+    public func accountCount(deviceKey: String) async throws(DeviceGradebookError) -> Int {
+        let store = self.store
+        do {
+            return try await transactions.read { db in try store.count(deviceKey: deviceKey, in: db) }
+        } catch {
+            throw .unavailable
+        }
+    }
+
     public func remove(id: Int64) async throws(DeviceGradebookError) {
         let store = self.store
         do {

@@ -22,6 +22,11 @@ public struct SQLiteDeviceAccountStore: Sendable {
         ).map(Self.row)
     }
 
+    func count(deviceKey: String, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM gradebook_device_accounts WHERE device_key = ?", arguments: [deviceKey]) ?? 0
+    }
+
     func upsert(deviceKey: String, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> (Int64, Bool) {
         let db = try transaction.sqlite()
         if let existing = try find(deviceKey: deviceKey, username: username, in: transaction) {

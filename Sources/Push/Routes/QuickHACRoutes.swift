@@ -24,6 +24,13 @@ public struct QuickHACRoutes: Sendable {
         let group = guarded.group(router, "ios", access: .public)
         for method in ["register", "register_device", "account_add", "account_remove", "student_add", "student_remove"] {
             let handler: @Sendable (Request, GatewayContext) async throws -> Response = { request, context in
+                do {
+                    try service.admit(client: context.clientAddress)
+                } catch let throttled as QuickHACService.Throttled {
+                    var response = Self.answer(["status": -1, "lastError": 429], message: "too many requests", status: .tooManyRequests)
+                    response.headers[.retryAfter] = String(throttled.retryAfter)
+                    return response
+                }
                 let form = try await Self.form(request, context: context)
                 return try await Self.run(method, form: form, service: service)
             }

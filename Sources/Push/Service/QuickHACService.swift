@@ -15,10 +15,17 @@ public final class QuickHACService: Sendable {
     /// The app's APNs topic and environment for devices that send a token.
     let apnsTopic: String
     let apnsEnvironment: APNsEnvironment
+    /// Requests one client network (an IPv4 address, an IPv6 /64) may make a minute; nil: no limit.
+    let throttle: RateLimit?
+
+    /// The most gradebook accounts one device stores, and students one account follows: every
+    /// followed student costs a poll per interval, so an anonymous caller's share is bounded.
+    public static let maximumAccountsPerDevice = 5
+    public static let maximumStudentsPerAccount = 10
 
     public init(
         transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), accounts: any DeviceGradebookAccounts,
-        clock: any GatewayClock, apnsTopic: String, apnsEnvironment: APNsEnvironment
+        clock: any GatewayClock, apnsTopic: String, apnsEnvironment: APNsEnvironment, requestsPerMinute: Int = 60
     ) {
         self.transactions = transactions
         self.devices = devices
@@ -26,6 +33,18 @@ public final class QuickHACService: Sendable {
         self.clock = clock
         self.apnsTopic = apnsTopic
         self.apnsEnvironment = apnsEnvironment
+        self.throttle = requestsPerMinute > 0 ? RateLimit(limit: requestsPerMinute, window: 60) : nil
+    }
+
+    /// Too many requests from one client network: answer 429 after `retryAfter` seconds.
+    public struct Throttled: Error, Sendable, Equatable {
+        public let retryAfter: Int
+    }
+
+    /// Counts a request of `client` (its address); throws ``Throttled`` past the limit.
+    public func admit(client: String?) throws {
+        guard let throttle, let wait = throttle.take(client.map(ClientNetwork.key) ?? "unknown", now: clock.now()) else { return }
+        throw Throttled(retryAfter: wait)
     }
 
     /// A processing error: the route answers 418.
@@ -85,6 +104,14 @@ public final class QuickHACService: Sendable {
         guard (1...200).contains(user.utf8.count), (1...1024).contains(password.utf8.count) else {
             throw Refusal(code: 6, message: "bad username or password")
         }
+        let known = try await lookup(uuid: uuid, user: user) != nil
+        if !known {
+            let count: Int
+            do { count = try await accounts.accountCount(deviceKey: Self.key(uuid)) } catch { throw Refusal(code: 8, message: "the gradebook could not be reached") }
+            guard count < Self.maximumAccountsPerDevice else {
+                throw Refusal(code: 11, message: "a device stores at most \(Self.maximumAccountsPerDevice) accounts")
+            }
+        }
         do {
             let (_, created) = try await accounts.store(deviceKey: Self.key(uuid), sourceID: source, username: user, password: password)
             _ = device
@@ -114,7 +141,11 @@ public final class QuickHACService: Sendable {
         guard let account = try await lookup(uuid: uuid, user: user) else { throw Refusal(code: 10, message: "unknown account: add it first") }
         let now = clock.now()
         let added = try await transactions.write { [devices] db in
-            try devices.link(deviceID: device.id, gradebookAccountID: account, studentID: student, at: now, in: db)
+            let followed = try devices.links(deviceID: device.id, in: db).filter { $0.gradebookAccountID == account }
+            if !followed.contains(where: { $0.studentID == student }), followed.count >= Self.maximumStudentsPerAccount {
+                throw Refusal(code: 12, message: "an account follows at most \(Self.maximumStudentsPerAccount) students")
+            }
+            return try devices.link(deviceID: device.id, gradebookAccountID: account, studentID: student, at: now, in: db)
         }
         return added ? 0 : 1
     }

@@ -28,7 +28,7 @@ public final class BuildService: Sendable {
 
     /// The outcome and the catalog snapshot it was built from (for describing sections).
     public func build(_ request: BuildRequest, clientAddress: String?) async throws -> (BuildOutcome, CatalogCache.Snapshot) {
-        if let rateLimit, let wait = rateLimit.take(clientAddress ?? "unknown", now: clock.now()) {
+        if let rateLimit, let wait = rateLimit.take(clientAddress.map(ClientNetwork.key) ?? "unknown", now: clock.now()) {
             throw SchedulingError.rateLimited(retryAfterSeconds: wait)
         }
         let snapshot = try await catalog.snapshot()

@@ -51,6 +51,7 @@ struct SeatAlertEventTests {
         let a = try await gateway.student("100000001")
         try await service.enrollment.register(studentID: a, classID: 7030)
         let b = try await Self.watcher(gateway, "100000002", .classID(7030))
+        let courseWatcher = try await Self.watcher(gateway, "100000004", .course(CourseKey(term: "2018-fall", subject: "CS", courseNumber: "503")))
         if lineWaiting {
             let c = try await gateway.student("100000003")
             _ = try await service.enrollment.joinWaitlist(studentID: c, classID: 7030)
@@ -70,6 +71,8 @@ struct SeatAlertEventTests {
             #expect(toB.first?.title == "CS 503-01 (class 7030): 1 seat open")
             #expect(toB.first?.body.contains("CS 503-01 (class 7030)") == true)
         }
+        let toCourse = try await Self.told(gateway).filter { $0.account == courseWatcher }
+        #expect(toCourse.map(\.title) == toB.map(\.title), "a course alert hears the same open events, naming the section")
         // Once per event: draining again, or a later unrelated change, tells nobody again.
         try await Self.drain(gateway)
         #expect(try await Self.told(gateway).filter { $0.account == b }.count == toB.count)
