@@ -246,7 +246,10 @@ public struct GatewayApplication: Sendable {
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
-        OpsRoutes(database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken)
+        OpsRoutes(
+            database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
+            metricsReaders: OpsRoutes.loopback + configuration.trustedProxies
+        )
             .register(with: guarded, on: router)
         AuthRoutes(service: auth).register(with: guarded, on: router)
         JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)

@@ -13,11 +13,16 @@ struct OpsRoutes {
     /// `Authorization: Bearer <token>`, compared in constant time: the app guards its metrics
     /// itself instead of trusting a proxy rule to hide them.
     var metricsToken: String?
+    /// Without a token, the socket peers `/metrics` answers: loopback and the trusted proxies
+    /// (a scraper on the host, or one behind the operator's proxy); anyone else gets 403.
+    var metricsReaders: [AddressRange] = Self.loopback
+
+    static let loopback = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"].compactMap(AddressRange.init)
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let database = self.database
         let openAPIPath = self.openAPIPath
-        let metricsToken = self.metricsToken
+        let metricsToken = self.metricsToken, metricsReaders = self.metricsReaders
 
         guarded.group(router, "healthz", access: .public).get { _, _ in
             try GatewayJSON.response(["status": "ok"], headers: [.cacheControl: "no-store"])
@@ -45,7 +50,10 @@ struct OpsRoutes {
             return try GatewayJSON.response(body, status: healthy ? .ok : .serviceUnavailable, headers: [.cacheControl: "no-store"])
         }
 
-        guarded.group(router, "metrics", access: .public).get { request, _ in
+        guarded.group(router, "metrics", access: .public).get { request, context in
+            if metricsToken == nil, let peer = context.peerAddress, !metricsReaders.contains(where: { $0.contains(peer) }) {
+                throw Problem.forbidden("The metrics answer loopback and trusted proxies only; set GATEWAY_METRICS_TOKEN to scrape them from elsewhere.")
+            }
             if let metricsToken {
                 let presented = request.headers[.authorization].flatMap { value -> String? in
                     value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil

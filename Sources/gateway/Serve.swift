@@ -83,6 +83,9 @@ struct Serve: AsyncParsableCommand {
         config.gradebookCAFile = gradebookCAFile ?? Env.string("gradebook-ca-file")
         config.vaultKeyFile = vaultKeyFile ?? Env.string("vault-key-file")
         config.allowInsecurePushEndpoints = allowInsecurePushEndpoints || Env.string("allow-insecure-push-endpoints") == "1"
+        if config.allowInsecurePushEndpoints, !config.demo {
+            throw GatewayCLIError("--allow-insecure-push-endpoints is for a demo on one machine: use it with --demo only")
+        }
         if let topic = quickHACTopic ?? Env.string("quickhac-topic") { config.quickHACTopic = topic }
         if let seconds = try gradebookTimeout ?? Env.int("gradebook-timeout") {
             guard (1...300).contains(seconds) else { throw GatewayCLIError("--gradebook-timeout must be between 1 and 300") }

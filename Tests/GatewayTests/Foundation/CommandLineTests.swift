@@ -22,13 +22,23 @@ struct CommandLineTests {
         }
     }
 
-    @Test(arguments: [["--bogus"], ["serve", "--port", "eighty"], ["serve", "--tls-cert", "a.pem"], ["admin", "create-user", "--role", "wizard", "--username", "x"]])
+    @Test(arguments: [
+        ["--bogus"], ["serve", "--port", "eighty"], ["serve", "--tls-cert", "a.pem"], ["admin", "create-user", "--role", "wizard", "--username", "x"],
+    ])
     func badFlagsPrintOneLineAndExit2(arguments: [String]) throws {
         let outcome = try GatewayBinary.run(arguments)
         #expect(outcome.status == 2)
         let lines = outcome.stderr.split(separator: "\n")
         #expect(lines.count == 1, "stderr was: \(outcome.stderr)")
         #expect(outcome.stderr.hasPrefix("gateway: "))
+    }
+
+    /// Plain-http and private push endpoints are for a demo on one machine: never on a
+    /// production database.
+    @Test func insecurePushEndpointsNeedTheDemo() throws {
+        let outcome = try GatewayBinary.run(["serve", "--allow-insecure-push-endpoints", "--database", Self.tempDatabase()])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("--demo"), "stderr was: \(outcome.stderr)")
     }
 
     @Test func migrateThenCreateUserFromStdin() throws {
