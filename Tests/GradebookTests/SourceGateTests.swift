@@ -44,4 +44,18 @@ import Testing
         #expect(Set([a, b, wrong]).count == 3)
         #expect(shifted1 != shifted2)
     }
+
+    @Test func theReplyCacheIsBoundedByBytesNotOnlyEntries() {
+        let cache = ReplyCache(lifetime: .seconds(60), capacity: 10_000, maximumBytes: 1 << 20)
+        let chunk = Data(repeating: 0x61, count: 60 << 10) // 60 KiB, under a sixteenth of 1 MiB
+        for index in 0..<100 {
+            cache.store(UpstreamReply(status: 200, contentType: "application/json", cacheControl: nil, body: chunk), for: Data("k\(index)".utf8))
+            #expect(cache.bytes <= 1 << 20)
+        }
+        #expect(cache.count == (1 << 20) / (60 << 10), "as many as fit in the budget")
+        #expect(cache.reply(for: Data("k99".utf8)) != nil, "the newest is kept")
+        // An answer bigger than a sixteenth of the budget is not kept.
+        cache.store(UpstreamReply(status: 200, contentType: nil, cacheControl: nil, body: Data(count: 100 << 10)), for: Data("big".utf8))
+        #expect(cache.reply(for: Data("big".utf8)) == nil)
+    }
 }
