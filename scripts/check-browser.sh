@@ -15,8 +15,9 @@ BIN="$("$SWIFT" build "${FLAGS[@]}" --show-bin-path)"
 
 WORK="$(mktemp -d)"
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+# The offer policy, so that a test can follow a waitlist seat offer to its acceptance.
 "$BIN/gateway" serve --demo --demo-passwords documented --host 127.0.0.1 --port "$PORT" \
-  --database "$WORK/demo.sqlite" > "$WORK/serve.log" 2>&1 &
+  --waitlist-policy offer --database "$WORK/demo.sqlite" > "$WORK/serve.log" 2>&1 &
 SERVER=$!
 stop() {
   kill "$SERVER" 2>/dev/null || true

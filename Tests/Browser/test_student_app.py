@@ -193,7 +193,8 @@ class StudentAppTests(unittest.TestCase):
 
         b.click(b.css("nav a[href='#/catalog']"))
         card = b.xpath("//article[contains(@class,'class-card')]")
-        b.click(card.find_element(By.XPATH, ".//button[contains(., 'Alert me')]"))
+        b.click(card.find_element(By.CSS_SELECTOR, "details.watch > summary"))
+        b.click(card.find_element(By.CSS_SELECTOR, "button[data-action=watch-class]"))
         b.xpath("//article[contains(@class,'class-card')]//p[contains(@class,'note')]")
         b.click(b.css("nav a[href='#/notifications']"))
         b.xpath("//section[@aria-labelledby='alerts-title']//li")

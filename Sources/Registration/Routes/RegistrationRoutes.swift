@@ -4,7 +4,8 @@ import GatewayCore
 public import Hummingbird
 
 /// Every HTTP route of the Registration module: the SDSU protocol at `/registration/`, the
-/// student's own registration under `/v1/me/registration`, and admin
+/// student's own registration under `/v1/me/registration`, the public settings at
+/// `/v1/registration/settings`, and admin
 /// catalog management. The composition root mounts them with ``register(with:on:)`` and adds
 /// ``errorRenderer`` for the SDSU prefix.
 public struct RegistrationRoutes: Sendable {
@@ -20,6 +21,7 @@ public struct RegistrationRoutes: Sendable {
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         SDSURoutes(service: service).register(with: guarded, on: router)
         V1EnrollmentRoutes(service: service).register(with: guarded, on: router)
+        V1SettingsRoutes(service: service).register(with: guarded, on: router)
         V1AdminRoutes(service: service).register(with: guarded, on: router)
     }
 

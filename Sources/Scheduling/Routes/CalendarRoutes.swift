@@ -6,17 +6,36 @@ import Hummingbird
 /// Calendar downloads and the subscription feed:
 /// - `GET /v1/me/schedules/{id}/calendar.ics` and `GET /v1/me/registration/calendar.ics`;
 /// - `/v1/me/calendar-feed`: create (the secret URL, shown once), read and revoke the feed;
-/// - `GET /calendar/{token}.ics`: the feed itself, public by its secret, with ETag and
+/// - `/v1/me/schedules/{id}/calendar-feed`: the same for one saved schedule;
+/// - `GET /calendar/{token}.ics`: a feed itself, public by its secret, with ETag and
 ///   Last-Modified (304 when they match).
 struct CalendarRoutes: Sendable {
     let service: CalendarService
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service
-        guarded.group(router, "v1/me/schedules", access: .authenticated).get(":scheduleId/calendar.ics") { request, context in
+        let schedules = guarded.group(router, "v1/me/schedules", access: .authenticated)
+        schedules.get(":scheduleId/calendar.ics") { request, context in
             let identity = try context.requireIdentity()
             let calendar = try await service.scheduleCalendar(id: try SavedScheduleRoutes.scheduleID(context), accountID: identity.accountID)
             return Self.response(calendar, request: request, attachment: true)
+        }
+        schedules.get(":scheduleId/calendar-feed") { _, context in
+            let identity = try context.requireIdentity()
+            let id = try SavedScheduleRoutes.scheduleID(context)
+            let createdAt = try await service.scheduleFeedCreatedAt(scheduleID: id, accountID: identity.accountID)
+            return try GatewayJSON.response(FeedStatus(active: true, createdAt: createdAt))
+        }
+        schedules.post(":scheduleId/calendar-feed") { request, context in
+            let identity = try context.requireIdentity()
+            let id = try SavedScheduleRoutes.scheduleID(context)
+            let created = try await service.createScheduleFeed(scheduleID: id, accountID: identity.accountID)
+            return try Self.created(created, request: request, context: context)
+        }
+        schedules.delete(":scheduleId/calendar-feed") { _, context in
+            let identity = try context.requireIdentity()
+            try await service.revokeScheduleFeed(scheduleID: try SavedScheduleRoutes.scheduleID(context), accountID: identity.accountID)
+            return Response(status: .noContent)
         }
         guarded.group(router, "v1/me/registration", access: .authenticated).get("calendar.ics") { request, context in
             let identity = try context.requireIdentity()
@@ -32,15 +51,7 @@ struct CalendarRoutes: Sendable {
         feed.post { request, context in
             let identity = try context.requireIdentity()
             let created = try await service.createFeed(accountID: identity.accountID)
-            let path = "/calendar/\(created.token).ics"
-            let host = Self.host(of: request)
-            return try GatewayJSON.response(
-                NewFeedView(
-                    path: path, url: host.map { "\(Self.scheme(of: request, context: context))://\($0)\(path)" },
-                    webcalUrl: host.map { "webcal://\($0)\(path)" }, createdAt: created.createdAt
-                ),
-                status: .created, headers: [.cacheControl: "no-store"]
-            )
+            return try Self.created(created, request: request, context: context)
         }
         feed.delete { _, context in
             let identity = try context.requireIdentity()
@@ -65,6 +76,19 @@ struct CalendarRoutes: Sendable {
         let url: String?
         let webcalUrl: String?
         let createdAt: Date
+    }
+
+    /// A new feed's secret address (201, never cached), absolute when the Host header allows.
+    static func created(_ created: CalendarService.NewFeed, request: Request, context: GatewayContext) throws -> Response {
+        let path = "/calendar/\(created.token).ics"
+        let host = Self.host(of: request)
+        return try GatewayJSON.response(
+            NewFeedView(
+                path: path, url: host.map { "\(Self.scheme(of: request, context: context))://\($0)\(path)" },
+                webcalUrl: host.map { "webcal://\($0)\(path)" }, createdAt: created.createdAt
+            ),
+            status: .created, headers: [.cacheControl: "no-store"]
+        )
     }
 
     /// The calendar with its validators, or 304 when the client already has this revision.

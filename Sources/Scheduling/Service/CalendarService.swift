@@ -6,7 +6,8 @@ public import GatewayCore
 public import Storage
 
 /// Calendar export: a saved schedule or the student's registration as an RFC 5545 document,
-/// and the secret subscription feed that always shows the current registration.
+/// and secret subscription feeds: one that always shows the current registration, and one per
+/// saved schedule (``createScheduleFeed(scheduleID:accountID:)``) showing that schedule.
 ///
 /// Each calendar keeps a revision (``CalendarStoring/revision(of:contentHash:at:in:)``): while
 /// its contents stay the same, the document is byte-identical (same DTSTAMP, SEQUENCE and
@@ -15,6 +16,7 @@ public final class CalendarService: Sendable {
     let transactions: any TransactionRunner
     let store: any CalendarStoring
     let schedules: any SavedScheduleStoring
+    let scheduleFeeds: any ScheduleFeedStoring
     let terms: TermService
     let catalog: CatalogService
     let registered: any RegisteredClasses
@@ -23,12 +25,14 @@ public final class CalendarService: Sendable {
 
     public init(
         transactions: any TransactionRunner, store: any CalendarStoring = SQLiteCalendarStore(),
-        schedules: any SavedScheduleStoring = SQLiteSavedScheduleStore(), terms: TermService, catalog: CatalogService,
+        schedules: any SavedScheduleStoring = SQLiteSavedScheduleStore(), scheduleFeeds: any ScheduleFeedStoring = SQLiteScheduleFeedStore(),
+        terms: TermService, catalog: CatalogService,
         registered: any RegisteredClasses, clock: any GatewayClock, uidDomain: String = "campus-gateway"
     ) {
         self.transactions = transactions
         self.store = store
         self.schedules = schedules
+        self.scheduleFeeds = scheduleFeeds
         self.terms = terms
         self.catalog = catalog
         self.registered = registered
@@ -87,11 +91,7 @@ public final class CalendarService: Sendable {
 
     /// Creates the student's feed, revoking any earlier one; the token is returned only now.
     public func createFeed(accountID: Int64) async throws -> NewFeed {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = generator.next() }
-        let token = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let token = Self.newToken()
         let now = clock.now()
         let hash = Self.hash(token: token)
         try await transactions.write { [store] db in try store.setFeed(accountID: accountID, tokenHash: hash, at: now, in: db) }
@@ -109,13 +109,29 @@ public final class CalendarService: Sendable {
         guard deleted else { throw SchedulingError.feedNotFound }
     }
 
-    /// The registration calendar behind a feed token.
+    /// The calendar behind a feed token: the owner's registration, or a saved schedule.
     public func feedCalendar(token: String) async throws -> ExportedCalendar {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0 < 0x80 }) else { throw SchedulingError.feedNotFound }
         let hash = Self.hash(token: token)
-        let owner = try await transactions.read { [store] db in try store.feedOwner(tokenHash: hash, in: db) }
-        guard let owner else { throw SchedulingError.feedNotFound }
-        return try await registrationCalendar(accountID: owner)
+        let (owner, schedule) = try await transactions.read { [store, scheduleFeeds] db in
+            (try store.feedOwner(tokenHash: hash, in: db), try scheduleFeeds.feedTarget(tokenHash: hash, in: db))
+        }
+        if let owner { return try await registrationCalendar(accountID: owner) }
+        guard let schedule else { throw SchedulingError.feedNotFound }
+        do {
+            return try await scheduleCalendar(id: schedule.scheduleID, accountID: schedule.accountID)
+        } catch SchedulingError.scheduleNotFound {
+            throw SchedulingError.feedNotFound
+        }
+    }
+
+    /// A feed secret: 32 random bytes (256 bits), base64url without padding (43 characters).
+    static func newToken() -> String {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for index in bytes.indices { bytes[index] = generator.next() }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     static func hash(token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }

@@ -10,16 +10,19 @@ public final class SavedScheduleService: Sendable {
     let transactions: any TransactionRunner
     let store: any SavedScheduleStoring
     let calendars: any CalendarStoring
+    let feeds: any ScheduleFeedStoring
     let catalog: CatalogService
     let clock: any GatewayClock
 
     public init(
         transactions: any TransactionRunner, store: any SavedScheduleStoring = SQLiteSavedScheduleStore(),
-        calendars: any CalendarStoring = SQLiteCalendarStore(), catalog: CatalogService, clock: any GatewayClock
+        calendars: any CalendarStoring = SQLiteCalendarStore(), feeds: any ScheduleFeedStoring = SQLiteScheduleFeedStore(),
+        catalog: CatalogService, clock: any GatewayClock
     ) {
         self.transactions = transactions
         self.store = store
         self.calendars = calendars
+        self.feeds = feeds
         self.catalog = catalog
         self.clock = clock
     }
@@ -61,8 +64,11 @@ public final class SavedScheduleService: Sendable {
         return updated
     }
 
+    /// Deletes the schedule with its calendar's revision and its feed (whose address answers
+    /// 404 from now on).
     public func delete(id: Int64, accountID: Int64) async throws {
-        let deleted = try await transactions.write { [store, calendars] db in
+        let deleted = try await transactions.write { [store, calendars, feeds] db in
+            _ = try feeds.deleteFeed(scheduleID: id, accountID: accountID, in: db)
             let deleted = try store.delete(id: id, of: accountID, in: db)
             if deleted { try calendars.forget(calendar: "schedule:\(id)", in: db) }
             return deleted

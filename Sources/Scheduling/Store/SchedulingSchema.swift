@@ -2,11 +2,12 @@ import GRDB
 public import Storage
 
 /// The Scheduling module's tables: ranking data (course GPAs, instructor ratings), students'
-/// saved schedules, calendar subscription feeds and the revisions of exported calendars.
+/// saved schedules, calendar subscription feeds (one per account for its registration, one
+/// per saved schedule) and the revisions of exported calendars.
 public enum SchedulingSchema: SchemaModule {
     public static let tables = [
         "scheduling_course_ratings", "scheduling_instructor_ratings", "scheduling_saved_schedules",
-        "scheduling_calendar_feeds", "scheduling_calendar_revisions",
+        "scheduling_calendar_feeds", "scheduling_calendar_revisions", "scheduling_schedule_feeds",
     ]
 
     public static let migrations: [Migration] = [
@@ -48,6 +49,20 @@ public enum SchedulingSchema: SchemaModule {
                     changed_at DATETIME NOT NULL,
                     sequence INTEGER NOT NULL DEFAULT 0
                 ) WITHOUT ROWID;
+                """)
+        },
+        Migration("scheduling.002.schedule-feeds") { db in
+            try db.execute(sql: """
+                -- One secret feed per saved schedule; only the SHA-256 of its token is kept. The
+                -- owner is repeated so that a feed is looked up and revoked by owner too; deleting
+                -- the schedule (or the account) deletes its feed.
+                CREATE TABLE scheduling_schedule_feeds (
+                    schedule_id INTEGER PRIMARY KEY REFERENCES scheduling_saved_schedules(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX scheduling_schedule_feeds_account ON scheduling_schedule_feeds(account_id);
                 """)
         },
     ]

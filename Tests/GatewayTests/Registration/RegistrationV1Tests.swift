@@ -138,6 +138,33 @@ struct RegistrationV1Tests {
         }
     }
 
+    @Test func theSettingsArePublicAndFollowTheConfiguration() async throws {
+        let gateway = try await TestGateway.registration {
+            $0.registration.classLimit = 5
+            $0.registration.waitlistPolicy = .offer
+            $0.registration.offerWindow = 90 * 60
+        }
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client in
+            let settings = try await client.json(.get, "/v1/registration/settings")
+            #expect(settings.status == .ok)
+            #expect(settings.object["classLimit"] as? Int == 5)
+            #expect(settings.object["waitlistPolicy"] as? String == "offer")
+            #expect(settings.object["offerWindowMinutes"] as? Int == 90)
+            #expect(settings.object["maximumWaitlists"] as? Int == EnrollmentRules.maximumWaitlists)
+            // A signed-in student's registration names the same limit.
+            let ada = try await gateway.account("ada", role: .student)
+            #expect(try await client.json(.get, "/v1/me/registration", token: ada).object["classLimit"] as? Int == 5)
+        }
+        let defaults = try await TestGateway.registration()
+        defer { defaults.cleanUp() }
+        try await defaults.withRouter { client in
+            let settings = try await client.json(.get, "/v1/registration/settings")
+            #expect(settings.object["classLimit"] as? Int == 3)
+            #expect(settings.object["waitlistPolicy"] as? String == "none")
+        }
+    }
+
     @Test func adminsManageTheCatalogAndSeeRosters() async throws {
         let gateway = try await TestGateway.registration()
         defer { gateway.cleanUp() }

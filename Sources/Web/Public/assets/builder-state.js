@@ -5,11 +5,16 @@ const KEY = 'campus-gateway.builder';
 export function load() {
   try {
     const value = JSON.parse(sessionStorage.getItem(KEY) || 'null');
-    if (value && Array.isArray(value.courses)) return value;
+    if (value && Array.isArray(value.courses)) {
+      // Requests kept before pinned and excluded classes existed.
+      if (!Array.isArray(value.pinned)) value.pinned = [];
+      if (!Array.isArray(value.excluded)) value.excluded = [];
+      return value;
+    }
   } catch {
     // Start over.
   }
-  return { term: '', courses: [], blocked: [], openSeatsOnly: false };
+  return { term: '', courses: [], blocked: [], openSeatsOnly: false, pinned: [], excluded: [], minUnits: '', maxUnits: '' };
 }
 
 export function save(value) {

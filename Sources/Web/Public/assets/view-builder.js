@@ -1,10 +1,14 @@
-// The schedule builder: courses, blocked times and options in; ranked schedules out, each with
-// its score breakdown and week grid, or the explanation when nothing fits; save one.
+// The schedule builder: courses, pinned and excluded classes, blocked times, unit limits and
+// options in; ranked schedules out, each with its score breakdown and week grid (and a warning
+// when it holds more classes than registration allows), or the explanation when nothing fits;
+// save one.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, uid } from './dom.js';
 import * as api from './api.js';
 import * as session from './session.js';
 import * as builderState from './builder-state.js';
 import { weekGrid } from './weekgrid.js';
+import { sectionLists } from './builder-sections.js';
+import { classLimitWarning, registrationSettings } from './registration-settings.js';
 
 const WEIGHTS = [
   ['gpa', 'Course GPA', 1], ['rating', 'Instructor rating', 1], ['gaps', 'Few gaps', 0.5],
@@ -12,7 +16,10 @@ const WEIGHTS = [
 ];
 
 export async function renderBuilder(container, ctx) {
-  const terms = await api.get('/v1/terms').then((r) => r.items).catch(() => []);
+  const [terms, settings] = await Promise.all([
+    api.get('/v1/terms').then((r) => r.items).catch(() => []),
+    registrationSettings(),
+  ]);
   const state = builderState.load();
   if (!state.term && terms.length) state.term = terms[terms.length - 1].id;
   const results = h('section', { class: 'build-results', id: 'build-results', 'aria-labelledby': 'build-results-title' },
@@ -20,7 +27,7 @@ export async function renderBuilder(container, ctx) {
     h('p', { class: 'muted', text: 'Add courses and build to see ranked schedules here.' }));
   append(container, [
     h('h1', { text: 'Schedule builder' }),
-    h('div', { class: 'builder-layout' }, builderForm(state, terms, results, ctx), results),
+    h('div', { class: 'builder-layout' }, builderForm(state, terms, results, { ...ctx, settings }), results),
   ]);
 }
 
@@ -78,6 +85,18 @@ function builderForm(state, terms, results, ctx) {
 
   const openOnly = field('Only sections with an open seat', h('input', { type: 'checkbox', name: 'openSeatsOnly', checked: state.openSeatsOnly }));
   openOnly.input.addEventListener('change', () => { state.openSeatsOnly = openOnly.input.checked; persist(); });
+  const sections = sectionLists(state, persist);
+  ctx = { ...ctx, pinOrExclude: sections.add };
+  const unitInput = (name) => {
+    const input = h('input', { type: 'number', name, min: 0, max: 100, step: 0.5, inputmode: 'decimal', value: state[name] ?? '' });
+    input.addEventListener('change', () => { state[name] = input.value; persist(); });
+    return input;
+  };
+  const minUnits = field('At least this many units', unitInput('minUnits'));
+  const maxUnits = field('At most this many units', unitInput('maxUnits'));
+  const limitHint = ctx.settings?.classLimit
+    ? h('p', { class: 'hint', id: 'builder-class-limit', text: `Registration allows ${ctx.settings.classLimit} classes per term; schedules holding more are marked.` })
+    : null;
   const maxCourses = field('At most this many courses', h('input', { type: 'number', name: 'maxCourses', min: 1, max: 15, inputmode: 'numeric' }), 'Leave empty to place every course.');
   const limit = field('Schedules to show', h('input', { type: 'number', name: 'limit', min: 1, max: 50, value: 5, inputmode: 'numeric' }));
   const weightInputs = WEIGHTS.map(([key, label, value]) => field(label, h('input', { type: 'number', name: `weights.${key}`, min: 0, max: 100, step: 0.25, value, dataset: { weight: key } })));
@@ -86,9 +105,11 @@ function builderForm(state, terms, results, ctx) {
   const form = h('form', { class: 'card', id: 'builder-form', novalidate: true, 'aria-label': 'Schedule request' },
     term.wrap,
     h('fieldset', {}, h('legend', { text: 'Courses' }), courseList, h('div', { class: 'row row-end' }, courseField.wrap, addCourseButton)),
+    sections.element,
     h('fieldset', {}, h('legend', { text: 'Keep these times free' }), blockedList,
       button('Add blocked time', () => { state.blocked.push({ days: '', start: '', end: '' }); persist(); renderBlocked(); blockedList.querySelector('li:last-child input')?.focus(); }, 'secondary')),
-    h('fieldset', {}, h('legend', { text: 'Options' }), openOnly.wrap, h('div', { class: 'row' }, maxCourses.wrap, limit.wrap)),
+    h('fieldset', {}, h('legend', { text: 'Options' }), openOnly.wrap, h('div', { class: 'row' }, minUnits.wrap, maxUnits.wrap),
+      h('div', { class: 'row' }, maxCourses.wrap, limit.wrap), limitHint),
     h('details', {}, h('summary', { text: 'Ranking weights' }), h('div', { class: 'weights' }, weightInputs.map((w) => w.wrap))),
     slot, submit);
   form.addEventListener('submit', async (event) => {
@@ -110,6 +131,10 @@ function builderForm(state, terms, results, ctx) {
       openSeatsOnly: state.openSeatsOnly,
       limit: Number(limit.input.value) || 5,
     };
+    if (state.pinned.length) request.pinned = state.pinned.map((entry) => entry.id);
+    if (state.excluded.length) request.excluded = state.excluded.map((entry) => entry.id);
+    if (minUnits.input.value !== '') request.minUnits = Number(minUnits.input.value);
+    if (maxUnits.input.value !== '') request.maxUnits = Number(maxUnits.input.value);
     if (maxCourses.input.value) request.maxCourses = Number(maxCourses.input.value);
     const weights = {};
     for (const w of weightInputs) if (w.input.value !== '') weights[w.input.dataset.weight] = Number(w.input.value);
@@ -151,14 +176,22 @@ function scheduleCard(term, schedule, open, ctx) {
   const courses = (schedule.breakdown?.courses ?? []).map((c) =>
     h('li', { text: `${c.course}: GPA ${c.averageGPA.toFixed(2)}${c.averageGPAIsMedian ? ' (median)' : ''}, rating ${c.instructorRating.toFixed(2)}${c.instructorRatingIsMedian ? ' (median)' : ''} → ${c.points.toFixed(2)} points` }));
   const sections = h('ul', { class: 'plain-list sections' }, schedule.sections.map((s) =>
-    h('li', {},
+    h('li', { dataset: { classId: s.classId } },
       h('strong', { text: label(s) }), ` · class ${s.classId} · ${(s.instructors || []).join(', ') || 'Staff'} · ${s.openSeats} open`,
+      ctx.pinOrExclude ? h('span', { class: 'section-actions' },
+        button('Pin', () => { ctx.pinOrExclude('pinned', s.classId, label(s)); ctx.toast(`${label(s)} is pinned: build again to apply.`); }, 'secondary',
+          { 'aria-label': `Pin ${label(s)} (class ${s.classId}) in every schedule`, dataset: { action: 'pin' } }),
+        button('Exclude', () => { ctx.pinOrExclude('excluded', s.classId, label(s)); ctx.toast(`${label(s)} is excluded: build again to apply.`); }, 'secondary',
+          { 'aria-label': `Exclude ${label(s)} (class ${s.classId}) from schedules`, dataset: { action: 'exclude' } })) : null,
       h('ul', { class: 'meetings' }, (s.meetings || []).map((m) => h('li', { text: meetingText(m) }))),
       s.alternatives?.length ? h('small', { class: 'muted', text: `Same times: ${s.alternatives.join(', ')}` }) : null)));
   const grid = weekGrid(schedule.sections.map((s) => ({ label: label(s), meetings: s.meetings })), `Week grid of schedule ${schedule.rank}`);
+  const overLimit = classLimitWarning(schedule.sections.length, ctx.settings);
   return h('details', { class: 'card schedule', open, dataset: { rank: schedule.rank } },
-    h('summary', {}, h('span', { class: 'rank', text: `#${schedule.rank}` }), ` Score ${schedule.score.toFixed(1)} · ${schedule.units} units`,
-      schedule.omitted?.length ? ` · leaves out ${schedule.omitted.join(', ')}` : ''),
+    h('summary', {}, h('span', { class: 'rank', text: `#${schedule.rank}` }), ` Score ${schedule.score.toFixed(1)} · ${schedule.units} units · ${schedule.sections.length} classes`,
+      schedule.omitted?.length ? ` · leaves out ${schedule.omitted.join(', ')}` : '',
+      overLimit ? h('span', { class: 'badge badge-warn', text: 'over the class limit' }) : null),
+    overLimit,
     grid,
     h('div', { class: 'schedule-details' },
       h('div', {}, h('h3', { text: 'Classes' }), sections),

@@ -1,5 +1,6 @@
 // The catalog: search and filter classes (every filter the API offers), page through them, and
-// register, join a waitlist, watch for a seat or send a course to the schedule builder.
+// register, join a waitlist, watch a class or any section of its course for a seat, or send a
+// course to the schedule builder.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, showError, uid } from './dom.js';
 import * as api from './api.js';
 import * as session from './session.js';
@@ -129,10 +130,7 @@ export function classCard(item, ctx) {
         showNote(slot, `On the waitlist at position ${place.position}.`);
       }), 'primary', { 'aria-label': `Join the waitlist of ${item.course} section ${item.section}`, dataset: { action: 'waitlist', classId: item.id } })]);
     }
-    append(actions, [button('Alert me when a seat opens', (e) => act(e.currentTarget, slot, async () => {
-      await api.post('/v1/me/seat-alerts', { classId: item.id });
-      showNote(slot, 'Watching this class for an open seat (see Notifications).');
-    }), 'secondary', { 'aria-label': `Alert me when a seat opens in ${item.course} section ${item.section}` })]);
+    append(actions, [watchMenu(item, slot)]);
   } else {
     append(actions, [h('a', { href: '#/signin', class: 'btn btn-secondary' }, 'Sign in to register')]);
   }
@@ -152,6 +150,22 @@ export function classCard(item, ctx) {
     h('ul', { class: 'meetings' }, (item.meetings || []).map((m) => h('li', { text: meetingText(m) }))),
     h('p', { class: full ? 'seats seats-full' : 'seats', text: seats }),
     actions, slot);
+}
+
+/** "Watch for a seat": this class, or any section of its course in its term. */
+function watchMenu(item, slot) {
+  const watch = (body, note) => (e) => act(e.currentTarget, slot, async () => {
+    const alert = await api.post('/v1/me/seat-alerts', body);
+    showNote(slot, `${note} (see Notifications): ${alert.watching}.`);
+  });
+  return h('details', { class: 'watch' },
+    h('summary', { text: 'Watch for a seat' }),
+    h('div', { class: 'actions tight' },
+      button('This class', watch({ classId: item.id }, 'Watching this class for an open seat'), 'secondary',
+        { 'aria-label': `Alert me when a seat opens in ${item.course} section ${item.section}`, dataset: { action: 'watch-class' } }),
+      button(`Any section of ${item.course}`, watch({ term: item.term, subject: item.subject, courseNumber: item.courseNumber },
+        `Watching every section of ${item.course} for an open seat`), 'secondary',
+        { 'aria-label': `Alert me when a seat opens in any section of ${item.course} in ${item.term}`, dataset: { action: 'watch-course' } })));
 }
 
 async function act(control, slot, work) {

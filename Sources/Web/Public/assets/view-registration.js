@@ -1,8 +1,10 @@
 // My classes: the student profile, enrollments (drop), waitlist places (leave), seat offers
 // (accept or decline), the registration calendar and its subscription link.
-import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, when, download, copyText } from './dom.js';
+import { h, field, errorSlot, busy, append, replace, button, meetingText, when, download } from './dom.js';
 import * as api from './api.js';
 import { weekGrid } from './weekgrid.js';
+import { feedControls } from './calendar-feed.js';
+import { policyText, registrationSettings } from './registration-settings.js';
 
 export async function renderRegistration(container, ctx) {
   append(container, [h('h1', { text: 'My classes' })]);
@@ -12,14 +14,14 @@ export async function renderRegistration(container, ctx) {
 }
 
 async function refresh(body, ctx) {
-  const schedule = await api.get('/v1/me/registration');
+  const [schedule, settings] = await Promise.all([api.get('/v1/me/registration'), registrationSettings()]);
   if (!ctx.isCurrent()) return;
   const reload = () => refresh(body, ctx);
   replace(body,
     profileSection(schedule.profile, reload),
     offersSection(schedule.offers, reload, ctx),
     enrollmentsSection(schedule, reload, ctx),
-    waitlistSection(schedule.waitlist, reload, ctx),
+    waitlistSection(schedule, settings, reload, ctx),
     calendarSection());
 }
 
@@ -59,7 +61,7 @@ function offersSection(offers, reload, ctx) {
   if (!offers?.length) return null;
   return h('section', { class: 'card highlight', 'aria-labelledby': 'offers-title' },
     h('h2', { id: 'offers-title', text: 'Seats offered to you' }),
-    h('ul', { class: 'plain-list' }, offers.map((offer) => {
+    h('ul', { class: 'plain-list', id: 'offers' }, offers.map((offer) => {
       const slot = errorSlot();
       return h('li', {},
         h('p', {}, h('strong', { text: classLabel(offer) }), ` — offered ${when(offer.offeredAt)}, expires ${when(offer.expiresAt)}`),
@@ -68,11 +70,11 @@ function offersSection(offers, reload, ctx) {
             await api.post(`/v1/me/registration/offers/${offer.classId}/claim`);
             ctx.toast('Seat accepted: you are registered.');
             reload();
-          }), 'primary'),
+          }), 'primary', { 'aria-label': `Accept the seat in ${classLabel(offer)}`, dataset: { action: 'accept-offer', classId: offer.classId } }),
           button('Decline', (e) => busy(e.currentTarget, slot, async () => {
             await api.del(`/v1/me/registration/offers/${offer.classId}`);
             reload();
-          }), 'secondary')),
+          }), 'secondary', { 'aria-label': `Decline the seat in ${classLabel(offer)}` })),
         slot);
     })));
 }
@@ -97,9 +99,12 @@ function enrollmentsSection(schedule, reload, ctx) {
     enrollments.length ? weekGrid(enrollments.filter((e) => e.class).map((e) => ({ label: `${e.class.course}-${e.class.section}`, meetings: e.class.meetings })), 'Your week') : null);
 }
 
-function waitlistSection(waitlist, reload, ctx) {
+function waitlistSection(schedule, settings, reload, ctx) {
+  const waitlist = schedule.waitlist;
+  const policy = policyText({ ...settings, waitlistPolicy: schedule.waitlistPolicy });
   return h('section', { class: 'card', 'aria-labelledby': 'waitlist-title' },
     h('h2', { id: 'waitlist-title', text: 'Waitlists' }),
+    policy ? h('p', { class: 'muted', id: 'waitlist-policy', text: policy }) : null,
     waitlist?.length ? h('ul', { class: 'plain-list' }, waitlist.map((entry) => {
       const slot = errorSlot();
       return h('li', {},
@@ -115,39 +120,14 @@ function waitlistSection(waitlist, reload, ctx) {
 
 function calendarSection() {
   const slot = errorSlot();
-  const feedBox = h('div', { class: 'feed' });
-  const section = h('section', { class: 'card', 'aria-labelledby': 'calendar-title' },
+  return h('section', { class: 'card', 'aria-labelledby': 'calendar-title' },
     h('h2', { id: 'calendar-title', text: 'Calendar' }),
     h('p', { text: 'Your registered classes as an iCalendar file, or a private link your calendar app can subscribe to.' }),
     h('div', { class: 'actions' },
       button('Download .ics', (e) => busy(e.currentTarget, slot, async () => {
         const response = await api.call('GET', '/v1/me/registration/calendar.ics', { raw: true, headers: { accept: 'text/calendar' } });
         download(await response.blob(), 'registration.ics');
-      }), 'secondary'),
-      button('Create subscription link', (e) => busy(e.currentTarget, slot, async () => {
-        const feed = await api.post('/v1/me/calendar-feed');
-        showFeed(feedBox, feed);
-      }), 'secondary'),
-      button('Revoke subscription link', (e) => busy(e.currentTarget, slot, async () => {
-        await api.del('/v1/me/calendar-feed');
-        replace(feedBox, h('p', { class: 'note', text: 'The subscription link is revoked.' }));
-      }), 'link')),
-    feedBox, slot);
-  api.get('/v1/me/calendar-feed').then((feed) => {
-    if (!feedBox.childElementCount) replace(feedBox, h('p', { class: 'muted', text: `A subscription link exists since ${when(feed.createdAt)}. Its address was shown once; create a new one to see it again.` }));
-  }).catch(() => {});
-  return section;
-}
-
-function showFeed(box, feed) {
-  const address = feed.url || new URL(feed.path, window.location.origin).href;
-  const input = h('input', { readonly: true, value: address, 'aria-label': 'Subscription address', class: 'copy-input' });
-  const note = h('span', { class: 'note', role: 'status' });
-  replace(box,
-    h('p', { text: 'Keep this address private: anyone with it can see your classes.' }),
-    h('div', { class: 'copy-row' }, input, button('Copy', async () => {
-      note.textContent = (await copyText(address, input)) ? 'Copied.' : 'Press Ctrl+C to copy.';
-    }, 'secondary')),
-    feed.webcalUrl ? h('p', {}, h('a', { href: feed.webcalUrl }, 'Open in my calendar app')) : null,
-    note);
+      }), 'secondary')),
+    slot,
+    feedControls('/v1/me/calendar-feed', 'your classes', 'registration-feed'));
 }

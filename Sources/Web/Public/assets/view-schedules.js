@@ -1,8 +1,11 @@
 // Saved schedules: the list, one schedule with its classes as they stand now and its week grid,
-// its .ics download, rename and delete.
+// a warning when it holds more classes than registration allows, its .ics download, its private
+// subscription link (create, copy, revoke), rename and delete.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, when, download, showError } from './dom.js';
 import * as api from './api.js';
 import { weekGrid } from './weekgrid.js';
+import { feedControls } from './calendar-feed.js';
+import { classLimitWarning, registrationSettings } from './registration-settings.js';
 
 export async function renderSchedules(container, ctx) {
   const list = await api.get('/v1/me/schedules');
@@ -23,8 +26,9 @@ export async function renderSchedules(container, ctx) {
 async function showSchedule(box, id, ctx) {
   const slot = errorSlot();
   let schedule;
+  let settings;
   try {
-    schedule = await api.get(`/v1/me/schedules/${encodeURIComponent(id)}`);
+    [schedule, settings] = await Promise.all([api.get(`/v1/me/schedules/${encodeURIComponent(id)}`), registrationSettings()]);
   } catch (error) {
     replace(box, h('h2', { text: 'Schedule' }), slot);
     showError(slot, error);
@@ -58,12 +62,17 @@ async function showSchedule(box, id, ctx) {
         ctx.go('schedules');
       }), 'danger')),
     slot,
+    classLimitWarning(schedule.sections.filter((s) => s.status !== 'removed').length, settings, 'schedule-limit-warning'),
     weekGrid(entries, `Week grid of ${schedule.name}`),
     h('h3', { text: 'Classes' }),
     h('ul', { class: 'plain-list' }, schedule.sections.map((s) => h('li', {},
       s.class ? h('strong', { text: `${s.class.course}-${s.class.section} ${s.class.title}` }) : h('strong', { text: `Class ${s.classId}` }),
       ` · ${statusText(s)}`,
       s.class ? h('ul', { class: 'meetings' }, s.class.meetings.map((m) => h('li', { text: meetingText(m) }))) : null))),
+    h('section', { class: 'subscribe', 'aria-labelledby': 'schedule-feed-title' },
+      h('h3', { id: 'schedule-feed-title', text: 'Subscribe in a calendar app' }),
+      h('p', { text: 'A private link that always shows this schedule as it stands, for calendar apps that subscribe to a URL.' }),
+      feedControls(`/v1/me/schedules/${schedule.id}/calendar-feed`, 'this schedule', 'schedule-feed')),
     h('details', {}, h('summary', { text: 'Rename' }), renameForm));
 }
 

@@ -1,0 +1,88 @@
+// The student's devices: every channel the API knows (apps, browsers, webhooks, the log) and any
+// it adds later, shown with what the device JSON holds; and, kept apart, email addresses, which
+// must be confirmed with the code sent to them before anything is mailed there.
+import { h, field, errorSlot, busy, replace, button, when, showNote } from './dom.js';
+import * as api from './api.js';
+
+export const DEVICE_KEY = 'campus-gateway.webpush-device';
+
+const CHANNELS = { apns: 'iOS app', webpush: 'Web Push', webhook: 'Webhook', log: 'Log only', email: 'Email' };
+
+/** A channel as people read it; an unknown channel shows as it is named. */
+export function channelLabel(channel) {
+  return CHANNELS[channel] || String(channel || 'unknown channel');
+}
+
+/** Where a device's notifications go, from whichever field its channel has. */
+function destination(d) {
+  return [d.address, d.email, d.endpointHost, d.topic].find((v) => typeof v === 'string' && v) || '';
+}
+
+function deviceItem(d, ctx, extra = null) {
+  const storedId = Number(localStorage.getItem(DEVICE_KEY)) || null;
+  const slot = errorSlot();
+  const history = h('div', { class: 'history' });
+  const where = destination(d);
+  const name = d.name || where || channelLabel(d.channel);
+  const failures = Number.isFinite(d.failureCount) ? d.failureCount : 0;
+  return h('li', { dataset: { deviceId: d.id, channel: d.channel } },
+    h('p', {}, h('strong', { text: name }), ` · ${channelLabel(d.channel)}${where && where !== name ? ` · ${where}` : ''}`,
+      d.id === storedId ? h('span', { class: 'badge', text: 'this browser' }) : null,
+      d.confirmed === false ? h('span', { class: 'badge badge-warn', text: 'not confirmed' }) : null,
+      h('span', { class: d.active === false ? 'badge badge-bad' : 'badge badge-ok', text: d.active === false ? 'inactive' : 'active' })),
+    h('p', { class: 'muted', text: `Added ${when(d.createdAt)} · last delivery ${when(d.lastSuccessAt)} · ${failures} failures${d.lastError ? ` · last error: ${d.lastError}` : ''}` }),
+    extra,
+    h('div', { class: 'actions' },
+      button('Send a test', (e) => busy(e.currentTarget, slot, async () => {
+        const result = await api.post(`/v1/me/devices/${d.id}/test`);
+        showNote(slot, result?.queued ? 'A test notification is on its way.' : 'Not sent: the device is inactive.');
+      }), 'secondary', { 'aria-label': `Send a test to ${name}` }),
+      button('Deliveries', (e) => busy(e.currentTarget, slot, async () => {
+        const list = (await api.get(`/v1/me/devices/${d.id}/notifications`)).items;
+        replace(history, list.length ? h('ul', { class: 'plain-list compact' }, list.map((n) =>
+          h('li', { text: `${when(n.createdAt)} · ${n.title} — ${n.state}${n.attempts ? ` after ${n.attempts} attempts` : ''}${n.lastError ? ` (${n.lastError})` : ''}` })))
+          : h('p', { class: 'muted', text: 'Nothing sent to this device yet.' }));
+      }), 'secondary', { 'aria-label': `Deliveries to ${name}` }),
+      button('Remove', (e) => busy(e.currentTarget, slot, async () => {
+        await api.del(`/v1/me/devices/${d.id}`);
+        if (d.id === storedId) localStorage.removeItem(DEVICE_KEY);
+        ctx.go('notifications');
+      }), 'danger', { 'aria-label': `Remove ${name}` })),
+    history, slot);
+}
+
+/** Every device but email addresses. */
+export function devicesSection(devices, ctx) {
+  const list = devices.filter((d) => d.channel !== 'email');
+  return h('section', { class: 'card', 'aria-labelledby': 'devices-title' },
+    h('h2', { id: 'devices-title', text: 'Devices' }),
+    list.length ? h('ul', { class: 'plain-list', id: 'devices' }, list.map((d) => deviceItem(d, ctx)))
+      : h('p', { class: 'muted', text: 'No device yet.' }));
+}
+
+/** Email addresses, each with a code input until it is confirmed. */
+export function emailSection(devices, ctx) {
+  const list = devices.filter((d) => d.channel === 'email');
+  return h('section', { class: 'card', id: 'email-devices', 'aria-labelledby': 'email-title' },
+    h('h2', { id: 'email-title', text: 'Email' }),
+    h('p', { class: 'muted', text: 'Email addresses get notifications once confirmed with the code mailed to them.' }),
+    list.length ? h('ul', { class: 'plain-list' }, list.map((d) => deviceItem(d, ctx, d.confirmed === false ? confirmForm(d, ctx) : null)))
+      : h('p', { class: 'muted', text: 'No email address gets notifications.' }));
+}
+
+function confirmForm(device, ctx) {
+  const code = field('Confirmation code', h('input', { name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric', maxlength: 64, required: true }),
+    `The code sent to ${destination(device) || 'this address'}.`);
+  const slot = errorSlot();
+  const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Confirm');
+  const form = h('form', { class: 'row row-end confirm-form', novalidate: true, 'aria-label': `Confirm ${destination(device) || 'this address'}` }, code.wrap, submit, slot);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const done = await busy(submit, slot, () => api.post(`/v1/me/devices/${device.id}/confirm`, { code: code.input.value.trim() }).then(() => true), form);
+    if (done) {
+      ctx.toast('Email address confirmed.');
+      ctx.go('notifications');
+    }
+  });
+  return form;
+}
