@@ -337,6 +337,10 @@ public struct GatewayApplication: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func run() async throws {
         try await seedDemoIfRequested()
+        let sdsuTerm = configuration.registration.sdsuTerm
+        if try await catalog.subjects(inTerm: sdsuTerm).isEmpty {
+            logger.warning("the SDSU protocol's term has no classes (--sdsu-term)", metadata: ["term": "\(sdsuTerm)"])
+        }
         let app = try makeApplication()
         logger.info(
             "serving",
