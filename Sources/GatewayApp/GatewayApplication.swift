@@ -227,10 +227,13 @@ public struct GatewayApplication: Sendable {
         }
     }
 
+    /// How the router is built: every GET route also answers HEAD (``HeadRequests``).
+    public static let routerOptions: RouterOptions = HeadRequests.routerOptions
+
     /// The router with every route and middleware. Routes are recorded in ``routes``.
     public func makeRouter() -> Router<GatewayContext> {
         _ = GatewayMetrics.registry
-        let router = Router(context: GatewayContext.self)
+        let router = Router(context: GatewayContext.self, options: Self.routerOptions)
         var admissions: [any RequestAdmission] = []
         if !configuration.trustedProxies.isEmpty { admissions.append(ForwardedFor(trusted: configuration.trustedProxies)) }
         if configuration.requireHTTPS, configuration.tlsCertificatePath == nil {
@@ -351,6 +354,10 @@ public struct GatewayApplication: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func run() async throws {
         try await seedDemoIfRequested()
+        let sdsuTerm = configuration.registration.sdsuTerm
+        if try await catalog.subjects(inTerm: sdsuTerm).isEmpty {
+            logger.warning("the SDSU protocol's term has no classes (--sdsu-term)", metadata: ["term": "\(sdsuTerm)"])
+        }
         let app = try makeApplication()
         logger.info(
             "serving",

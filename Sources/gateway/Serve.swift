@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import GatewayApp
 import Logging
+import Registration
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
     @Option(name: .customLong("max-import-mib"), help: "Largest catalog upload to the admin import endpoint, in MiB (GATEWAY_MAX_IMPORT_MIB). Default: 32") var maxImportMiB: Int?
+    @Option(name: .customLong("sdsu-term"), help: "The one catalog term the SDSU protocol (/registration/...) serves (GATEWAY_SDSU_TERM). Default: 2018-fall, the demo's") var sdsuTerm: String?
     @OptionGroup(title: "Jobs") var jobOptions: JobsServeOptions
     @OptionGroup(title: "Registration") var registration: RegistrationOptions
 
@@ -137,6 +139,12 @@ struct Serve: AsyncParsableCommand {
         }
         try jobOptions.apply(to: &config)
         try registration.apply(to: &config)
+        if let term = sdsuTerm ?? Env.string("sdsu-term") {
+            guard !term.isEmpty, term.utf8.count <= 64, !term.contains(where: \.isWhitespace) else {
+                throw GatewayCLIError("--sdsu-term must be a catalog term id (1 to 64 characters, no spaces), not '\(term)'")
+            }
+            config.registration.sdsuTerm = term
+        }
         return config
     }
 

@@ -21,6 +21,8 @@ public final class CatalogIndex: Sendable {
     let days: [UInt8]
     let termOrdinals: [UInt32]
     let termOrdinalByName: [String: UInt32]
+    /// Classes per subject id, for each term.
+    let subjectCountsByTerm: [String: [Int64: Int]]
     let instructors: [[UInt8]]
     let text: TextIndex
 
@@ -34,15 +36,18 @@ public final class CatalogIndex: Sendable {
         var bySubject: [Int64: Bitset] = [:]
         var termOrdinalByName: [String: UInt32] = [:]
         var counts: [Int64: Int] = [:]
+        var countsByTerm: [String: [Int64: Int]] = [:]
         for (slot, item) in classes.enumerated() {
             slotByID[item.id] = slot
             bySubject[item.subjectID, default: Bitset(count: classes.count)].insert(slot)
             counts[item.subjectID, default: 0] += 1
+            countsByTerm[item.term, default: [:]][item.subjectID, default: 0] += 1
             if termOrdinalByName[item.term] == nil { termOrdinalByName[item.term] = UInt32(termOrdinalByName.count) }
         }
         self.slotByID = slotByID
         self.slotsBySubject = bySubject
         self.termOrdinalByName = termOrdinalByName
+        self.subjectCountsByTerm = countsByTerm
         self.subjects = subjects.sorted { $0.id < $1.id }.map { subject in
             var subject = subject
             subject.classCount = counts[subject.id] ?? 0
@@ -58,6 +63,17 @@ public final class CatalogIndex: Sendable {
         text = TextIndex(texts: classes.map { item in
             "\(item.subjectCode) \(item.subjectCode)\(item.courseNumber) \(item.courseNumber) \(item.title) \(item.fullTitle) \(item.description)"
         })
+    }
+
+    /// The subjects with classes in `term`, by id, each with its count of that term's classes.
+    public func subjects(inTerm term: String) -> [CatalogSubject] {
+        guard let counts = subjectCountsByTerm[term] else { return [] }
+        return subjects.compactMap { subject in
+            guard let count = counts[subject.id] else { return nil }
+            var inTerm = subject
+            inTerm.classCount = count
+            return inTerm
+        }
     }
 
     /// The slot of a class id.

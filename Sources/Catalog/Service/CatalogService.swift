@@ -20,6 +20,11 @@ public final class CatalogService: Sendable {
         try await cache.snapshot().index.subjects
     }
 
+    /// The subjects with classes in `term`, by id, each with that term's class count.
+    public func subjects(inTerm term: String) async throws -> [CatalogSubject] {
+        try await cache.snapshot().index.subjects(inTerm: term)
+    }
+
     /// The ids of the classes matching `query`, in id order.
     public func classIDs(matching query: ClassQuery) async throws -> [Int64] {
         let snapshot = try await cache.snapshot()

@@ -12,7 +12,8 @@ import Hummingbird
 /// 3. the route; whatever it or an admission throws becomes a response (``ErrorResponses``),
 ///    so the metrics and the access log see the status the client got;
 /// 4. the request id echoed on the response, the metrics (``RequestMetrics``) and the access
-///    line (``AccessLog``).
+///    line (``AccessLog``);
+/// 5. for HEAD, the body dropped and the headers kept (``HeadRequests``).
 struct FrontDoorMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let admissions: [any RequestAdmission]
@@ -43,6 +44,6 @@ struct FrontDoorMiddleware: RouterMiddleware {
             nanoseconds: UInt64(clamping: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         )
         accessLog.record(request, status: response.status, elapsed: elapsed, requestID: requestID, logger: context.logger)
-        return response
+        return request.method == .head ? HeadRequests.withoutBody(response) : response
     }
 }

@@ -1,4 +1,4 @@
-import Catalog
+public import Catalog
 public import Foundation
 
 /// What happens to a class's waitlist when a seat frees up.
@@ -29,12 +29,16 @@ public struct RegistrationSettings: Sendable, Equatable {
     /// How often the in-memory catalog checks whether another process (the import CLI)
     /// changed the catalog.
     public var catalogRefreshSeconds: TimeInterval
+    /// The one term the SDSU protocol (`/registration/...`) serves, whatever other terms the
+    /// catalog holds (`--sdsu-term`; the demo's term by default). The v1 API takes any term.
+    public var sdsuTerm: String
 
     public init(
         classLimit: Int = 3, waitlistPolicy: WaitlistPolicy = .none, offerWindow: TimeInterval = 24 * 3600,
         redIDPolicy: RedIDPolicy = .anyNineDigits, credentialCacheSeconds: TimeInterval = 600,
-        catalogRefreshSeconds: TimeInterval = 1
+        catalogRefreshSeconds: TimeInterval = 1, sdsuTerm: String = DemoCatalog.term
     ) {
+        self.sdsuTerm = sdsuTerm
         self.classLimit = classLimit
         self.waitlistPolicy = waitlistPolicy
         self.offerWindow = offerWindow

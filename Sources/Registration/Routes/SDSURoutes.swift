@@ -8,8 +8,15 @@ import Hummingbird
 /// strings and POST JSON bodies, answered byte for byte as the seed shows. Students
 /// authenticate with their red id and password in each request, so the routes are public at
 /// the gateway level and check credentials themselves.
+///
+/// The protocol knows no terms: it serves one, ``RegistrationSettings/sdsuTerm``
+/// (`--sdsu-term`). Subjects without classes in it are not listed; a class of another term is
+/// answered as an unknown class; a student's classes and reset are that term's only.
 struct SDSURoutes: Sendable {
     let service: RegistrationService
+
+    /// The one term this protocol serves.
+    var term: String { service.settings.sdsuTerm }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let group = guarded.group(router, "registration", access: .public)
@@ -45,7 +52,7 @@ struct SDSURoutes: Sendable {
     // MARK: Catalog
 
     func subjectList(_: SDSUParameters, _: GatewayContext) async throws -> Response {
-        let subjects = try await service.catalog.subjects().map {
+        let subjects = try await service.catalog.subjects(inTerm: term).map {
             SDSUSubject(title: $0.title, id: $0.id, college: $0.college, classes: $0.classCount)
         }
         return SDSUResponses.json(text: SDSUJSON.subjectList(subjects))
@@ -64,7 +71,7 @@ struct SDSURoutes: Sendable {
         guard let level = CourseLevel.filter(parsing: try parameters.optionalString("level", numbersAllowed: false)) else {
             return try SDSUResponses.error("Invalid level, use lower, upper or graduate")
         }
-        var query = ClassQuery(subjectIDs: subjects, level: level)
+        var query = ClassQuery(subjectIDs: subjects, level: level, term: term)
         if let raw = try parameters.optionalString("starttime"), !raw.isEmpty {
             guard let time = TimeOfDay(parsing: raw) else { return try SDSUResponses.error("Invalid starttime \(raw)") }
             query.startsAtOrAfter = time
@@ -78,14 +85,16 @@ struct SDSURoutes: Sendable {
 
     func classDetails(_ parameters: SDSUParameters, _: GatewayContext) async throws -> Response {
         if let id = try parameters.optionalInt("classid") {
-            guard let listing = try await service.catalog.classListing(id: id) else { throw RegistrationError.unknownClass(id) }
+            guard let listing = try await service.catalog.classListing(id: id), listing.info.term == term else {
+                throw RegistrationError.unknownClass(id)
+            }
             return SDSUResponses.json(text: SDSUJSON.classDetails(SDSUClassDetails(listing)))
         }
         guard parameters.isJSON || parameters.has("classids") else { throw SDSUBadRequest("Missing parameter classid") }
         let ids = try parameters.intList("classids")
         var details: [String] = []
         for id in ids {
-            if let listing = try await service.catalog.classListing(id: id) { details.append(SDSUJSON.classDetails(SDSUClassDetails(listing))) }
+            if let listing = try await service.catalog.classListing(id: id), listing.info.term == term { details.append(SDSUJSON.classDetails(SDSUClassDetails(listing))) }
         }
         return SDSUResponses.json(text: "[" + details.joined(separator: ",") + "]")
     }
@@ -118,35 +127,35 @@ struct SDSURoutes: Sendable {
 
     func registerClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        try await service.enrollment.register(studentID: student, classID: course)
+        try await service.enrollment.register(studentID: student, classID: course, term: term)
         return try SDSUResponses.ok(SDSUResponses.courseAdded)
     }
 
     func waitlistClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        _ = try await service.enrollment.joinWaitlist(studentID: student, classID: course)
+        _ = try await service.enrollment.joinWaitlist(studentID: student, classID: course, term: term)
         return try SDSUResponses.ok(SDSUResponses.courseAdded)
     }
 
     func unregisterClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        try await service.enrollment.drop(studentID: student, classID: course)
+        try await service.enrollment.drop(studentID: student, classID: course, term: term)
         return try SDSUResponses.ok(SDSUResponses.courseDropped)
     }
 
     func unwaitlistClass(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
         let (student, course) = try await studentAndCourse(parameters, context)
-        try await service.enrollment.leaveWaitlist(studentID: student, classID: course)
+        try await service.enrollment.leaveWaitlist(studentID: student, classID: course, term: term)
         return try SDSUResponses.ok(SDSUResponses.courseDropped)
     }
 
     func studentClasses(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
-        let schedule = try await service.enrollment.schedule(studentID: try await student(parameters, context))
+        let schedule = try await service.enrollment.schedule(studentID: try await student(parameters, context), term: term)
         return try GatewayJSON.response(SDSUStudentClasses(classes: schedule.enrollments.map(\.classID), waitlist: schedule.waitlist.map(\.classID)))
     }
 
     func resetStudent(_ parameters: SDSUParameters, _ context: GatewayContext) async throws -> Response {
-        try await service.enrollment.reset(studentID: try await student(parameters, context))
+        try await service.enrollment.reset(studentID: try await student(parameters, context), term: term)
         return try SDSUResponses.ok(SDSUResponses.studentReset)
     }
 }

@@ -16,9 +16,10 @@ public struct EnrollmentService: RegistrationUseCase {
     let environment: RegistrationEnvironment
 
     /// Registers the student in the class. A student who holds an offered seat for it claims
-    /// that seat; a waitlisted student leaves the waitlist.
-    public func register(studentID: Int64, classID: Int64) async throws {
-        try await register(studentID: studentID, classID: classID, requireOffer: false)
+    /// that seat; a waitlisted student leaves the waitlist. With `term`, a class of another term
+    /// is refused as unknown (the SDSU protocol serves one term).
+    public func register(studentID: Int64, classID: Int64, term: String? = nil) async throws {
+        try await register(studentID: studentID, classID: classID, requireOffer: false, term: term)
     }
 
     /// Claims a seat offered to the student (the `offer` waitlist policy).
@@ -26,13 +27,13 @@ public struct EnrollmentService: RegistrationUseCase {
         try await register(studentID: studentID, classID: classID, requireOffer: true)
     }
 
-    func register(studentID: Int64, classID: Int64, requireOffer: Bool) async throws {
+    func register(studentID: Int64, classID: Int64, requireOffer: Bool, term: String? = nil) async throws {
         let limit = settings.classLimit
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID] else {
+            guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, target) else {
                 return .failure(.unknownClass(classID))
             }
             let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
@@ -49,11 +50,14 @@ public struct EnrollmentService: RegistrationUseCase {
     }
 
     /// Drops the student from the class; the freed seat goes to the waitlist per the policy.
-    public func drop(studentID: Int64, classID: Int64) async throws {
+    /// With `term`, a class of another term is unknown.
+    public func drop(studentID: Int64, classID: Int64, term: String? = nil) async throws {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard try stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
+                return .failure(.unknownClass(classID))
+            }
             guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }
@@ -63,13 +67,14 @@ public struct EnrollmentService: RegistrationUseCase {
         }
     }
 
-    /// Puts the student on the class's waitlist; returns their position (1 is first).
-    public func joinWaitlist(studentID: Int64, classID: Int64) async throws -> Int {
+    /// Puts the student on the class's waitlist; returns their position (1 is first). With
+    /// `term`, a class of another term is unknown.
+    public func joinWaitlist(studentID: Int64, classID: Int64, term: String? = nil) async throws -> Int {
         let promoter = self.promoter
         return try await write { db, now, touched -> Result<Int, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
-            guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID] else {
+            guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, target) else {
                 return .failure(.unknownClass(classID))
             }
             let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
@@ -84,9 +89,10 @@ public struct EnrollmentService: RegistrationUseCase {
         }
     }
 
-    /// Takes the student off the class's waitlist, declining any seat offered to them.
-    public func leaveWaitlist(studentID: Int64, classID: Int64) async throws {
-        try await leaveWaitlist(studentID: studentID, classID: classID, requireOffer: false)
+    /// Takes the student off the class's waitlist, declining any seat offered to them. With
+    /// `term`, a class of another term is unknown.
+    public func leaveWaitlist(studentID: Int64, classID: Int64, term: String? = nil) async throws {
+        try await leaveWaitlist(studentID: studentID, classID: classID, requireOffer: false, term: term)
     }
 
     /// Declines a seat offered to the student; they leave the waitlist and the seat passes on.
@@ -94,11 +100,13 @@ public struct EnrollmentService: RegistrationUseCase {
         try await leaveWaitlist(studentID: studentID, classID: classID, requireOffer: true)
     }
 
-    func leaveWaitlist(studentID: Int64, classID: Int64, requireOffer: Bool) async throws {
+    func leaveWaitlist(studentID: Int64, classID: Int64, requireOffer: Bool, term: String? = nil) async throws {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
-            guard try stores.catalog.classSeats(of: [classID], in: db)[classID] != nil else { return .failure(.unknownClass(classID)) }
+            guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
+                return .failure(.unknownClass(classID))
+            }
             let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
             guard try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
@@ -113,19 +121,21 @@ public struct EnrollmentService: RegistrationUseCase {
     }
 
     /// Drops every class and leaves every waitlist; freed seats go to waitlists per the policy.
-    public func reset(studentID: Int64) async throws {
+    /// With `term`, only that term's classes (what the SDSU protocol shows).
+    public func reset(studentID: Int64, term: String? = nil) async throws {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             var freed: [Int64] = []
-            for offer in try stores.enrollments.openOffers(of: studentID, in: db) {
+            let inTerm = try self.termFilter(term, studentID: studentID, db: db)
+            for offer in try stores.enrollments.openOffers(of: studentID, in: db) where inTerm(offer.classID) {
                 _ = try stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
                 freed.append(offer.classID)
             }
-            for place in try stores.enrollments.waitlistPlaces(of: studentID, in: db) {
+            for place in try stores.enrollments.waitlistPlaces(of: studentID, in: db) where inTerm(place.classID) {
                 _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
                 touched.insert(place.classID)
             }
-            for enrollment in try stores.enrollments.enrollments(of: studentID, in: db) {
+            for enrollment in try stores.enrollments.enrollments(of: studentID, in: db) where inTerm(enrollment.classID) {
                 _ = try stores.enrollments.drop(studentID: studentID, classID: enrollment.classID, in: db)
                 freed.append(enrollment.classID)
             }
@@ -137,15 +147,31 @@ public struct EnrollmentService: RegistrationUseCase {
         }
     }
 
-    /// The student's enrollments, waitlist places and open offers.
-    public func schedule(studentID: Int64) async throws -> StudentSchedule {
+    /// The student's enrollments, waitlist places and open offers; with `term`, only that
+    /// term's.
+    public func schedule(studentID: Int64, term: String? = nil) async throws -> StudentSchedule {
         try await transactions.read { db in
-            StudentSchedule(
-                enrollments: try stores.enrollments.enrollments(of: studentID, in: db),
-                waitlist: try stores.enrollments.waitlistPlaces(of: studentID, in: db),
-                offers: try stores.enrollments.openOffers(of: studentID, in: db)
+            let inTerm = try self.termFilter(term, studentID: studentID, db: db)
+            return StudentSchedule(
+                enrollments: try stores.enrollments.enrollments(of: studentID, in: db).filter { inTerm($0.classID) },
+                waitlist: try stores.enrollments.waitlistPlaces(of: studentID, in: db).filter { inTerm($0.classID) },
+                offers: try stores.enrollments.openOffers(of: studentID, in: db).filter { inTerm($0.classID) }
             )
         }
+    }
+
+    /// Whether a class is of `term` (any class when `term` is nil).
+    static func isIn(_ term: String?, _ seats: ClassSeats) -> Bool { term.map { $0 == seats.term } ?? true }
+
+    /// Which of the student's classes (enrolled, waitlisted, offered) are of `term`; every
+    /// class when `term` is nil.
+    func termFilter(_ term: String?, studentID: Int64, db: any StoreTransaction) throws -> @Sendable (Int64) -> Bool {
+        guard let term else { return { _ in true } }
+        let ids = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
+            + stores.enrollments.waitlistPlaces(of: studentID, in: db).map(\.classID)
+            + stores.enrollments.openOffers(of: studentID, in: db).map(\.classID)
+        let ofTerm = Set(try stores.catalog.classSeats(of: Array(Set(ids)), in: db).values.filter { $0.term == term }.map(\.id))
+        return { ofTerm.contains($0) }
     }
 
     /// What the rules need to know about the student, read inside the transaction.

@@ -17,7 +17,7 @@ struct CommandLineTests {
         for command in ["serve", "migrate", "admin"] { #expect(top.stdout.contains(command)) }
         let serve = try GatewayBinary.run(["serve", "--help"])
         #expect(serve.status == 0)
-        for flag in ["--host", "--port", "--database", "--demo", "--tls-cert", "--tls-key", "--require-https"] {
+        for flag in ["--host", "--port", "--database", "--demo", "--tls-cert", "--tls-key", "--require-https", "--sdsu-term"] {
             #expect(serve.stdout.contains(flag), "serve --help mentions \(flag)")
         }
     }
@@ -39,6 +39,12 @@ struct CommandLineTests {
         let outcome = try GatewayBinary.run(["serve", "--allow-insecure-push-endpoints", "--database", Self.tempDatabase()])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("--demo"), "stderr was: \(outcome.stderr)")
+    }
+
+    @Test func aMalformedSDSUTermIsRefusedBeforeServing() throws {
+        let outcome = try GatewayBinary.run(["serve", "--database", Self.tempDatabase(), "--sdsu-term", "fall 2018"])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.hasPrefix("gateway: --sdsu-term"), "stderr was: \(outcome.stderr)")
     }
 
     @Test func migrateThenCreateUserFromStdin() throws {
