@@ -1,5 +1,7 @@
 import Catalog
 import Foundation
+import GatewayCore
+import Storage
 import GatewayApp
 import GRDB
 import HTTPTypes
