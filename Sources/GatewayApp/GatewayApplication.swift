@@ -133,7 +133,9 @@ public struct GatewayApplication: Sendable {
             transactions: database, sources: gradebookSources, vault: vault, clock: clock,
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
         )
-        self.gradebooks = GradebookService(sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts)
+        self.gradebooks = GradebookService(
+            sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts, maxFileBytes: configuration.gradebookMaxFileBytes
+        )
         self.devices = DeviceService(transactions: database, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints)
         // User-supplied endpoints (webhooks, Web Push): public addresses only, unless the operator
         // relaxes it for a demo on one machine.

@@ -68,6 +68,9 @@ public struct GatewayConfiguration: Sendable {
     public var gradebookTimeoutSeconds = 10
     public var gradebookCacheSeconds = 30
     public var gradebookCAFile: String?
+    /// The largest upstream file (pictures, feedback, submitted work) the gradebook routes pass
+    /// through; a larger one answers 502.
+    public var gradebookMaxFileBytes = 10 << 20
     /// The vault's key file; by default `<database>.vault-keys` (unless `GATEWAY_VAULT_KEY` is set).
     public var vaultKeyFile: String?
     /// The environment the vault reads `GATEWAY_VAULT_KEY` from (tests pass their own).

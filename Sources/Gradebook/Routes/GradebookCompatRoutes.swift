@@ -7,7 +7,10 @@ import NIOCore
 /// The Cal Poly protocol at `/gradebook/{sourceId}/`: `grades.json?record=...` and `auth.txt`
 /// pass the caller's Basic credentials upstream and answer what the upstream answered (status
 /// and bytes), so the lab clients work with `/gradebook/{id}/grades.json` as their base URL.
-/// Failures answer the status the client understands, with a JSON string body.
+/// File links in records (`picture`, `feedback`, `student_work` urls naming the source's
+/// `file_download`) are rewritten to `/gradebook/{id}/file_download?...`, which fetches the file
+/// from the source with the same credentials. Failures answer the status the client
+/// understands, with a JSON string body.
 struct GradebookCompatRoutes: Sendable {
     let service: GradebookService
 
@@ -28,8 +31,18 @@ struct GradebookCompatRoutes: Sendable {
             guard query.count <= 16, query.allSatisfy({ $0.0.utf8.count <= 32 && $0.1.utf8.count <= 256 }) else {
                 throw CompatError(status: .badRequest, message: "Query too large")
             }
-            let reply = try await service.passThrough(sourceID: source, query: query, credentials: credentials, refresh: refresh)
+            let reply = try await service.passThrough(
+                sourceID: source, query: query, credentials: credentials, refresh: refresh, fileLinks: Self.fileLinks(source)
+            )
             return Self.response(reply)
+        }
+        group.get(":sourceId/file_download") { request, context in
+            let source = try Self.sourceID(context)
+            let credentials = try Self.credentials(request)
+            let query: FileDownloadQuery
+            do throws(FileDownloadQuery.Refusal) { query = try GradebookFileResponses.query(request) } catch { throw CompatError(status: .badRequest, message: "Bad file request: \(error.reason)") }
+            let reply = try await service.file(sourceID: source, query: query, .request(credentials))
+            return Self.fileResponse(reply, query: query)
         }
         group.get(":sourceId/auth.txt") { request, context in
             let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request))
@@ -50,6 +63,33 @@ struct GradebookCompatRoutes: Sendable {
             throw CompatError(status: .unauthorized, message: "Authorization required")
         }
         return credentials
+    }
+
+    /// Where a source's files are served to the protocol's clients.
+    static func fileLinks(_ source: Int64) -> String { "/gradebook/\(source)/file_download" }
+
+    /// A file as the lab clients get it: the file (``GradebookFileResponses``), the upstream's
+    /// permission refusal as it sent it (a JSON string, as for records), or the upstream's status
+    /// with a JSON string of the gateway's own (an upstream error page is never passed on).
+    static func fileResponse(_ reply: UpstreamReply, query: FileDownloadQuery) -> Response {
+        var response: Response
+        if reply.status == 200, !GradebookFileResponses.isPermissionRefusal(reply) {
+            return GradebookFileResponses.file(reply, query: query)
+        } else if reply.status == 200 {
+            response = Self.response(reply)
+        } else {
+            let text = switch reply.status {
+            case 401: "Authorization required"
+            case 403: "Incorrect permission: this file is not yours to see"
+            case 404: "No such file"
+            case 400..<500: "The gradebook refused the request (\(reply.status))"
+            default: "The upstream gradebook failed (\(reply.status))"
+            }
+            response = message((400..<500).contains(reply.status) ? HTTPResponse.Status(code: reply.status) : .badGateway, text)
+            if reply.status == 401 { response.headers[.wwwAuthenticate] = #"Basic realm="gradebook""# }
+        }
+        for field in GradebookFileResponses.securityHeaders { response.headers[field.name] = field.value }
+        return response
     }
 
     static func response(_ reply: UpstreamReply) -> Response {

@@ -19,6 +19,8 @@ extension GradebookError: ProblemConvertible {
             return problem
         case .permissionDenied(let id, let name):
             return Self.upstream("upstream-permission", "Not allowed by the gradebook", .forbidden, "\(name) (source \(id)) does not let these credentials see this record.", id)
+        case .fileNotFound(let id, let name):
+            return Self.upstream("gradebook-file-not-found", "Gradebook file not found", .notFound, "\(name) (source \(id)) has no such file.", id)
         case .sourceBusy(let id, let name, let seconds):
             var problem = Problem.unavailable(retryAfterSeconds: seconds, detail: "The gateway's limit on requests to \(name) (source \(id)) is reached; try again shortly.")
             problem.extensions["sourceId"] = .int(Int(id))

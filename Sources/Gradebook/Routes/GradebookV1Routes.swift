@@ -28,16 +28,16 @@ struct GradebookV1Routes: Sendable {
             let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
             let (term, course) = try Self.section(context)
             let enrollments = try await service.enrollments(sourceID: source, term: term, course: course, from, refresh: refresh)
-            let info = try await service.sources.source(id: source)
-            return try GatewayJSON.response(["items": enrollments.map { GradebookViews.Enrollment($0, source: info) }])
+            let links = GradebookViews.FileLinks(source: try await service.sources.source(id: source), account: Self.account(from))
+            return try GatewayJSON.response(["items": enrollments.map { GradebookViews.Enrollment($0, links: links) }])
         }
         group.get(":sourceId/sections/:term/:course/enrollments/:user/assignments") { request, context in
             let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
             let (term, course) = try Self.section(context)
             let user = try Self.text(context, "user")
             let assignments = try await service.assignments(sourceID: source, term: term, course: course, user: user, from, refresh: refresh)
-            let info = try await service.sources.source(id: source)
-            return try GatewayJSON.response(["items": assignments.map { GradebookViews.Assignment($0, source: info) }])
+            let links = GradebookViews.FileLinks(source: try await service.sources.source(id: source), account: Self.account(from))
+            return try GatewayJSON.response(["items": assignments.map { GradebookViews.Assignment($0, links: links) }])
         }
         group.get(":sourceId/sections/:term/:course/assignments/:assignmentId/stats") { request, context in
             let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)
@@ -47,6 +47,33 @@ struct GradebookV1Routes: Sendable {
             }
             let stats = try await service.assignmentStats(sourceID: source, term: term, course: course, assignment: assignment, from, refresh: refresh)
             return try GatewayJSON.response(GradebookViews.Stats(stats))
+        }
+        group.get(":sourceId/file_download") { request, context in
+            let (source, from, _) = try await Self.resolve(request, context, service, authenticator)
+            let query: FileDownloadQuery
+            do throws(FileDownloadQuery.Refusal) {
+                query = try GradebookFileResponses.query(request, excluding: ["account", "refresh"])
+            } catch {
+                throw GradebookError.invalid(field: "query", message: "Not a file_download query: \(error.reason).")
+            }
+            return try Self.fileResponse(try await service.file(sourceID: source, query: query, from), query: query, source: try await service.sources.source(id: source))
+        }
+    }
+
+    /// The stored account a Bearer caller picked with `?account=`, for file links.
+    static func account(_ from: GradebookService.CredentialSource) -> Int64? {
+        if case .stored(_, let chosen) = from { return chosen }
+        return nil
+    }
+
+    /// A file, or the problem for the upstream's refusal (403 for the protocol's "Incorrect
+    /// permission" string, 404 `gradebook-file-not-found`, 401 as for records).
+    static func fileResponse(_ reply: UpstreamReply, query: FileDownloadQuery, source: GradebookSource) throws -> Response {
+        if GradebookFileResponses.isPermissionRefusal(reply) { throw GradebookError.permissionDenied(sourceID: source.id, name: source.name) }
+        switch reply.status {
+        case 200: return GradebookFileResponses.file(reply, query: query)
+        case 404, 410: throw GradebookError.fileNotFound(sourceID: source.id, name: source.name)
+        default: throw CalPolyAdapter.failure(reply, source: source)
         }
     }
 

@@ -86,7 +86,7 @@ enum GradebookViews {
         let major: String
         let pictureUrl: String?
 
-        init(_ enrollment: GradebookEnrollment, source: GradebookSource) {
+        init(_ enrollment: GradebookEnrollment, links: FileLinks) {
             id = enrollment.id
             username = enrollment.username
             firstName = enrollment.firstName
@@ -94,7 +94,7 @@ enum GradebookViews {
             role = enrollment.role
             dropped = enrollment.dropped
             major = enrollment.major
-            pictureUrl = enrollment.pictureURL.map { GradebookViews.absolute($0, source: source) }
+            pictureUrl = links.link(enrollment.pictureURL)
         }
     }
 
@@ -109,7 +109,7 @@ enum GradebookViews {
         /// The score that counts first, then the others newest first.
         let scores: [Score]
 
-        init(_ assignment: GradebookAssignment, source: GradebookSource) {
+        init(_ assignment: GradebookAssignment, links: FileLinks) {
             id = assignment.id
             name = assignment.name
             abbreviatedName = assignment.abbreviatedName
@@ -117,7 +117,7 @@ enum GradebookViews {
             dueAt = assignment.dueAt
             sortOrder = assignment.sortOrder
             extraCreditAllowed = assignment.extraCreditAllowed
-            scores = assignment.scores.map { Score($0, maxPoints: assignment.maxPoints, source: source) }
+            scores = assignment.scores.map { Score($0, maxPoints: assignment.maxPoints, links: links) }
         }
     }
 
@@ -131,15 +131,15 @@ enum GradebookViews {
         let feedbackUrl: String?
         let submittedWorkUrl: String?
 
-        init(_ score: GradebookScore, maxPoints: Double?, source: GradebookSource) {
+        init(_ score: GradebookScore, maxPoints: Double?, links: FileLinks) {
             id = score.id
             displayScore = score.displayScore
             points = score.points
             self.maxPoints = maxPoints
             counts = score.counts
             postedAt = score.postedAt
-            feedbackUrl = score.feedback?.url.map { GradebookViews.absolute($0, source: source) }
-            submittedWorkUrl = score.submittedWork?.url.map { GradebookViews.absolute($0, source: source) }
+            feedbackUrl = links.link(score.feedback?.url)
+            submittedWorkUrl = links.link(score.submittedWork?.url)
         }
     }
 
@@ -181,9 +181,20 @@ enum GradebookViews {
         }
     }
 
-    /// An upstream file path made absolute against the source (fetching it needs the
-    /// gradebook credentials, as the protocol's loader did).
-    static func absolute(_ path: String, source: GradebookSource) -> String {
-        URL(string: path, relativeTo: source.baseURL)?.absoluteString ?? path
+    /// File links of the v1 views: an upstream `file_download` link of the source becomes
+    /// `/v1/gradebook/{sourceId}/file_download?<its query>` (with `account=` when the caller
+    /// picked a stored account), served with the caller's credentials; any other link is nil.
+    struct FileLinks {
+        let source: GradebookSource
+        let account: Int64?
+
+        func link(_ upstream: String?) -> String? {
+            guard let upstream, let query = FileDownloadQuery(linkedFrom: upstream, source: source) else { return nil }
+            var link = "/v1/gradebook/\(source.id)/file_download?\(query.encoded)"
+            // `account` is the gateway's own parameter: a link whose query has one can't be served.
+            guard query.value("account") == nil, query.value("refresh") == nil else { return nil }
+            if let account { link += "&account=\(account)" }
+            return link
+        }
     }
 }

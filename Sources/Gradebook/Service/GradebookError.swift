@@ -15,6 +15,8 @@ public enum GradebookError: Error, Sendable, Equatable {
     case upstreamUnauthorized(sourceID: Int64, name: String)
     /// The upstream refused this record to these credentials (403).
     case permissionDenied(sourceID: Int64, name: String)
+    /// The upstream has no such file (404).
+    case fileNotFound(sourceID: Int64, name: String)
     /// The gateway's own limit on requests to this source is reached (503 with Retry-After).
     case sourceBusy(sourceID: Int64, name: String, retryAfterSeconds: Int)
     /// Neither Basic credentials nor a stored account were given (401).

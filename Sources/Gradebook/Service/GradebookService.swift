@@ -9,11 +9,17 @@ public final class GradebookService: Sendable {
     let upstream: CachedUpstream
     let accounts: GradebookAccountService
     let adapters: [GradebookSource.Kind: any GradebookAdapter]
+    /// The largest upstream file passed through (``FileDelivery/defaultMaximumBytes``).
+    public let maxFileBytes: Int
 
-    public init(sources: GradebookSourceService, upstream: CachedUpstream, accounts: GradebookAccountService) {
+    public init(
+        sources: GradebookSourceService, upstream: CachedUpstream, accounts: GradebookAccountService,
+        maxFileBytes: Int = FileDelivery.defaultMaximumBytes
+    ) {
         self.sources = sources
         self.upstream = upstream
         self.accounts = accounts
+        self.maxFileBytes = maxFileBytes
         self.adapters = [.calpoly: CalPolyAdapter(upstream: upstream)]
     }
 
@@ -24,10 +30,27 @@ public final class GradebookService: Sendable {
 
     // MARK: Compatibility (Cal Poly sources only)
 
-    /// `grades.json?<query>` as the upstream answered it (status and bytes).
-    public func passThrough(sourceID: Int64, query: [(String, String)], credentials: GradebookCredentials, refresh: Bool) async throws -> UpstreamReply {
+    /// `grades.json?<query>` as the upstream answered it (status and bytes), except that with
+    /// `fileLinks` the `url` of each file object naming the source's `file_download` becomes
+    /// `<fileLinks>?<query>` (``FileLinkRewriter``).
+    public func passThrough(
+        sourceID: Int64, query: [(String, String)], credentials: GradebookCredentials, refresh: Bool, fileLinks: String? = nil
+    ) async throws -> UpstreamReply {
         let source = try await sources.source(id: sourceID)
-        return try await upstream.record(query, credentials, source: source, refresh: refresh)
+        var reply = try await upstream.record(query, credentials, source: source, refresh: refresh)
+        if let fileLinks, reply.status == 200 {
+            reply.body = FileLinkRewriter.rewrite(reply.body) { url in
+                FileDownloadQuery(linkedFrom: url, source: source).map { "\(fileLinks)?\($0.encoded)" }
+            }
+        }
+        return reply
+    }
+
+    /// A file the source serves (`file_download?<query>` beside its base URL), as the upstream
+    /// answered it; more than ``maxFileBytes`` is an upstream failure. Never cached.
+    public func file(sourceID: Int64, query: FileDownloadQuery, _ from: CredentialSource) async throws -> UpstreamReply {
+        let (source, credentials) = try await resolve(sourceID, from)
+        return try await upstream.file(query, credentials, source: source, maxBytes: maxFileBytes)
     }
 
     /// `auth.txt` as the upstream answered it.

@@ -100,7 +100,10 @@ struct GradebookUpstreamTests {
                 let direct = try await rig.upstream("/grades.json?" + query)
                 let proxied = try await client.execute(uri: "/gradebook/7/grades.json?" + query, method: .get, headers: Self.basic("test")) { $0 }
                 #expect(proxied.status == .ok, "\(query)")
-                #expect(Data(buffer: proxied.body) == direct.body, "\(query) byte for byte")
+                // Byte for byte, but for file links, which point at the gateway's file route.
+                let expected = String(decoding: direct.body, as: UTF8.self)
+                    .replacingOccurrences(of: "\"/cgi-bin/file_download?", with: "\"/gradebook/7/file_download?")
+                #expect(String(buffer: proxied.body) == expected, "\(query) byte for byte")
             }
             // A student asking for another student's scores gets the upstream's refusal string.
             let other = try await client.execute(uri: "/gradebook/7/grades.json?record=userscores&term=\(term)&course=\(course)&user=test", method: .get, headers: Self.basic(user)) { String(buffer: $0.body) }

@@ -17,6 +17,12 @@ public final class CachedUpstream: Sendable {
         try await transport.get(source.sibling("auth.txt"), source: source, credentials: credentials)
     }
 
+    /// `GET file_download?...` beside the base URL, at most `maxBytes`. Never cached (files are
+    /// `no-store` at the gateway, and each one is asked for once).
+    public func file(_ query: FileDownloadQuery, _ credentials: GradebookCredentials, source: GradebookSource, maxBytes: Int) async throws -> UpstreamReply {
+        try await transport.get(query.upstreamURL(source), source: source, credentials: credentials, accept: "*/*", maxBodyBytes: maxBytes)
+    }
+
     /// `GET grades.json?...`; a 200 whose body is not JSON is a failure (never passed on).
     public func record(_ query: [(String, String)], _ credentials: GradebookCredentials, source: GradebookSource, refresh: Bool) async throws -> UpstreamReply {
         let url = source.record(query)

@@ -31,9 +31,15 @@ public final class UpstreamTransport: Sendable {
         return gate
     }
 
+    /// Records and probes: at most this many bytes.
+    public static let maximumRecordBytes = 8 << 20
+
     /// GETs `url` of `source` with the credentials. Any HTTP status comes back as a reply;
-    /// transport failures throw.
-    public func get(_ url: URL, source: GradebookSource, credentials: GradebookCredentials) async throws -> UpstreamReply {
+    /// transport failures throw, and so does a body over `maxBodyBytes` (an upstream failure).
+    public func get(
+        _ url: URL, source: GradebookSource, credentials: GradebookCredentials, accept: String = "application/json, text/plain",
+        maxBodyBytes: Int = UpstreamTransport.maximumRecordBytes
+    ) async throws -> UpstreamReply {
         let gate = await gate(for: source)
         if let wait = await gate.enter() {
             throw GradebookError.sourceBusy(sourceID: source.id, name: source.name, retryAfterSeconds: wait)
@@ -42,15 +48,15 @@ public final class UpstreamTransport: Sendable {
         do {
             defer { Task { await gate.leave() } }
             let request = OutboundRequest(
-                method: .get, url: url, headers: ["Accept": "application/json, text/plain"], timeout: timeout, followRedirects: false,
+                method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false,
                 basicCredentials: BasicCredentials(username: credentials.username, password: credentials.password),
-                maxResponseBodySize: 8 * 1024 * 1024
+                maxResponseBodySize: maxBodyBytes
             )
             response = try await (source.development ? developmentClient : publicClient).execute(request)
         } catch let error as HTTPClientError {
             switch error {
             case .timeout: throw GradebookError.upstreamTimeout(sourceID: source.id, name: source.name)
-            case .responseTooLarge: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the answer was too large")
+            case .responseTooLarge: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the answer was larger than \(Self.mebibytes(maxBodyBytes))")
             case .destinationNotAllowed: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the source's address is not allowed")
             case .tlsFailure: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "TLS failed")
             default: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the connection failed")
@@ -61,7 +67,12 @@ public final class UpstreamTransport: Sendable {
         }
         return UpstreamReply(
             status: response.status, contentType: response.headers["Content-Type"], cacheControl: response.headers["Cache-Control"],
-            body: response.body
+            contentDisposition: response.headers["Content-Disposition"], body: response.body
         )
+    }
+
+    /// `10 MiB`, or the bytes when not a whole number of MiB.
+    static func mebibytes(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }
