@@ -166,6 +166,8 @@ public struct GatewayApplication: Sendable {
             }
             channels.apns = APNsChannel(providerToken: token, configuration: .init(baseURL: apns.baseURL, additionalCAFile: apns.caFile))
         }
+        let email = try EmailWiring(configuration: configuration, client: pushClient, emails: devices.emails, clock: clock, logger: logger)
+        channels.email = email.channel
         self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
         self.seatAlerts = SeatAlertService(transactions: database, push: push, clock: clock)
         self.pushPreferences = PreferenceService(transactions: database, clock: clock)
@@ -185,6 +187,7 @@ public struct GatewayApplication: Sendable {
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
         Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: RegistrationClassDirectory(service: registration))
             .register(in: jobs.registry)
+        email.mailer.register(in: jobs.registry)
         GradePoller(transactions: database, accounts: deviceGradebookAccounts, gradebooks: gradebooks, jobs: SQLiteJobEnqueuer(), clock: clock)
             .register(in: jobs.registry)
         try GradeNotifications(
@@ -245,6 +248,7 @@ public struct GatewayApplication: Sendable {
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
         PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
+        EmailRoutes(devices: devices).register(with: guarded, on: router)
         PreferenceRoutes(preferences: pushPreferences).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
         WebRoutes(assets: webAssets).register(with: guarded, on: router)

@@ -54,7 +54,7 @@ public final class SeatAlertService: Sendable {
         for alert in fired {
             try await push.notify(accountID: alert.accountID, uniqueKey: "seat-alert:\(alert.id):\(event)", OutgoingNotification(
                 id: "seat-alert-\(alert.id)-\(event)", category: "seat.open", title: "A seat opened",
-                body: "\(openSeats) seat(s) opened in class \(classID), which you are watching.", data: ["classId": String(classID)],
+                body: "\(openSeats) seat(s) opened in class \(classID), which you are watching.", data: ["classId": String(classID), "seatAlertId": String(alert.id)],
                 urgent: true, collapseID: "seat-\(classID)"
             ))
         }
