@@ -60,7 +60,8 @@ public enum EmailConfirmation {
             guard recent.count >= limit else { return nil }
             // The oldest that must leave the window for one slot to free.
             let freeing = recent[recent.count - limit].addingTimeInterval(mailWindow)
-            return max(1, Int(freeing.timeIntervalSince(now).rounded(.up)))
+            // Clamped: stored times are rounded to the millisecond.
+            return min(Int(mailWindow), max(1, Int(freeing.timeIntervalSince(now).rounded(.up))))
         }
         let waits = [wait(deviceMails, limit: mailsPerDevice), wait(accountMails, limit: mailsPerAccount)].compactMap { $0 }
         return waits.max().map(MailQuota.retryAfter) ?? .allowed
