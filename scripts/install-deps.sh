@@ -60,6 +60,11 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   if ! "$VENV/bin/python" -c "import h2, cryptography" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check cryptography==50.0.2 h2==4.4.1 >/dev/null
   fi
+  # PushTests and GatewayTests: the SMTP stand-in (Tests/PushTests/Fixtures/smtp_standin.py) is a
+  # real SMTP server on loopback built on aiosmtpd: STARTTLS, optional AUTH, scripted 4xx/5xx.
+  if ! "$VENV/bin/python" -c "import aiosmtpd" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check aiosmtpd==1.4.6 >/dev/null
+  fi
   # Browser tests: Selenium drives Debian's chromium through its chromedriver.
   if [ "$BROWSER" = 1 ] && ! "$VENV/bin/python" -c "import selenium" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check selenium==4.38.0 >/dev/null

@@ -12,6 +12,12 @@ static inline CURLcode cg_setopt_offset(CURL *h, CURLoption o, curl_off_t v) { r
 typedef size_t (*cg_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
 static inline CURLcode cg_setopt_write_function(CURL *h, cg_data_callback f) { return curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, f); }
 static inline CURLcode cg_setopt_header_function(CURL *h, cg_data_callback f) { return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, f); }
+/* Upload source (an SMTP message): libcurl asks for the next bytes until the callback returns 0. */
+static inline CURLcode cg_setopt_read_function(CURL *h, cg_data_callback f) { return curl_easy_setopt(h, CURLOPT_READFUNCTION, f); }
+/* CURLINFO_RESPONSE_CODE as the last server reply code (the HTTP status, or SMTP's 250, 451, 550 ...). */
+static inline long cg_response_code(CURL *h) { long code = 0; if (curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK) return 0; return code; }
+/* CURLOPT_USE_SSL's strictest value, as a long (STARTTLS required or the transfer fails). */
+static inline long cg_use_ssl_all(void) { return (long)CURLUSESSL_ALL; }
 static inline CURLcode cg_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode cg_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 /* Progress callback (used to abort a transfer when its Swift Task is cancelled). */

@@ -169,6 +169,8 @@ public struct GatewayApplication: Sendable {
             }
             channels.apns = APNsChannel(providerToken: token, configuration: .init(baseURL: apns.baseURL, additionalCAFile: apns.caFile))
         }
+        let email = try EmailWiring(configuration: configuration, client: pushClient, emails: devices.emails, clock: clock, logger: logger)
+        channels.email = email.channel
         self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
         let classDirectory = RegistrationClassDirectory(service: registration)
         self.seatAlerts = SeatAlertService(
@@ -195,6 +197,7 @@ public struct GatewayApplication: Sendable {
         try RegistrationJobHandlers.register(registration, in: jobs.registry)
         Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: classDirectory, directory: classDirectory)
             .register(in: jobs.registry)
+        email.mailer.register(in: jobs.registry)
         GradePoller(
             transactions: database, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts, gradebooks: gradebooks,
             jobs: SQLiteJobEnqueuer(), clock: clock
@@ -266,6 +269,7 @@ public struct GatewayApplication: Sendable {
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
         PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
+        EmailRoutes(devices: devices).register(with: guarded, on: router)
         PreferenceRoutes(preferences: pushPreferences).register(with: guarded, on: router)
         GradebookAlertRoutes(preferences: gradebookAlertPreferences).register(with: guarded, on: router)
         QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)

@@ -87,6 +87,12 @@ public struct GatewayConfiguration: Sendable {
     /// APNs provider credentials (token-based auth). Without them, APNs devices can be
     /// registered but their notifications are discarded with the reason kept.
     public var apns: APNsSettings?
+    /// Email notifications: the SMTP server (`GATEWAY_SMTP_*`); without one a demo logs its
+    /// mails and other servers discard them with the reason kept.
+    public var smtp: SMTPSettings?
+    /// Where people reach this server (`GATEWAY_PUBLIC_URL`), for the links in mails; needed
+    /// with `smtp`. Without it (a demo) links point at `http://<host>:<port>`.
+    public var publicURL: URL?
     /// With `--demo`: the token for the mounted gradebook simulator's admin hook
     /// (`/sim/gradebook/_admin/`); nil turns the hook off.
     public var simulatorAdminToken: String?
@@ -111,5 +117,29 @@ public struct APNsSettings: Sendable {
         self.teamID = teamID
         self.baseURL = baseURL
         self.caFile = caFile
+    }
+}
+
+/// The SMTP server email notifications go through. `description` never shows the password.
+public struct SMTPSettings: Sendable, CustomStringConvertible {
+    /// `smtp://host:587` (STARTTLS, always required) or `smtps://host:465`.
+    public var url: URL
+    /// The sender address (`GATEWAY_SMTP_FROM`).
+    public var from: String
+    public var username: String?
+    public var password: String?
+    /// Extra trust anchors for the server's certificate (a private CA, a test server).
+    public var caFile: String?
+
+    public init(url: URL, from: String, username: String? = nil, password: String? = nil, caFile: String? = nil) {
+        self.url = url
+        self.from = from
+        self.username = username
+        self.password = password
+        self.caFile = caFile
+    }
+
+    public var description: String {
+        "SMTPSettings(\(url.scheme ?? "?")://\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? ""), from \(from), login \(username == nil ? "none" : "set"))"
     }
 }

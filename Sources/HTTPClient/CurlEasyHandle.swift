@@ -7,8 +7,9 @@ import Foundation
 /// so consecutive requests from the same thread to the same upstream reuse TCP/TLS connections.
 /// Not thread-safe, and deliberately not `Sendable`.
 final class CurlEasyHandle {
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The easy handle; other transfers of this thread (``CurlEasyHandle/performSMTP``) use it too.
+    let handle: UnsafeMutableRawPointer
+    let errorBuffer: UnsafeMutablePointer<CChar>
     private let errorBufferSize: Int
 
     /// Returns `nil` if libcurl cannot allocate a handle.
@@ -28,7 +29,7 @@ final class CurlEasyHandle {
 
     /// Runs `transfer` to completion on the calling thread (blocking), following redirects
     /// hop by hop when the request asks for it (see ``RedirectPolicy``).
-    func perform(_ transfer: PreparedTransfer, ticket: TransferTicket) -> Result<OutboundResponse, any Error> {
+    func perform(_ transfer: PreparedTransfer, ticket: TransferTicket<OutboundResponse>) -> Result<OutboundResponse, any Error> {
         // The request's total timeout covers the whole redirect chain.
         let deadline = ContinuousClock.now + .milliseconds(transfer.timeoutMilliseconds)
         var hop = transfer.firstHop
@@ -60,7 +61,7 @@ final class CurlEasyHandle {
 
     /// Performs one request (no redirect following) and returns its response.
     private func perform(
-        _ hop: TransferHop, of transfer: PreparedTransfer, timeoutMilliseconds: Int, ticket: TransferTicket
+        _ hop: TransferHop, of transfer: PreparedTransfer, timeoutMilliseconds: Int, ticket: TransferTicket<OutboundResponse>
     ) -> Result<OutboundResponse, any Error> {
         curl_easy_reset(handle)
         errorBuffer[0] = 0

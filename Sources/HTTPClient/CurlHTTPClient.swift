@@ -125,25 +125,8 @@ public final class CurlHTTPClient: HTTPClient {
         try Task.checkCancellation()
         let logger = configuration.logger
         let started = ContinuousClock.now
-        let ticket = TransferTicket()
-        let pool = self.pool
         do {
-            let response = try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    guard ticket.install(continuation) else { return }
-                    let accepted = pool.submit { handle in
-                        guard ticket.begin() else { return }
-                        guard let easy = handle else {
-                            ticket.finish(.failure(HTTPClientError.other(code: -1, message: "curl_easy_init failed")))
-                            return
-                        }
-                        ticket.finish(easy.perform(transfer, ticket: ticket))
-                    }
-                    if !accepted { ticket.finish(.failure(HTTPClientError.shutDown)) }
-                }
-            } onCancel: {
-                ticket.cancel()
-            }
+            let response = try await runTransfer { easy, ticket in easy.perform(transfer, ticket: ticket) }
             logger.debug("outbound request completed", metadata: [
                 "request": "\(request)",
                 "status": "\(response.status)",
@@ -158,6 +141,33 @@ public final class CurlHTTPClient: HTTPClient {
                 "duration": "\(ContinuousClock.now - started)",
             ])
             throw error
+        }
+    }
+
+    /// Runs one blocking transfer on a transfer thread with that thread's easy handle, and
+    /// waits for it; cancelling the calling task releases a queued transfer at once and sets
+    /// the ticket's flag for a running one. HTTP requests and mails (``SMTPMailer``) share the
+    /// threads, so the client's ``Configuration/threadCount`` bounds them together.
+    func runTransfer<Value: Sendable>(
+        _ work: @escaping @Sendable (CurlEasyHandle, TransferTicket<Value>) -> Result<Value, any Error>
+    ) async throws -> Value {
+        let ticket = TransferTicket<Value>()
+        let pool = self.pool
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard ticket.install(continuation) else { return }
+                let accepted = pool.submit { handle in
+                    guard ticket.begin() else { return }
+                    guard let easy = handle else {
+                        ticket.finish(.failure(HTTPClientError.other(code: -1, message: "curl_easy_init failed")))
+                        return
+                    }
+                    ticket.finish(work(easy, ticket))
+                }
+                if !accepted { ticket.finish(.failure(HTTPClientError.shutDown)) }
+            }
+        } onCancel: {
+            ticket.cancel()
         }
     }
 }

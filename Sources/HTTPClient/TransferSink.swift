@@ -8,7 +8,7 @@ import Foundation
 /// unretained pointer to it as callback user data.
 final class TransferSink {
     let sizeLimit: Int
-    let ticket: TransferTicket
+    let ticket: TransferTicket<OutboundResponse>
     private(set) var body = Data()
     private(set) var headers: [(name: String, value: String)] = []
     /// Set when the write callback refused data because of `sizeLimit`.
@@ -16,7 +16,7 @@ final class TransferSink {
     /// Set when the progress callback aborted because the task was cancelled.
     private(set) var abortedForCancellation = false
 
-    init(sizeLimit: Int, ticket: TransferTicket) {
+    init(sizeLimit: Int, ticket: TransferTicket<OutboundResponse>) {
         self.sizeLimit = sizeLimit
         self.ticket = ticket
     }

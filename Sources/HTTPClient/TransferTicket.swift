@@ -12,10 +12,13 @@ import Foundation
 /// Cancellation of a running transfer only raises ``isCancelled``; libcurl's progress callback
 /// polls it and aborts, and the pool thread then reports `CancellationError`.
 ///
+/// `Value` is what the transfer produces: an ``OutboundResponse`` for HTTP, an
+/// ``SMTPReceipt`` for a mail.
+///
 /// `@unchecked Sendable`: all mutable state is guarded by `lock`; it is touched from the
 /// calling task, the cancellation handler and one pool thread.
-final class TransferTicket: @unchecked Sendable {
-    typealias Continuation = CheckedContinuation<OutboundResponse, any Error>
+final class TransferTicket<Value: Sendable>: @unchecked Sendable {
+    typealias Continuation = CheckedContinuation<Value, any Error>
 
     private enum Phase {
         case waitingForContinuation
@@ -73,7 +76,7 @@ final class TransferTicket: @unchecked Sendable {
     }
 
     /// Resumes the caller with `result`, unless it has already been resumed.
-    func finish(_ result: Result<OutboundResponse, any Error>) {
+    func finish(_ result: Result<Value, any Error>) {
         let toResume: Continuation? = lock.withLock {
             guard phase != .finished else { return nil }
             phase = .finished

@@ -137,6 +137,7 @@ struct Serve: AsyncParsableCommand {
             guard (1...1024).contains(mib) else { throw GatewayCLIError("--max-import-mib must be between 1 and 1024") }
             config.maxImportBytes = mib << 20
         }
+        try EmailEnvironment.apply(to: &config)
         try jobOptions.apply(to: &config)
         try registration.apply(to: &config)
         if let term = sdsuTerm ?? Env.string("sdsu-term") {

@@ -10,6 +10,28 @@ extension PushError: ProblemConvertible {
         case .gradebookAccountNotFound:
             Problem(type: "gradebook-account-not-found", title: "Gradebook account not found", status: .notFound, detail: "You have no stored gradebook account with this id.")
         case .deviceLimit(let limit): .conflict("device-limit", title: "Too many devices", detail: "You already registered \(limit) devices, the most allowed; remove one first.")
+        case .unconfirmedEmailLimit(let limit):
+            .conflict("unconfirmed-email-limit", title: "Too many unconfirmed addresses", detail: "You have \(limit) email addresses waiting for confirmation, the most allowed; confirm or remove one first.")
+        case .emailAlreadyRegistered:
+            .conflict("email-already-registered", title: "Address already registered", detail: "You already registered this email address.")
+        case .nothingToConfirm:
+            .conflict("nothing-to-confirm", title: "Nothing to confirm", detail: "This device is not an email address waiting for confirmation.")
+        case .confirmationMailLimit(let seconds):
+            Problem(
+                type: "confirmation-mail-limit", title: "Too many confirmation mails", status: .tooManyRequests,
+                detail: "Too many confirmation mails were sent lately. Try again later.",
+                extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
+            )
+        case .confirmationCodeWrong(let left):
+            Problem(
+                type: "confirmation-code-wrong", title: "Wrong confirmation code", status: .unprocessableContent,
+                detail: left > 0 ? "The code is wrong; \(left) tries left." : "The code is wrong, and that was the last try: ask for a new mail.",
+                extensions: ["invalidFields": .array([.string("code")]), "attemptsLeft": .int(left)]
+            )
+        case .confirmationExpired:
+            Problem(type: "confirmation-expired", title: "Confirmation expired", status: .gone, detail: "This confirmation expired or had too many wrong codes; ask for a new mail.")
+        case .emailLinkInvalid:
+            Problem(type: "email-link-invalid", title: "Link not valid", status: .notFound, detail: "This link is unknown or expired.")
         }
     }
 }

@@ -29,6 +29,7 @@ public struct PushRoutes: Sendable {
         let p256dh: String?
         let auth: String?
         let url: String?
+        let email: String?
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -49,7 +50,7 @@ public struct PushRoutes: Sendable {
             let body = try await GatewayJSON.decode(DeviceBody.self, from: request, context: context)
             let (device, secret) = try await devices.register(accountID: identity.accountID, DeviceService.Registration(
                 channel: body.channel, name: body.name, token: body.token, environment: body.environment, topic: body.topic,
-                endpoint: body.endpoint, p256dh: body.p256dh, auth: body.auth, url: body.url
+                endpoint: body.endpoint, p256dh: body.p256dh, auth: body.auth, url: body.url, email: body.email
             ))
             return try GatewayJSON.response(
                 PushViews.NewDevice(device: PushViews.Device(device), webhookSecret: secret), status: .created,
@@ -122,6 +123,10 @@ enum PushViews {
         let environment: String?
         let topic: String?
         let endpointHost: String?
+        /// Email devices: the address, whether it is confirmed, and categories muted for it.
+        var email: String?
+        var confirmed: Bool?
+        let mutedCategories: [String]?
         let createdAt: Date
         let lastSuccessAt: Date?
         let lastFailureAt: Date?
@@ -133,6 +138,7 @@ enum PushViews {
             channel = device.channel.rawValue
             name = device.name
             active = device.active
+            mutedCategories = device.channel == .email || !device.mutedCategories.isEmpty ? device.mutedCategories.sorted() : nil
             switch device.address {
             case .apns(_, let environment, let topic):
                 self.environment = environment.rawValue
@@ -146,6 +152,12 @@ enum PushViews {
                 environment = nil
                 topic = nil
                 endpointHost = url.host
+            case .email(let address):
+                environment = nil
+                topic = nil
+                endpointHost = nil
+                email = address
+                confirmed = device.confirmedAt != nil
             case .log:
                 environment = nil
                 topic = nil

@@ -1,10 +1,14 @@
 import Crypto
 public import Foundation
 public import GatewayCore
+import HTTPClient
+public import Jobs
 public import Storage
 
-/// Students' devices at `/v1/me/devices`: register one per app install, browser or webhook,
-/// list, remove. Another student's device is simply not found.
+/// Students' devices at `/v1/me/devices`: register one per app install, browser, webhook or
+/// email address, list, remove. Another student's device is simply not found. An email device
+/// starts unconfirmed (inactive) and its confirmation mail is queued in the same transaction
+/// (``EmailDevices``).
 public final class DeviceService: Sendable {
     let transactions: any TransactionRunner
     let store: any DeviceStoring
@@ -12,13 +16,20 @@ public final class DeviceService: Sendable {
     /// Lets http and private hosts for webhooks and Web Push endpoints (tests and the demo).
     let allowInsecureEndpoints: Bool
 
+    /// Confirmation, limits and unsubscribe of email devices.
+    public let emails: EmailDevices
+
     public static let maximumPerAccount = 20
 
-    public init(transactions: any TransactionRunner, store: any DeviceStoring = SQLiteDeviceStore(), clock: any GatewayClock, allowInsecureEndpoints: Bool = false) {
+    public init(
+        transactions: any TransactionRunner, store: any DeviceStoring = SQLiteDeviceStore(), jobs: any JobEnqueuing = SQLiteJobEnqueuer(),
+        clock: any GatewayClock, allowInsecureEndpoints: Bool = false
+    ) {
         self.transactions = transactions
         self.store = store
         self.clock = clock
         self.allowInsecureEndpoints = allowInsecureEndpoints
+        self.emails = EmailDevices(transactions: transactions, devices: store, jobs: jobs, clock: clock)
     }
 
     /// What a client asks to register.
@@ -32,9 +43,11 @@ public final class DeviceService: Sendable {
         public var p256dh: String?
         public var auth: String?
         public var url: String?
+        public var email: String?
 
         public init(channel: String, name: String? = nil, token: String? = nil, environment: String? = nil, topic: String? = nil,
-                    endpoint: String? = nil, p256dh: String? = nil, auth: String? = nil, url: String? = nil) {
+                    endpoint: String? = nil, p256dh: String? = nil, auth: String? = nil, url: String? = nil, email: String? = nil) {
+            self.email = email
             self.channel = channel
             self.name = name
             self.token = token
@@ -53,9 +66,17 @@ public final class DeviceService: Sendable {
         let name = (registration.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= 100 else { throw PushError.invalid(field: "name", message: "A name is at most 100 characters.") }
         let now = clock.now()
-        let device = try await transactions.write { [store] db in
-            guard try store.devices(ofAccount: accountID, in: db).count < Self.maximumPerAccount else { throw PushError.deviceLimit(Self.maximumPerAccount) }
-            return try store.insert(NewDevice(accountID: accountID, name: name, address: address), at: now, in: db)
+        let device = try await transactions.write { [store, emails] db in
+            let existing = try store.devices(ofAccount: accountID, in: db)
+            guard existing.count < Self.maximumPerAccount else { throw PushError.deviceLimit(Self.maximumPerAccount) }
+            guard case .email(let email) = address else {
+                return try store.insert(NewDevice(accountID: accountID, name: name, address: address), at: now, in: db)
+            }
+            // Unconfirmed: inactive, mailed nothing but its confirmation until confirmed.
+            try emails.admit(accountID: accountID, address: email, existing: existing, now: now, in: db)
+            let device = try store.insert(NewDevice(accountID: accountID, name: name, address: address, active: false), at: now, in: db)
+            try emails.queueMail(accountID: accountID, deviceID: device.id, now: now, in: db)
+            return device
         }
         return (device, secret.map { WebhookSecret(bytes: $0).displayValue })
     }
@@ -97,10 +118,16 @@ public final class DeviceService: Sendable {
                 let url = try DeviceRules.outboundURL(registration.url ?? "", field: "url", allowInsecure: allowInsecureEndpoints)
                 let secret = WebhookSecret.generate()
                 return (.webhook(url: url, secret: secret.bytes), secret.bytes)
+            case .email?:
+                do {
+                    return (.email(address: try MailAddress(validating: registration.email ?? "").value), nil)
+                } catch {
+                    throw DeviceProblem(field: "email", reason: error.reason)
+                }
             case .log?:
                 return (.log, nil)
             case nil:
-                throw DeviceProblem(field: "channel", reason: "must be apns, webpush, webhook or log")
+                throw DeviceProblem(field: "channel", reason: "must be apns, webpush, webhook, email or log")
             }
         } catch let problem as DeviceProblem {
             throw PushError.invalid(field: problem.field, message: "\(problem.field) \(problem.reason).")

@@ -12,4 +12,18 @@ public enum PushError: Error, Sendable, Equatable {
     case gradebookAccountNotFound
     /// The caller has the most devices allowed (409).
     case deviceLimit(Int)
+    /// The caller already has this many email addresses waiting for confirmation (409).
+    case unconfirmedEmailLimit(Int)
+    /// The caller already registered this address (409).
+    case emailAlreadyRegistered
+    /// The device is not an email device waiting for confirmation (409).
+    case nothingToConfirm
+    /// Too many confirmation mails lately; another may go after this many seconds (429).
+    case confirmationMailLimit(retryAfterSeconds: Int)
+    /// The code is wrong; this many tries are left before the mail must be sent again (422).
+    case confirmationCodeWrong(attemptsLeft: Int)
+    /// The pending confirmation expired or died of wrong codes: ask for a new mail (410).
+    case confirmationExpired
+    /// An email link's token is unknown, used up or expired (404).
+    case emailLinkInvalid
 }

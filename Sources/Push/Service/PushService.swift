@@ -69,6 +69,8 @@ public final class PushService: Sendable {
         _ notification: OutgoingNotification, to device: Device, uniqueKey: String, preferences: NotificationPreferences, now: Date,
         in db: any StoreTransaction
     ) throws -> Bool {
+        // Muted for this device alone (one-click unsubscribe from a mail).
+        guard device.wants(notification.category) else { return false }
         guard !(try notifications.exists(deviceID: device.id, uniqueKey: uniqueKey, in: db)) else { return false }
         let scheduled = try notifications.scheduledTimes(deviceID: device.id, since: now.addingTimeInterval(-DeliveryPlan.window), in: db)
         guard case .at(let deliverAt) = DeliveryPlan.plan(
@@ -99,7 +101,7 @@ public final class PushService: Sendable {
             return .complete
         }
         let started = ContinuousClock.now
-        let outcome = await channel.deliver(stored.notification, to: device.address)
+        let outcome = await channel.deliver(stored.notification, to: device)
         let took = started.duration(to: .now)
         DeliveryMetrics.record(
             channel: device.channel, outcome: Self.metricName(outcome),

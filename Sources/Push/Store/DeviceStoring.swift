@@ -9,12 +9,15 @@ public struct NewDevice: Sendable {
     public var uuidHash: String?
     public var name: String
     public var address: DeviceAddress
+    /// False for an email device until its address is confirmed.
+    public var active: Bool
 
-    public init(accountID: Int64?, uuidHash: String? = nil, name: String, address: DeviceAddress) {
+    public init(accountID: Int64?, uuidHash: String? = nil, name: String, address: DeviceAddress, active: Bool = true) {
         self.accountID = accountID
         self.uuidHash = uuidHash
         self.name = name
         self.address = address
+        self.active = active
     }
 }
 
@@ -29,6 +32,10 @@ public protocol DeviceStoring: Sendable {
     func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool
     func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws
     func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws
+    /// Marks an email device's address confirmed now, and active.
+    func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws
+    /// Adds `category` to the device's muted categories.
+    func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws
     /// QuickHAC links: a device follows a student of a stored gradebook account.
     func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool
     func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int
@@ -53,17 +60,17 @@ public struct SQLiteDeviceStore: DeviceStoring {
         try db.execute(
             sql: """
                 INSERT INTO push_devices (account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
-                    p256dh, auth_secret, webhook_secret, created_at, registered_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    p256dh, auth_secret, webhook_secret, email, active, created_at, registered_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 device.accountID, device.uuidHash, columns.channel.rawValue, device.name, columns.token, columns.environment, columns.topic,
-                columns.endpoint, columns.p256dh, columns.auth, columns.secret, now, now,
+                columns.endpoint, columns.p256dh, columns.auth, columns.secret, columns.email, device.active, now, now,
             ]
         )
         return Device(
             id: db.lastInsertedRowID, accountID: device.accountID, channel: columns.channel, name: device.name, address: device.address,
-            active: true, createdAt: now, registeredAt: now
+            active: device.active, createdAt: now, registeredAt: now
         )
     }
 
@@ -117,6 +124,20 @@ public struct SQLiteDeviceStore: DeviceStoring {
                 """,
             arguments: [now, String(error.prefix(300)), deactivate, id]
         )
+    }
+
+    public func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE push_devices SET confirmed_at = ?, active = 1 WHERE id = ? AND channel = 'email'", arguments: [now, id])
+    }
+
+    public func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        let text = try String.fetchOne(db, sql: "SELECT muted_categories FROM push_devices WHERE id = ?", arguments: [id]) ?? "[]"
+        var muted = Set((try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [])
+        guard muted.insert(category).inserted else { return }
+        let encoded = String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self)
+        try db.execute(sql: "UPDATE push_devices SET muted_categories = ? WHERE id = ?", arguments: [encoded, id])
     }
 
     public func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
@@ -195,6 +216,7 @@ public struct SQLiteDeviceStore: DeviceStoring {
         var token: String?, environment: String?, topic: String?
         var endpoint: String?, p256dh: String?, auth: String?
         var secret: Data?
+        var email: String?
     }
 
     static func columns(_ address: DeviceAddress) -> Columns {
@@ -205,6 +227,8 @@ public struct SQLiteDeviceStore: DeviceStoring {
             return Columns(channel: .webpush, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth)
         case .webhook(let url, let secret):
             return Columns(channel: .webhook, endpoint: url.absoluteString, secret: secret)
+        case .email(let address):
+            return Columns(channel: .email, email: address)
         case .log:
             return Columns(channel: .log)
         }
@@ -224,13 +248,18 @@ public struct SQLiteDeviceStore: DeviceStoring {
         case .webhook:
             guard let url = URL(string: row["endpoint"] ?? ""), let secret: Data = row["webhook_secret"] else { return nil }
             address = .webhook(url: url, secret: secret)
+        case .email:
+            guard let email: String = row["email"] else { return nil }
+            address = .email(address: email)
         case .log:
             address = .log
         }
+        let mutedText: String = row["muted_categories"] ?? "[]"
         return Device(
             id: row["id"], accountID: row["account_id"], channel: channel, name: row["name"], address: address, active: row["active"],
             createdAt: row["created_at"], registeredAt: row["registered_at"], lastSuccessAt: row["last_success_at"],
-            lastFailureAt: row["last_failure_at"], lastError: row["last_error"], failureCount: row["failure_count"]
+            lastFailureAt: row["last_failure_at"], lastError: row["last_error"], failureCount: row["failure_count"],
+            confirmedAt: row["confirmed_at"], mutedCategories: Set((try? JSONDecoder().decode([String].self, from: Data(mutedText.utf8))) ?? [])
         )
     }
 }

@@ -5,7 +5,11 @@ public import Storage
 /// accounts and students a device follows (QuickHAC's model), and the outbox of notifications
 /// with their delivery state.
 public enum PushSchema: SchemaModule {
-    public static let tables = ["push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows", "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows"]
+    public static let tables = [
+        "push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows",
+        "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows",
+        "push_email_confirmations", "push_email_mails", "push_unsubscribes",
+    ]
 
     public static let migrations: [Migration] = [
         Migration("push.001.devices-outbox") { db in
@@ -171,5 +175,6 @@ public enum PushSchema: SchemaModule {
                 );
                 """)
         },
+        Migration("push.007.email", EmailSchema.migrate),
     ]
 }

@@ -40,6 +40,8 @@ public enum DeviceAddress: Sendable, Equatable {
     case webPush(endpoint: URL, p256dh: String, auth: String)
     /// A server that wants JSON POSTs, signed with the device's secret.
     case webhook(url: URL, secret: Data)
+    /// A mailbox (`local@domain`, checked by `MailAddress`); mailed only once confirmed.
+    case email(address: String)
     /// Recorded in the outbox only (demo and development).
     case log
 }
@@ -65,4 +67,13 @@ public enum DeliveryOutcome: Sendable, Equatable {
 /// Sends notifications over one channel. Implementations never log payloads or secrets.
 public protocol NotificationChannel: Sendable {
     func deliver(_ notification: OutgoingNotification, to address: DeviceAddress) async -> DeliveryOutcome
+    /// What ``PushService`` calls: channels that need more than the address (email: the
+    /// device's id for its unsubscribe link, whether it is confirmed) implement this one.
+    func deliver(_ notification: OutgoingNotification, to device: Device) async -> DeliveryOutcome
+}
+
+extension NotificationChannel {
+    public func deliver(_ notification: OutgoingNotification, to device: Device) async -> DeliveryOutcome {
+        await deliver(notification, to: device.address)
+    }
 }

@@ -1,10 +1,10 @@
 public import Foundation
 
 /// A place notifications go: an iOS app install (APNs), a browser (Web Push), a server
-/// (webhook) or the log (demo and development).
+/// (webhook), a confirmed email address or the log (demo and development).
 public struct Device: Sendable, Equatable {
     public enum Channel: String, Sendable, Codable, CaseIterable {
-        case apns, webpush, webhook, log
+        case apns, webpush, webhook, email, log
     }
 
     public var id: Int64
@@ -21,10 +21,17 @@ public struct Device: Sendable, Equatable {
     public var lastFailureAt: Date?
     public var lastError: String?
     public var failureCount: Int
+    /// When an email device's address was confirmed; nil until then (and the device is
+    /// inactive: it gets nothing but confirmation mails). Nil for other channels.
+    public var confirmedAt: Date?
+    /// Categories turned off for this device alone (one-click unsubscribe from a mail);
+    /// ``UnsubscribeTarget/everything`` turns off all of them.
+    public var mutedCategories: Set<String>
 
     public init(
         id: Int64, accountID: Int64?, channel: Channel, name: String, address: DeviceAddress, active: Bool, createdAt: Date,
-        registeredAt: Date, lastSuccessAt: Date? = nil, lastFailureAt: Date? = nil, lastError: String? = nil, failureCount: Int = 0
+        registeredAt: Date, lastSuccessAt: Date? = nil, lastFailureAt: Date? = nil, lastError: String? = nil, failureCount: Int = 0,
+        confirmedAt: Date? = nil, mutedCategories: Set<String> = []
     ) {
         self.id = id
         self.accountID = accountID
@@ -38,6 +45,14 @@ public struct Device: Sendable, Equatable {
         self.lastFailureAt = lastFailureAt
         self.lastError = lastError
         self.failureCount = failureCount
+        self.confirmedAt = confirmedAt
+        self.mutedCategories = mutedCategories
+    }
+
+    /// Whether this device takes notifications of `category` (its own mutes; the student's
+    /// preferences are ``NotificationPreferences``).
+    public func wants(_ category: String) -> Bool {
+        !mutedCategories.contains(UnsubscribeTarget.everything) && !mutedCategories.contains(category)
     }
 }
 

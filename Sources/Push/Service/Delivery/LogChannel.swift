@@ -23,12 +23,18 @@ public struct NotificationChannels: Sendable {
     public var apns: (any NotificationChannel)?
     public var webPush: (any NotificationChannel)?
     public var webhook: (any NotificationChannel)?
+    /// Mail to confirmed addresses (SMTP, or the log mailer in a demo).
+    public var email: (any NotificationChannel)?
     public var log: any NotificationChannel
 
-    public init(apns: (any NotificationChannel)? = nil, webPush: (any NotificationChannel)? = nil, webhook: (any NotificationChannel)? = nil, log: any NotificationChannel) {
+    public init(
+        apns: (any NotificationChannel)? = nil, webPush: (any NotificationChannel)? = nil, webhook: (any NotificationChannel)? = nil,
+        email: (any NotificationChannel)? = nil, log: any NotificationChannel
+    ) {
         self.apns = apns
         self.webPush = webPush
         self.webhook = webhook
+        self.email = email
         self.log = log
     }
 
@@ -37,6 +43,7 @@ public struct NotificationChannels: Sendable {
         case .apns: apns
         case .webpush: webPush
         case .webhook: webhook
+        case .email: email
         case .log: log
         }
     }

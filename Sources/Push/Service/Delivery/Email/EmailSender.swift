@@ -1,0 +1,66 @@
+public import HTTPClient
+public import Logging
+
+/// Why a mail goes out, for a sender that only logs (the demo): it may show a confirmation's
+/// code and link, never a notification's text.
+public enum MailPurpose: Sendable, Equatable {
+    case confirmation(deviceID: Int64, code: String, link: String)
+    case notification(id: String, category: String)
+}
+
+/// Sends one rendered mail and says what became of it, as a ``DeliveryOutcome``.
+public protocol EmailSender: Sendable {
+    func send(_ message: MailMessage, purpose: MailPurpose) async -> DeliveryOutcome
+}
+
+/// Sends through a ``MailTransport`` (the SMTP server): a 4xx reply is retried later, a 5xx
+/// is discarded with the server's reason; no STARTTLS and transport failures are retried
+/// (nothing was sent); a message that can't be rendered safely is discarded.
+public struct TransportEmailSender: EmailSender {
+    let transport: any MailTransport
+
+    public init(transport: any MailTransport) {
+        self.transport = transport
+    }
+
+    public func send(_ message: MailMessage, purpose: MailPurpose) async -> DeliveryOutcome {
+        do {
+            return .delivered(status: try await transport.send(message).replyCode)
+        } catch let error as MailTransportError {
+            switch error {
+            case .rejected(let code, _) where (400..<500).contains(code): return .retry(after: nil, reason: error.description)
+            case .rejected, .invalidMessage: return .discarded(reason: error.description)
+            case .startTLSUnavailable, .transport: return .retry(after: nil, reason: error.description)
+            }
+        } catch {
+            return .retry(after: nil, reason: error is CancellationError ? "cancelled before the server answered" : "sending failed")
+        }
+    }
+}
+
+/// The demo's mailer when no SMTP server is configured: logs that a mail was sent (to which
+/// domain, why) and reports it delivered. A confirmation's code and link are logged so the
+/// demo can be confirmed; never a notification's text, and it has no credentials to log.
+public struct LogEmailSender: EmailSender {
+    let logger: Logger
+
+    public init(logger: Logger) {
+        var logger = logger
+        logger[metadataKey: "channel"] = "email"
+        self.logger = logger
+    }
+
+    public func send(_ message: MailMessage, purpose: MailPurpose) async -> DeliveryOutcome {
+        switch purpose {
+        case .confirmation(let deviceID, let code, let link):
+            logger.notice("mail (log mailer, not sent): confirmation", metadata: [
+                "device": "\(deviceID)", "domain": "\(message.to.domain)", "code": "\(code)", "link": "\(link)",
+            ])
+        case .notification(let id, let category):
+            logger.info("mail (log mailer, not sent): notification", metadata: [
+                "notification": "\(id)", "category": "\(category)", "domain": "\(message.to.domain)",
+            ])
+        }
+        return .delivered(status: 250)
+    }
+}
