@@ -1,4 +1,6 @@
 public import Foundation
+import GatewayCore
+import Storage
 
 /// Saved schedules' subscription feeds: each schedule may have one secret address
 /// (`/calendar/{token}.ics`, the same place as the registration feed) showing that schedule's

@@ -1,10 +1,12 @@
 import Catalog
 import Foundation
 import GatewayApp
+import GatewayCore
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
 @testable import Scheduling
+import Storage
 import Testing
 
 /// Saved schedules' subscription feeds over the real router and a real SQLite file: a secret
