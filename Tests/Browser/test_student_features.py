@@ -59,17 +59,29 @@ class StudentFeatureTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.b.quit()
 
-    def sign_in(self, username):
+    def sign_in(self, username, then, heading):
+        """Signs in through the form, which then shows the view `then`; waits for its heading."""
         b = self.b
         if b.all("#sign-out"):
             b.click(b.css("#sign-out"))
             b.visible("#signin-form")
-        b.open("/#/signin")
+        b.open(f"/#/signin?next={then}")
         form = b.visible("#signin-form")
         b.fill(form.find_element(By.NAME, "username"), username)
         b.fill(form.find_element(By.NAME, "password"), PASSWORD)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         b.text_in("#account", username)
+        b.text_in("main h1", heading)
+
+    def search_catalog(self, instructor, subject=""):
+        """A catalog search by instructor (and subject), once the first page has rendered."""
+        b = self.b
+        b.text_in("#results-title", "Classes")
+        form = b.visible("#catalog-filters")
+        b.fill(form.find_element(By.NAME, "q"), "")
+        form.find_element(By.CSS_SELECTOR, f"select[name=subject] option[value='{subject}']").click()
+        b.fill(form.find_element(By.NAME, "instructor"), instructor)
+        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
 
     def assertNoConsoleErrors(self):
         self.assertEqual(self.b.console_errors(), [])
@@ -95,12 +107,8 @@ class StudentFeatureTests(unittest.TestCase):
         status, body = api("POST", "/v1/me/registration/enrollments", {"classId": class_id}, holder)
         self.assertEqual(status, 201, body)
         waiting, _ = new_student("waiting")
-        self.sign_in(waiting)
-        b.click(b.css("nav a[href='#/catalog']"))
-        form = b.visible("#catalog-filters")
-        b.fill(form.find_element(By.NAME, "q"), "")
-        b.fill(form.find_element(By.NAME, "instructor"), instructor)
-        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        self.sign_in(waiting, "catalog", "Catalog")
+        self.search_catalog(instructor)
         card = b.visible(f"article[data-class-id='{class_id}']")
         b.click(card.find_element(By.CSS_SELECTOR, "button[data-action=waitlist]"))
         b.text_in(f"article[data-class-id='{class_id}'] .note", "position 1")
@@ -128,14 +136,8 @@ class StudentFeatureTests(unittest.TestCase):
     def test_b_watching_a_course_and_choosing_what_devices_receive(self):
         b = self.b
         username, token = new_student("watcher", profile=False)
-        self.sign_in(username)
-        b.click(b.css("nav a[href='#/catalog']"))
-        form = b.visible("#catalog-filters")
-        b.fill(form.find_element(By.NAME, "q"), "")
-        b.fill(form.find_element(By.NAME, "instructor"), "")
-        form.find_element(By.CSS_SELECTOR, "select[name=subject] option[value=CS]").click()
-        b.fill(form.find_element(By.NAME, "instructor"), "ROOT")
-        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        self.sign_in(username, "catalog", "Catalog")
+        self.search_catalog("ROOT", "CS")
         card = b.visible("article[data-class-id='7036']")
         b.click(card.find_element(By.CSS_SELECTOR, "details.watch > summary"))
         b.click(card.find_element(By.CSS_SELECTOR, "button[data-action=watch-course]"))
@@ -179,8 +181,8 @@ class StudentFeatureTests(unittest.TestCase):
         username, token = new_student("feeder", profile=False)
         status, saved = api("POST", "/v1/me/schedules", {"name": "Feed plan", "term": "2018-fall", "classIds": [7036, 7030]}, token)
         self.assertEqual(status, 201, saved)
-        self.sign_in(username)
-        b.open(f"/#/schedules?id={saved['id']}")
+        self.sign_in(username, "schedules", "Saved schedules")
+        b.click(b.xpath(f"//a[@href='#/schedules?id={saved['id']}']"))
         b.text_in("#schedule-title", "Feed plan")
         b.text_in("#schedule-feed-box", "No subscription link")
         b.click(b.css("#schedule-feed-create"))
@@ -243,10 +245,55 @@ class StudentFeatureTests(unittest.TestCase):
         self.assertEqual(unlabelled_controls(b), [])
         self.assertNoConsoleErrors()
 
+    def test_e_email_devices_and_unknown_channels(self):
+        """Devices the API may list later: an email address still to confirm (its code goes to
+        POST /v1/me/devices/{id}/confirm) and a channel this page has never heard of. The
+        browser's fetch answers the device list; everything else reaches the gateway."""
+        b = self.b
+        username, _ = new_student("mailer", profile=False)
+        self.sign_in(username, "catalog", "Catalog")
+        b.driver.execute_script(FAKE_DEVICES)
+        b.click(b.css("nav a[href='#/notifications']"))
+        email = b.visible("#email-devices li[data-device-id='901']")
+        self.assertIn("ada@example.edu", email.text)
+        self.assertIn("not confirmed", email.text)
+        b.visible("#devices li[data-device-id='902']")
+        self.assertIn("carrier pigeon", b.css("#devices li[data-device-id='902']").text)
+        self.assertEqual(b.all("#devices li[data-device-id='901']"), [])
+        self.assertEqual(unlabelled_controls(b), [])
+        code = email.find_element(By.NAME, "code")
+        b.fill(code, "123456")
+        b.click(email.find_element(By.CSS_SELECTOR, "form.confirm-form button[type=submit]"))
+        b.until(lambda: b.driver.execute_script("return window.confirmedCodes.length") == 1, "the confirmation posted")
+        self.assertEqual(b.driver.execute_script("return window.confirmedCodes"), [{"code": "123456"}])
+        self.assertNoConsoleErrors()
 
-# Four courses of the demo's 2018-fall term that fit together (more classes than the default
-# limit of three).
-BUILDER_COURSES = ("CS 108", "CS 210", "CS 570", "CS 540")
+
+# Answers GET /v1/me/devices with an unconfirmed email address and a device of an unknown
+# channel, and records what is posted to the address's confirm route.
+FAKE_DEVICES = """
+const realFetch = window.fetch.bind(window);
+window.confirmedCodes = [];
+const email = { id: 901, channel: 'email', name: '', address: 'ada@example.edu', confirmed: false, active: true,
+  createdAt: '2026-01-05T10:00:00Z', failureCount: 0 };
+const pigeon = { id: 902, channel: 'carrier pigeon', name: '', active: true, createdAt: '2026-01-05T10:00:00Z' };
+const json = (body, status) => new Response(JSON.stringify(body), { status: status || 200, headers: { 'content-type': 'application/json' } });
+window.fetch = async (input, init) => {
+  const url = new URL(typeof input === 'string' ? input : input.url, window.location.origin);
+  const method = (init && init.method) || 'GET';
+  if (url.pathname === '/v1/me/devices' && method === 'GET') return json({ items: [email, pigeon] });
+  if (url.pathname === '/v1/me/devices/901/confirm' && method === 'POST') {
+    window.confirmedCodes.push(JSON.parse(init.body));
+    return json({ ...email, confirmed: true });
+  }
+  return realFetch(input, init);
+};
+"""
+
+
+# Four courses of the demo's 2018-fall term, two sections each, that fit together in sixteen
+# ways: more classes than the default limit of three.
+BUILDER_COURSES = ("CS 100", "CS 210", "CS 310", "CS 480")
 
 
 if __name__ == "__main__":

@@ -3,10 +3,12 @@ import Foundation
 import GatewayCore
 import Storage
 import GatewayApp
+import GatewayCore
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
 @testable import Scheduling
+import Storage
 import Testing
 
 /// Saved schedules' subscription feeds over the real router and a real SQLite file: a secret

@@ -11,13 +11,17 @@ export class ApiError extends Error {
   }
 }
 
+// Query values are percent-encoded (a space is %20, never the form encoding's `+`, which the
+// API reads as a plus sign).
 function url(path, query) {
   const target = new URL(path, window.location.origin);
+  const pairs = [];
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === '' || value === false) continue;
-    target.searchParams.set(key, String(value));
+    pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
   }
-  return target.pathname + target.search;
+  const search = [target.search.replace(/^\?/, ''), ...pairs].filter(Boolean).join('&');
+  return target.pathname + (search ? `?${search}` : '');
 }
 
 /**

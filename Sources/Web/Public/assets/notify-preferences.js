@@ -11,6 +11,12 @@ const CATEGORIES = {
   'waitlist.offer': 'A seat is offered to you from a waitlist',
 };
 
+/** The categories of `switches` in the order above, then any the page doesn't know yet. */
+function ordered(switches) {
+  const known = Object.keys(CATEGORIES).filter((c) => c in switches);
+  return [...known, ...Object.keys(switches).filter((c) => !(c in CATEGORIES)).sort()];
+}
+
 function label(category) {
   return CATEGORIES[category] ? `${CATEGORIES[category]} (${category})` : category;
 }
@@ -22,7 +28,7 @@ export function preferencesSection(preferences) {
     section.append(h('p', { class: 'muted', text: 'Your notification preferences cannot be read right now.' }));
     return section;
   }
-  const switches = Object.keys(preferences.categories).map((category) => {
+  const switches = ordered(preferences.categories).map((category) => {
     const input = h('input', { type: 'checkbox', name: 'categories', value: category, checked: preferences.categories[category] });
     return field(label(category), input);
   });
@@ -73,7 +79,7 @@ export function gradebookAlertsSection(accounts) {
 function accountItem(account) {
   const who = `${account.username} at ${account.sourceName}`;
   const enabled = field(`Grade alerts for ${who}`, h('input', { type: 'checkbox', name: 'enabled', checked: account.enabled }));
-  const categories = Object.keys(account.categories).map((category) =>
+  const categories = ordered(account.categories).map((category) =>
     field(label(category), h('input', { type: 'checkbox', name: 'categories', value: category, checked: account.categories[category] })));
   const slot = errorSlot();
   const submit = h('button', { type: 'submit', class: 'btn btn-secondary' }, 'Save');

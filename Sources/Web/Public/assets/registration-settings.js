@@ -39,5 +39,5 @@ export function policyText(settings) {
   const hours = settings.waitlistPolicy === 'offer' && settings.offerWindowMinutes
     ? ` (${settings.offerWindowMinutes >= 120 ? `${Math.round(settings.offerWindowMinutes / 60)} hours` : `${settings.offerWindowMinutes} minutes`})`
     : '';
-  return `Waitlists: ${text}${hours}.`;
+  return `${text[0].toUpperCase()}${text.slice(1)}${hours}.`;
 }
