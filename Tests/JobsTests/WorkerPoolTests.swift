@@ -27,13 +27,14 @@ struct WorkerPoolTests {
             defer { concurrency.leave() }
             // A barrier: the first handlers wait until three run at once. A pool that ran its
             // jobs one after another would never get there, and the test would fail.
-            let met = await eventually(seconds: 20) { concurrency.maximum >= 3 }
+            // Generous: on a loaded 2-core machine the cooperative pool may be slow to start them.
+            let met = await eventually(seconds: 60) { concurrency.maximum >= 3 }
             return met ? .complete : .cancel(reason: "never ran three at once")
         }
         let pool = h.pool
         let running = Task { try await pool.run() }
         for _ in 0..<30 { try await h.enqueue(try NewJob(kind: "work", args: Empty())) }
-        let done = try await eventually { try await h.count("SELECT COUNT(*) FROM jobs WHERE state = 'completed'") == 30 }
+        let done = try await eventually(seconds: 90) { try await h.count("SELECT COUNT(*) FROM jobs WHERE state = 'completed'") == 30 }
         pool.shutdown()
         try await running.value
         #expect(done)

@@ -68,7 +68,7 @@ struct JobsCrashTests {
         }
 
         let store = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
-        try #require(try await eventually(seconds: 20) { try Self.jobs(store).contains { $0.state == "running" } })
+        try #require(try await eventually(seconds: 60) { try Self.jobs(store).contains { $0.state == "running" } })
         server.kill9()
         let atKill = try Self.jobs(store)
         let interrupted = Set(atKill.filter { $0.state == "running" }.map(\.id))
