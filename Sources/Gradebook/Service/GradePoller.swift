@@ -119,46 +119,60 @@ public struct GradePoller: Sendable {
 
     func poll(_ args: GradebookJobs.Poll, sourceID: Int64, credentials: GradebookCredentials) async throws -> Int {
         let snapshot = try await fetch(sourceID: sourceID, user: args.student, credentials: credentials)
-        let jobs = self.jobs
         let snapshots = SQLiteSnapshotStore()
-        let now = clock.now()
-        return try await transactions.write { transaction in
-            let previous = try snapshots.snapshot(deviceAccountID: args.deviceAccountId, student: args.student, in: transaction)
-            try snapshots.save(snapshot, deviceAccountID: args.deviceAccountId, student: args.student, at: now, in: transaction)
-            guard let previous else { return 0 }
-            let changes = GradeChangeList(from: previous, to: snapshot)
-            for change in changes.items {
+        return try await record(
+            snapshot,
+            swap: { transaction, now in
+                let previous = try snapshots.snapshot(deviceAccountID: args.deviceAccountId, student: args.student, in: transaction)
+                try snapshots.save(snapshot, deviceAccountID: args.deviceAccountId, student: args.student, at: now, in: transaction)
+                return previous
+            },
+            job: { change in
                 let key = "grade:\(args.deviceAccountId):\(args.student):\(change.item):\(change.hash)"
-                let payload = GradebookJobs.GradeChanged(
+                return try NewJob(GradebookJobs.gradeChanged, GradebookJobs.GradeChanged(
                     deviceAccountId: args.deviceAccountId, student: args.student, change: change.kind, course: change.course,
                     assignment: change.assignment, displayScore: change.display, changeKey: key
-                )
-                try jobs.enqueue(try NewJob(GradebookJobs.gradeChanged, payload, uniqueKey: key), in: transaction, now: now)
+                ), uniqueKey: key)
             }
-            return changes.items.count
-        }
+        )
     }
 
     /// Polls a student's own stored account once (their own grades: the upstream `user` is
     /// the account's username); returns how many change notifications were queued.
     func poll(_ stored: StoredGradebookAccount, credentials: GradebookCredentials) async throws -> Int {
         let snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
-        let jobs = self.jobs
         let snapshots = SQLiteSnapshotStore()
-        let now = clock.now()
-        return try await transactions.write { transaction in
-            let previous = try snapshots.snapshot(gradebookAccountID: stored.id, in: transaction)
-            try snapshots.save(snapshot, gradebookAccountID: stored.id, at: now, in: transaction)
-            guard let previous else { return 0 }
-            let changes = GradeChangeList(from: previous, to: snapshot)
-            for change in changes.items {
+        return try await record(
+            snapshot,
+            swap: { transaction, now in
+                let previous = try snapshots.snapshot(gradebookAccountID: stored.id, in: transaction)
+                try snapshots.save(snapshot, gradebookAccountID: stored.id, at: now, in: transaction)
+                return previous
+            },
+            job: { change in
                 let key = "account-grade:\(stored.id):\(change.item):\(change.hash)"
-                let payload = GradebookJobs.AccountGradeChanged(
+                return try NewJob(GradebookJobs.accountGradeChanged, GradebookJobs.AccountGradeChanged(
                     gradebookAccountId: stored.id, ownerAccountId: stored.accountID, change: change.kind, course: change.course,
                     assignment: change.assignment, displayScore: change.display, changeKey: key
-                )
-                try jobs.enqueue(try NewJob(GradebookJobs.accountGradeChanged, payload, uniqueKey: key), in: transaction, now: now)
+                ), uniqueKey: key)
             }
+        )
+    }
+
+    /// In one transaction: stores the new snapshot in place of the previous one (`swap` answers
+    /// the previous) and queues one job per change between them (none on the first poll, which
+    /// only records the baseline). Returns how many were queued.
+    private func record(
+        _ snapshot: GradebookSnapshot,
+        swap: @escaping @Sendable (any StoreTransaction, Date) throws -> GradebookSnapshot?,
+        job: @escaping @Sendable (GradeChangeList.Item) throws -> NewJob
+    ) async throws -> Int {
+        let jobs = self.jobs
+        let now = clock.now()
+        return try await transactions.write { transaction in
+            guard let previous = try swap(transaction, now) else { return 0 }
+            let changes = GradeChangeList(from: previous, to: snapshot)
+            for change in changes.items { try jobs.enqueue(try job(change), in: transaction, now: now) }
             return changes.items.count
         }
     }
