@@ -2,6 +2,8 @@
 # Browser tests of the web pages (Tests/Browser): builds the gateway, serves the demo on a free
 # loopback port with a fresh database, drives headless Chromium against it with Selenium, keeps
 # the screenshots in $SCREENSHOT_DIR (artifacts/screenshots by default) and stops the server.
+# The server's log goes to a file the tests read ($GATEWAY_LOG): without SMTP the demo's log
+# mailer writes each email confirmation's code there, which a test types into the page.
 # SWIFT_BUILD_FLAGS passes flags to `swift build` (for example `--scratch-path .build-web`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +42,7 @@ rm -rf "$SCREENSHOT_DIR"
 mkdir -p "$SCREENSHOT_DIR"
 echo "check-browser: gateway at http://127.0.0.1:$PORT; screenshots go to $SCREENSHOT_DIR"
 status=0
-GATEWAY_URL="http://127.0.0.1:$PORT" .venv/bin/python Tests/Browser/run.py || status=$?
+GATEWAY_URL="http://127.0.0.1:$PORT" GATEWAY_LOG="$WORK/serve.log" .venv/bin/python Tests/Browser/run.py || status=$?
 if [ "$status" -ne 0 ]; then
   echo "check-browser: the gateway's log:" >&2
   tail -n 40 "$WORK/serve.log" >&2

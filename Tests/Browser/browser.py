@@ -2,6 +2,7 @@
 through Selenium, the gateway's address, screenshots and downloads."""
 import os
 import pathlib
+import re
 import shutil
 import tempfile
 import time
@@ -16,6 +17,42 @@ from selenium.webdriver.support.ui import WebDriverWait
 BASE_URL = os.environ.get("GATEWAY_URL", "http://127.0.0.1:8080").rstrip("/")
 SCREENSHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots"))
 WAIT_SECONDS = float(os.environ.get("BROWSER_WAIT_SECONDS", "20"))
+# The gateway's log (scripts/check-browser.sh sends the server's output there); None when the
+# tests run against a server whose log they can't read.
+GATEWAY_LOG = pathlib.Path(os.environ["GATEWAY_LOG"]) if os.environ.get("GATEWAY_LOG") else None
+
+# What the demo's log mailer writes for a confirmation mail (LogEmailSender in Sources/Push):
+# `... notice campus-gateway: channel=email code=493027 device=42 domain=example.edu link=... [Push]
+# mail (log mailer, not sent): confirmation`, metadata sorted by key.
+CONFIRMATION_LINE = "mail (log mailer, not sent): confirmation"
+
+
+def confirmation_codes(device_id):
+    """Every confirmation code the log mailer logged for this device, oldest first."""
+    if GATEWAY_LOG is None or not GATEWAY_LOG.exists():
+        return []
+    codes = []
+    with open(GATEWAY_LOG, encoding="utf-8", errors="replace") as log:
+        for line in log:
+            if CONFIRMATION_LINE not in line or not re.search(rf"\sdevice={int(device_id)}\s", line):
+                continue
+            code = re.search(r"\scode=(\d+)\s", line)
+            if code:
+                codes.append(code.group(1))
+    return codes
+
+
+def wait_for_confirmation_codes(device_id, count, timeout=None):
+    """Waits until the log holds `count` confirmation codes for the device (the mail is a job:
+    it goes a moment after the request, and the log is written every 100 ms); answers them."""
+    deadline = time.monotonic() + (timeout or WAIT_SECONDS)
+    while True:
+        codes = confirmation_codes(device_id)
+        if len(codes) >= count:
+            return codes
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{len(codes)} of {count} confirmation mails for device {device_id} in {GATEWAY_LOG}")
+        time.sleep(0.2)
 
 
 def find_binary(*names):
@@ -141,7 +178,7 @@ class Browser:
         return errors
 
 
-__all__ = ["Browser", "BASE_URL", "By", "TimeoutException"]
+__all__ = ["Browser", "BASE_URL", "By", "GATEWAY_LOG", "TimeoutException", "confirmation_codes", "wait_for_confirmation_codes"]
 
 
 UNLABELLED_CONTROLS = """

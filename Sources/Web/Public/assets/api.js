@@ -53,6 +53,9 @@ export async function call(method, path, options = {}) {
     }
     if (problem && typeof problem !== 'object') problem = { title: `Error ${response.status}`, detail: String(problem) };
     if (!problem) problem = { title: response.statusText || `Error ${response.status}`, status: response.status };
+    // A throttled answer says when to try again in `Retry-After`; the problem may not repeat it.
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (problem.retryAfterSeconds == null && Number.isFinite(retryAfter) && retryAfter > 0) problem.retryAfterSeconds = retryAfter;
     // A token that expired or was revoked ends the session (a gradebook refusing its own
     // credentials is a 401 too, of another type, and leaves the session alone).
     if (response.status === 401 && bearer && options.auth !== false && problem.type === '/problems/unauthenticated') session.clear();

@@ -85,12 +85,23 @@ export function showError(slot, error, form) {
         }
       }
     }
-    if (problem.retryAfterSeconds) append(box, [h('p', { text: `Try again in ${problem.retryAfterSeconds} s.` })]);
+    if (problem.retryAfterSeconds) append(box, [h('p', { class: 'retry-after', text: `Try again in ${duration(problem.retryAfterSeconds)}.` })]);
     if (problem.requestId) append(box, [h('small', { class: 'muted', text: `Request ${problem.requestId}` })]);
   } else {
     append(box, [h('strong', { text: 'Something went wrong' }), h('p', { text: error?.message || String(error) })]);
   }
   slot.append(box);
+}
+
+/** Seconds as people say them: "45 s", "12 min", "3 h 20 min". */
+export function duration(seconds) {
+  const s = Math.max(0, Math.round(Number(seconds) || 0));
+  if (s < 60) return `${s} s`;
+  const total = Math.ceil(s / 60);
+  if (total < 60) return `${total} min`;
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
+  return minutes ? `${hours} h ${minutes} min` : `${hours} h`;
 }
 
 export function clearError(slot, form) {

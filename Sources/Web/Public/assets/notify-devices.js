@@ -1,6 +1,7 @@
 // The student's devices: every channel the API knows (apps, browsers, webhooks, the log) and any
-// it adds later, shown with what the device JSON holds; and, kept apart, email addresses, which
-// must be confirmed with the code sent to them before anything is mailed there.
+// it adds later, shown with what the device JSON holds; and, kept apart, email addresses: added
+// here, then confirmed with the code mailed to them (or a new one) before anything else is
+// mailed there.
 import { h, field, errorSlot, busy, replace, button, when, showNote } from './dom.js';
 import * as api from './api.js';
 
@@ -18,6 +19,21 @@ function destination(d) {
   return [d.address, d.email, d.endpointHost, d.topic].find((v) => typeof v === 'string' && v) || '';
 }
 
+/** An email address still waiting for its code. */
+function unconfirmed(d) {
+  return d.channel === 'email' && d.confirmed === false;
+}
+
+/** Whether the device is active; an email address also whether it is confirmed (until then it
+ * is inactive by design, so it shows as waiting rather than broken). */
+function statusBadges(d) {
+  if (unconfirmed(d)) return h('span', { class: 'badge badge-warn', text: 'not confirmed' });
+  return [
+    d.confirmed === true ? h('span', { class: 'badge badge-ok', text: 'confirmed' }) : null,
+    h('span', { class: d.active === false ? 'badge badge-bad' : 'badge badge-ok', text: d.active === false ? 'inactive' : 'active' }),
+  ];
+}
+
 function deviceItem(d, ctx, extra = null) {
   const storedId = Number(localStorage.getItem(DEVICE_KEY)) || null;
   const slot = errorSlot();
@@ -28,12 +44,13 @@ function deviceItem(d, ctx, extra = null) {
   return h('li', { dataset: { deviceId: d.id, channel: d.channel } },
     h('p', {}, h('strong', { text: name }), ` · ${channelLabel(d.channel)}${where && where !== name ? ` · ${where}` : ''}`,
       d.id === storedId ? h('span', { class: 'badge', text: 'this browser' }) : null,
-      d.confirmed === false ? h('span', { class: 'badge badge-warn', text: 'not confirmed' }) : null,
-      h('span', { class: d.active === false ? 'badge badge-bad' : 'badge badge-ok', text: d.active === false ? 'inactive' : 'active' })),
+      statusBadges(d)),
     h('p', { class: 'muted', text: `Added ${when(d.createdAt)} · last delivery ${when(d.lastSuccessAt)} · ${failures} failures${d.lastError ? ` · last error: ${d.lastError}` : ''}` }),
+    Array.isArray(d.mutedCategories) && d.mutedCategories.length
+      ? h('p', { class: 'muted', text: `Unsubscribed from: ${d.mutedCategories.map((c) => (c === '*' ? 'everything' : c)).join(', ')}` }) : null,
     extra,
     h('div', { class: 'actions' },
-      button('Send a test', (e) => busy(e.currentTarget, slot, async () => {
+      unconfirmed(d) ? null : button('Send a test', (e) => busy(e.currentTarget, slot, async () => {
         const result = await api.post(`/v1/me/devices/${d.id}/test`);
         showNote(slot, result?.queued ? 'A test notification is on its way.' : 'Not sent: the device is inactive.');
       }), 'secondary', { 'aria-label': `Send a test to ${name}` }),
@@ -60,27 +77,62 @@ export function devicesSection(devices, ctx) {
       : h('p', { class: 'muted', text: 'No device yet.' }));
 }
 
-/** Email addresses, each with a code input until it is confirmed. */
+/** Email addresses, each with a code input and a way to get a new code until it is confirmed;
+ * and a form to add one. */
 export function emailSection(devices, ctx) {
   const list = devices.filter((d) => d.channel === 'email');
   return h('section', { class: 'card', id: 'email-devices', 'aria-labelledby': 'email-title' },
     h('h2', { id: 'email-title', text: 'Email' }),
     h('p', { class: 'muted', text: 'Email addresses get notifications once confirmed with the code mailed to them.' }),
-    list.length ? h('ul', { class: 'plain-list' }, list.map((d) => deviceItem(d, ctx, d.confirmed === false ? confirmForm(d, ctx) : null)))
-      : h('p', { class: 'muted', text: 'No email address gets notifications.' }));
+    list.length ? h('ul', { class: 'plain-list', id: 'email-list' }, list.map((d) => deviceItem(d, ctx, unconfirmed(d) ? confirmBox(d, ctx) : null)))
+      : h('p', { class: 'muted', text: 'No email address gets notifications.' }),
+    addEmailForm(ctx));
+}
+
+function addEmailForm(ctx) {
+  const email = field('Email address', h('input', { name: 'email', type: 'email', autocomplete: 'email', maxlength: 254, required: true }),
+    'A code to confirm it is mailed there; nothing else is sent until you confirm.');
+  const name = field('Name (optional)', h('input', { name: 'name', maxlength: 100 }));
+  const slot = errorSlot();
+  const submit = h('button', { type: 'submit', class: 'btn btn-secondary' }, 'Add email address');
+  const form = h('form', { id: 'email-add-form', novalidate: true, 'aria-label': 'Add an email address' },
+    h('div', { class: 'row' }, email.wrap, name.wrap), submit, slot);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { channel: 'email', email: email.input.value.trim() };
+    const label = name.input.value.trim();
+    if (label) body.name = label;
+    const created = await busy(submit, slot, () => api.post('/v1/me/devices', body), form);
+    if (created) {
+      ctx.toast(`A confirmation code is on its way to ${created.device?.email || body.email}.`);
+      ctx.go('notifications');
+    }
+  });
+  return form;
+}
+
+function confirmBox(device, ctx) {
+  const where = destination(device) || 'this address';
+  const slot = errorSlot();
+  const resend = button('Send a new code', (e) => busy(e.currentTarget, slot, async () => {
+    await api.post(`/v1/me/devices/${device.id}/resend-confirmation`);
+    showNote(slot, `A new code is on its way to ${where}; earlier codes no longer work.`);
+  }), 'secondary', { 'aria-label': `Send a new code to ${where}`, dataset: { action: 'resend-confirmation' } });
+  return h('div', { class: 'confirm-box' }, confirmForm(device, ctx), h('div', { class: 'actions' }, resend), slot);
 }
 
 function confirmForm(device, ctx) {
-  const code = field('Confirmation code', h('input', { name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric', maxlength: 64, required: true }),
-    `The code sent to ${destination(device) || 'this address'}.`);
+  const where = destination(device) || 'this address';
+  const code = field('Confirmation code', h('input', { name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric', maxlength: 32, required: true }),
+    `The code sent to ${where}.`);
   const slot = errorSlot();
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Confirm');
-  const form = h('form', { class: 'row row-end confirm-form', novalidate: true, 'aria-label': `Confirm ${destination(device) || 'this address'}` }, code.wrap, submit, slot);
+  const form = h('form', { class: 'row row-end confirm-form', novalidate: true, 'aria-label': `Confirm ${where}` }, code.wrap, submit, slot);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const done = await busy(submit, slot, () => api.post(`/v1/me/devices/${device.id}/confirm`, { code: code.input.value.trim() }).then(() => true), form);
     if (done) {
-      ctx.toast('Email address confirmed.');
+      ctx.toast(`${where} is confirmed.`);
       ctx.go('notifications');
     }
   });
