@@ -25,6 +25,8 @@ public protocol GradebookAccountStoring: Sendable {
     /// Replaces a sealed password only when it still equals `expected` (key rotation).
     func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool
     func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount]
+    /// The accounts of many students (the poll tick's owners), in id order.
+    func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount]
     func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount?
     func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount?
     func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount?
@@ -64,6 +66,20 @@ public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
     public func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT * FROM gradebook_accounts WHERE account_id = ? ORDER BY id", arguments: [accountID]).map(Self.account)
+    }
+
+    public func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+        let db = try transaction.sqlite()
+        var found: [StoredGradebookAccount] = []
+        // A chunk at a time: more owners than one statement may bind.
+        for start in stride(from: 0, to: owners.count, by: 500) {
+            let chunk = Array(owners[start..<min(start + 500, owners.count)])
+            found += try Row.fetchAll(
+                db, sql: "SELECT * FROM gradebook_accounts WHERE account_id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: StatementArguments(chunk)
+            ).map(Self.account)
+        }
+        return found.sorted { $0.id < $1.id }
     }
 
     public func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {

@@ -48,33 +48,38 @@ public struct EmailRoutes: Sendable {
         }
 
         let links = guarded.group(router, "v1/email", access: .public)
-        links.get("confirm") { request, _ in
-            let token = try Self.token(request)
-            return Self.page(
-                title: "Confirm your address", text: "Press the button to receive Campus Gateway notifications at this address.",
-                button: "Confirm", action: "/v1/email/confirm?token=\(token)"
-            )
-        }
-        links.post("confirm") { request, _ in
-            let device = try await emails.confirm(token: try Self.token(request))
-            if Self.wantsHTML(request) {
-                return Self.page(title: "Address confirmed", text: "Campus Gateway notifications will reach this address.", button: nil, action: nil)
-            }
+        Self.link(
+            "confirm", on: links,
+            ask: ("Confirm your address", "Press the button to receive Campus Gateway notifications at this address.", "Confirm"),
+            done: ("Address confirmed", "Campus Gateway notifications will reach this address.")
+        ) { token in
+            let device = try await emails.confirm(token: token)
             return try GatewayJSON.response(Confirmed(confirmed: true, deviceId: device.id), headers: [.cacheControl: "no-store"])
         }
-        links.get("unsubscribe") { request, _ in
-            let token = try Self.token(request)
-            return Self.page(
-                title: "Stop these emails", text: "Press the button to stop this kind of notification to this address.",
-                button: "Unsubscribe", action: "/v1/email/unsubscribe?token=\(token)"
-            )
-        }
-        links.post("unsubscribe") { request, _ in
-            let target = try await emails.unsubscribe(token: try Self.token(request))
-            if Self.wantsHTML(request) {
-                return Self.page(title: "Unsubscribed", text: "These notifications no longer go to this address.", button: nil, action: nil)
-            }
+        Self.link(
+            "unsubscribe", on: links,
+            ask: ("Stop these emails", "Press the button to stop the alert or the kind of notification this mail was about.", "Unsubscribe"),
+            done: ("Unsubscribed", "That alert, or that kind of notification, no longer comes to this address.")
+        ) { token in
+            let target = try await emails.unsubscribe(token: token)
             return try GatewayJSON.response(Unsubscribed(unsubscribed: true, category: target.category), headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    /// A mailed link at `/v1/email/{path}?token=...`: `GET` only shows a page with a button
+    /// (mail scanners follow links), `POST` acts, answering a page to a browser and JSON to
+    /// anyone else (RFC 8058's one-click `POST` included).
+    static func link(
+        _ path: String, on links: GuardedGroup, ask: (title: String, text: String, button: String),
+        done: (title: String, text: String), act: @escaping @Sendable (String) async throws -> Response
+    ) {
+        _ = links.get(path) { request, _ in
+            let token = try Self.token(request)
+            return Self.page(title: ask.title, text: ask.text, button: ask.button, action: "/v1/email/\(path)?token=\(token)")
+        }
+        _ = links.post(path) { request, _ in
+            let answer = try await act(try Self.token(request))
+            return Self.wantsHTML(request) ? Self.page(title: done.title, text: done.text, button: nil, action: nil) : answer
         }
     }
 

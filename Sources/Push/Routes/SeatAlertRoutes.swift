@@ -27,7 +27,9 @@ extension PushRoutes {
                 return .classID(classId)
             }
             guard let term, let subject, let courseNumber else {
-                let missing = ["term": term, "subject": subject, "courseNumber": courseNumber].filter { $0.value == nil }.keys.sorted().first ?? "classId"
+                // Nothing named at all: the class id is what is missing; else the course's missing part.
+                let given = course.contains { $0 != nil }
+                let missing = given ? [("term", term), ("subject", subject), ("courseNumber", courseNumber)].first { $0.1 == nil }?.0 ?? "classId" : "classId"
                 throw PushError.invalid(field: missing, message: "Give classId, or term, subject and courseNumber to watch any section of a course.")
             }
             for (field, value, limit) in [("term", term, 32), ("subject", subject, 16), ("courseNumber", courseNumber, 16)] {

@@ -17,6 +17,10 @@ import Jobs
 struct OpenSeatAnnouncer: Sendable {
     let stores: RegistrationStores
 
+    /// Classes read per statement: an import may touch every class of a catalog, more than one
+    /// statement may bind.
+    static let chunk = 500
+
     /// Records each class's state from its open seats now (0 for a class being deleted) and
     /// queues an event for each class whose state changed.
     func announce(openSeats: [Int64: Int], before: (Int64) -> Bool?, now: Date, in db: any StoreTransaction) throws {
@@ -41,11 +45,20 @@ struct OpenSeatAnnouncer: Sendable {
         }
     }
 
-    /// The same, from seat counts read in the transaction.
+    /// The same, from seat counts read in the transaction (a class missing from them is gone).
     func announce(counts: [Int64: SeatCount], of ids: Set<Int64>, before: (Int64) -> Bool?, now: Date, in db: any StoreTransaction) throws {
         var seats: [Int64: Int] = [:]
         for id in ids { seats[id] = counts[id]?.openSeats ?? 0 }
         try announce(openSeats: seats, before: before, now: now, in: db)
+    }
+
+    /// The same for any number of classes (an import), read and recorded a chunk at a time.
+    func announce(classIDs: Set<Int64>, before: (Int64) -> Bool?, now: Date, in db: any StoreTransaction) throws {
+        let sorted = classIDs.sorted()
+        for start in stride(from: 0, to: sorted.count, by: Self.chunk) {
+            let ids = Set(sorted[start..<min(start + Self.chunk, sorted.count)])
+            try announce(counts: try stores.catalog.seatCounts(of: ids, in: db), of: ids, before: before, now: now, in: db)
+        }
     }
 }
 

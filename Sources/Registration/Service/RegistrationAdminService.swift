@@ -36,8 +36,7 @@ public struct RegistrationAdminService: RegistrationUseCase {
                 let (report, reseated) = try stores.catalog.apply(document, options: options, in: db)
                 var touched = Set(reseated)
                 for id in reseated { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
-                let counts = try stores.catalog.seatCounts(of: touched, in: db)
-                try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: now, in: db)
+                try OpenSeatAnnouncer(stores: stores).announce(classIDs: touched, before: before.wasOpen, now: now, in: db)
                 return report
             }
         } catch let abort as StrictImportAborted {

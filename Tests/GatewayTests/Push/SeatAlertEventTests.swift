@@ -169,6 +169,16 @@ struct SeatAlertEventTests {
             #expect(noCourse.status == .notFound)
             let both = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7030, "term": "2018-fall"}"#, token: ada)
             #expect(both.status == .unprocessableContent)
+            // Bad input names the field that is missing.
+            let nothing = try await client.json(.post, "/v1/me/seat-alerts", body: #"{}"#, token: ada)
+            #expect(nothing.status == .unprocessableContent)
+            #expect(nothing.object["invalidFields"] as? [String] == ["classId"])
+            let partial = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"term": "2018-fall", "courseNumber": "108"}"#, token: ada)
+            #expect(partial.object["invalidFields"] as? [String] == ["subject"])
+            let long = try await client.json(
+                .post, "/v1/me/seat-alerts", body: #"{"term": "2018-fall", "subject": "CS", "courseNumber": "\#(String(repeating: "9", count: 40))"}"#, token: ada
+            )
+            #expect(long.object["invalidFields"] as? [String] == ["courseNumber"])
             let course = try await client.json(
                 .post, "/v1/me/seat-alerts", body: #"{"term": "2018-fall", "subject": "cs", "courseNumber": "108", "notifyClosed": true}"#, token: ada
             )
