@@ -136,26 +136,44 @@ public struct GatewayApplication: Sendable {
         self.gradebooks = GradebookService(
             sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts, maxFileBytes: configuration.gradebookMaxFileBytes
         )
-        self.devices = DeviceService(transactions: database, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints)
+        // Webhook secrets and Web Push keys are sealed by the vault, bound to their rows; rows
+        // an older server wrote in clear are sealed now, before anything is served.
+        let deviceStore = SQLiteDeviceStore(sealer: VaultSecretSealing(vault: vault))
+        let sealedAtStart = try deviceStore.sealClearKeys(database: database)
+        if sealedAtStart > 0 { logger.notice("push: sealed device keys stored in clear", metadata: ["devices": "\(sealedAtStart)"]) }
+        self.devices = DeviceService(
+            transactions: database, store: deviceStore, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints
+        )
         // User-supplied endpoints (webhooks, Web Push): public addresses only, unless the operator
-        // relaxes it for a demo on one machine.
-        let pushClient = CurlHTTPClient(configuration: .init(
-            defaultTimeout: .seconds(30), maxRedirects: 0,
-            allowedDestinations: configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none, logger: logger
+        // relaxes it for a demo on one machine. Each lane has its own transfer threads, as many as
+        // it may have deliveries in flight (DeliveryLanes), so a slow webhook never holds a
+        // thread Web Push or email needs.
+        let pushDestinations = configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none
+        let lanes = DeliveryLanes(configuration: configuration.pushLanes)
+        let webhookClient = CurlHTTPClient(configuration: .init(
+            threadCount: lanes.configuration.webhook.total, defaultTimeout: .seconds(30), maxRedirects: 0,
+            allowedDestinations: pushDestinations, logger: logger
         ))
+        let webPushClient = CurlHTTPClient(configuration: .init(
+            threadCount: lanes.configuration.webPush.total, defaultTimeout: .seconds(30), maxRedirects: 0,
+            allowedDestinations: pushDestinations, logger: logger
+        ))
+        // Mail goes to the operator's SMTP server only.
+        let mailClient = CurlHTTPClient(configuration: .init(threadCount: 4, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
         let vapidKeys = try VAPIDKeys.fromEnvironment(configuration.environment) ?? (configuration.demo ? VAPIDKeys.generate() : nil)
         self.vapidKeys = vapidKeys
         var channels = NotificationChannels(
             webhook: WebhookChannel(
-                client: pushClient, configuration: .init(allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints), clock: clock,
-                logger: logger
+                client: webhookClient,
+                configuration: .init(allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints),
+                clock: clock, logger: logger
             ),
             log: LogChannel(logger: logger)
         )
         if let vapidKeys {
             let subject = configuration.environment["GATEWAY_VAPID_SUBJECT"] ?? "mailto:operators@campus-gateway.invalid"
             channels.webPush = WebPushChannel(
-                client: pushClient,
+                client: webPushClient,
                 configuration: .init(vapid: try VAPIDSigner(keys: vapidKeys, subject: subject), allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints),
                 clock: clock, logger: logger
             )
@@ -169,9 +187,11 @@ public struct GatewayApplication: Sendable {
             }
             channels.apns = APNsChannel(providerToken: token, configuration: .init(baseURL: apns.baseURL, additionalCAFile: apns.caFile))
         }
-        let email = try EmailWiring(configuration: configuration, client: pushClient, emails: devices.emails, clock: clock, logger: logger)
+        let email = try EmailWiring(configuration: configuration, client: mailClient, emails: devices.emails, clock: clock, logger: logger)
         channels.email = email.channel
-        self.push = PushService(transactions: database, jobs: SQLiteJobEnqueuer(), channels: channels, clock: clock)
+        self.push = PushService(
+            transactions: database, devices: deviceStore, jobs: SQLiteJobEnqueuer(), channels: channels, lanes: lanes, clock: clock
+        )
         let classDirectory = RegistrationClassDirectory(service: registration)
         self.seatAlerts = SeatAlertService(
             transactions: database, store: SQLiteSeatAlertStore(), directory: classDirectory, push: push, clock: clock
@@ -185,7 +205,7 @@ public struct GatewayApplication: Sendable {
             verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
         )
         self.quickHAC = QuickHACService(
-            transactions: database, accounts: deviceGradebookAccounts, clock: clock,
+            transactions: database, devices: deviceStore, accounts: deviceGradebookAccounts, clock: clock,
             apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment,
             requestsPerMinute: configuration.quickHACRequestsPerMinute
         )
@@ -204,11 +224,21 @@ public struct GatewayApplication: Sendable {
         )
             .register(in: jobs.registry)
         try GradeNotifications(
-            transactions: database, devices: SQLiteDeviceStore(), accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts,
+            transactions: database, devices: deviceStore, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts,
             alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: SQLiteJobEnqueuer(), push: push,
             tick: configuration.gradePollTickSeconds
         )
             .register(in: jobs.registry)
+    }
+
+    /// Every table of values the vault seals, for `gateway vault rotate-key`: stored gradebook
+    /// passwords (students' and QuickHAC devices') and devices' keys (webhook secrets, Web Push
+    /// keys).
+    public var vaultRows: [any VaultRows] {
+        [
+            GradebookAccountVaultRows(transactions: database), DeviceAccountVaultRows(transactions: database),
+            SealedSecretVaultRows(DeviceKeyRows(transactions: database)),
+        ]
     }
 
     /// Demo data only in a database made for it: `--demo` marks a new database; a marked one

@@ -78,6 +78,9 @@ public struct GatewayConfiguration: Sendable {
     /// Let webhook URLs and Web Push endpoints use http and private addresses (tests, demo on
     /// one machine). Off in production: user-supplied URLs are an SSRF path.
     public var allowInsecurePushEndpoints = false
+    /// Bounds on deliveries to user-supplied destinations: per host and per lane (webhooks,
+    /// Web Push), each lane on its own transfer threads (docs/push.md).
+    public var pushLanes = DeliveryLanes.Configuration()
     /// The APNs topic (bundle id) and environment of QuickHAC devices that send a token.
     public var quickHACTopic = "com.quickhac.ios"
     /// How often the grade-poll scheduler looks for polls that fell due, in seconds. Each

@@ -7,7 +7,7 @@ import Logging
 /// `gateway vault`: the credential vault that seals stored gradebook passwords.
 struct Vault: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The credential vault (sealed gradebook passwords).",
+        abstract: "The credential vault (sealed gradebook passwords, webhook secrets and Web Push keys).",
         subcommands: [RotateKey.self]
     )
 }
@@ -17,7 +17,7 @@ struct Vault: AsyncParsableCommand {
 struct RotateKey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate-key",
-        abstract: "Generate a new vault key and re-encrypt every stored password under it.",
+        abstract: "Generate a new vault key and re-encrypt every stored password and device key under it.",
         discussion: """
             With the key file (the default, <database>.vault-keys), the new key is added first, every \
             row is re-sealed under it (rows changed meanwhile are retried), then the old keys are \
@@ -37,7 +37,7 @@ struct RotateKey: AsyncParsableCommand {
         configuration.vaultKeyFile = keyFile
         configuration.logLevel = .error
         let app = try GatewayApplication(configuration: configuration)
-        let rows: [any VaultRows] = [GradebookAccountVaultRows(transactions: app.database), DeviceAccountVaultRows(transactions: app.database)]
+        let rows = app.vaultRows
         let rotation = VaultRotation()
         let report = env
             ? try await rotation.resealUnderCurrentKey(source: app.vault.source, rows: rows)

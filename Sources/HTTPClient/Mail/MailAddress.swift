@@ -4,9 +4,10 @@
 /// The rule is deliberately narrower than RFC 5321/5322 (no quoted local parts, comments,
 /// address literals or internationalised addresses): at most 254 bytes, a local part of at most
 /// 64 characters of RFC 5322 `atext` and single dots, exactly one `@`, a domain of at least two
-/// labels of letters, digits and inner hyphens. No whitespace, CR, LF, NUL or other control
-/// character can get through, so an address can't inject a header or an SMTP command. The
-/// domain is kept in lower case; the local part as given.
+/// labels of letters, digits and inner hyphens, the last not all digits (no top-level domain
+/// is: `user@127.0.0.1` would hand the relay an address to deliver to). No whitespace, CR, LF,
+/// NUL or other control character can get through, so an address can't inject a header or an
+/// SMTP command. The domain is kept in lower case; the local part as given.
 public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     /// `local@domain`.
     public let value: String
@@ -30,7 +31,8 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
             throw Invalid(reason: "has a local part (before the @) that is not allowed")
         }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard domain.utf8.count <= 253, labels.count >= 2, labels.allSatisfy(Self.isLabel) else {
+        guard domain.utf8.count <= 253, labels.count >= 2, labels.allSatisfy(Self.isLabel),
+              let last = labels.last, !last.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw Invalid(reason: "must end in a domain name such as example.edu")
         }
         value = "\(local)@\(domain)"

@@ -32,6 +32,12 @@ extension PushError: ProblemConvertible {
             Problem(type: "confirmation-expired", title: "Confirmation expired", status: .gone, detail: "This confirmation expired or had too many wrong codes; ask for a new mail.")
         case .emailLinkInvalid:
             Problem(type: "email-link-invalid", title: "Link not valid", status: .notFound, detail: "This link is unknown or expired.")
+        case .testNotificationLimit(let seconds):
+            Problem(
+                type: "test-notification-limit", title: "Too many test notifications", status: .tooManyRequests,
+                detail: "Too many test notifications were asked for lately (\(TestNotificationQuota.perDevice) per device in \(Int(TestNotificationQuota.deviceWindow / 60)) minutes, \(TestNotificationQuota.perAccount) per student in an hour). Try again later.",
+                extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
+            )
         }
     }
 }

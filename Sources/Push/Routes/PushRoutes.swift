@@ -68,14 +68,7 @@ public struct PushRoutes: Sendable {
         }
         mine.post(":deviceId/test") { _, context in
             let identity = try context.requireIdentity()
-            let device = try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)
-            let id = UUID().uuidString.lowercased()
-            let queued = try await push.notify(deviceID: device.id, uniqueKey: "test:\(id)", OutgoingNotification(
-                id: id, category: "test", title: "Campus Gateway", body: "Notifications reach this device.",
-                // The student is checking their device now: quiet hours and the hourly budget
-                // don't hold it back.
-                urgent: true
-            ))
+            let queued = try await push.sendTest(deviceID: try Self.deviceID(context), accountID: identity.accountID)
             return try GatewayJSON.response(["queued": queued], status: .accepted)
         }
         mine.get(":deviceId/notifications") { _, context in

@@ -26,4 +26,6 @@ public enum PushError: Error, Sendable, Equatable {
     case confirmationExpired
     /// An email link's token is unknown, used up or expired (404).
     case emailLinkInvalid
+    /// Too many test notifications lately; another may go after this many seconds (429).
+    case testNotificationLimit(retryAfterSeconds: Int)
 }

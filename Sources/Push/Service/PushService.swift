@@ -13,8 +13,12 @@ public final class PushService: Sendable {
     let notifications: any NotificationStoring
     let jobs: any JobEnqueuing
     let channels: NotificationChannels
+    /// Per-host and per-lane bounds on deliveries to user-supplied destinations.
+    public let lanes: DeliveryLanes
     let clock: any GatewayClock
     let preferences = SQLitePreferenceStore()
+    /// The test notifications asked for, which their limits count.
+    let testLog = SQLiteTestNotificationStore()
 
     /// Delivers one outbox row.
     public static let deliver = JobKind<Delivery>("push.deliver", queue: PushJobs.queue)
@@ -27,13 +31,14 @@ public final class PushService: Sendable {
     public init(
         transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(),
         notifications: any NotificationStoring = SQLiteNotificationStore(), jobs: any JobEnqueuing, channels: NotificationChannels,
-        clock: any GatewayClock
+        lanes: DeliveryLanes = DeliveryLanes(), clock: any GatewayClock
     ) {
         self.transactions = transactions
         self.devices = devices
         self.notifications = notifications
         self.jobs = jobs
         self.channels = channels
+        self.lanes = lanes
         self.clock = clock
     }
 
@@ -65,7 +70,7 @@ public final class PushService: Sendable {
     }
 
     /// One outbox row and its `push.deliver` job, due when the plan says.
-    private func queue(
+    func queue(
         _ notification: OutgoingNotification, to device: Device, uniqueKey: String, preferences: NotificationPreferences, now: Date,
         in db: any StoreTransaction
     ) throws -> Bool {
@@ -100,8 +105,21 @@ public final class PushService: Sendable {
             try await record(stored, device, .discarded, "no \(device.channel.rawValue) channel is configured", deviceOutcome: nil)
             return .complete
         }
+        guard !device.keysUnavailable else {
+            // Sealed keys this server can't open (its vault lacks their key): nothing can be
+            // signed or encrypted; the operator may restore the key, so try again later.
+            DeliveryMetrics.record(channel: device.channel, outcome: "keys-unavailable", seconds: nil)
+            let reason = "the device's keys can't be opened on this server"
+            try await record(stored, device, .pending, reason, deviceOutcome: .failure(deactivate: false))
+            return .retry(after: 600, message: reason)
+        }
         let started = ContinuousClock.now
-        let outcome = await channel.deliver(stored.notification, to: device)
+        guard let outcome = await lanes.run(device.address, { await channel.deliver(stored.notification, to: device) }) else {
+            // Its host (or its lane) is busy: the job comes back shortly, without using an
+            // attempt, and this worker moves on.
+            DeliveryMetrics.record(channel: device.channel, outcome: "deferred", seconds: nil)
+            return .snooze(seconds: lanes.retryDelay())
+        }
         let took = started.duration(to: .now)
         DeliveryMetrics.record(
             channel: device.channel, outcome: Self.metricName(outcome),

@@ -51,8 +51,16 @@ public protocol DeviceStoring: Sendable {
     func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws
 }
 
+/// Devices on SQLite. A webhook's secret and a Web Push subscription's keys are sealed with
+/// `sealer` (the credential vault) into `sealed_keys`, bound to the row, never written in
+/// clear; rows read back have them opened (``SQLiteDeviceStore+Keys``). A store without a
+/// sealer refuses to write such keys and reads them as unavailable.
 public struct SQLiteDeviceStore: DeviceStoring {
-    public init() {}
+    let sealer: (any SecretSealing)?
+
+    public init(sealer: (any SecretSealing)? = nil) {
+        self.sealer = sealer
+    }
 
     public func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device {
         let db = try transaction.sqlite()
@@ -60,47 +68,58 @@ public struct SQLiteDeviceStore: DeviceStoring {
         try db.execute(
             sql: """
                 INSERT INTO push_devices (account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
-                    p256dh, auth_secret, webhook_secret, email, active, created_at, registered_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    email, active, created_at, registered_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 device.accountID, device.uuidHash, columns.channel.rawValue, device.name, columns.token, columns.environment, columns.topic,
-                columns.endpoint, columns.p256dh, columns.auth, columns.secret, columns.email, device.active, now, now,
+                columns.endpoint, columns.email, device.active, now, now,
             ]
         )
+        let id = db.lastInsertedRowID
+        // The row id is part of what the keys are sealed for: sealed once it exists, in the
+        // same transaction.
+        if let keys = DeviceKeys(of: device.address) {
+            try db.execute(
+                sql: "UPDATE push_devices SET sealed_keys = ? WHERE id = ?",
+                arguments: [try seal(keys, deviceID: id, accountID: device.accountID), id]
+            )
+        }
         return Device(
-            id: db.lastInsertedRowID, accountID: device.accountID, channel: columns.channel, name: device.name, address: device.address,
+            id: id, accountID: device.accountID, channel: columns.channel, name: device.name, address: device.address,
             active: device.active, createdAt: now, registeredAt: now
         )
     }
 
     public func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device] {
         let db = try transaction.sqlite()
-        return try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE account_id = ? ORDER BY id", arguments: [accountID]).compactMap(Self.device)
+        return try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE account_id = ? ORDER BY id", arguments: [accountID]).compactMap(device)
     }
 
     public func device(id: Int64, in transaction: any StoreTransaction) throws -> Device? {
         let db = try transaction.sqlite()
-        return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE id = ?", arguments: [id]).flatMap(Self.device)
+        return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE id = ?", arguments: [id]).flatMap(device)
     }
 
     public func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device? {
         let db = try transaction.sqlite()
-        return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE uuid_hash = ?", arguments: [uuidHash]).flatMap(Self.device)
+        return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE uuid_hash = ?", arguments: [uuidHash]).flatMap(device)
     }
 
     public func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let columns = Self.columns(address)
+        var sealed: String?
+        if let keys = DeviceKeys(of: address) {
+            let accountID = try Row.fetchOne(db, sql: "SELECT account_id FROM push_devices WHERE id = ?", arguments: [id])?["account_id"] as Int64?
+            sealed = try seal(keys, deviceID: id, accountID: accountID)
+        }
         try db.execute(
             sql: """
-                UPDATE push_devices SET channel = ?, apns_token = ?, apns_environment = ?, apns_topic = ?, endpoint = ?, p256dh = ?,
-                    auth_secret = ?, webhook_secret = COALESCE(?, webhook_secret), registered_at = ?, active = 1 WHERE id = ?
+                UPDATE push_devices SET channel = ?, apns_token = ?, apns_environment = ?, apns_topic = ?, endpoint = ?, p256dh = NULL,
+                    auth_secret = NULL, webhook_secret = NULL, sealed_keys = ?, registered_at = ?, active = 1 WHERE id = ?
                 """,
-            arguments: [
-                columns.channel.rawValue, columns.token, columns.environment, columns.topic, columns.endpoint, columns.p256dh, columns.auth,
-                columns.secret, now, id,
-            ]
+            arguments: [columns.channel.rawValue, columns.token, columns.environment, columns.topic, columns.endpoint, sealed, now, id]
         )
     }
 
@@ -211,11 +230,11 @@ public struct SQLiteDeviceStore: DeviceStoring {
         ).map { ($0["gradebook_account_id"], $0["student_id"]) }
     }
 
+    /// The clear columns of an address; its keys go sealed into `sealed_keys` (``DeviceKeys``).
     struct Columns {
         var channel: Device.Channel
         var token: String?, environment: String?, topic: String?
-        var endpoint: String?, p256dh: String?, auth: String?
-        var secret: Data?
+        var endpoint: String?
         var email: String?
     }
 
@@ -223,10 +242,10 @@ public struct SQLiteDeviceStore: DeviceStoring {
         switch address {
         case .apns(let token, let environment, let topic):
             return Columns(channel: .apns, token: token, environment: environment.rawValue, topic: topic)
-        case .webPush(let endpoint, let p256dh, let auth):
-            return Columns(channel: .webpush, endpoint: endpoint.absoluteString, p256dh: p256dh, auth: auth)
-        case .webhook(let url, let secret):
-            return Columns(channel: .webhook, endpoint: url.absoluteString, secret: secret)
+        case .webPush(let endpoint, _, _):
+            return Columns(channel: .webpush, endpoint: endpoint.absoluteString)
+        case .webhook(let url, _):
+            return Columns(channel: .webhook, endpoint: url.absoluteString)
         case .email(let address):
             return Columns(channel: .email, email: address)
         case .log:
@@ -234,20 +253,36 @@ public struct SQLiteDeviceStore: DeviceStoring {
         }
     }
 
-    static func device(_ row: Row) -> Device? {
+    /// The device a row holds, its keys opened (``keys(of:)``); nil for a row it can't read.
+    func device(_ row: Row) -> Device? {
         guard let channel = Device.Channel(rawValue: row["channel"]) else { return nil }
         let address: DeviceAddress
+        var keysUnavailable = false
         switch channel {
         case .apns:
             guard let token: String = row["apns_token"], let topic: String = row["apns_topic"],
                   let environment = APNsEnvironment(rawValue: row["apns_environment"] ?? "") else { return nil }
             address = .apns(token: token, environment: environment, topic: topic)
         case .webpush:
-            guard let endpoint = URL(string: row["endpoint"] ?? ""), let p256dh: String = row["p256dh"], let auth: String = row["auth_secret"] else { return nil }
-            address = .webPush(endpoint: endpoint, p256dh: p256dh, auth: auth)
+            guard let endpoint = URL(string: row["endpoint"] ?? "") else { return nil }
+            switch keys(of: row) {
+            case .opened(let keys):
+                guard let p256dh = keys.p256dh, let auth = keys.auth else { return nil }
+                address = .webPush(endpoint: endpoint, p256dh: p256dh, auth: auth)
+            case .unavailable:
+                keysUnavailable = true
+                address = .webPush(endpoint: endpoint, p256dh: "", auth: "")
+            }
         case .webhook:
-            guard let url = URL(string: row["endpoint"] ?? ""), let secret: Data = row["webhook_secret"] else { return nil }
-            address = .webhook(url: url, secret: secret)
+            guard let url = URL(string: row["endpoint"] ?? "") else { return nil }
+            switch keys(of: row) {
+            case .opened(let keys):
+                guard let secret = keys.webhookSecret else { return nil }
+                address = .webhook(url: url, secret: secret)
+            case .unavailable:
+                keysUnavailable = true
+                address = .webhook(url: url, secret: Data())
+            }
         case .email:
             guard let email: String = row["email"] else { return nil }
             address = .email(address: email)
@@ -259,7 +294,8 @@ public struct SQLiteDeviceStore: DeviceStoring {
             id: row["id"], accountID: row["account_id"], channel: channel, name: row["name"], address: address, active: row["active"],
             createdAt: row["created_at"], registeredAt: row["registered_at"], lastSuccessAt: row["last_success_at"],
             lastFailureAt: row["last_failure_at"], lastError: row["last_error"], failureCount: row["failure_count"],
-            confirmedAt: row["confirmed_at"], mutedCategories: Set((try? JSONDecoder().decode([String].self, from: Data(mutedText.utf8))) ?? [])
+            confirmedAt: row["confirmed_at"], mutedCategories: Set((try? JSONDecoder().decode([String].self, from: Data(mutedText.utf8))) ?? []),
+            keysUnavailable: keysUnavailable
         )
     }
 }

@@ -8,7 +8,7 @@ public enum PushSchema: SchemaModule {
     public static let tables = [
         "push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows",
         "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows",
-        "push_email_confirmations", "push_email_mails", "push_unsubscribes",
+        "push_email_confirmations", "push_email_mails", "push_unsubscribes", "push_test_notifications",
     ]
 
     public static let migrations: [Migration] = [
@@ -176,5 +176,8 @@ public enum PushSchema: SchemaModule {
                 """)
         },
         Migration("push.007.email", EmailSchema.migrate),
+        Migration("push.008.test-notification-log", UserEndpointSchema.testNotificationLog),
+        Migration("push.009.sealed-device-keys", UserEndpointSchema.sealedDeviceKeys),
+        Migration("push.010.address-class-errors", UserEndpointSchema.addressClassErrors),
     ]
 }

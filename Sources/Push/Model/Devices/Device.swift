@@ -27,11 +27,15 @@ public struct Device: Sendable, Equatable {
     /// Categories turned off for this device alone (one-click unsubscribe from a mail);
     /// ``UnsubscribeTarget/everything`` turns off all of them.
     public var mutedCategories: Set<String>
+    /// True when the row's sealed keys (webhook secret, Web Push keys) could not be opened: no
+    /// vault in this process, or a key the vault no longer holds. The address then carries
+    /// empty keys, and nothing is delivered to the device until they open again.
+    public var keysUnavailable: Bool
 
     public init(
         id: Int64, accountID: Int64?, channel: Channel, name: String, address: DeviceAddress, active: Bool, createdAt: Date,
         registeredAt: Date, lastSuccessAt: Date? = nil, lastFailureAt: Date? = nil, lastError: String? = nil, failureCount: Int = 0,
-        confirmedAt: Date? = nil, mutedCategories: Set<String> = []
+        confirmedAt: Date? = nil, mutedCategories: Set<String> = [], keysUnavailable: Bool = false
     ) {
         self.id = id
         self.accountID = accountID
@@ -47,6 +51,7 @@ public struct Device: Sendable, Equatable {
         self.failureCount = failureCount
         self.confirmedAt = confirmedAt
         self.mutedCategories = mutedCategories
+        self.keysUnavailable = keysUnavailable
     }
 
     /// Whether this device takes notifications of `category` (its own mutes; the student's
@@ -86,7 +91,9 @@ public enum DeviceRules {
     }
 
     /// A user-supplied URL the gateway will POST to: https only, a host name or public address,
-    /// at most 2048 characters. (Addresses are checked again when sending, after DNS.)
+    /// at most 2048 characters. Numeric hosts other than dotted quads and bracketed IPv6 are
+    /// refused (``NumericHost``), even where insecure endpoints are allowed. (Addresses are
+    /// checked again when sending, after DNS.)
     public static func outboundURL(_ raw: String, field: String, allowInsecure: Bool = false) throws(DeviceProblem) -> URL {
         guard raw.utf8.count <= 2048, let url = URL(string: raw), let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty else {
@@ -94,6 +101,7 @@ public enum DeviceRules {
         }
         guard scheme == "https" || (allowInsecure && scheme == "http") else { throw DeviceProblem(field: field, reason: "must use https") }
         guard components.user == nil, components.password == nil else { throw DeviceProblem(field: field, reason: "must not carry credentials") }
+        guard !NumericHost.isRefused(host) else { throw DeviceProblem(field: field, reason: NumericHost.reason) }
         if !allowInsecure, isPrivateLiteral(host) {
             throw DeviceProblem(field: field, reason: "must not point at a loopback, private, link-local or metadata address")
         }

@@ -2,9 +2,10 @@ public import Foundation
 public import HTTPClient
 
 /// The cheap half of the SSRF rules for URLs that users hand the gateway (Web Push endpoints,
-/// webhook URLs), checked before any request: `https` only, no credentials in the URL, and no
-/// literal loopback, private, link-local, metadata or otherwise restricted IP address unless
-/// allow-listed.
+/// webhook URLs), checked before any request: `https` only, no credentials in the URL, no
+/// numeric host form but dotted quads and IPv6 (``NumericHost``: `2130706433`, `0x7f.1` and
+/// `127.1` are 127.0.0.1 to libcurl), and no literal loopback, private, link-local, metadata or
+/// otherwise restricted IP address unless allow-listed.
 ///
 /// The other half runs at connect time: a ``CurlHTTPClient`` whose
 /// `allowedDestinations` does not list them refuses every restricted *resolved* address
@@ -35,6 +36,7 @@ public struct PushEndpointPolicy: Sendable, Equatable {
         guard var host = components.host?.lowercased(), !host.isEmpty else { return "the URL has no host" }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard components.user == nil, components.password == nil else { return "the URL carries credentials" }
+        guard !NumericHost.isRefused(host) else { return "the host is a numeric form other than a dotted quad or bracketed IPv6" }
         switch scheme {
         case "https":
             break

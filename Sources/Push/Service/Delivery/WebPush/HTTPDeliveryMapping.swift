@@ -1,9 +1,12 @@
 import Foundation
 import HTTPClient
+import Logging
 
 /// What Web Push and webhook deliveries share: turning a transport failure or a retryable
 /// answer into a ``DeliveryOutcome``. Reasons name statuses and address classes, never URLs'
-/// paths, headers or bodies.
+/// paths, headers or bodies, and never an address: a reason becomes the device's and the
+/// notification's `lastError`, which the student reads, and the address a host name resolves
+/// to inside the network is the operators' to know (``logRefusal(_:host:logger:)``).
 enum HTTPDeliveryMapping {
     /// A failure of `client.execute`: a refused destination or an unusable request is
     /// discarded (trying again cannot help), anything else is retried.
@@ -12,8 +15,8 @@ enum HTTPDeliveryMapping {
             return .retry(after: nil, reason: error is CancellationError ? "cancelled before an answer" : "request failed")
         }
         switch error {
-        case .destinationNotAllowed(let address, let reason):
-            return .discarded(reason: "the destination resolves to a \(reason) address (\(address)), which is not allowed")
+        case .destinationNotAllowed(_, let reason):
+            return .discarded(reason: "the destination resolves to \(withArticle(reason)) address, which is not allowed")
         case .invalidURL:
             return .discarded(reason: "the destination URL was refused by the HTTP client")
         case .invalidRequest:
@@ -33,6 +36,19 @@ enum HTTPDeliveryMapping {
         case .other(let code, _):
             return .retry(after: nil, reason: "transfer failed (curl code \(code))")
         }
+    }
+
+    /// `a loopback`, `an unspecified`: an address class with its article.
+    static func withArticle(_ addressClass: String) -> String {
+        let vowel = addressClass.first.map { "aeiou".contains($0) } ?? false
+        return (vowel ? "an " : "a ") + addressClass
+    }
+
+    /// Logs a destination the client refused, with the address, for operators (a notice: it is
+    /// either a misconfigured device or someone probing the network).
+    static func logRefusal(_ error: any Error, host: String?, logger: Logger) {
+        guard case .destinationNotAllowed(let address, let reason)? = error as? HTTPClientError else { return }
+        logger.notice("destination refused", metadata: ["host": "\(host ?? "?")", "address": "\(address)", "class": "\(reason)"])
     }
 
     /// A 429 or 5xx answer: retry, after `Retry-After` when given.

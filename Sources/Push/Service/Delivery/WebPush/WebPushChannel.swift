@@ -77,6 +77,7 @@ public struct WebPushChannel: NotificationChannel {
             do {
                 outcome = Self.outcome(for: try await client.execute(request), now: now)
             } catch {
+                HTTPDeliveryMapping.logRefusal(error, host: endpoint.host, logger: logger)
                 outcome = HTTPDeliveryMapping.outcome(for: error)
             }
         }

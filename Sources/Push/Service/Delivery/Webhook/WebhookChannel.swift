@@ -69,6 +69,7 @@ public struct WebhookChannel: NotificationChannel {
                 let request = try Self.request(for: notification, url: url, secret: secret, now: now, timeout: configuration.requestTimeout)
                 outcome = Self.outcome(for: try await client.execute(request), now: now)
             } catch {
+                HTTPDeliveryMapping.logRefusal(error, host: url.host, logger: logger)
                 outcome = HTTPDeliveryMapping.outcome(for: error)
             }
         }

@@ -1,0 +1,372 @@
+import Auth
+import Contracts
+import Foundation
+import GatewayApp
+import GatewayCore
+import GRDB
+import Gradebook
+import HTTPTypes
+import HummingbirdTesting
+import Jobs
+import Logging
+import Push
+import Storage
+import Testing
+import TestSupport
+
+/// The security review's findings on user-supplied endpoints (webhook URLs, Web Push
+/// endpoints), each shown through the real router or the real webhook channel: test
+/// notifications are limited, a slow webhook holds up no other student, device keys are
+/// sealed, and students see address classes, never addresses or numeric host tricks.
+@Suite("User-supplied endpoints", .serialized)
+struct UserEndpointTests {
+    /// A valid Web Push subscription's keys (a P-256 point and 16 bytes, base64url).
+    static let p256dh = "BIXIztayj80dJI6l_SaSEqczGEZQ6wH0emt-jYlWweyewfaE77sitjVTVtieugSI36-Gj11imvIVsT73_K160W0"
+    static let auth = "ooiKGhbOhksX_cGaT7VXwQ"
+
+    static func deviceID(_ reply: HTTPReply) throws -> Int {
+        try #require((reply.object["device"] as? [String: Any])?["id"] as? Int, "\(reply.status) \(reply.body)")
+    }
+
+    static func accountID(_ gateway: TestGateway, _ username: String) async throws -> Int64 {
+        try await gateway.app.auth.transactions.read { db in try #require(try gateway.app.auth.store.find(username: username, in: db)?.id) }
+    }
+
+    // MARK: 1. Test notifications are limited
+
+    /// Before: 200 tests to one device queued 200 urgent deliveries. Now 5 per device in 10
+    /// minutes and 20 per student in an hour; past either, 429 with `Retry-After` and nothing
+    /// queued; removing and adding a device doesn't reset the count.
+    @Test func testNotificationsAreLimitedPerDeviceAndPerStudent() async throws {
+        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let bob = try await gateway.account("bob", role: .student)
+        let queuedTests = { @Sendable () async throws -> Int in
+            try await gateway.app.database.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_notifications WHERE category = 'test'") ?? 0
+            }
+        }
+        try await gateway.withRouter { client async throws in
+            var devices: [Int] = []
+            for n in 0..<5 {
+                devices.append(try Self.deviceID(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log", "name": "d\#(n)"}"#, token: ada)))
+            }
+            for _ in 0..<TestNotificationQuota.perDevice {
+                let reply = try await client.json(.post, "/v1/me/devices/\(devices[0])/test", token: ada)
+                #expect(reply.status == .accepted)
+                #expect(reply.object["queued"] as? Bool == true)
+            }
+            let limited = try await client.json(.post, "/v1/me/devices/\(devices[0])/test", token: ada)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.contentType == "application/problem+json")
+            #expect(limited.object["type"] as? String == "/problems/test-notification-limit")
+            let retryAfter = try #require(limited.headers[.retryAfter].flatMap { Int($0) })
+            #expect(retryAfter > 0 && retryAfter <= 600)
+            #expect(limited.object["retryAfterSeconds"] as? Int == retryAfter)
+            #expect(try await queuedTests() == 5, "the refused test queued nothing")
+
+            // Another student is not held back by ada's tests.
+            let bobs = try Self.deviceID(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: bob))
+            #expect(try await client.json(.post, "/v1/me/devices/\(bobs)/test", token: bob).status == .accepted)
+
+            // Per student: 20 in an hour, whatever the devices.
+            for device in devices[1...3] {
+                for _ in 0..<5 { #expect(try await client.json(.post, "/v1/me/devices/\(device)/test", token: ada).status == .accepted) }
+            }
+            #expect(try await client.json(.post, "/v1/me/devices/\(devices[4])/test", token: ada).status == .tooManyRequests)
+            #expect(try await client.json(.delete, "/v1/me/devices/\(devices[4])", token: ada).status == .noContent)
+            let fresh = try Self.deviceID(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada))
+            let again = try await client.json(.post, "/v1/me/devices/\(fresh)/test", token: ada)
+            #expect(again.status == .tooManyRequests, "a new device doesn't reset the student's count")
+            #expect(try await queuedTests() == 21)
+
+            // Ten minutes on, the device limit has passed but the hourly one holds; an hour on, both.
+            gateway.clock.advance(by: 601)
+            #expect(try await client.json(.post, "/v1/me/devices/\(fresh)/test", token: ada).status == .tooManyRequests)
+        }
+        gateway.clock.advance(by: 3600)
+        let renewed = try await gateway.app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        try await gateway.withRouter { client async throws in
+            let devices = try await client.json(.get, "/v1/me/devices", token: renewed)
+            let first = try #require((devices.object["items"] as? [[String: Any]])?.first?["id"] as? Int)
+            #expect(try await client.json(.post, "/v1/me/devices/\(first)/test", token: renewed).status == .accepted)
+        }
+    }
+
+    // MARK: 2. One slow webhook stalls no one else
+
+    /// Before: 40 deliveries to a webhook that never answers took all 8 shared transfer threads
+    /// for 15 s each, and another student's notification waited 74.6 s. Now at most 2
+    /// deliveries to one host are in flight (the rest are snoozed, freeing their workers), and
+    /// webhooks have transfer threads of their own: the other student's webhook on another host
+    /// gets its notification within seconds, while the hanging host never sees more than 2
+    /// connections.
+    @Test func aWebhookThatNeverAnswersHoldsUpNoOtherStudent() async throws {
+        let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(45))
+        defer { hanging.stop() }
+        let receiver = try LoopbackReceiver(host: "127.0.0.2", behaviour: .answer, lifetime: .seconds(45))
+        defer { receiver.stop() }
+        let gateway = try TestGateway { $0.allowInsecurePushEndpoints = true }
+        defer { gateway.cleanUp() }
+        let mallory = try await gateway.account("mallory", role: .student)
+        let ada = try await gateway.account("ada", role: .student)
+        let malloryDevice = Captured<Int>(0)
+        try await gateway.withRouter { client async throws in
+            let slow = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(hanging.url())"}"#, token: mallory)
+            malloryDevice.set(try Self.deviceID(slow))
+            let fine = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(receiver.url())"}"#, token: ada)
+            #expect(fine.status == .created)
+        }
+        // Queued directly (as many events would), so the test limit doesn't hide the problem.
+        for n in 0..<40 {
+            let note = OutgoingNotification(id: "flood-\(n)", category: "seat.open", title: "Seat open", body: "Hurry", urgent: true)
+            #expect(try await gateway.app.push.notify(deviceID: Int64(malloryDevice.value), uniqueKey: "flood-\(n)", note))
+        }
+        let pool = gateway.app.jobs.pool
+        let workers = Task { try await pool.run() }
+        defer { workers.cancel() }
+        #expect(await eventually(seconds: 10) { hanging.acceptedConnections >= 2 }, "the flood reached the hanging webhook")
+        // Let the workers go through the whole flood once.
+        try await Task.sleep(for: .milliseconds(500))
+
+        let started = ContinuousClock.now
+        let adaID = try await Self.accountID(gateway, "ada")
+        let grade = OutgoingNotification(id: "grade-1", category: "grade.new", title: "New grade", body: "MATH 141: A", urgent: true)
+        #expect(try await gateway.app.push.notify(accountID: adaID, uniqueKey: "grade-1", grade) == 1)
+        let arrived = await eventually(seconds: 12) { receiver.requests.count == 1 }
+        let waited = started.duration(to: .now)
+        #expect(arrived, "ada's notification never arrived while the hanging webhook was flooded")
+        #expect(waited < .seconds(5), "ada's notification waited \(waited)")
+        #expect(receiver.requests.first.map { String(decoding: $0.body, as: UTF8.self).contains("MATH 141: A") } == true)
+        #expect(hanging.acceptedConnections <= 2, "at most 2 deliveries to one host at once; saw \(hanging.acceptedConnections)")
+        #expect(gateway.app.push.lanes.webhooksInFlight(host: "127.0.0.1") <= 2)
+
+        pool.shutdown(timeout: 0)
+        hanging.stop()
+        _ = try? await workers.value
+    }
+
+    // MARK: 3. Device keys are sealed
+
+    /// The webhook secret and Web Push keys never reach the database in clear (neither the row
+    /// nor the file's bytes); deliveries still sign with the secret shown at registration, and
+    /// key rotation re-seals them.
+    @Test func deviceKeysAreSealedAndDeliveriesStillSign() async throws {
+        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(60))
+        defer { receiver.stop() }
+        let gateway = try TestGateway {
+            $0.allowInsecurePushEndpoints = true
+            $0.jobs.workersEnabled = false
+        }
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let ids = Captured<(webhook: Int, webPush: Int, secret: String)>((0, 0, ""))
+        try await gateway.withRouter { client async throws in
+            let webhook = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(receiver.url())"}"#, token: ada)
+            let secret = try #require(webhook.object["webhookSecret"] as? String)
+            let webPush = try await client.json(
+                .post, "/v1/me/devices",
+                body: #"{"channel": "webpush", "endpoint": "https://push.example.net/sub/1", "p256dh": "\#(Self.p256dh)", "auth": "\#(Self.auth)"}"#,
+                token: ada
+            )
+            ids.set((try Self.deviceID(webhook), try Self.deviceID(webPush), secret))
+        }
+        let secret = try #require(WebhookSecret(displayValue: ids.value.secret))
+        let rows = try await gateway.app.database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE id IN (?, ?) ORDER BY id", arguments: [ids.value.webhook, ids.value.webPush])
+        }
+        #expect(rows.count == 2)
+        for row in rows {
+            for column in ["webhook_secret", "p256dh", "auth_secret"] { #expect((row[column] as DatabaseValue).isNull, "\(column)") }
+            let sealed: String = try #require(row["sealed_keys"])
+            #expect(sealed.hasPrefix("v1."))
+            let text = row.description
+            #expect(!text.contains(Self.auth) && !text.contains(Self.p256dh) && !text.contains(secret.bytes.base64EncodedString()))
+        }
+        let files = try Self.databaseBytes(gateway)
+        #expect(files.firstRange(of: secret.bytes) == nil, "the secret's bytes are nowhere in the database files")
+        #expect(files.firstRange(of: Data(Self.auth.utf8)) == nil && files.firstRange(of: Data(Self.p256dh.utf8)) == nil)
+
+        // Deliveries sign with the secret the student was shown.
+        try await Self.sendTestAndVerify(gateway, token: ada, device: ids.value.webhook, receiver: receiver, secret: secret.bytes)
+
+        // Rotation re-seals the device keys with the gradebook passwords; deliveries go on.
+        let before = try await Self.sealedKeys(gateway, device: ids.value.webhook)
+        let report = try await VaultRotation(settle: .zero).rotateKey(source: gateway.app.vault.source, rows: gateway.app.vaultRows)
+        #expect(report.reEncrypted >= 2 && report.unreadable.isEmpty, "\(report)")
+        let after = try await Self.sealedKeys(gateway, device: ids.value.webhook)
+        #expect(after != before && after.hasPrefix("v1.\(report.keyID)."))
+        try await Self.sendTestAndVerify(gateway, token: ada, device: ids.value.webhook, receiver: receiver, secret: secret.bytes)
+    }
+
+    /// A device written in clear by the schema before `push.009` (an older server) is sealed
+    /// when the server starts, its clear columns emptied (and the bytes gone from the files),
+    /// and it still gets signed deliveries; starting again changes nothing.
+    @Test func clearKeysFromTheOldSchemaAreSealedAtStart() async throws {
+        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(60))
+        defer { receiver.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        configuration.logLevel = .critical
+        configuration.allowInsecurePushEndpoints = true
+        configuration.jobs.workersEnabled = false
+        configuration.environment = [:]
+        let secret = WebhookSecret.generate()
+        do {
+            // The old schema: every migration up to push.008, and rows written the old way.
+            let old = try GatewayDatabase(path: configuration.databasePath, modules: GatewayApplication.schemaModules)
+            try makeMigrator(GatewayApplication.schemaModules).migrate(old.pool, upTo: "push.008.test-notification-log")
+            try await old.pool.write { db in
+                try db.execute(sql: "INSERT INTO accounts (username, password_hash, role, created_at) VALUES ('ada', 'x', 'student', ?)", arguments: [Date()])
+                try db.execute(
+                    sql: """
+                        INSERT INTO push_devices (account_id, channel, name, endpoint, webhook_secret, created_at, registered_at)
+                        VALUES (1, 'webhook', 'old hook', ?, ?, ?, ?)
+                        """,
+                    arguments: [receiver.url(), secret.bytes, Date(), Date()]
+                )
+                try db.execute(
+                    sql: """
+                        INSERT INTO push_devices (account_id, channel, name, endpoint, p256dh, auth_secret, created_at, registered_at)
+                        VALUES (1, 'webpush', 'old browser', 'https://push.example.net/sub/2', ?, ?, ?, ?)
+                        """,
+                    arguments: [Self.p256dh, Self.auth, Date(), Date()]
+                )
+            }
+        }
+        let clock = ManualClock(Date())
+        let app = try GatewayApplication(configuration: configuration, clock: clock)
+        let rows = try await app.database.pool.read { db in try Row.fetchAll(db, sql: "SELECT * FROM push_devices ORDER BY id") }
+        #expect(rows.count == 2)
+        for row in rows {
+            #expect((row["webhook_secret"] as Data?) == nil && (row["p256dh"] as String?) == nil && (row["auth_secret"] as String?) == nil)
+            #expect((row["sealed_keys"] as String?)?.hasPrefix("v1.") == true)
+        }
+        var files = Data()
+        for suffix in ["", "-wal"] { files.append((try? Data(contentsOf: URL(fileURLWithPath: configuration.databasePath + suffix))) ?? Data()) }
+        #expect(files.firstRange(of: secret.bytes) == nil, "the clear secret's bytes are zeroed, not left in free space")
+        #expect(files.firstRange(of: Data(Self.auth.utf8)) == nil)
+
+        // It still works: a signed delivery with the old secret, through the real channel.
+        let devices = try await app.devices.devices(accountID: 1)
+        #expect(devices.map(\.channel) == [.webhook, .webpush])
+        #expect(devices.first?.address == .webhook(url: URL(string: receiver.url())!, secret: secret.bytes))
+        #expect(devices.last?.address == .webPush(endpoint: URL(string: "https://push.example.net/sub/2")!, p256dh: Self.p256dh, auth: Self.auth))
+        let note = OutgoingNotification(id: "after-upgrade", category: "grade.new", title: "New grade", body: "A")
+        #expect(try await app.push.notify(deviceID: devices[0].id, uniqueKey: "after-upgrade", note))
+        _ = try await app.jobs.pool.drain(queue: PushJobs.queue)
+        let request = try #require(receiver.requests.last)
+        try WebhookSignature.verify(
+            id: request.headers["webhook-id"] ?? "", timestamp: request.headers["webhook-timestamp"] ?? "", body: request.body,
+            signatures: request.headers["webhook-signature"] ?? "", secret: secret.bytes, now: clock.now()
+        )
+
+        // Idempotent: a second start finds nothing in clear and changes no sealed value.
+        let sealed = try await app.database.pool.read { db in try String.fetchAll(db, sql: "SELECT sealed_keys FROM push_devices ORDER BY id") }
+        let again = try GatewayApplication(configuration: configuration, clock: clock)
+        #expect(try await again.database.pool.read { db in try String.fetchAll(db, sql: "SELECT sealed_keys FROM push_devices ORDER BY id") } == sealed)
+    }
+
+    // MARK: 4. Address classes, never addresses; no numeric host forms
+
+    /// A webhook whose host name resolves to a loopback address is refused at connect time;
+    /// what the student reads (the device's and the notification's `lastError`) names the
+    /// class of address, never the address.
+    @Test func studentsSeeTheClassOfARefusedAddressNotTheAddress() async throws {
+        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let adaID = try await Self.accountID(gateway, "ada")
+        // `localhost` is refused at registration; a row holding it stands for any name that
+        // resolves inside the network (DNS the student controls).
+        let store = SQLiteDeviceStore(sealer: VaultSecretSealing(vault: gateway.app.vault))
+        let now = gateway.clock.now()
+        let device = try await gateway.app.database.write { db in
+            try store.insert(NewDevice(
+                accountID: adaID, name: "probe", address: .webhook(url: URL(string: "https://localhost:9/hook")!, secret: WebhookSecret.generate().bytes)
+            ), at: now, in: db)
+        }
+        try await gateway.withRouter { client async throws in
+            #expect(try await client.json(.post, "/v1/me/devices/\(device.id)/test", token: ada).status == .accepted)
+            _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+            let shown = try await client.json(.get, "/v1/me/devices/\(device.id)", token: ada)
+            let lastError = try #require(shown.object["lastError"] as? String)
+            #expect(lastError == "the destination resolves to a loopback address, which is not allowed")
+            let history = try await client.json(.get, "/v1/me/devices/\(device.id)/notifications", token: ada)
+            for text in [shown.body, history.body] {
+                #expect(!text.contains("127.0.0.1") && !text.contains("::1"), "\(text)")
+            }
+            #expect(history.body.contains("a loopback address"))
+        }
+    }
+
+    /// Numeric host forms other than dotted quads and bracketed IPv6 are 422 naming the field,
+    /// for webhooks and Web Push, even where insecure endpoints are allowed; host names and
+    /// public dotted quads still pass.
+    @Test(arguments: [false, true])
+    func numericHostFormsAreRefusedAtRegistration(allowInsecure: Bool) async throws {
+        let gateway = try TestGateway { $0.allowInsecurePushEndpoints = allowInsecure }
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        let forms = [
+            "https://2130706433/hook", "https://0x7f000001/hook", "https://0x7f.1/hook", "https://0177.0.0.1/hook", "https://127.1/hook",
+            "https://127.0.0.1./hook", "https://0x7F.0.0.1/hook", "https://1.2.3.4.5/hook", "https://hooks.example.123/hook", "https://3232235521:443/x",
+        ]
+        try await gateway.withRouter { client async throws in
+            for url in forms {
+                let webhook = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(url)"}"#, token: ada)
+                #expect(webhook.status == .unprocessableContent, "\(url): \(webhook.body)")
+                #expect(webhook.object["invalidFields"] as? [String] == ["url"], "\(url)")
+                #expect((webhook.object["detail"] as? String)?.contains("dotted-quad") == true, "\(url)")
+                let webPush = try await client.json(
+                    .post, "/v1/me/devices",
+                    body: #"{"channel": "webpush", "endpoint": "\#(url)", "p256dh": "\#(Self.p256dh)", "auth": "\#(Self.auth)"}"#, token: ada
+                )
+                #expect(webPush.status == .unprocessableContent, "\(url): \(webPush.body)")
+                #expect(webPush.object["invalidFields"] as? [String] == ["endpoint"], "\(url)")
+            }
+            for url in ["https://hooks.example.org/campus", "https://203.0.113.5/hook", "https://[2001:db8::1]/hook", "https://0x7f.example.org/hook"] {
+                let reply = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(url)"}"#, token: ada)
+                #expect(reply.status == .created, "\(url): \(reply.body)")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Every byte of the database file and its write-ahead log.
+    static func databaseBytes(_ gateway: TestGateway) throws -> Data {
+        var bytes = Data()
+        for suffix in ["", "-wal"] {
+            bytes.append((try? Data(contentsOf: URL(fileURLWithPath: gateway.app.database.path + suffix))) ?? Data())
+        }
+        return bytes
+    }
+
+    static func sealedKeys(_ gateway: TestGateway, device: Int) async throws -> String {
+        try await gateway.app.database.pool.read { db in
+            try #require(try String.fetchOne(db, sql: "SELECT sealed_keys FROM push_devices WHERE id = ?", arguments: [device]))
+        }
+    }
+
+    /// Asks for a test notification through the router, works the push queue, and checks the
+    /// receiver got it signed with `secret`.
+    static func sendTestAndVerify(_ gateway: TestGateway, token: String, device: Int, receiver: LoopbackReceiver, secret: Data) async throws {
+        let before = receiver.requests.count
+        try await gateway.withRouter { client async throws in
+            #expect(try await client.json(.post, "/v1/me/devices/\(device)/test", token: token).object["queued"] as? Bool == true)
+        }
+        _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+        #expect(receiver.requests.count == before + 1)
+        let request = try #require(receiver.requests.last)
+        try WebhookSignature.verify(
+            id: request.headers["webhook-id"] ?? "", timestamp: request.headers["webhook-timestamp"] ?? "", body: request.body,
+            signatures: request.headers["webhook-signature"] ?? "", secret: secret, now: gateway.clock.now()
+        )
+        let devices = try await gateway.app.devices.devices(accountID: try await accountID(gateway, "ada"))
+        #expect(devices.first { $0.id == Int64(device) }?.lastSuccessAt != nil)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP server on a loopback address and an ephemeral port, standing in for a student's
+/// webhook receiver: it either answers every HTTP request with 204 and records it, or accepts
+/// connections and never answers (a receiver that hangs). Either way it is bounded: it stops
+/// itself (closing every connection) after `lifetime`, and `stop()` does the same sooner.
+final class LoopbackReceiver: Sendable {
+    enum Behaviour: Sendable {
+        /// Reads each request and answers `204 No Content`.
+        case answer
+        /// Accepts connections, reads nothing, answers nothing.
+        case silent
+    }
+
+    /// One request as received.
+    struct Request: Sendable {
+        var requestLine: String
+        /// Header names lowercased.
+        var headers: [String: String]
+        var body: Data
+    }
+
+    private struct State {
+        var connections: Set<Int32> = []
+        var requests: [Request] = []
+        var accepted = 0
+        var stopped = false
+    }
+
+    let host: String
+    let port: Int
+    let behaviour: Behaviour
+    private let listener: Int32
+    private let state = Mutex(State())
+
+    init(host: String = "127.0.0.1", behaviour: Behaviour, lifetime: Duration = .seconds(60)) throws {
+        self.host = host
+        self.behaviour = behaviour
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXFailure(call: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr(host)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw POSIXFailure(call: "bind/listen \(host)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "loopback-receiver-\(port)"
+        thread.start()
+        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in stop() }
+    }
+
+    deinit { stop() }
+
+    /// `http://<host>:<port><path>`.
+    func url(_ path: String = "/hook") -> String { "http://\(host):\(port)\(path)" }
+
+    /// The requests answered so far, in order.
+    var requests: [Request] { state.withLock { $0.requests } }
+
+    /// Connections accepted so far.
+    var acceptedConnections: Int { state.withLock { $0.accepted } }
+
+    /// Connections open now (a silent receiver keeps every one until its client gives up).
+    var openConnections: Int { state.withLock { $0.connections.count } }
+
+    /// Closes the listener and every connection; later calls do nothing.
+    func stop() {
+        let open: Set<Int32>? = state.withLock { state in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            let open = state.connections
+            state.connections = []
+            return open
+        }
+        guard let open else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for fd in open {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            let admitted = state.withLock { state in
+                guard !state.stopped else { return false }
+                state.accepted += 1
+                state.connections.insert(fd)
+                return true
+            }
+            guard admitted else {
+                close(fd)
+                return
+            }
+            if case .answer = behaviour {
+                let thread = Thread { [self] in serve(fd) }
+                thread.start()
+            }
+        }
+    }
+
+    /// Reads one request (headers, then `Content-Length` bytes), records it, answers 204, closes.
+    private func serve(_ fd: Int32) {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var request: Request?
+        while request == nil {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            buffer.append(contentsOf: chunk[0..<count])
+            request = Self.parse(buffer)
+        }
+        if let request {
+            state.withLock { $0.requests.append(request) }
+            let answer = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            _ = answer.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, answer.utf8.count, Int32(MSG_NOSIGNAL)) }
+        }
+        let mine = state.withLock { $0.connections.remove(fd) != nil }
+        if mine {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
+    }
+
+    /// A complete request in `buffer`, or nil while more bytes are needed.
+    static func parse(_ buffer: Data) -> Request? {
+        guard let end = buffer.firstRange(of: Data("\r\n\r\n".utf8)) else { return nil }
+        let head = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst()
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let body = buffer[end.upperBound...]
+        guard body.count >= length else { return nil }
+        return Request(requestLine: requestLine, headers: headers, body: Data(body.prefix(length)))
+    }
+
+    struct POSIXFailure: Error, CustomStringConvertible {
+        var call: String
+        var description: String { "\(call) failed: errno \(errno)" }
+    }
+}

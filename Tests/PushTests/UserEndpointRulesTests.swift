@@ -1,0 +1,110 @@
+import Contracts
+import Foundation
+import HTTPClient
+@testable import Push
+import Testing
+
+/// The pure rules behind the controls on user-supplied endpoints: numeric host forms, the
+/// test-notification quota, per-host and per-lane delivery slots, sealed device keys and
+/// address classes in delivery errors.
+@Suite("User-supplied endpoint rules")
+struct UserEndpointRulesTests {
+    @Test(arguments: [
+        "2130706433", "0x7f000001", "0X7F000001", "0x7f.1", "0177.0.0.1", "127.1", "127.0.0.1.", "0x7f.0.0.1", "127.0.0.01",
+        "1.2.3.4.5", "256.1.1.1", "example.123", "hooks.example.0x10", "0x", "127.0.1", "010.0.0.1",
+    ])
+    func numericFormsOtherThanDottedQuadsAreRefused(host: String) {
+        #expect(NumericHost.isRefused(host), "\(host)")
+        #expect(throws: DeviceProblem(field: "url", reason: NumericHost.reason)) {
+            _ = try DeviceRules.outboundURL("https://\(host)/hook", field: "url", allowInsecure: true)
+        }
+        let refusal = PushEndpointPolicy.strict.refusal(for: URL(string: "https://\(host)/hook")!)
+        #expect(refusal == "the host is a numeric form other than a dotted quad or bracketed IPv6", "\(host)")
+    }
+
+    @Test(arguments: ["hooks.example.org", "203.0.113.5", "0.0.0.0", "255.255.255.255", "[2001:db8::1]", "2001:db8::1", "0x7f.example.org", "123.example.org", "example.org."])
+    func namesDottedQuadsAndIPv6AreNotNumericForms(host: String) {
+        #expect(!NumericHost.isRefused(host), "\(host)")
+    }
+
+    @Test func publicHostsPassTheRegistrationCheck() throws {
+        for url in ["https://hooks.example.org/campus", "https://203.0.113.5/hook", "https://hooks.example.org./x"] {
+            #expect(try DeviceRules.outboundURL(url, field: "url").absoluteString == url)
+        }
+    }
+
+    @Test func testQuotaCountsPerDeviceAndPerAccount() {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        let minuteAgo = now.addingTimeInterval(-60)
+        #expect(TestNotificationQuota.allowed(deviceTests: [], accountTests: [], now: now) == .allowed)
+        let five = Array(repeating: minuteAgo, count: 5)
+        #expect(TestNotificationQuota.allowed(deviceTests: five, accountTests: five, now: now) == .retryAfter(seconds: 540))
+        let old = Array(repeating: now.addingTimeInterval(-601), count: 5)
+        #expect(TestNotificationQuota.allowed(deviceTests: old, accountTests: old, now: now) == .allowed)
+        let twenty = Array(repeating: now.addingTimeInterval(-1800), count: 20)
+        #expect(TestNotificationQuota.allowed(deviceTests: [], accountTests: twenty, now: now) == .retryAfter(seconds: 1800))
+    }
+
+    @Test func lanesBoundDeliveriesPerHostAndPerLane() async {
+        var configuration = DeliveryLanes.Configuration()
+        configuration.webhook = .init(perHost: 2, total: 3)
+        let lanes = DeliveryLanes(configuration: configuration)
+        let secret = Data(repeating: 7, count: 32)
+        func hook(_ host: String) -> DeviceAddress { .webhook(url: URL(string: "https://\(host)/x")!, secret: secret) }
+        let gate = Gate()
+        // Two deliveries to one host hold its slots until released.
+        let held = (0..<2).map { _ in Task { await lanes.run(hook("slow.example.org")) { await gate.wait(); return .delivered(status: 200) } } }
+        while lanes.webhooksInFlight(host: "slow.example.org") < 2 { await Task.yield() }
+        #expect(await lanes.run(hook("SLOW.example.org.")) { .delivered(status: 200) } == nil, "a third to the same host gets no slot")
+        #expect(await lanes.run(hook("other.example.org")) { .delivered(status: 200) } == .delivered(status: 200), "another host has its own")
+        // The lane's total (3) is shared by all hosts.
+        let third = Task { await lanes.run(hook("other.example.org")) { await gate.wait(); return .delivered(status: 200) } }
+        while lanes.webhooksInFlight(host: "other.example.org") < 1 { await Task.yield() }
+        #expect(await lanes.run(hook("fresh.example.org")) { .delivered(status: 200) } == nil, "the lane is full")
+        // Web Push, APNs and email are not held up by webhooks.
+        let push = DeviceAddress.webPush(endpoint: URL(string: "https://slow.example.org/sub")!, p256dh: "k", auth: "a")
+        #expect(await lanes.run(push) { .delivered(status: 201) } == .delivered(status: 201))
+        #expect(await lanes.run(.log) { .delivered(status: 200) } == .delivered(status: 200))
+        await gate.open()
+        for task in held + [third] { #expect(await task.value == .delivered(status: 200)) }
+        #expect(lanes.webhooksInFlight(host: "slow.example.org") == 0)
+        #expect(await lanes.run(hook("slow.example.org")) { .delivered(status: 200) } == .delivered(status: 200), "slots are given back")
+    }
+
+    @Test func deviceKeysNeverPrintTheirValues() throws {
+        let keys = DeviceKeys(webhookSecret: Data(repeating: 0xAB, count: 32), p256dh: "public-key-text", auth: "auth-secret-text")
+        for text in [keys.description, String(reflecting: keys), "\(keys)"] {
+            #expect(!text.contains("auth-secret-text") && !text.contains("public-key-text") && !text.contains("q6ur"), "\(text)")
+        }
+        #expect(try DeviceKeys(plaintext: try keys.plaintext()) == keys)
+        #expect(DeviceKeys(of: .log) == nil)
+        #expect(DeviceKeys.context(deviceID: 12, accountID: nil).description == "push_devices/12/0")
+    }
+
+    @Test func refusedDestinationsNameTheClassNotTheAddress() {
+        let loopback = HTTPDeliveryMapping.outcome(for: HTTPClientError.destinationNotAllowed(address: "127.0.0.1", reason: "loopback"))
+        #expect(loopback == .discarded(reason: "the destination resolves to a loopback address, which is not allowed"))
+        let unspecified = HTTPDeliveryMapping.outcome(for: HTTPClientError.destinationNotAllowed(address: "0.0.0.0", reason: "unspecified"))
+        #expect(unspecified == .discarded(reason: "the destination resolves to an unspecified address, which is not allowed"))
+        let metadata = HTTPDeliveryMapping.outcome(for: HTTPClientError.destinationNotAllowed(address: "fd00:ec2::254", reason: "cloud metadata"))
+        guard case .discarded(let reason) = metadata else { Issue.record("\(metadata)"); return }
+        #expect(!reason.contains("fd00") && reason.contains("a cloud metadata address"))
+    }
+}
+
+/// Holds tasks until opened.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+    }
+}
