@@ -33,6 +33,15 @@ struct UserEndpointRulesTests {
         }
     }
 
+    @Test func emailDomainsEndInAName() throws {
+        for refused in ["ada@127.0.0.1", "ada@10.0.0.8", "ada@example.123", "ada@2130706433.1"] {
+            #expect(throws: MailAddress.Invalid.self, "\(refused)") { _ = try MailAddress(validating: refused) }
+        }
+        for accepted in ["ada@example.edu", "ada@123.example.edu", "ada@mail-2.example.org"] {
+            #expect(try MailAddress(validating: accepted).value == accepted)
+        }
+    }
+
     @Test func testQuotaCountsPerDeviceAndPerAccount() {
         let now = Date(timeIntervalSince1970: 1_000_000)
         let minuteAgo = now.addingTimeInterval(-60)

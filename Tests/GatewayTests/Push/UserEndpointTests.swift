@@ -328,6 +328,9 @@ struct UserEndpointTests {
                 #expect(webPush.status == .unprocessableContent, "\(url): \(webPush.body)")
                 #expect(webPush.object["invalidFields"] as? [String] == ["endpoint"], "\(url)")
             }
+            let mail = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "email", "email": "ada@127.0.0.1"}"#, token: ada)
+            #expect(mail.status == .unprocessableContent)
+            #expect(mail.object["invalidFields"] as? [String] == ["email"])
             for url in ["https://hooks.example.org/campus", "https://203.0.113.5/hook", "https://[2001:db8::1]/hook", "https://0x7f.example.org/hook"] {
                 let reply = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(url)"}"#, token: ada)
                 #expect(reply.status == .created, "\(url): \(reply.body)")
