@@ -1,4 +1,5 @@
 import GRDB
+import Contracts
 import Crypto
 import UnixSignals
 public import GatewayHTTP
@@ -149,7 +150,8 @@ public struct GatewayApplication: Sendable {
         // it may have deliveries in flight (DeliveryLanes), so a slow webhook never holds a
         // thread Web Push or email needs.
         let pushDestinations = configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none
-        let lanes = DeliveryLanes(configuration: configuration.pushLanes)
+        let pushWorkers = configuration.jobs.limit(of: PushJobs.queue)
+        let lanes = DeliveryLanes(configuration: pushWorkers.map { configuration.pushLanes.fitting(workers: $0) } ?? configuration.pushLanes)
         let webhookClient = CurlHTTPClient(configuration: .init(
             threadCount: lanes.configuration.webhook.total, defaultTimeout: .seconds(30), maxRedirects: 0,
             allowedDestinations: pushDestinations, logger: logger

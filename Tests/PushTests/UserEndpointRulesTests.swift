@@ -54,30 +54,45 @@ struct UserEndpointRulesTests {
         #expect(TestNotificationQuota.allowed(deviceTests: [], accountTests: twenty, now: now) == .retryAfter(seconds: 1800))
     }
 
-    @Test func lanesBoundDeliveriesPerHostAndPerLane() async {
+    @Test func lanesBoundDeliveriesPerHostPerStudentAndPerLane() async {
         var configuration = DeliveryLanes.Configuration()
-        configuration.webhook = .init(perHost: 2, total: 3)
+        configuration.webhook = .init(perHost: 2, perAccount: 3, total: 4)
         let lanes = DeliveryLanes(configuration: configuration)
         let secret = Data(repeating: 7, count: 32)
         func hook(_ host: String) -> DeviceAddress { .webhook(url: URL(string: "https://\(host)/x")!, secret: secret) }
         let gate = Gate()
+        func hold(_ host: String, account: Int64) -> Task<DeliveryOutcome?, Never> {
+            Task { await lanes.run(hook(host), accountID: account) { await gate.wait(); return .delivered(status: 200) } }
+        }
         // Two deliveries to one host hold its slots until released.
-        let held = (0..<2).map { _ in Task { await lanes.run(hook("slow.example.org")) { await gate.wait(); return .delivered(status: 200) } } }
+        var held = [hold("slow.example.org", account: 1), hold("slow.example.org", account: 2)]
         while lanes.webhooksInFlight(host: "slow.example.org") < 2 { await Task.yield() }
-        #expect(await lanes.run(hook("SLOW.example.org.")) { .delivered(status: 200) } == nil, "a third to the same host gets no slot")
-        #expect(await lanes.run(hook("other.example.org")) { .delivered(status: 200) } == .delivered(status: 200), "another host has its own")
-        // The lane's total (3) is shared by all hosts.
-        let third = Task { await lanes.run(hook("other.example.org")) { await gate.wait(); return .delivered(status: 200) } }
-        while lanes.webhooksInFlight(host: "other.example.org") < 1 { await Task.yield() }
-        #expect(await lanes.run(hook("fresh.example.org")) { .delivered(status: 200) } == nil, "the lane is full")
+        #expect(await lanes.run(hook("SLOW.example.org."), accountID: 3) { .delivered(status: 200) } == nil, "a third to the same host gets no slot")
+        #expect(await lanes.run(hook("other.example.org"), accountID: 3) { .delivered(status: 200) } == .delivered(status: 200), "another host has its own")
+        // A student's hosts share the student's slots (3): student 1 holds one, two more fill them.
+        held += [hold("a.example.org", account: 1), hold("b.example.org", account: 1)]
+        while lanes.webhooksInFlight(host: "a.example.org") < 1 || lanes.webhooksInFlight(host: "b.example.org") < 1 { await Task.yield() }
+        #expect(await lanes.run(hook("c.example.org"), accountID: 1) { .delivered(status: 200) } == nil, "student 1 has no slot left")
+        // The lane's total (4) is shared by everyone: full now.
+        #expect(await lanes.run(hook("fresh.example.org"), accountID: 9) { .delivered(status: 200) } == nil, "the lane is full")
         // Web Push, APNs and email are not held up by webhooks.
         let push = DeviceAddress.webPush(endpoint: URL(string: "https://slow.example.org/sub")!, p256dh: "k", auth: "a")
-        #expect(await lanes.run(push) { .delivered(status: 201) } == .delivered(status: 201))
-        #expect(await lanes.run(.log) { .delivered(status: 200) } == .delivered(status: 200))
+        #expect(await lanes.run(push, accountID: 1) { .delivered(status: 201) } == .delivered(status: 201))
+        #expect(await lanes.run(.log, accountID: 1) { .delivered(status: 200) } == .delivered(status: 200))
         await gate.open()
-        for task in held + [third] { #expect(await task.value == .delivered(status: 200)) }
+        for task in held { #expect(await task.value == .delivered(status: 200)) }
         #expect(lanes.webhooksInFlight(host: "slow.example.org") == 0)
-        #expect(await lanes.run(hook("slow.example.org")) { .delivered(status: 200) } == .delivered(status: 200), "slots are given back")
+        #expect(await lanes.run(hook("c.example.org"), accountID: 1) { .delivered(status: 200) } == .delivered(status: 200), "slots are given back")
+    }
+
+    @Test func lanesLeaveWorkersForOtherDeliveries() {
+        let defaults = DeliveryLanes.Configuration()
+        #expect(defaults.fitting(workers: 10) == defaults, "3 + 5 leave 2 of the default 10 push workers")
+        for workers in [1, 2, 4, 6] {
+            let fitted = defaults.fitting(workers: workers)
+            #expect(fitted.webhook.total >= 1 && fitted.webPush.total >= 1)
+            #expect(fitted.webhook.total + fitted.webPush.total <= max(2, workers - max(1, workers / 5)), "\(workers): \(fitted)")
+        }
     }
 
     @Test func deviceKeysNeverPrintTheirValues() throws {

@@ -114,9 +114,10 @@ public final class PushService: Sendable {
             return .retry(after: 600, message: reason)
         }
         let started = ContinuousClock.now
-        guard let outcome = await lanes.run(device.address, { await channel.deliver(stored.notification, to: device) }) else {
-            // Its host (or its lane) is busy: the job comes back shortly, without using an
-            // attempt, and this worker moves on.
+        let delivery = await lanes.run(device.address, accountID: device.accountID) { await channel.deliver(stored.notification, to: device) }
+        guard let outcome = delivery else {
+            // Its host, its student's other deliveries or its lane hold every slot: the job
+            // comes back shortly, without using an attempt, and this worker moves on.
             DeliveryMetrics.record(channel: device.channel, outcome: "deferred", seconds: nil)
             return .snooze(seconds: lanes.retryDelay())
         }

@@ -98,35 +98,44 @@ struct UserEndpointTests {
 
     /// Before: 40 deliveries to a webhook that never answers took all 8 shared transfer threads
     /// for 15 s each, and another student's notification waited 74.6 s. Now at most 2
-    /// deliveries to one host are in flight (the rest are snoozed, freeing their workers), and
-    /// webhooks have transfer threads of their own: the other student's webhook on another host
-    /// gets its notification within seconds, while the hanging host never sees more than 2
-    /// connections.
+    /// deliveries to one host, and 2 to one student's devices, are in flight (the rest are
+    /// snoozed, freeing their workers), and webhooks have transfer threads of their own: with
+    /// 40 deliveries queued to two hanging hosts of one student, another student's webhook on
+    /// another host gets its notification within seconds, and the hanging hosts never see more
+    /// than 2 connections between them.
     @Test func aWebhookThatNeverAnswersHoldsUpNoOtherStudent() async throws {
         let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(45))
         defer { hanging.stop() }
+        let alsoHanging = try LoopbackReceiver(host: "127.0.0.3", behaviour: .silent, lifetime: .seconds(45))
+        defer { alsoHanging.stop() }
         let receiver = try LoopbackReceiver(host: "127.0.0.2", behaviour: .answer, lifetime: .seconds(45))
         defer { receiver.stop() }
         let gateway = try TestGateway { $0.allowInsecurePushEndpoints = true }
         defer { gateway.cleanUp() }
         let mallory = try await gateway.account("mallory", role: .student)
         let ada = try await gateway.account("ada", role: .student)
-        let malloryDevice = Captured<Int>(0)
+        let malloryDevices = Captured<[Int]>([])
         try await gateway.withRouter { client async throws in
-            let slow = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(hanging.url())"}"#, token: mallory)
-            malloryDevice.set(try Self.deviceID(slow))
+            var ids: [Int] = []
+            for server in [hanging, alsoHanging] {
+                let slow = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(server.url())"}"#, token: mallory)
+                ids.append(try Self.deviceID(slow))
+            }
+            malloryDevices.set(ids)
             let fine = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(receiver.url())"}"#, token: ada)
             #expect(fine.status == .created)
         }
         // Queued directly (as many events would), so the test limit doesn't hide the problem.
         for n in 0..<40 {
             let note = OutgoingNotification(id: "flood-\(n)", category: "seat.open", title: "Seat open", body: "Hurry", urgent: true)
-            #expect(try await gateway.app.push.notify(deviceID: Int64(malloryDevice.value), uniqueKey: "flood-\(n)", note))
+            let device = Int64(malloryDevices.value[n % 2])
+            #expect(try await gateway.app.push.notify(deviceID: device, uniqueKey: "flood-\(n)", note))
         }
         let pool = gateway.app.jobs.pool
         let workers = Task { try await pool.run() }
         defer { workers.cancel() }
-        #expect(await eventually(seconds: 10) { hanging.acceptedConnections >= 2 }, "the flood reached the hanging webhook")
+        let flooded = await eventually(seconds: 10) { hanging.acceptedConnections + alsoHanging.acceptedConnections >= 2 }
+        #expect(flooded, "the flood reached the hanging webhooks")
         // Let the workers go through the whole flood once.
         try await Task.sleep(for: .milliseconds(500))
 
@@ -136,14 +145,16 @@ struct UserEndpointTests {
         #expect(try await gateway.app.push.notify(accountID: adaID, uniqueKey: "grade-1", grade) == 1)
         let arrived = await eventually(seconds: 12) { receiver.requests.count == 1 }
         let waited = started.duration(to: .now)
-        #expect(arrived, "ada's notification never arrived while the hanging webhook was flooded")
+        #expect(arrived, "ada's notification never arrived while the hanging webhooks were flooded")
         #expect(waited < .seconds(5), "ada's notification waited \(waited)")
         #expect(receiver.requests.first.map { String(decoding: $0.body, as: UTF8.self).contains("MATH 141: A") } == true)
-        #expect(hanging.acceptedConnections <= 2, "at most 2 deliveries to one host at once; saw \(hanging.acceptedConnections)")
+        let connections = hanging.acceptedConnections + alsoHanging.acceptedConnections
+        #expect(connections <= 2, "at most 2 deliveries to one student's webhooks at once; saw \(connections)")
         #expect(gateway.app.push.lanes.webhooksInFlight(host: "127.0.0.1") <= 2)
 
         pool.shutdown(timeout: 0)
         hanging.stop()
+        alsoHanging.stop()
         _ = try? await workers.value
     }
 

@@ -2,44 +2,61 @@ public import Foundation
 import Synchronization
 
 /// Bounds on deliveries to destinations students choose (webhook URLs, Web Push endpoints), so
-/// one slow destination can't hold up everyone else's notifications.
+/// one slow destination, or one student's many, can't hold up everyone else's notifications.
 ///
 /// Each such channel is a lane with its own transfer threads (the composition root gives each
 /// its own `CurlHTTPClient`; APNs has its own HTTP/2 connection, email its own client). Within a
-/// lane, at most ``Limits/perHost`` deliveries to one host and ``Limits/total`` in all are in
-/// flight in this process. A delivery that finds its host or lane full doesn't wait for a slot:
-/// its job is snoozed for a moment (``Configuration/retryDelay``, no attempt used) and its
-/// worker goes on to other jobs. A webhook that never answers thus holds two of the push queue's
-/// workers (for the request timeout) however many deliveries are queued for it, and never a
-/// Web Push, APNs or email delivery.
+/// lane, at most ``Limits/perHost`` deliveries to one host, ``Limits/perAccount`` to one
+/// student's devices and ``Limits/total`` in all are in flight in this process. A delivery that
+/// finds no slot doesn't wait for one: its job is snoozed for a moment
+/// (``Configuration/retryDelay``, no attempt used) and its worker goes on to other jobs. A
+/// webhook that never answers thus holds two of the push queue's workers (for the request
+/// timeout) however many deliveries are queued for it, a student's many hosts no more, and
+/// never a Web Push, APNs or email delivery.
 ///
-/// Hosts are counted by name (lowercased, without a trailing dot or port); many names for one
-/// server count apart, which ``Limits/total`` bounds.
+/// Hosts are counted by name (lowercased, without a trailing dot or port).
 public final class DeliveryLanes: Sendable {
     /// One lane's bounds.
     public struct Limits: Sendable, Equatable {
         /// Deliveries in flight to one host at once.
         public var perHost: Int
-        /// Deliveries in flight on the lane at once, all hosts together. At most the lane's
-        /// transfer threads, so no admitted delivery waits for a thread.
+        /// Deliveries in flight to one student's devices at once, whatever their hosts (a
+        /// student with many host names gets no more).
+        public var perAccount: Int
+        /// Deliveries in flight on the lane at once, all hosts together. The lane's transfer
+        /// threads are as many, so no admitted delivery waits for a thread.
         public var total: Int
 
-        public init(perHost: Int, total: Int) {
+        public init(perHost: Int, perAccount: Int, total: Int) {
             self.perHost = max(1, perHost)
+            self.perAccount = max(1, perAccount)
             self.total = max(1, total)
         }
     }
 
     public struct Configuration: Sendable, Equatable {
         /// Webhooks: anyone's server, so tight.
-        public var webhook = Limits(perHost: 2, total: 4)
+        public var webhook = Limits(perHost: 2, perAccount: 2, total: 3)
         /// Web Push: mostly a few large push services (FCM, Mozilla, Apple), so wider per host.
-        public var webPush = Limits(perHost: 6, total: 8)
+        public var webPush = Limits(perHost: 4, perAccount: 2, total: 5)
         /// How long a delivery that found no slot waits before its job runs again: a range,
         /// so deliveries that wait together don't come back together.
         public var retryDelay: ClosedRange<TimeInterval> = 1...3
 
         public init() {}
+
+        /// These bounds with the lanes' totals lowered, when needed, so that together they leave
+        /// at least a fifth of the push queue's `workers` (and at least one) to other work:
+        /// APNs, email and the event handlers always have workers, whatever hangs in the lanes.
+        public func fitting(workers: Int) -> Configuration {
+            let available = max(2, workers - max(1, workers / 5))
+            let wanted = webhook.total + webPush.total
+            guard wanted > available else { return self }
+            var fitted = self
+            fitted.webhook.total = max(1, webhook.total * available / wanted)
+            fitted.webPush.total = max(1, available - fitted.webhook.total)
+            return fitted
+        }
     }
 
     /// The lanes with bounds.
@@ -47,26 +64,27 @@ public final class DeliveryLanes: Sendable {
         case webhook, webPush
     }
 
-    /// A lane and a host: what a slot is taken for.
-    struct Destination: Hashable, Sendable {
-        var lane: Lane
-        var host: String
+    /// What a slot is counted against: a lane's host, a lane's student, or the lane.
+    enum Holder: Hashable, Sendable {
+        case host(Lane, String)
+        case account(Lane, Int64)
+        case lane(Lane)
     }
 
     public let configuration: Configuration
-    private let inFlight = Mutex<[Destination: Int]>([:])
+    private let inFlight = Mutex<[Holder: Int]>([:])
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    /// Runs `body` (one delivery to `address`) holding a slot of its lane and host, or returns
-    /// nil at once when there is none free. Addresses without a lane (APNs, email, log) run
-    /// unbounded here.
-    func run(_ address: DeviceAddress, _ body: () async -> DeliveryOutcome) async -> DeliveryOutcome? {
-        guard let destination = Self.destination(of: address) else { return await body() }
-        guard take(destination) else { return nil }
-        defer { give(destination) }
+    /// Runs `body` (one delivery to `address`, a device of `accountID`) holding a slot of its
+    /// lane, host and student, or returns nil at once when there is none free. Addresses
+    /// without a lane (APNs, email, log) run unbounded here.
+    func run(_ address: DeviceAddress, accountID: Int64?, _ body: () async -> DeliveryOutcome) async -> DeliveryOutcome? {
+        guard let holders = holders(of: address, accountID: accountID) else { return await body() }
+        guard take(holders) else { return nil }
+        defer { give(holders) }
         return await body()
     }
 
@@ -77,7 +95,7 @@ public final class DeliveryLanes: Sendable {
 
     /// Deliveries in flight to `host` on the webhook lane (tests, diagnostics).
     public func webhooksInFlight(host: String) -> Int {
-        inFlight.withLock { $0[Destination(lane: .webhook, host: Self.normalized(host))] ?? 0 }
+        inFlight.withLock { $0[.host(.webhook, Self.normalized(host))] ?? 0 }
     }
 
     func limits(of lane: Lane) -> Limits {
@@ -87,29 +105,34 @@ public final class DeliveryLanes: Sendable {
         }
     }
 
-    private func take(_ destination: Destination) -> Bool {
-        let limits = limits(of: destination.lane)
-        return inFlight.withLock { table in
-            let onHost = table[destination] ?? 0
-            let onLane = table.reduce(0) { $0 + ($1.key.lane == destination.lane ? $1.value : 0) }
-            guard onHost < limits.perHost, onLane < limits.total else { return false }
-            table[destination] = onHost + 1
+    /// The holders a delivery counts against, each with its limit; nil for an address without a lane.
+    func holders(of address: DeviceAddress, accountID: Int64?) -> [(Holder, Int)]? {
+        let lane: Lane, host: String?
+        switch address {
+        case .webhook(let url, _): (lane, host) = (.webhook, url.host)
+        case .webPush(let endpoint, _, _): (lane, host) = (.webPush, endpoint.host)
+        case .apns, .email, .log: return nil
+        }
+        let limits = limits(of: lane)
+        var holders: [(Holder, Int)] = [(.lane(lane), limits.total), (.host(lane, Self.normalized(host ?? "")), limits.perHost)]
+        if let accountID { holders.append((.account(lane, accountID), limits.perAccount)) }
+        return holders
+    }
+
+    private func take(_ holders: [(Holder, Int)]) -> Bool {
+        inFlight.withLock { table in
+            guard holders.allSatisfy({ (table[$0.0] ?? 0) < $0.1 }) else { return false }
+            for (holder, _) in holders { table[holder, default: 0] += 1 }
             return true
         }
     }
 
-    private func give(_ destination: Destination) {
+    private func give(_ holders: [(Holder, Int)]) {
         inFlight.withLock { table in
-            let left = (table[destination] ?? 1) - 1
-            table[destination] = left > 0 ? left : nil
-        }
-    }
-
-    static func destination(of address: DeviceAddress) -> Destination? {
-        switch address {
-        case .webhook(let url, _): Destination(lane: .webhook, host: normalized(url.host ?? ""))
-        case .webPush(let endpoint, _, _): Destination(lane: .webPush, host: normalized(endpoint.host ?? ""))
-        case .apns, .email, .log: nil
+            for (holder, _) in holders {
+                let left = (table[holder] ?? 1) - 1
+                table[holder] = left > 0 ? left : nil
+            }
         }
     }
 
