@@ -40,4 +40,8 @@ public protocol SealedSecretRows: Sendable {
     /// Replaces the sealed value of the row `context` names only if it still equals `expected`
     /// (compare-and-swap); false when the row changed or is gone.
     func replace(context: SecretContext, expected: String, with sealed: String) async throws -> Bool
+    /// Deletes what the row `context` names holds the value for (a whole device, a whole stored
+    /// account) only if its sealed value still equals `expected`: an operator forgets values no
+    /// key opens any more.
+    func forget(context: SecretContext, expected: String) async throws -> Bool
 }

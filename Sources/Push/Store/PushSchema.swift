@@ -176,8 +176,6 @@ public enum PushSchema: SchemaModule {
                 """)
         },
         Migration("push.007.email", EmailSchema.migrate),
-        Migration("push.008.test-notification-log", UserEndpointSchema.testNotificationLog),
-        Migration("push.009.sealed-device-keys", UserEndpointSchema.sealedDeviceKeys),
-        Migration("push.010.address-class-errors", UserEndpointSchema.addressClassErrors),
+        Migration("push.008.user-endpoints", UserEndpointSchema.migrate),
     ]
 }

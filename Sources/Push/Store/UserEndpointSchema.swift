@@ -1,9 +1,15 @@
 import GRDB
 
-/// Migrations `push.008` to `push.010`: the controls on user-supplied endpoints (webhooks, Web
+/// Migration `push.008.user-endpoints`: the controls on user-supplied endpoints (webhooks, Web
 /// Push) that need the schema. See docs/security.md, "User-supplied endpoints".
 enum UserEndpointSchema {
-    /// `push.008`: test notifications asked for, for their per-device and per-account limits
+    static func migrate(_ db: Database) throws {
+        try testNotificationLog(db)
+        try sealedDeviceKeys(db)
+        try addressClassErrors(db)
+    }
+
+    /// Test notifications asked for, for their per-device and per-account limits
     /// (``TestNotificationQuota``). No foreign key on the device: removing and adding a device
     /// doesn't reset the count.
     static func testNotificationLog(_ db: Database) throws {
@@ -18,7 +24,7 @@ enum UserEndpointSchema {
             """)
     }
 
-    /// `push.009`: a device's keys (webhook secret, Web Push `p256dh` and `auth`) sealed by the
+    /// A device's keys (webhook secret, Web Push `p256dh` and `auth`) sealed by the
     /// credential vault, bound to the row (``DeviceKeys``). The migration can't reach the vault:
     /// rows written in clear are sealed, and their clear columns emptied, when the server starts
     /// (`SQLiteDeviceStore.sealClearKeys`). The clear columns stay, always NULL from then on.
@@ -26,7 +32,7 @@ enum UserEndpointSchema {
         try db.execute(sql: "ALTER TABLE push_devices ADD COLUMN sealed_keys TEXT")
     }
 
-    /// `push.010`: errors students see name the class of a refused address, never the address
+    /// Errors students see name the class of a refused address, never the address
     /// (which told them what a host name resolves to inside the network). Errors recorded before
     /// lose the address.
     static func addressClassErrors(_ db: Database) throws {

@@ -211,7 +211,7 @@ struct UserEndpointTests {
         try await Self.sendTestAndVerify(gateway, token: ada, device: ids.value.webhook, receiver: receiver, secret: secret.bytes)
     }
 
-    /// A device written in clear by the schema before `push.009` (an older server) is sealed
+    /// A device written in clear by the schema before `push.008` (an older server) is sealed
     /// when the server starts, its clear columns emptied (and the bytes gone from the files),
     /// and it still gets signed deliveries; starting again changes nothing.
     @Test func clearKeysFromTheOldSchemaAreSealedAtStart() async throws {
@@ -227,9 +227,9 @@ struct UserEndpointTests {
         configuration.environment = [:]
         let secret = WebhookSecret.generate()
         do {
-            // The old schema: every migration up to push.008, and rows written the old way.
+            // The old schema: every migration up to push.007, and rows written the old way.
             let old = try GatewayDatabase(path: configuration.databasePath, modules: GatewayApplication.schemaModules)
-            try makeMigrator(GatewayApplication.schemaModules).migrate(old.pool, upTo: "push.008.test-notification-log")
+            try makeMigrator(GatewayApplication.schemaModules).migrate(old.pool, upTo: "push.007.email")
             try await old.pool.write { db in
                 try db.execute(sql: "INSERT INTO accounts (username, password_hash, role, created_at) VALUES ('ada', 'x', 'student', ?)", arguments: [Date()])
                 try db.execute(

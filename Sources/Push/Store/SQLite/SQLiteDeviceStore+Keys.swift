@@ -10,7 +10,7 @@ public struct DeviceKeysUnsealable: Error, Sendable, CustomStringConvertible {
 }
 
 /// The sealed keys of `push_devices` (``DeviceKeys``): sealing on write, opening on read,
-/// sealing rows written in clear before `push.009`, and the compare-and-swap key rotation uses.
+/// sealing rows written in clear before `push.008`, and the compare-and-swap key rotation uses.
 extension SQLiteDeviceStore {
     /// What reading a row's keys gave.
     enum KeysRead {
@@ -27,7 +27,7 @@ extension SQLiteDeviceStore {
 
     func keys(of row: Row) -> KeysRead {
         guard let sealed: String = row["sealed_keys"] else {
-            // Written in clear before push.009; sealed at the next start (sealClearKeys).
+            // Written in clear before push.008; sealed at the next start (sealClearKeys).
             return .opened(DeviceKeys(webhookSecret: row["webhook_secret"], p256dh: row["p256dh"], auth: row["auth_secret"]))
         }
         guard let sealer,
@@ -36,7 +36,7 @@ extension SQLiteDeviceStore {
         return .opened(keys)
     }
 
-    /// Seals the keys of every row still holding them in clear (written before `push.009`, or
+    /// Seals the keys of every row still holding them in clear (written before `push.008`, or
     /// by an older server during an upgrade) and clears those columns; returns how many rows
     /// held clear keys. Running it again finds nothing: it is what the server does at every start.
     public func sealClearKeys(in transaction: any StoreTransaction) throws -> Int {
@@ -54,7 +54,7 @@ extension SQLiteDeviceStore {
                     arguments: [try seal(keys, deviceID: id, accountID: row["account_id"]), id]
                 )
             }
-            // Sealed keys win over clear ones a server from before push.009 may have written.
+            // Sealed keys win over clear ones a server from before push.008 may have written.
             try db.execute(sql: "UPDATE push_devices SET webhook_secret = NULL, p256dh = NULL, auth_secret = NULL WHERE id = ?", arguments: [id])
         }
         return rows.count
@@ -85,6 +85,13 @@ extension SQLiteDeviceStore {
         return try Row.fetchAll(db, sql: "SELECT id, account_id, sealed_keys FROM push_devices WHERE sealed_keys IS NOT NULL ORDER BY id").map {
             (DeviceKeys.context(deviceID: $0["id"], accountID: $0["account_id"]), $0["sealed_keys"])
         }
+    }
+
+    /// Deletes a device whose sealed keys still equal `sealedKeys` (keys no vault key opens).
+    public func deleteDevice(id: Int64, sealedKeys: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM push_devices WHERE id = ? AND sealed_keys = ?", arguments: [id, sealedKeys])
+        return db.changesCount > 0
     }
 
     /// Replaces a row's sealed keys if they still equal `expected` (rotation's compare-and-swap).
