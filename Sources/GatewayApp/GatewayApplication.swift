@@ -89,7 +89,8 @@ public struct GatewayApplication: Sendable {
         self.auth = AuthService(
             transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
             clock: clock, settings: configuration.auth, serverKey: serverKey,
-            signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600), logger: logger
+            signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600),
+            revocations: [CalendarFeedRevocation()], logger: logger
         )
         self.catalog = try CatalogService(
             transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds
@@ -250,7 +251,8 @@ public struct GatewayApplication: Sendable {
         ))
         router.add(middleware: FrontDoorMiddleware(
             admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
-            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix])
+            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix]),
+            securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil)
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))

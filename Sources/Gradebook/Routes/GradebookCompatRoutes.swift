@@ -34,7 +34,7 @@ struct GradebookCompatRoutes: Sendable {
             let reply = try await service.passThrough(
                 sourceID: source, query: query, credentials: credentials, refresh: refresh, fileLinks: Self.fileLinks(source)
             )
-            return Self.response(reply)
+            return Self.response(reply, as: Self.recordsType)
         }
         group.get(":sourceId/file_download") { request, context in
             let source = try Self.sourceID(context)
@@ -46,7 +46,7 @@ struct GradebookCompatRoutes: Sendable {
         }
         group.get(":sourceId/auth.txt") { request, context in
             let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request))
-            return Self.response(reply)
+            return Self.response(reply, as: Self.probeType)
         }
     }
 
@@ -76,7 +76,7 @@ struct GradebookCompatRoutes: Sendable {
         if reply.status == 200, !GradebookFileResponses.isPermissionRefusal(reply) {
             return GradebookFileResponses.file(reply, query: query)
         } else if reply.status == 200 {
-            response = Self.response(reply)
+            response = Self.response(reply, as: Self.recordsType)
         } else {
             let text = switch reply.status {
             case 401: "Authorization required"
@@ -92,12 +92,19 @@ struct GradebookCompatRoutes: Sendable {
         return response
     }
 
-    static func response(_ reply: UpstreamReply) -> Response {
+    /// What `grades.json` answers are, whatever the upstream declared: the gateway never serves
+    /// an upstream's `text/html` (or any other type a browser would render) from its own origin.
+    static let recordsType = "application/json"
+    /// What `auth.txt` answers are: the probe's `access\n` is plain text.
+    static let probeType = "text/plain"
+
+    /// The upstream's status and bytes, declared as `contentType` (never the upstream's type).
+    static func response(_ reply: UpstreamReply, as contentType: String) -> Response {
         // An upstream's own 5xx is a bad gateway here: this route never answers 500.
         if reply.status >= 500 {
             return message(.badGateway, "The upstream gradebook failed (\(reply.status))")
         }
-        var headers: HTTPFields = [.contentType: reply.contentType ?? "application/json"]
+        var headers: HTTPFields = [.contentType: contentType]
         headers[.cacheControl] = "private, no-store"
         if reply.status == 401 { headers[.wwwAuthenticate] = #"Basic realm="gradebook""# }
         let status = HTTPResponse.Status(code: reply.status)
