@@ -182,11 +182,11 @@ public struct GatewayApplication: Sendable {
             transactions: database, store: SQLiteGradeAlertStore(), accounts: gradebookAccounts, clock: clock
         )
         self.deviceGradebookAccounts = DeviceAccountService(
-            transactions: database, sources: gradebookSources, vault: vault, clock: clock,
-            verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
+            transactions: database, sources: gradebookSources, vault: vault, clock: clock, adapter: CalPolyAdapter(upstream: upstream)
         )
+        let deviceKeySecret = SymmetricKey(data: try database.pool.read { db in try SQLiteQuickHACKeyStore().deviceKeySecret(in: db) })
         self.quickHAC = QuickHACService(
-            transactions: database, accounts: deviceGradebookAccounts, clock: clock,
+            transactions: database, deviceKeySecret: deviceKeySecret, accounts: deviceGradebookAccounts, clock: clock,
             apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment,
             requestsPerMinute: configuration.quickHACRequestsPerMinute
         )

@@ -21,7 +21,7 @@ struct GradebookCompatRoutes: Sendable {
         let group = guarded.group(router, "gradebook", access: .public)
         group.get(":sourceId/grades.json") { request, context in
             let source = try Self.sourceID(context)
-            let credentials = try Self.credentials(request)
+            let credentials = try Self.credentials(request, context)
             var query: [(String, String)] = []
             var refresh = false
             for (name, value) in request.uri.queryParameters {
@@ -38,14 +38,14 @@ struct GradebookCompatRoutes: Sendable {
         }
         group.get(":sourceId/file_download") { request, context in
             let source = try Self.sourceID(context)
-            let credentials = try Self.credentials(request)
+            let credentials = try Self.credentials(request, context)
             let query: FileDownloadQuery
             do throws(FileDownloadQuery.Refusal) { query = try GradebookFileResponses.query(request) } catch { throw CompatError(status: .badRequest, message: "Bad file request: \(error.reason)") }
             let reply = try await service.file(sourceID: source, query: query, .request(credentials))
             return Self.fileResponse(reply, query: query)
         }
         group.get(":sourceId/auth.txt") { request, context in
-            let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request))
+            let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request, context))
             return Self.response(reply, as: Self.probeType)
         }
     }
@@ -57,12 +57,13 @@ struct GradebookCompatRoutes: Sendable {
         return id
     }
 
-    /// The Basic credentials of the request, or a 401 asking for them.
-    static func credentials(_ request: Request) throws -> GradebookCredentials {
+    /// The Basic credentials of the request, presented by an anonymous caller (the protocol
+    /// has no sign-in of the gateway's own), or a 401 asking for them.
+    static func credentials(_ request: Request, _ context: GatewayContext) throws -> GradebookCredentials {
         guard let credentials = BasicAuthorization.parse(request.headers[.authorization]) else {
             throw CompatError(status: .unauthorized, message: "Authorization required")
         }
-        return credentials
+        return credentials.presented(by: .anonymous(clientAddress: context.clientAddress))
     }
 
     /// Where a source's files are served to the protocol's clients.

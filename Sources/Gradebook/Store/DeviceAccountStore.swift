@@ -22,6 +22,11 @@ public struct SQLiteDeviceAccountStore: Sendable {
         ).map(Self.row)
     }
 
+    func rekey(deviceKey: String, to newKey: String, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE gradebook_device_accounts SET device_key = ? WHERE device_key = ?", arguments: [newKey, deviceKey])
+    }
+
     func count(deviceKey: String, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM gradebook_device_accounts WHERE device_key = ?", arguments: [deviceKey]) ?? 0

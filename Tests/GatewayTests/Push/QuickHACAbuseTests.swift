@@ -44,14 +44,21 @@ struct QuickHACAbuseTests {
         try await app.makeApplication().test(.live) { client async throws in
             #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
             #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").1["status"] as? Int == 0)
-            for index in 0..<QuickHACService.maximumStudentsPerAccount {
-                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=student\(index)").1["status"] as? Int == 0)
+            // Invented students are refused: the staff account sees no such enrollment.
+            let invented = try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=student0")
+            #expect(invented.0.code == 418)
+            #expect(invented.1["lastError"] as? Int == 13)
+            // The staff account itself and the nine students it teaches: the most one account follows.
+            let visible = ["test", "jdoe", "asmith", "bnguyen", "cgarcia", "dpatel", "ekim", "fmueller", "glopez", "hwu"]
+            #expect(visible.count == QuickHACService.maximumStudentsPerAccount)
+            for student in visible {
+                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=\(student)").1["status"] as? Int == 0, "\(student)")
             }
             let over = try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=one-too-many")
             #expect(over.0.code == 418)
             #expect(over.1["lastError"] as? Int == 12)
             // Following one already followed is still fine.
-            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=student0").1["status"] as? Int == 1)
+            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").1["status"] as? Int == 1)
 
             let students = ["jdoe", "asmith", "bnguyen", "cgarcia"]
             for user in students {
