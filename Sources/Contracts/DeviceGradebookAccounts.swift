@@ -17,6 +17,8 @@ public protocol DeviceGradebookAccounts: Sendable {
     func rekey(deviceKey: String, to newKey: String) async throws(DeviceGradebookError)
     /// How many accounts the device has stored.
     func accountCount(deviceKey: String) async throws(DeviceGradebookError) -> Int
+    /// Removes every account of the device (it expired), with their sealed passwords and snapshots.
+    func removeAll(deviceKey: String) async throws(DeviceGradebookError)
     /// Removes the account and its sealed password.
     func remove(id: Int64) async throws(DeviceGradebookError)
     /// How often each account's source wants it polled, in seconds, by account id.

@@ -199,6 +199,8 @@ public struct GatewayApplication: Sendable {
         Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: classDirectory, directory: classDirectory)
             .register(in: jobs.registry)
         email.mailer.register(in: jobs.registry)
+        try PushRetention(transactions: database, accounts: deviceGradebookAccounts, clock: clock).register(in: jobs.registry)
+        try SnapshotRetention(transactions: database, clock: clock).register(in: jobs.registry)
         GradePoller(
             transactions: database, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts, gradebooks: gradebooks,
             jobs: SQLiteJobEnqueuer(), clock: clock

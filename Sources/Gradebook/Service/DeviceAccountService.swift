@@ -106,6 +106,15 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
         }
     }
 
+    public func removeAll(deviceKey: String) async throws(DeviceGradebookError) {
+        let store = self.store
+        do {
+            try await transactions.write { db in try store.deleteAll(deviceKey: deviceKey, in: db) }
+        } catch {
+            throw .unavailable
+        }
+    }
+
     public func remove(id: Int64) async throws(DeviceGradebookError) {
         let store = self.store
         do {

@@ -27,6 +27,12 @@ public struct SQLiteDeviceAccountStore: Sendable {
         try db.execute(sql: "UPDATE gradebook_device_accounts SET device_key = ? WHERE device_key = ?", arguments: [newKey, deviceKey])
     }
 
+    /// Deletes every account of a device (their snapshots go with them).
+    func deleteAll(deviceKey: String, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_device_accounts WHERE device_key = ?", arguments: [deviceKey])
+    }
+
     func count(deviceKey: String, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM gradebook_device_accounts WHERE device_key = ?", arguments: [deviceKey]) ?? 0

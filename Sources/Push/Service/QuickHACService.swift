@@ -11,6 +11,7 @@ public final class QuickHACService: Sendable {
     let transactions: any TransactionRunner
     let devices: any DeviceStoring
     let keys: any QuickHACKeyStoring
+    let retention: any PushRetentionStoring = SQLiteRetentionStore()
     let deviceKey: QuickHACDeviceKey
     let accounts: any DeviceGradebookAccounts
     let clock: any GatewayClock
@@ -98,10 +99,11 @@ public final class QuickHACService: Sendable {
         let now = clock.now()
         let chosen = address
         _ = try await storedDevice(uuid, key: key)
-        return try await transactions.write { [devices] db in
+        return try await transactions.write { [devices, retention] db in
             let address = chosen
             if let existing = try devices.device(uuidHash: key, in: db) {
-                if case .apns = address { try devices.reregister(id: existing.id, address: address, at: now, in: db) }
+                // Seen now: a device the app still registers does not expire (``PushRetention``).
+                if case .apns = address { try devices.reregister(id: existing.id, address: address, at: now, in: db) } else { try retention.markSeen(deviceID: existing.id, at: now, in: db) }
                 return 0
             }
             _ = try devices.insert(NewDevice(accountID: nil, uuidHash: key, name: "QuickHAC", address: address), at: now, in: db)
