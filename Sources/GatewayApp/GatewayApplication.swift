@@ -362,7 +362,26 @@ public struct GatewayApplication: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
+    /// Every table holding values sealed by the vault (key rotation and the audit walk them).
+    public var vaultRows: [any VaultRows] {
+        [GradebookAccountVaultRows(transactions: database), DeviceAccountVaultRows(transactions: database)]
+    }
+
+    /// Refuses to serve while stored credentials are sealed under keys this server doesn't have
+    /// (``VaultAudit``): they would all answer 503, and new ones would be sealed beside them.
+    public func checkVault() async throws {
+        let report = try await VaultAudit().audit(rows: vaultRows, ring: vault.ring)
+        guard !report.unreadable.isEmpty else { return }
+        let keys = report.unknownKeyIDs.isEmpty ? "" : " (sealed under key \(report.unknownKeyIDs.joined(separator: ", ")))"
+        throw StartupRefusal(
+            "\(report.unreadable.count) of \(report.checked) stored credentials can't be opened with the vault's keys\(keys): "
+                + "the key file (\(vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
+                + "`gateway vault forget-unreadable --database \(configuration.databasePath) --yes` to delete those stored accounts."
+        )
+    }
+
     public func run() async throws {
+        try await checkVault()
         try await seedDemoIfRequested()
         let sdsuTerm = configuration.registration.sdsuTerm
         if try await catalog.subjects(inTerm: sdsuTerm).isEmpty {

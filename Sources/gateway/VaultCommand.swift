@@ -8,7 +8,7 @@ import Logging
 struct Vault: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The credential vault (sealed gradebook passwords).",
-        subcommands: [RotateKey.self]
+        subcommands: [RotateKey.self, ForgetUnreadable.self]
     )
 }
 
@@ -37,11 +37,45 @@ struct RotateKey: AsyncParsableCommand {
         configuration.vaultKeyFile = keyFile
         configuration.logLevel = .error
         let app = try GatewayApplication(configuration: configuration)
-        let rows: [any VaultRows] = [GradebookAccountVaultRows(transactions: app.database), DeviceAccountVaultRows(transactions: app.database)]
+        let rows = app.vaultRows
         let rotation = VaultRotation()
         let report = env
             ? try await rotation.resealUnderCurrentKey(source: app.vault.source, rows: rows)
             : try await rotation.rotateKey(source: app.vault.source, rows: rows)
         print(report)
+    }
+}
+
+/// `gateway vault forget-unreadable`: deletes the stored accounts whose sealed passwords no key
+/// of the vault opens (the key was lost). The server refuses to start while any exist.
+struct ForgetUnreadable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget-unreadable",
+        abstract: "Delete stored gradebook accounts whose passwords no vault key opens.",
+        discussion: """
+            When the vault's key is lost, stored accounts can't be read and the server refuses to \
+            start. Restore the key if you can; otherwise this deletes those accounts (students and \
+            devices add them again). Without --yes it only counts them.
+            """
+    )
+
+    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "The vault key file. Default: <database>.vault-keys") var keyFile: String?
+    @Flag(help: "Delete them (without it, only count them).") var yes = false
+
+    func run() async throws {
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+        configuration.vaultKeyFile = keyFile
+        configuration.logLevel = .error
+        let app = try GatewayApplication(configuration: configuration)
+        let audit = VaultAudit()
+        let report = try await audit.audit(rows: app.vaultRows, ring: app.vault.ring)
+        guard yes else {
+            print("\(report.unreadable.count) of \(report.checked) stored credentials can't be opened; run again with --yes to delete them.")
+            return
+        }
+        let forgotten = try await audit.forget(report)
+        print("Deleted \(forgotten) stored accounts whose passwords could not be opened (\(report.checked - report.unreadable.count) kept).")
     }
 }

@@ -27,7 +27,7 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
         self.adapter = adapter
     }
 
-    static func context(rowID: Int64) -> VaultContext { VaultContext(table: table, rowID: rowID, owner: 0) }
+    public static func context(rowID: Int64) -> VaultContext { VaultContext(table: table, rowID: rowID, owner: 0) }
 
     public func store(
         deviceKey: String, sourceID: Int64, username: String, password: String, clientAddress: String?
@@ -162,5 +162,10 @@ public struct DeviceAccountVaultRows: VaultRows {
     public func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool {
         let store = self.store
         return try await transactions.write { db in try store.replaceSealed(id: context.rowID, expected: expected, with: sealed, in: db) }
+    }
+
+    public func forget(context: VaultContext, expected: String) async throws -> Bool {
+        let store = self.store
+        return try await transactions.write { db in try store.deleteSealed(id: context.rowID, expected: expected, in: db) }
     }
 }

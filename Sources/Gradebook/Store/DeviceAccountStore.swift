@@ -62,6 +62,12 @@ public struct SQLiteDeviceAccountStore: Sendable {
         return db.changesCount > 0
     }
 
+    func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_device_accounts WHERE id = ? AND sealed_password = ?", arguments: [id, expected])
+        return db.changesCount > 0
+    }
+
     func row(id: Int64, in transaction: any StoreTransaction) throws -> Row? {
         let db = try transaction.sqlite()
         return try GRDB.Row.fetchOne(db, sql: "SELECT * FROM gradebook_device_accounts WHERE id = ?", arguments: [id]).map(Self.row)
