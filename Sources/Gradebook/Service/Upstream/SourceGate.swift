@@ -24,14 +24,20 @@ actor SourceGate {
     private var source: TokenBucket
     private var lanes: [UpstreamCaller.Lane: TokenBucket] = [:]
     let maxWait: Duration
+    /// When the buckets refill to (the real clock; tests freeze it).
+    let tokenTime: @Sendable () -> ContinuousClock.Instant
 
-    init(maxConcurrency: Int, requestsPerMinute: Int, maxWait: Duration = .seconds(2)) {
+    init(
+        maxConcurrency: Int, requestsPerMinute: Int, maxWait: Duration = .seconds(2),
+        tokenTime: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.maxConcurrency = maxConcurrency
         self.requestsPerMinute = requestsPerMinute
-        self.source = TokenBucket(perMinute: Double(requestsPerMinute))
+        self.tokenTime = tokenTime
+        self.source = TokenBucket(perMinute: Double(requestsPerMinute), at: tokenTime())
         self.maxWait = maxWait
         for lane in [UpstreamCaller.Lane.anonymous, .quickHACPolls] {
-            lanes[lane] = TokenBucket(perMinute: Double(requestsPerMinute) * Self.rateShare(lane))
+            lanes[lane] = TokenBucket(perMinute: Double(requestsPerMinute) * Self.rateShare(lane), at: tokenTime())
         }
     }
 
@@ -70,9 +76,9 @@ actor SourceGate {
     func enter(_ caller: UpstreamCaller) async -> Int? {
         let deadline = ContinuousClock.now + maxWait
         while true {
-            let now = ContinuousClock.now
-            source.refill(now)
-            lanes[caller.lane]?.refill(now)
+            let now = ContinuousClock.now, tokensAt = tokenTime()
+            source.refill(tokensAt)
+            lanes[caller.lane]?.refill(tokensAt)
             let slot = inFlight < maxConcurrency
                 && inFlightByKey[caller.key, default: 0] < perCallerConcurrency
                 && inFlightByLane[caller.lane, default: 0] < laneConcurrency(caller.lane)
@@ -110,10 +116,10 @@ struct TokenBucket: Sendable {
     var tokens: Double
     private var refilledAt: ContinuousClock.Instant
 
-    init(perMinute: Double) {
+    init(perMinute: Double, at now: ContinuousClock.Instant) {
         self.perMinute = perMinute
         self.tokens = Self.capacity(perMinute)
-        self.refilledAt = .now
+        self.refilledAt = now
     }
 
     static func capacity(_ perMinute: Double) -> Double { max(1, perMinute / 10) }
