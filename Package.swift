@@ -37,8 +37,12 @@ let package = Package(
         // What modules say to each other: typed job kinds and narrow protocols. Foundation only.
         .target(name: "Contracts", swiftSettings: swiftSettings),
 
-        // Shared foundations. GatewayCore is plain Swift; GatewayHTTP is the HTTP layer.
-        .target(name: "GatewayCore", swiftSettings: swiftSettings),
+        // Shared foundations. GatewayCore is plain Swift (and swift-crypto); GatewayHTTP is the HTTP layer.
+        .target(
+            name: "GatewayCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "GatewayHTTP",
             dependencies: [

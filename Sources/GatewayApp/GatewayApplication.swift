@@ -90,7 +90,8 @@ public struct GatewayApplication: Sendable {
         self.auth = AuthService(
             transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
             clock: clock, settings: configuration.auth, serverKey: serverKey,
-            signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600), logger: logger
+            signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600),
+            revocations: [CalendarFeedRevocation()], logger: logger
         )
         self.catalog = try CatalogService(
             transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds
@@ -203,11 +204,11 @@ public struct GatewayApplication: Sendable {
             transactions: database, store: SQLiteGradeAlertStore(), accounts: gradebookAccounts, clock: clock
         )
         self.deviceGradebookAccounts = DeviceAccountService(
-            transactions: database, sources: gradebookSources, vault: vault, clock: clock,
-            verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
+            transactions: database, sources: gradebookSources, vault: vault, clock: clock, adapter: CalPolyAdapter(upstream: upstream)
         )
+        let deviceKeySecret = SymmetricKey(data: try database.pool.read { db in try SQLiteQuickHACKeyStore().deviceKeySecret(in: db) })
         self.quickHAC = QuickHACService(
-            transactions: database, devices: deviceStore, accounts: deviceGradebookAccounts, clock: clock,
+            transactions: database, devices: deviceStore, deviceKeySecret: deviceKeySecret, accounts: deviceGradebookAccounts, clock: clock,
             apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment,
             requestsPerMinute: configuration.quickHACRequestsPerMinute
         )
@@ -220,6 +221,8 @@ public struct GatewayApplication: Sendable {
         Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: classDirectory, directory: classDirectory)
             .register(in: jobs.registry)
         email.mailer.register(in: jobs.registry)
+        try PushRetention(transactions: database, accounts: deviceGradebookAccounts, clock: clock).register(in: jobs.registry)
+        try SnapshotRetention(transactions: database, clock: clock).register(in: jobs.registry)
         GradePoller(
             transactions: database, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts, gradebooks: gradebooks,
             jobs: SQLiteJobEnqueuer(), clock: clock
@@ -233,9 +236,9 @@ public struct GatewayApplication: Sendable {
             .register(in: jobs.registry)
     }
 
-    /// Every table of values the vault seals, for `gateway vault rotate-key`: stored gradebook
-    /// passwords (students' and QuickHAC devices') and devices' keys (webhook secrets, Web Push
-    /// keys).
+    /// Every table of values the vault seals (key rotation and the audit walk them): stored
+    /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,
+    /// Web Push keys).
     public var vaultRows: [any VaultRows] {
         [
             GradebookAccountVaultRows(transactions: database), DeviceAccountVaultRows(transactions: database),
@@ -282,7 +285,8 @@ public struct GatewayApplication: Sendable {
         ))
         router.add(middleware: FrontDoorMiddleware(
             admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
-            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix])
+            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix]),
+            securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil)
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
@@ -389,8 +393,22 @@ public struct GatewayApplication: Sendable {
         try await DemoSeed(app: self).run()
     }
 
+    /// Refuses to serve while stored credentials are sealed under keys this server doesn't have
+    /// (``VaultAudit``): they would all answer 503, and new ones would be sealed beside them.
+    public func checkVault() async throws {
+        let report = try await VaultAudit().audit(rows: vaultRows, ring: vault.ring)
+        guard !report.unreadable.isEmpty else { return }
+        let keys = report.unknownKeyIDs.isEmpty ? "" : " (sealed under key \(report.unknownKeyIDs.joined(separator: ", ")))"
+        throw StartupRefusal(
+            "\(report.unreadable.count) of \(report.checked) stored credentials can't be opened with the vault's keys\(keys): "
+                + "the key file (\(vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
+                + "`gateway vault forget-unreadable --database \(configuration.databasePath) --yes` to delete those stored accounts."
+        )
+    }
+
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func run() async throws {
+        try await checkVault()
         try await seedDemoIfRequested()
         let sdsuTerm = configuration.registration.sdsuTerm
         if try await catalog.subjects(inTerm: sdsuTerm).isEmpty {

@@ -51,7 +51,9 @@ struct OpsRoutes {
         }
 
         guarded.group(router, "metrics", access: .public).get { request, context in
-            if metricsToken == nil, let peer = context.peerAddress, !metricsReaders.contains(where: { $0.contains(peer) }) {
+            // The client, not the socket: through a trusted proxy, a request made for someone
+            // outside is judged by that someone's address.
+            if metricsToken == nil, let client = context.clientAddress, !metricsReaders.contains(where: { $0.contains(client) }) {
                 throw Problem.forbidden("The metrics answer loopback and trusted proxies only; set GATEWAY_METRICS_TOKEN to scrape them from elsewhere.")
             }
             if let metricsToken {

@@ -68,13 +68,15 @@ struct PushBench: AsyncParsableCommand {
             config.jobs.workersEnabled = false
             let app = try GatewayApplication(configuration: config)
             _ = try await app.gradebookSources.create(GradebookSource(
-                id: 7, name: "Simulator", baseURL: base, pollIntervalSeconds: 900, maxConcurrency: concurrency,
+                // QuickHAC devices' polls may use a quarter of a source's concurrency (the rest is
+                // kept for signed-in students): a source of 4x gives them `concurrency`.
+                id: 7, name: "Simulator", baseURL: base, pollIntervalSeconds: 900, maxConcurrency: min(64, concurrency * 4),
                 requestsPerMinute: 1_000_000, development: true
             ))
             var ids: [Int64] = []
             for index in 0..<accounts {
                 ids.append(try await app.deviceGradebookAccounts.store(
-                    deviceKey: "bench-device-\(index)", sourceID: 7, username: "test", password: "gradebook-test-1"
+                    deviceKey: "bench-device-\(index)", sourceID: 7, username: "test", password: "gradebook-test-1", clientAddress: nil
                 ).id)
             }
             let poller = GradePoller(

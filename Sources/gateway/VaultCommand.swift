@@ -4,11 +4,11 @@ import GatewayApp
 import Gradebook
 import Logging
 
-/// `gateway vault`: the credential vault that seals stored gradebook passwords.
+/// `gateway vault`: the credential vault that seals stored gradebook passwords and devices' keys.
 struct Vault: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The credential vault (sealed gradebook passwords, webhook secrets and Web Push keys).",
-        subcommands: [RotateKey.self]
+        subcommands: [RotateKey.self, ForgetUnreadable.self]
     )
 }
 
@@ -43,5 +43,40 @@ struct RotateKey: AsyncParsableCommand {
             ? try await rotation.resealUnderCurrentKey(source: app.vault.source, rows: rows)
             : try await rotation.rotateKey(source: app.vault.source, rows: rows)
         print(report)
+    }
+}
+
+/// `gateway vault forget-unreadable`: deletes the stored accounts whose sealed passwords, and the
+/// webhook and Web Push devices whose sealed keys, no key of the vault opens (the key was lost).
+/// The server refuses to start while any exist.
+struct ForgetUnreadable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget-unreadable",
+        abstract: "Delete stored gradebook accounts and notification devices whose secrets no vault key opens.",
+        discussion: """
+            When the vault's key is lost, stored accounts can't be read and the server refuses to \
+            start. Restore the key if you can; otherwise this deletes those accounts and webhook or \
+            Web Push devices (students and devices add them again). Without --yes it only counts them.
+            """
+    )
+
+    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "The vault key file. Default: <database>.vault-keys") var keyFile: String?
+    @Flag(help: "Delete them (without it, only count them).") var yes = false
+
+    func run() async throws {
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+        configuration.vaultKeyFile = keyFile
+        configuration.logLevel = .error
+        let app = try GatewayApplication(configuration: configuration)
+        let audit = VaultAudit()
+        let report = try await audit.audit(rows: app.vaultRows, ring: app.vault.ring)
+        guard yes else {
+            print("\(report.unreadable.count) of \(report.checked) stored credentials can't be opened; run again with --yes to delete them.")
+            return
+        }
+        let forgotten = try await audit.forget(report)
+        print("Deleted \(forgotten) stored accounts and devices whose secrets could not be opened (\(report.checked - report.unreadable.count) kept).")
     }
 }

@@ -1,4 +1,5 @@
 import Auth
+import GatewayCore
 import Foundation
 import Testing
 

@@ -3,14 +3,60 @@ import Testing
 @testable import Gradebook
 
 @Suite struct SourceGateTests {
+    static let ada = UpstreamCaller.student(accountID: 1), bob = UpstreamCaller.student(accountID: 2), cy = UpstreamCaller.student(accountID: 3)
+
     @Test func atMostMaxConcurrencyRequestsRunAtOnce() async {
         let gate = SourceGate(maxConcurrency: 2, requestsPerMinute: 60_000, maxWait: .milliseconds(50))
-        #expect(await gate.enter() == nil)
-        #expect(await gate.enter() == nil)
-        let third = await gate.enter()
+        #expect(await gate.enter(Self.ada) == nil)
+        #expect(await gate.enter(Self.bob) == nil)
+        let third = await gate.enter(Self.cy)
         #expect(third != nil, "a third request waits, then is refused with a retry time")
-        await gate.leave()
-        #expect(await gate.enter() == nil, "a slot freed is a slot taken")
+        await gate.leave(Self.ada)
+        #expect(await gate.enter(Self.cy) == nil, "a slot freed is a slot taken")
+    }
+
+    @Test func oneCallerHoldsAtMostHalfTheSlots() async {
+        let gate = SourceGate(maxConcurrency: 4, requestsPerMinute: 60_000, maxWait: .milliseconds(20))
+        #expect(await gate.enter(Self.ada) == nil)
+        #expect(await gate.enter(Self.ada) == nil)
+        #expect(await gate.enter(Self.ada) != nil, "a third at once is past Ada's share")
+        #expect(await gate.enter(Self.bob) == nil, "Bob still finds a slot")
+        await gate.leave(Self.ada)
+        #expect(await gate.enter(Self.ada) == nil)
+        for caller in [Self.ada, Self.ada, Self.bob] { await gate.leave(caller) }
+        #expect(await gate.callersInFlight == 0, "the table holds only callers in flight")
+    }
+
+    @Test func anonymousCallersAndQuickHACPollsLeaveRoomForStudents() async {
+        let gate = SourceGate(maxConcurrency: 8, requestsPerMinute: 60_000, maxWait: .milliseconds(20))
+        var anonymous = 0
+        for n in 0..<20 where await gate.enter(.anonymous(clientAddress: "203.0.113.\(n)")) == nil { anonymous += 1 }
+        #expect(anonymous == 4, "strangers together hold half the slots")
+        var polls = 0
+        for _ in 0..<10 where await gate.enter(.quickHACPoll) == nil { polls += 1 }
+        #expect(polls == 2, "QuickHAC polls a quarter")
+        #expect(await gate.enter(Self.ada) == nil, "a signed-in student still gets in")
+        #expect(await gate.enter(Self.bob) == nil)
+    }
+
+    @Test func anonymousCallersUseHalfTheRateAtMost() async {
+        // 600 a minute: a burst of 60 for the source, 30 for anonymous callers, 15 for polls.
+        // The buckets' clock stands still: no refill however slow the machine is.
+        let frozen = ContinuousClock.now
+        let gate = SourceGate(maxConcurrency: 64, requestsPerMinute: 600, maxWait: .milliseconds(1), tokenTime: { frozen })
+        var anonymous = 0, polls = 0, students = 0
+        for n in 0..<100 {
+            let caller = UpstreamCaller.anonymous(clientAddress: "198.51.100.\(n)")
+            if await gate.enter(caller) == nil { anonymous += 1; await gate.leave(caller) }
+        }
+        for _ in 0..<100 where await gate.enter(.quickHACPoll) == nil { polls += 1; await gate.leave(.quickHACPoll) }
+        for n in 0..<100 {
+            let caller = UpstreamCaller.student(accountID: Int64(n))
+            if await gate.enter(caller) == nil { students += 1; await gate.leave(caller) }
+        }
+        #expect(anonymous == 30)
+        #expect(polls == 15)
+        #expect(students == 15, "what strangers and polls left of the burst goes to students")
     }
 
     @Test func theRateLimitRefusesBeyondItsBurst() async {
@@ -19,10 +65,10 @@ import Testing
         let gate = SourceGate(maxConcurrency: 100, requestsPerMinute: 1, maxWait: .milliseconds(1))
         var admitted = 0
         for _ in 0..<5 {
-            if await gate.enter() == nil { admitted += 1; await gate.leave() }
+            if await gate.enter(Self.ada) == nil { admitted += 1; await gate.leave(Self.ada) }
         }
         #expect(admitted == 1)
-        let wait = await gate.enter()
+        let wait = await gate.enter(Self.ada)
         #expect(wait.map { (1...60).contains($0) } == true, "the wait until the next token: \(String(describing: wait))")
     }
 

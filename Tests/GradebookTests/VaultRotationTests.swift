@@ -144,6 +144,7 @@ import Testing
         }
 
         func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool { false }
+        func forget(context: VaultContext, expected: String) async throws -> Bool { false }
     }
 
     @Test func twoRotationsNeverRunAtOnce() async throws {

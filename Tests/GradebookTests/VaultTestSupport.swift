@@ -31,6 +31,12 @@ actor InMemoryVaultRows: VaultRows {
         rows[context] = sealed
         return true
     }
+
+    func forget(context: VaultContext, expected: String) async throws -> Bool {
+        guard rows[context] == expected else { return false }
+        rows[context] = nil
+        return true
+    }
 }
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.

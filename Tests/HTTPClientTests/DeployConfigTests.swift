@@ -60,6 +60,16 @@ struct DeployConfigTests {
         }
     }
 
+    /// Every answer over TLS carries `Strict-Transport-Security`, errors included (`always`),
+    /// and plain HTTP only redirects.
+    @Test func httpsIsStrict() throws {
+        let config = try Self.directives()
+        let headers = Self.statements("add_header", in: config)
+        #expect(headers.contains { $0.hasPrefix("add_header Strict-Transport-Security \"max-age=") && $0.hasSuffix(" always") }, "\(headers)")
+        let returns = Self.statements("return", in: config)
+        #expect(returns.contains { $0.hasPrefix("return 301 https://") })
+    }
+
     @Test func metricsLocationCoversEverySubpath() throws {
         let config = try Self.directives()
         let locations = Self.statements("location", in: config)

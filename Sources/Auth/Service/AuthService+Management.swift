@@ -1,3 +1,4 @@
+import Contracts
 import Storage
 import Logging
 import Foundation
@@ -19,7 +20,8 @@ extension AuthService {
     }
 
     /// Sets a password without the old one (for admins and tests), after the policy check.
-    /// Revokes every token of the account except `keepingToken`.
+    /// Revokes every token of the account except `keepingToken`, and every other module's
+    /// sign-in-free credential (``CredentialRevocation``: calendar feeds).
     public func setPassword(accountID: Int64, to password: String, username: String, keepingToken tokenID: Int64? = nil) async throws {
         if let reason = PasswordPolicy.violation(password, username: username) {
             throw AuthError.invalidField("newPassword", message: reason)
@@ -29,12 +31,13 @@ extension AuthService {
         try await transactions.write { [store] db in
             try store.updatePasswordHash(accountID: accountID, hash: hash, in: db)
             try store.revokeTokens(accountID: accountID, keeping: tokenID, now: now, in: db)
+            try self.revokeCredentials(accountID: accountID, in: db)
         }
         logger.info("password changed", metadata: ["account": "\(accountID)"])
     }
 
     /// An admin disables or re-enables an account, or changes its role. Disabling revokes
-    /// the account's tokens (a role change needs none: roles are read on every request). Admins
+    /// the account's tokens and other modules' credentials (``CredentialRevocation``) (a role change needs none: roles are read on every request). Admins
     /// can't change their own account this way, and the caller's standing is re-read inside the
     /// write, so an admin demoted or disabled a moment ago can't finish a change: some enabled
     /// admin (the caller) always remains.
@@ -53,6 +56,7 @@ extension AuthService {
             try store.setStatus(accountID: id, disabled: account.disabled, role: account.role, in: db)
             if account.disabled {
                 try store.revokeTokens(accountID: id, keeping: nil, now: now, in: db)
+                try self.revokeCredentials(accountID: id, in: db)
             }
             return account
         }
@@ -61,5 +65,10 @@ extension AuthService {
             metadata: ["account": "\(id)", "disabled": "\(updated.disabled)", "role": "\(updated.role.rawValue)", "by": "\(admin.accountID)"]
         )
         return updated
+    }
+
+    /// Ends every other module's sign-in-free credential of the account, in the caller's write.
+    func revokeCredentials(accountID: Int64, in transaction: any StoreTransaction) throws {
+        for revocation in revocations { try revocation.revokeCredentials(accountID: accountID, in: transaction) }
     }
 }

@@ -1,4 +1,4 @@
-import Contracts
+public import Contracts
 public import Crypto
 public import Foundation
 public import GatewayCore
@@ -42,13 +42,17 @@ public final class AuthService: Sendable {
     public let signUps: RateLimit
     /// The database's server key: usernames reach logs only as HMACs under it.
     let serverKey: SymmetricKey
+    /// Other modules' sign-in-free credentials, ended with the tokens (``CredentialRevocation``).
+    let revocations: [any CredentialRevocation]
     let logger: Logger
 
     public init(
         transactions: any TransactionRunner, store: any AccountStoring = SQLiteAccountStore(), hasher: PasswordHasher, throttle: LoginThrottle,
         clock: any GatewayClock, settings: Settings = Settings(), serverKey: SymmetricKey = SymmetricKey(size: .bits256),
-        signUps: RateLimit = RateLimit(limit: 10, window: 3600), logger: Logger = Logger(label: "auth")
+        signUps: RateLimit = RateLimit(limit: 10, window: 3600), revocations: [any CredentialRevocation] = [],
+        logger: Logger = Logger(label: "auth")
     ) {
+        self.revocations = revocations
         self.transactions = transactions
         self.store = store
         self.hasher = hasher

@@ -11,7 +11,7 @@ import Hummingbird
 ///    which may refuse the request;
 /// 3. the route; whatever it or an admission throws becomes a response (``ErrorResponses``),
 ///    so the metrics and the access log see the status the client got;
-/// 4. the request id echoed on the response, the metrics (``RequestMetrics``) and the access
+/// 4. the security headers (``SecurityHeaders``) and the request id on the response, the metrics (``RequestMetrics``) and the access
 ///    line (``AccessLog``);
 /// 5. for HEAD, the body dropped and the headers kept (``HeadRequests``).
 struct FrontDoorMiddleware: RouterMiddleware {
@@ -20,6 +20,7 @@ struct FrontDoorMiddleware: RouterMiddleware {
     let errors: ErrorResponses
     let metrics: RequestMetrics
     let accessLog: AccessLog
+    let securityHeaders: SecurityHeaders
 
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
@@ -37,6 +38,7 @@ struct FrontDoorMiddleware: RouterMiddleware {
             failed = true
             response = errors.response(for: error, request: request, context: context, requestID: requestID)
         }
+        securityHeaders.apply(to: &response.headers)
         response.headers[.requestID] = requestID
         let elapsed = ContinuousClock.now - start
         metrics.finished(

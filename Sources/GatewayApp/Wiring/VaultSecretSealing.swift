@@ -24,8 +24,9 @@ public struct VaultSecretSealing: SecretSealing {
     }
 }
 
-/// Another module's sealed values (``SealedSecretRows``) as the vault's rotation walks them
-/// (``VaultRows``): `gateway vault rotate-key` re-seals them with the gradebook passwords.
+/// Another module's sealed values (``SealedSecretRows``) as the vault's rotation and audit walk
+/// them (``VaultRows``): `gateway vault rotate-key` re-seals them with the gradebook passwords,
+/// the start-up audit counts those no key opens, `gateway vault forget-unreadable` deletes them.
 public struct SealedSecretVaultRows: VaultRows {
     let rows: any SealedSecretRows
 
@@ -38,6 +39,14 @@ public struct SealedSecretVaultRows: VaultRows {
     }
 
     public func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool {
-        try await rows.replace(context: SecretContext(table: context.table, rowID: context.rowID, owner: context.owner), expected: expected, with: sealed)
+        try await rows.replace(context: Self.context(context), expected: expected, with: sealed)
+    }
+
+    public func forget(context: VaultContext, expected: String) async throws -> Bool {
+        try await rows.forget(context: Self.context(context), expected: expected)
+    }
+
+    static func context(_ context: VaultContext) -> SecretContext {
+        SecretContext(table: context.table, rowID: context.rowID, owner: context.owner)
     }
 }

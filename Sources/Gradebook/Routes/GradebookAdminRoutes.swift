@@ -101,7 +101,10 @@ struct GradebookAccountRoutes: Sendable {
             let body = try await GatewayJSON.decode(AccountBody.self, from: request, context: context)
             let stored = try await service.add(
                 accountID: identity.accountID, sourceID: body.sourceId,
-                credentials: GradebookCredentials(username: body.username, password: body.password)
+                credentials: GradebookCredentials(
+                    username: body.username, password: body.password,
+                    caller: .student(accountID: identity.accountID, clientAddress: context.clientAddress, presentsCredentials: true)
+                )
             )
             return try GatewayJSON.response(
                 GradebookViews.Account(stored), status: .created, headers: [.location: "/v1/me/gradebook-accounts/\(stored.id)"]

@@ -21,7 +21,7 @@ struct GradebookCompatRoutes: Sendable {
         let group = guarded.group(router, "gradebook", access: .public)
         group.get(":sourceId/grades.json") { request, context in
             let source = try Self.sourceID(context)
-            let credentials = try Self.credentials(request)
+            let credentials = try Self.credentials(request, context)
             var query: [(String, String)] = []
             var refresh = false
             for (name, value) in request.uri.queryParameters {
@@ -34,19 +34,19 @@ struct GradebookCompatRoutes: Sendable {
             let reply = try await service.passThrough(
                 sourceID: source, query: query, credentials: credentials, refresh: refresh, fileLinks: Self.fileLinks(source)
             )
-            return Self.response(reply)
+            return Self.response(reply, as: Self.recordsType)
         }
         group.get(":sourceId/file_download") { request, context in
             let source = try Self.sourceID(context)
-            let credentials = try Self.credentials(request)
+            let credentials = try Self.credentials(request, context)
             let query: FileDownloadQuery
             do throws(FileDownloadQuery.Refusal) { query = try GradebookFileResponses.query(request) } catch { throw CompatError(status: .badRequest, message: "Bad file request: \(error.reason)") }
             let reply = try await service.file(sourceID: source, query: query, .request(credentials))
             return Self.fileResponse(reply, query: query)
         }
         group.get(":sourceId/auth.txt") { request, context in
-            let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request))
-            return Self.response(reply)
+            let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request, context))
+            return Self.response(reply, as: Self.probeType)
         }
     }
 
@@ -57,12 +57,13 @@ struct GradebookCompatRoutes: Sendable {
         return id
     }
 
-    /// The Basic credentials of the request, or a 401 asking for them.
-    static func credentials(_ request: Request) throws -> GradebookCredentials {
+    /// The Basic credentials of the request, presented by an anonymous caller (the protocol
+    /// has no sign-in of the gateway's own), or a 401 asking for them.
+    static func credentials(_ request: Request, _ context: GatewayContext) throws -> GradebookCredentials {
         guard let credentials = BasicAuthorization.parse(request.headers[.authorization]) else {
             throw CompatError(status: .unauthorized, message: "Authorization required")
         }
-        return credentials
+        return credentials.presented(by: .anonymous(clientAddress: context.clientAddress))
     }
 
     /// Where a source's files are served to the protocol's clients.
@@ -76,7 +77,7 @@ struct GradebookCompatRoutes: Sendable {
         if reply.status == 200, !GradebookFileResponses.isPermissionRefusal(reply) {
             return GradebookFileResponses.file(reply, query: query)
         } else if reply.status == 200 {
-            response = Self.response(reply)
+            response = Self.response(reply, as: Self.recordsType)
         } else {
             let text = switch reply.status {
             case 401: "Authorization required"
@@ -92,12 +93,19 @@ struct GradebookCompatRoutes: Sendable {
         return response
     }
 
-    static func response(_ reply: UpstreamReply) -> Response {
+    /// What `grades.json` answers are, whatever the upstream declared: the gateway never serves
+    /// an upstream's `text/html` (or any other type a browser would render) from its own origin.
+    static let recordsType = "application/json"
+    /// What `auth.txt` answers are: the probe's `access\n` is plain text.
+    static let probeType = "text/plain"
+
+    /// The upstream's status and bytes, declared as `contentType` (never the upstream's type).
+    static func response(_ reply: UpstreamReply, as contentType: String) -> Response {
         // An upstream's own 5xx is a bad gateway here: this route never answers 500.
         if reply.status >= 500 {
             return message(.badGateway, "The upstream gradebook failed (\(reply.status))")
         }
-        var headers: HTTPFields = [.contentType: reply.contentType ?? "application/json"]
+        var headers: HTTPFields = [.contentType: contentType]
         headers[.cacheControl] = "private, no-store"
         if reply.status == 401 { headers[.wwwAuthenticate] = #"Basic realm="gradebook""# }
         let status = HTTPResponse.Status(code: reply.status)

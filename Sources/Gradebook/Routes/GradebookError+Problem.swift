@@ -25,6 +25,12 @@ extension GradebookError: ProblemConvertible {
             var problem = Problem.unavailable(retryAfterSeconds: seconds, detail: "The gateway's limit on requests to \(name) (source \(id)) is reached; try again shortly.")
             problem.extensions["sourceId"] = .int(Int(id))
             return problem
+        case .signInThrottled(let id, let name, let seconds):
+            var problem = Problem.tooManyRequests(
+                retryAfterSeconds: seconds, detail: "Too many wrong passwords for \(name) (source \(id)) from here or for this username; try again later."
+            )
+            problem.extensions["sourceId"] = .int(Int(id))
+            return problem
         case .credentialsRequired:
             var problem = Problem(
                 type: "gradebook-credentials-required", title: "Gradebook credentials required", status: .unauthorized,

@@ -86,7 +86,7 @@ struct GradebookV1Routes: Sendable {
         let header = request.headers[.authorization] ?? ""
         if header.lowercased().hasPrefix("basic ") {
             guard let credentials = BasicAuthorization.parse(header) else { throw GradebookError.credentialsRequired }
-            return (source, .request(credentials), refresh)
+            return (source, .request(credentials.presented(by: .anonymous(clientAddress: context.clientAddress))), refresh)
         }
         guard let identity = try await authenticator.authenticate(request, context: context) else { throw GradebookError.credentialsRequired }
         var chosen: Int64?

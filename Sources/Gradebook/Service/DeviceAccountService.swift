@@ -11,33 +11,34 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
     let sources: GradebookSourceService
     let vault: any SecretSealer
     let clock: any GatewayClock
-    let verifier: @Sendable (GradebookCredentials, GradebookSource) async throws -> Void
+    let adapter: any GradebookAdapter
 
     static let table = "gradebook_device_accounts"
 
+    /// `adapter` checks credentials and rosters upstream.
     public init(
         transactions: any TransactionRunner, sources: GradebookSourceService, vault: any SecretSealer, clock: any GatewayClock,
-        verifier: @escaping @Sendable (GradebookCredentials, GradebookSource) async throws -> Void
+        adapter: any GradebookAdapter
     ) {
         self.transactions = transactions
         self.sources = sources
         self.vault = vault
         self.clock = clock
-        self.verifier = verifier
+        self.adapter = adapter
     }
 
-    static func context(rowID: Int64) -> VaultContext { VaultContext(table: table, rowID: rowID, owner: 0) }
+    public static func context(rowID: Int64) -> VaultContext { VaultContext(table: table, rowID: rowID, owner: 0) }
 
-    public func store(deviceKey: String, sourceID: Int64, username: String, password: String) async throws(DeviceGradebookError) -> (id: Int64, created: Bool) {
+    public func store(
+        deviceKey: String, sourceID: Int64, username: String, password: String, clientAddress: String?
+    ) async throws(DeviceGradebookError) -> (id: Int64, created: Bool) {
         let source: GradebookSource
         do { source = try await sources.source(id: sourceID) } catch { throw .unknownSource }
-        let credentials = GradebookCredentials(username: username, password: password)
+        let credentials = GradebookCredentials(username: username, password: password, caller: .anonymous(clientAddress: clientAddress))
         do {
-            try await verifier(credentials, source)
-        } catch GradebookError.upstreamUnauthorized {
-            throw .refused
+            try await adapter.verify(credentials, source: source)
         } catch {
-            throw .unavailable
+            throw Self.deviceError(error)
         }
         let now = clock.now()
         let vault = self.vault, store = self.store
@@ -61,10 +62,54 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
         }
     }
 
+    public func sees(student: String, accountID: Int64, clientAddress: String?) async throws(DeviceGradebookError) -> Bool {
+        let source: GradebookSource, credentials: GradebookCredentials
+        do {
+            let opened = try await self.credentials(id: accountID)
+            source = try await sources.source(id: opened.sourceID)
+            // The device's caller asks, from its address, with its share of the source.
+            credentials = opened.1.presented(by: UpstreamCaller.anonymous(clientAddress: clientAddress).checkingNothing)
+        } catch {
+            throw .unavailable
+        }
+        do {
+            return try await adapter.sees(student: student, credentials, source: source)
+        } catch {
+            throw Self.deviceError(error)
+        }
+    }
+
+    /// What the protocol can say about a gradebook failure.
+    static func deviceError(_ error: any Error) -> DeviceGradebookError {
+        switch error {
+        case GradebookError.upstreamUnauthorized: .refused
+        case GradebookError.signInThrottled(_, _, let seconds), GradebookError.sourceBusy(_, _, let seconds): .throttled(retryAfterSeconds: seconds)
+        default: .unavailable
+        }
+    }
+
+    public func rekey(deviceKey: String, to newKey: String) async throws(DeviceGradebookError) {
+        let store = self.store
+        do {
+            try await transactions.write { db in try store.rekey(deviceKey: deviceKey, to: newKey, in: db) }
+        } catch {
+            throw .unavailable
+        }
+    }
+
     public func accountCount(deviceKey: String) async throws(DeviceGradebookError) -> Int {
         let store = self.store
         do {
             return try await transactions.read { db in try store.count(deviceKey: deviceKey, in: db) }
+        } catch {
+            throw .unavailable
+        }
+    }
+
+    public func removeAll(deviceKey: String) async throws(DeviceGradebookError) {
+        let store = self.store
+        do {
+            try await transactions.write { db in try store.deleteAll(deviceKey: deviceKey, in: db) }
         } catch {
             throw .unavailable
         }
@@ -89,7 +134,9 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
         let row = try await transactions.read { db in try store.row(id: id, in: db) }
         guard let row else { throw GradebookError.accountNotFound }
         do {
-            return (row.sourceID, GradebookCredentials(username: row.username, password: try vault.open(row.sealedPassword, context: Self.context(rowID: row.id))))
+            // Only the polls read a device's credentials: they come out of the QuickHAC polls' budget.
+            let password = try vault.open(row.sealedPassword, context: Self.context(rowID: row.id))
+            return (row.sourceID, GradebookCredentials(username: row.username, password: password, caller: .quickHACPoll))
         } catch {
             throw GradebookError.vaultUnavailable
         }
@@ -115,5 +162,10 @@ public struct DeviceAccountVaultRows: VaultRows {
     public func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool {
         let store = self.store
         return try await transactions.write { db in try store.replaceSealed(id: context.rowID, expected: expected, with: sealed, in: db) }
+    }
+
+    public func forget(context: VaultContext, expected: String) async throws -> Bool {
+        let store = self.store
+        return try await transactions.write { db in try store.deleteSealed(id: context.rowID, expected: expected, in: db) }
     }
 }

@@ -58,7 +58,7 @@ public final class GradebookAccountService: Sendable {
             throw GradebookError.invalid(field: "password", message: "A password is 1 to 1024 bytes.")
         }
         let source = try await sources.source(id: sourceID)
-        let checked = GradebookCredentials(username: username, password: credentials.password)
+        let checked = GradebookCredentials(username: username, password: credentials.password, caller: credentials.caller)
         try await verifier?(checked, source)
         let now = clock.now()
         let vault = self.vault
@@ -117,7 +117,8 @@ public final class GradebookAccountService: Sendable {
     func open(_ stored: StoredGradebookAccount) throws -> GradebookCredentials {
         do {
             let password = try vault.open(stored.sealedPassword, context: Self.context(rowID: stored.id, accountID: stored.accountID))
-            return GradebookCredentials(username: stored.username, password: password)
+            // Presented for the student who stored them: their share of the source.
+            return GradebookCredentials(username: stored.username, password: password, caller: .student(accountID: stored.accountID))
         } catch {
             throw GradebookError.vaultUnavailable
         }

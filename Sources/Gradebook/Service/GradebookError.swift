@@ -19,6 +19,9 @@ public enum GradebookError: Error, Sendable, Equatable {
     case fileNotFound(sourceID: Int64, name: String)
     /// The gateway's own limit on requests to this source is reached (503 with Retry-After).
     case sourceBusy(sourceID: Int64, name: String, retryAfterSeconds: Int)
+    /// Too many wrong passwords for this upstream username or from this address (429 with
+    /// Retry-After): the upstream is not asked.
+    case signInThrottled(sourceID: Int64, name: String, retryAfterSeconds: Int)
     /// Neither Basic credentials nor a stored account were given (401).
     case credentialsRequired
     /// The stored account does not exist or is not the caller's (404).

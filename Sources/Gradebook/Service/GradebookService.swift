@@ -95,7 +95,8 @@ public final class GradebookService: Sendable {
         case .request(let credentials):
             return (source, credentials)
         case .stored(let accountID, let chosen):
-            return (source, try await accounts.credentials(accountID: accountID, sourceID: sourceID, gradebookAccount: chosen))
+            let stored = try await accounts.credentials(accountID: accountID, sourceID: sourceID, gradebookAccount: chosen)
+            return (source, stored.presented(by: .student(accountID: accountID)))
         }
     }
 }

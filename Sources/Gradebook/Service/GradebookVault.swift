@@ -27,4 +27,8 @@ public struct GradebookAccountVaultRows: VaultRows {
             try store.replaceSealedPassword(id: context.rowID, expected: expected, with: sealed, in: db)
         }
     }
+
+    public func forget(context: VaultContext, expected: String) async throws -> Bool {
+        try await transactions.write { [store] db in try store.deleteSealed(id: context.rowID, expected: expected, in: db) }
+    }
 }

@@ -22,6 +22,17 @@ public struct SQLiteDeviceAccountStore: Sendable {
         ).map(Self.row)
     }
 
+    func rekey(deviceKey: String, to newKey: String, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE gradebook_device_accounts SET device_key = ? WHERE device_key = ?", arguments: [newKey, deviceKey])
+    }
+
+    /// Deletes every account of a device (their snapshots go with them).
+    func deleteAll(deviceKey: String, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_device_accounts WHERE device_key = ?", arguments: [deviceKey])
+    }
+
     func count(deviceKey: String, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM gradebook_device_accounts WHERE device_key = ?", arguments: [deviceKey]) ?? 0
@@ -48,6 +59,12 @@ public struct SQLiteDeviceAccountStore: Sendable {
     func replaceSealed(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE gradebook_device_accounts SET sealed_password = ? WHERE id = ? AND sealed_password = ?", arguments: [sealed, id, expected])
+        return db.changesCount > 0
+    }
+
+    func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_device_accounts WHERE id = ? AND sealed_password = ?", arguments: [id, expected])
         return db.changesCount > 0
     }
 

@@ -24,6 +24,8 @@ public protocol GradebookAccountStoring: Sendable {
     func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws
     /// Replaces a sealed password only when it still equals `expected` (key rotation).
     func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool
+    /// Deletes the account if its sealed password still equals `expected`.
+    func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool
     func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount]
     /// The accounts of many students (the poll tick's owners), in id order.
     func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount]
@@ -60,6 +62,12 @@ public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
         try db.execute(
             sql: "UPDATE gradebook_accounts SET sealed_password = ? WHERE id = ? AND sealed_password = ?", arguments: [sealed, id, expected]
         )
+        return db.changesCount > 0
+    }
+
+    public func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_accounts WHERE id = ? AND sealed_password = ?", arguments: [id, expected])
         return db.changesCount > 0
     }
 

@@ -46,4 +46,15 @@ public struct SQLiteSnapshotStore: Sendable {
             arguments: [gradebookAccountID, encoded, snapshot.digest, now]
         )
     }
+
+    /// Deletes snapshots (of device accounts' students and of students' own accounts) last
+    /// polled before `cutoff`: nobody polls them any more. How many.
+    public func prune(polledBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM gradebook_snapshots WHERE polled_at < ?", arguments: [cutoff])
+        var deleted = db.changesCount
+        try db.execute(sql: "DELETE FROM gradebook_account_snapshots WHERE polled_at < ?", arguments: [cutoff])
+        deleted += db.changesCount
+        return deleted
+    }
 }

@@ -19,10 +19,15 @@ enum FaultApplier {
             return .text("Internal Server Error (simulated)\n", status: .internalServerError)
         case .unauthorized:
             return .unauthorized()
+        case .html:
+            return .text(Self.hostilePage, status: .ok, contentType: "text/html; charset=utf-8")
         case .none, .truncated, .reset:
             return nil
         }
     }
+
+    /// What the `html` fault answers.
+    static let hostilePage = "<!doctype html><html><body><script>document.title = 'owned'</script></body></html>\n"
 
     /// The answer as sent: whole, cut in half (`truncated`), or broken off (`reset`).
     static func after(_ fault: SimulatorFault, _ answer: ProtocolResponse) -> Response {
@@ -40,7 +45,7 @@ enum FaultApplier {
                 throw SimulatedReset()
             }
             return answer.response(body: body)
-        case .none, .slow, .error500, .unauthorized:
+        case .none, .slow, .error500, .unauthorized, .html:
             return answer.response()
         }
     }

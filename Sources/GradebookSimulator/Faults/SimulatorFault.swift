@@ -19,6 +19,9 @@ public struct SimulatorFault: Sendable, Equatable, Codable {
         /// Send the real answer's head (its full `Content-Length`) and a few body bytes, then drop
         /// the connection: the client sees a connection error or an incomplete body.
         case reset
+        /// Answer 200, `Content-Type: text/html`, with a page carrying a script: a compromised or
+        /// reflecting upstream, which a gateway must never serve as a page of its own origin.
+        case html
     }
 
     /// The misbehaviour.

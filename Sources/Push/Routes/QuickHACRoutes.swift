@@ -26,20 +26,20 @@ public struct QuickHACRoutes: Sendable {
             let handler: @Sendable (Request, GatewayContext) async throws -> Response = { request, context in
                 do {
                     try service.admit(client: context.clientAddress)
+                    let form = try await Self.form(request, context: context)
+                    return try await Self.run(method, form: form, client: context.clientAddress, service: service)
                 } catch let throttled as QuickHACService.Throttled {
                     var response = Self.answer(["status": -1, "lastError": 429], message: "too many requests", status: .tooManyRequests)
                     response.headers[.retryAfter] = String(throttled.retryAfter)
                     return response
                 }
-                let form = try await Self.form(request, context: context)
-                return try await Self.run(method, form: form, service: service)
             }
             // Hummingbird matches `register` and `register/` alike.
             group.post(method, use: handler)
         }
     }
 
-    static func run(_ method: String, form: [String: String], service: QuickHACService) async throws -> Response {
+    static func run(_ method: String, form: [String: String], client: String?, service: QuickHACService) async throws -> Response {
         func need(_ name: String) throws -> String {
             guard let value = form[name], !value.isEmpty else { throw QuickHACMissing(parameter: name) }
             return value
@@ -51,13 +51,13 @@ public struct QuickHACRoutes: Sendable {
                 return answer(["status": status, "lastError": 0])
             case "account_add":
                 let (uuid, user, pass, district) = (try need("uuid"), try need("user"), try need("pass"), try need("district"))
-                return answer(["status": try await service.addAccount(uuid: uuid, user: user, password: pass, district: district)])
+                return answer(["status": try await service.addAccount(uuid: uuid, user: user, password: pass, district: district, client: client)])
             case "account_remove":
                 let (uuid, user) = (try need("uuid"), try need("user"))
                 return answer(["status": try await service.removeAccount(uuid: uuid, user: user)])
             case "student_add":
                 let (uuid, user, id) = (try need("uuid"), try need("user"), try need("id"))
-                return answer(["status": try await service.addStudent(uuid: uuid, user: user, student: id)])
+                return answer(["status": try await service.addStudent(uuid: uuid, user: user, student: id, client: client)])
             default:
                 let (uuid, user, id) = (try need("uuid"), try need("user"), try need("id"))
                 return answer(["status": try await service.removeStudent(uuid: uuid, user: user, student: id)])

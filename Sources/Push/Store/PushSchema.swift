@@ -8,7 +8,7 @@ public enum PushSchema: SchemaModule {
     public static let tables = [
         "push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows",
         "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows",
-        "push_email_confirmations", "push_email_mails", "push_unsubscribes", "push_test_notifications",
+        "push_email_confirmations", "push_email_mails", "push_unsubscribes", "push_secrets", "push_test_notifications",
     ]
 
     public static let migrations: [Migration] = [
@@ -177,5 +177,15 @@ public enum PushSchema: SchemaModule {
         },
         Migration("push.007.email", EmailSchema.migrate),
         Migration("push.008.user-endpoints", UserEndpointSchema.migrate),
+        Migration("push.009.quickhac-device-key") { db in
+            // QuickHAC device keys become HMACs under this secret (``QuickHACDeviceKey``).
+            try db.execute(sql: """
+                CREATE TABLE push_secrets (
+                    name TEXT PRIMARY KEY,
+                    value BLOB NOT NULL CHECK (length(value) >= 32)
+                ) WITHOUT ROWID;
+                INSERT INTO push_secrets (name, value) VALUES ('quickhac-device-key', randomblob(32));
+                """)
+        },
     ]
 }

@@ -14,6 +14,8 @@ public protocol ScheduleFeedStoring: Sendable {
     func deleteFeed(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Bool
     /// When the schedule's feed was created; nil without one.
     func feedCreatedAt(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Date?
+    /// Removes every schedule feed of the account; how many there were.
+    func deleteFeeds(accountID: Int64, in transaction: any StoreTransaction) throws -> Int
     /// The schedule and its owner whose feed has this token hash.
     func feedTarget(tokenHash: Data, in transaction: any StoreTransaction) throws -> (scheduleID: Int64, accountID: Int64)?
 }
@@ -39,6 +41,12 @@ public struct SQLiteScheduleFeedStore: ScheduleFeedStoring {
             sql: "DELETE FROM scheduling_schedule_feeds WHERE schedule_id = ? AND account_id = ?", arguments: [scheduleID, accountID]
         )
         return db.changesCount > 0
+    }
+
+    public func deleteFeeds(accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM scheduling_schedule_feeds WHERE account_id = ?", arguments: [accountID])
+        return db.changesCount
     }
 
     public func feedCreatedAt(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {

@@ -40,6 +40,10 @@ struct TLSTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(answer.contains("\"ok\""))
+        // Every answer over native TLS asks browsers to come back over HTTPS only.
+        let (_, head) = try Self.run("curl", ["-s", "-D", "-", "-o", "/dev/null", "--cacert", cert, "https://127.0.0.1:\(server.port)/v1/registration/classes?limit=1"])
+        #expect(head.lowercased().contains("strict-transport-security: max-age=63072000"), "\(head)")
+        #expect(head.lowercased().contains("x-content-type-options: nosniff"))
         let (plainStatus, _) = try Self.run("curl", ["-s", "-m", "2", "http://127.0.0.1:\(server.port)/healthz"])
         #expect(plainStatus != 0, "plain HTTP must not be served on the TLS port")
         // TLS 1.2 is the minimum: a client allowed every version (security level 0) but capped

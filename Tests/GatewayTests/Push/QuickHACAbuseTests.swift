@@ -4,6 +4,8 @@ import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import GRDB
+import Storage
 import Push
 import Testing
 
@@ -44,14 +46,21 @@ struct QuickHACAbuseTests {
         try await app.makeApplication().test(.live) { client async throws in
             #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
             #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").1["status"] as? Int == 0)
-            for index in 0..<QuickHACService.maximumStudentsPerAccount {
-                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=student\(index)").1["status"] as? Int == 0)
+            // Invented students are refused: the staff account sees no such enrollment.
+            let invented = try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=student0")
+            #expect(invented.0.code == 418)
+            #expect(invented.1["lastError"] as? Int == 13)
+            // The staff account itself and the nine students it teaches: the most one account follows.
+            let visible = ["test", "jdoe", "asmith", "bnguyen", "cgarcia", "dpatel", "ekim", "fmueller", "glopez", "hwu"]
+            #expect(visible.count == QuickHACService.maximumStudentsPerAccount)
+            for student in visible {
+                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=\(student)").1["status"] as? Int == 0, "\(student)")
             }
             let over = try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=one-too-many")
             #expect(over.0.code == 418)
             #expect(over.1["lastError"] as? Int == 12)
             // Following one already followed is still fine.
-            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=student0").1["status"] as? Int == 1)
+            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").1["status"] as? Int == 1)
 
             let students = ["jdoe", "asmith", "bnguyen", "cgarcia"]
             for user in students {
@@ -69,5 +78,34 @@ struct QuickHACAbuseTests {
         #expect(ClientNetwork.key("2001:db8:1:2:aaaa::1") == ClientNetwork.key("2001:db8:1:2:bbbb:cccc:dddd:eeee"))
         #expect(ClientNetwork.key("2001:db8:1:2::1") != ClientNetwork.key("2001:db8:1:3::1"))
         #expect(ClientNetwork.key("192.0.2.7") == "192.0.2.7")
+    }
+
+    /// The uuid is the device's only credential: it must be a UUID, and it is stored as an HMAC
+    /// under a server secret; a device stored under the old plain SHA-256 is moved on first use.
+    @Test func uuidsAreUUIDsStoredAsKeyedHashes() async throws {
+        let (app, directory) = try GradebookDemoTests.gateway()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let uuid = UUID().uuidString, legacyUUID = "quickhac-\(UUID().uuidString)"
+        _ = try await app.database.pool.write { db in
+            try SQLiteDeviceStore().insert(
+                NewDevice(accountID: nil, uuidHash: QuickHACDeviceKey.legacyKey(legacyUUID), name: "QuickHAC", address: .log), at: Date(), in: db
+            )
+        }
+        try await app.makeApplication().test(.live) { client async throws in
+            for bad in ["x", "device-12345678", "00000000-0000-0000-0000-000000000000", "11111111-1111-1111-1111-111111111111", "not-a-uuid-at-all-but-long-enough-to-pass-36"] {
+                let (status, body) = try await QuickHACTests.post(client, "/ios/register", "uuid=\(bad)")
+                #expect(status.code == 418, "\(bad)")
+                #expect(body["lastError"] as? Int == 2, "\(bad)")
+            }
+            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").1["status"] as? Int == 1)
+            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid.lowercased())").1["status"] as? Int == 1, "another uuid")
+            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(legacyUUID)").1["status"] as? Int == 0, "the old device is known")
+        }
+        let hashes = try await app.database.pool.read { db in try String.fetchAll(db, sql: "SELECT uuid_hash FROM push_devices WHERE uuid_hash IS NOT NULL") }
+        #expect(hashes.count == 3)
+        for stored in [uuid, legacyUUID] {
+            #expect(!hashes.contains(QuickHACDeviceKey.legacyKey(stored)), "no plain SHA-256 is left")
+            #expect(!hashes.contains { $0.contains(stored) })
+        }
     }
 }

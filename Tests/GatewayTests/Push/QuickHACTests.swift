@@ -45,15 +45,19 @@ struct QuickHACTests {
             (status, _) = try await Self.post(client, "/ios/account_add", "uuid=unknown-device-123&user=jdoe&pass=gradebook-test-1&district=1")
             #expect(status.code == 418, "unknown device")
 
-            (status, body) = try await Self.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=10012345")
+            (status, body) = try await Self.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe")
             #expect(status == .ok && body["status"] as? Int == 0)
-            (status, body) = try await Self.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=10012345")
+            (status, body) = try await Self.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe")
             #expect(body["status"] as? Int == 1)
+            // A student's account sees that student only (the upstream's enrollments say so).
+            (status, body) = try await Self.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=asmith")
+            #expect(status.code == 418)
+            #expect(body["lastError"] as? Int == 13)
             (status, _) = try await Self.post(client, "/ios/student_add", "uuid=\(uuid)&user=nobody&id=1")
             #expect(status.code == 418, "no such account on the device")
-            (status, body) = try await Self.post(client, "/ios/student_remove", "uuid=\(uuid)&user=jdoe&id=10012345")
+            (status, body) = try await Self.post(client, "/ios/student_remove", "uuid=\(uuid)&user=jdoe&id=jdoe")
             #expect(body["status"] as? Int == 0)
-            (status, body) = try await Self.post(client, "/ios/student_remove", "uuid=\(uuid)&user=jdoe&id=10012345")
+            (status, body) = try await Self.post(client, "/ios/student_remove", "uuid=\(uuid)&user=jdoe&id=jdoe")
             #expect(body["status"] as? Int == 1)
             // The last student removed took the account with it.
             (status, body) = try await Self.post(client, "/ios/account_remove", "uuid=\(uuid)&user=jdoe")

@@ -281,6 +281,48 @@ struct UserEndpointTests {
         #expect(try await again.database.pool.read { db in try String.fetchAll(db, sql: "SELECT sealed_keys FROM push_devices ORDER BY id") } == sealed)
     }
 
+    /// With the vault's key lost, sealed device keys can't be opened: such a device is listed
+    /// but never delivered to (nothing reaches its receiver, unsigned or otherwise), the server
+    /// refuses to start counting it, and forgetting the unreadable deletes the device.
+    @Test func deviceKeysUnderALostVaultKeyAreNeverUsedAndCanBeForgotten() async throws {
+        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(60))
+        defer { receiver.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        configuration.logLevel = .critical
+        configuration.allowInsecurePushEndpoints = true
+        configuration.jobs.workersEnabled = false
+        configuration.environment = [:]
+        configuration.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        let first = try GatewayApplication(configuration: configuration)
+        let account = try await first.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        let accountID = try #require(account.id)
+        let (device, _) = try await first.devices.register(accountID: accountID, DeviceService.Registration(channel: "webhook", url: receiver.url()))
+        try await first.checkVault()
+
+        try FileManager.default.removeItem(atPath: configuration.databasePath + ".vault-keys")
+        let clock = ManualClock(Date())
+        let second = try GatewayApplication(configuration: configuration, clock: clock)
+        await #expect(throws: StartupRefusal.self) { try await second.checkVault() }
+        let listed = try await second.devices.devices(accountID: accountID)
+        #expect(listed.map(\.id) == [device.id] && listed.first?.keysUnavailable == true)
+        let note = OutgoingNotification(id: "lost-key", category: "grade.new", title: "New grade", body: "A")
+        #expect(try await second.push.notify(deviceID: device.id, uniqueKey: "lost-key", note))
+        _ = try await second.jobs.pool.drain(queue: PushJobs.queue)
+        #expect(receiver.requests.isEmpty, "nothing is sent without the device's secret")
+        let row = try #require(try await second.push.recent(state: nil, deviceIDs: [device.id], limit: 1).first)
+        #expect(row.state == .pending && row.lastError == "the device's keys can't be opened on this server")
+
+        let audit = VaultAudit()
+        let report = try await audit.audit(rows: second.vaultRows, ring: second.vault.ring)
+        #expect(report.unreadable.count == 1 && report.checked == 1)
+        #expect(try await audit.forget(report) == 1)
+        #expect(try await second.devices.devices(accountID: accountID).isEmpty)
+        try await second.checkVault()
+    }
+
     // MARK: 4. Address classes, never addresses; no numeric host forms
 
     /// A webhook whose host name resolves to a loopback address is refused at connect time;

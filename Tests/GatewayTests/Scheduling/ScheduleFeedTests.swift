@@ -155,4 +155,36 @@ struct ScheduleFeedTests {
             #expect(try await Self.storedHashes(gateway).isEmpty)
         }
     }
+
+    /// A feed's address is a bearer secret: it ends with the student's tokens, when the password
+    /// changes and when an operator disables the account, and re-enabling brings none back.
+    @Test func feedsEndWithThePasswordAndWithTheAccount() async throws {
+        let (gateway, ada, bob, term, ids) = try await Self.setUp()
+        defer { gateway.cleanUp() }
+        let admin = try await gateway.account("root", role: .admin)
+        try await gateway.withRouter { client in
+            func feeds(_ token: String) async throws -> [String] {
+                let id = try await Self.savePlan(client, term: term, classIDs: ids, token: token)
+                let schedule = try #require(try await client.json(.post, "/v1/me/schedules/\(id)/calendar-feed", token: token).object["path"] as? String)
+                let registration = try #require(try await client.json(.post, "/v1/me/calendar-feed", token: token).object["path"] as? String)
+                for path in [schedule, registration] { #expect(try await client.json(.get, path).status == .ok) }
+                return [schedule, registration]
+            }
+            let adas = try await feeds(ada), bobs = try await feeds(bob)
+
+            let change = try await client.json(
+                .put, "/v1/me/password", body: #"{"currentPassword": "correct horse battery", "newPassword": "a new and longer passphrase"}"#, token: ada
+            )
+            #expect(change.status == .noContent)
+            for path in adas { #expect(try await client.json(.get, path).status == .notFound, "\(path) after the password change") }
+            for path in bobs { #expect(try await client.json(.get, path).status == .ok, "another student's feeds stay") }
+
+            let bobID = try #require(try await gateway.app.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM accounts WHERE username = 'bob'") })
+            #expect(try await client.json(.patch, "/v1/admin/accounts/\(bobID)", body: #"{"disabled": true}"#, token: admin).status == .ok)
+            for path in bobs { #expect(try await client.json(.get, path).status == .notFound, "\(path) after disabling") }
+            #expect(try await client.json(.patch, "/v1/admin/accounts/\(bobID)", body: #"{"disabled": false}"#, token: admin).status == .ok)
+            for path in bobs { #expect(try await client.json(.get, path).status == .notFound, "\(path) after re-enabling") }
+            #expect(try await Self.storedHashes(gateway).isEmpty)
+        }
+    }
 }

@@ -1,23 +1,33 @@
 public import Foundation
+public import GatewayCore
 public import HTTPClient
 import Synchronization
 
-/// Calls upstream gradebooks: through each source's ``SourceGate``, with the caller's
-/// credentials, no redirect to another host, and only to the addresses the source may use
-/// (public ones; private and loopback too for development sources). Failures become
-/// ``GradebookError``s naming the source.
+/// Calls upstream gradebooks: through each source's ``SourceGate`` (the caller's share of the
+/// source), with the caller's credentials, no redirect to another host, and only to the
+/// addresses the source may use (public ones; private and loopback too for development
+/// sources). Credentials a caller typed are a sign-in at the upstream and pass the sign-in
+/// throttle first (``UpstreamCaller``). Failures become ``GradebookError``s naming the source.
 public final class UpstreamTransport: Sendable {
     let publicClient: any HTTPClient
     let developmentClient: any HTTPClient
     let timeout: Duration
+    /// Wrong upstream passwords, per (source, upstream username) and per client address, as
+    /// the gateway's own sign-ins are counted: the gateway is no faster a password oracle than
+    /// its own sign-in, and an upstream's lockout never blocks the gateway's address for all.
+    public let signIns: LoginThrottle
     private let gates = Mutex<[Int64: SourceGate]>([:])
 
     /// `publicClient` must refuse private destinations; `developmentClient` is used only for
     /// sources an admin marked as development sources.
-    public init(publicClient: any HTTPClient, developmentClient: any HTTPClient, timeout: Duration = .seconds(10)) {
+    public init(
+        publicClient: any HTTPClient, developmentClient: any HTTPClient, timeout: Duration = .seconds(10),
+        signIns: LoginThrottle = LoginThrottle()
+    ) {
         self.publicClient = publicClient
         self.developmentClient = developmentClient
         self.timeout = timeout
+        self.signIns = signIns
     }
 
     func gate(for source: GradebookSource) async -> SourceGate {
@@ -40,13 +50,23 @@ public final class UpstreamTransport: Sendable {
         _ url: URL, source: GradebookSource, credentials: GradebookCredentials, accept: String = "application/json, text/plain",
         maxBodyBytes: Int = UpstreamTransport.maximumRecordBytes
     ) async throws -> UpstreamReply {
+        let caller = credentials.caller
+        var attempt: LoginThrottle.Attempt?
+        if caller.presentsCredentials {
+            switch signIns.begin(username: "\(source.id)\u{0}\(credentials.username)", address: caller.clientAddress, now: Date()) {
+            case .success(let reserved): attempt = reserved
+            case .failure(let throttled):
+                throw GradebookError.signInThrottled(sourceID: source.id, name: source.name, retryAfterSeconds: throttled.retryAfterSeconds)
+            }
+        }
         let gate = await gate(for: source)
-        if let wait = await gate.enter() {
+        if let wait = await gate.enter(caller) {
+            if let attempt { signIns.withdraw(attempt) }
             throw GradebookError.sourceBusy(sourceID: source.id, name: source.name, retryAfterSeconds: wait)
         }
         let response: OutboundResponse
         do {
-            defer { Task { await gate.leave() } }
+            defer { Task { await gate.leave(caller) } }
             let request = OutboundRequest(
                 method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false,
                 basicCredentials: BasicCredentials(username: credentials.username, password: credentials.password),
@@ -54,12 +74,24 @@ public final class UpstreamTransport: Sendable {
             )
             response = try await (source.development ? developmentClient : publicClient).execute(request)
         } catch let error as HTTPClientError {
+            if let attempt { signIns.withdraw(attempt) }
             switch error {
             case .timeout: throw GradebookError.upstreamTimeout(sourceID: source.id, name: source.name)
             case .responseTooLarge: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the answer was larger than \(Self.mebibytes(maxBodyBytes))")
             case .destinationNotAllowed: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the source's address is not allowed")
             case .tlsFailure: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "TLS failed")
             default: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the connection failed")
+            }
+        } catch {
+            if let attempt { signIns.withdraw(attempt) }
+            throw error
+        }
+        if let attempt {
+            // 401 is a wrong password; any other answer came from credentials the upstream took.
+            switch response.status {
+            case 401: signIns.failed(attempt, now: Date())
+            case 200..<300: signIns.succeeded(attempt, now: Date())
+            default: signIns.withdraw(attempt)
             }
         }
         if (300..<400).contains(response.status) {

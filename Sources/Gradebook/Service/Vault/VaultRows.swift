@@ -6,4 +6,7 @@ public protocol VaultRows: Sendable {
     /// Replaces the sealed value of the row `context` names only if it still equals `expected`
     /// (compare-and-swap); false when the row changed or is gone.
     func replace(context: VaultContext, expected: String, with sealed: String) async throws -> Bool
+    /// Deletes the row `context` names (the whole stored account) only if its sealed value still
+    /// equals `expected`: an operator forgets rows no key can open (`gateway vault forget-unreadable`).
+    func forget(context: VaultContext, expected: String) async throws -> Bool
 }

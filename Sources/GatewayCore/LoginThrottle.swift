@@ -1,6 +1,5 @@
 public import Crypto
 public import Foundation
-import GatewayCore
 import Synchronization
 
 /// Limits failed sign-ins, so a password can't be guessed quickly, one address can't grind
