@@ -281,6 +281,32 @@ struct UserEndpointTests {
         #expect(try await again.database.pool.read { db in try String.fetchAll(db, sql: "SELECT sealed_keys FROM push_devices ORDER BY id") } == sealed)
     }
 
+    /// A database a server without `push.008` migrated (it has the later `push.009`) takes
+    /// `push.008` at the next start, and is then complete and ready.
+    @Test func aDatabaseMigratedPastPush008WithoutItTakesItLater() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        configuration.logLevel = .critical
+        configuration.environment = [:]
+        do {
+            let old = try GatewayDatabase(path: configuration.databasePath, modules: GatewayApplication.schemaModules)
+            var migrator = DatabaseMigrator()
+            for module in GatewayApplication.schemaModules {
+                for migration in module.migrations where migration.identifier != "push.008.user-endpoints" {
+                    migrator.registerMigration(migration.identifier, migrate: migration.apply)
+                }
+            }
+            try migrator.migrate(old.pool)
+        }
+        let app = try GatewayApplication(configuration: configuration)
+        #expect(app.database.isReady())
+        #expect(try app.database.pendingMigrations().isEmpty)
+        let columns = try await app.database.pool.read { db in try db.columns(in: "push_devices").map(\.name) }
+        #expect(columns.contains("sealed_keys"))
+    }
+
     /// With the vault's key lost, sealed device keys can't be opened: such a device is listed
     /// but never delivered to (nothing reaches its receiver, unsigned or otherwise), the server
     /// refuses to start counting it, and forgetting the unreadable deletes the device.
