@@ -42,6 +42,20 @@ struct UserEndpointRulesTests {
         }
     }
 
+    @Test func mailTransportFailuresNameTheirKindNotTheServer() async {
+        struct Unreachable: MailTransport {
+            func send(_ message: MailMessage) async throws -> SMTPReceipt {
+                throw MailTransportError.transport(.connectionFailed(message: "Failed to connect to 10.9.8.7 port 587 after 3 ms"))
+            }
+        }
+        let message = MailMessage(
+            from: try! MailAddress(validating: "gateway@example.edu"), to: try! MailAddress(validating: "ada@example.edu"), subject: "Hi", date: Date(),
+            messageID: "m1@example.edu", text: "Hello"
+        )
+        let outcome = await TransportEmailSender(transport: Unreachable()).send(message, purpose: .notification(id: "n1", category: "test"))
+        #expect(outcome == .retry(after: nil, reason: "the mail server could not be reached: connection failed"))
+    }
+
     @Test func testQuotaCountsPerDeviceAndPerAccount() {
         let now = Date(timeIntervalSince1970: 1_000_000)
         let minuteAgo = now.addingTimeInterval(-60)

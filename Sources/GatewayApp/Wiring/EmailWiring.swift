@@ -6,7 +6,7 @@ import Logging
 import Push
 
 /// Builds the email channel and the confirmation mailer from the configuration: SMTP through
-/// libcurl on the push client's transfer threads when `smtp` is set (with a sender address
+/// libcurl on the mail client's own transfer threads when `smtp` is set (with a sender address
 /// and a public URL, or the server refuses to start), the log mailer in a demo, and otherwise
 /// a sender that discards mails with the reason kept (as APNs without a key).
 struct EmailWiring {
@@ -29,7 +29,7 @@ struct EmailWiring {
             publicURL = url
             do {
                 let settings = try SMTPMailer.Configuration(url: smtp.url, username: smtp.username, password: smtp.password, additionalCAFile: smtp.caFile)
-                sender = TransportEmailSender(transport: SMTPMailer(configuration: settings, client: client))
+                sender = TransportEmailSender(transport: SMTPMailer(configuration: settings, client: client), logger: logger)
                 logger.info("email: SMTP", metadata: ["server": "\(settings)"])
             } catch {
                 throw StartupRefusal("GATEWAY_SMTP_URL: \(error)")

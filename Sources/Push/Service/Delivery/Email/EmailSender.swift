@@ -15,12 +15,18 @@ public protocol EmailSender: Sendable {
 
 /// Sends through a ``MailTransport`` (the SMTP server): a 4xx reply is retried later, a 5xx
 /// is discarded with the server's reason; no STARTTLS and transport failures are retried
-/// (nothing was sent); a message that can't be rendered safely is discarded.
+/// (nothing was sent); a message that can't be rendered safely is discarded. A transport
+/// failure's reason (which becomes the device's `lastError`, read by the student) names its
+/// kind only; libcurl's message, which may name the server's address, goes to the log.
 public struct TransportEmailSender: EmailSender {
     let transport: any MailTransport
+    let logger: Logger
 
-    public init(transport: any MailTransport) {
+    public init(transport: any MailTransport, logger: Logger = Logger(label: "campus-gateway.push")) {
         self.transport = transport
+        var logger = logger
+        logger[metadataKey: "channel"] = "email"
+        self.logger = logger
     }
 
     public func send(_ message: MailMessage, purpose: MailPurpose) async -> DeliveryOutcome {
@@ -30,7 +36,13 @@ public struct TransportEmailSender: EmailSender {
             switch error {
             case .rejected(let code, _) where (400..<500).contains(code): return .retry(after: nil, reason: error.description)
             case .rejected, .invalidMessage: return .discarded(reason: error.description)
-            case .startTLSUnavailable, .transport: return .retry(after: nil, reason: error.description)
+            case .startTLSUnavailable: return .retry(after: nil, reason: error.description)
+            case .transport(let failure):
+                logger.warning("mail server unreachable", metadata: ["error": "\(failure)"])
+                guard case .retry(_, let kind) = HTTPDeliveryMapping.outcome(for: failure) else {
+                    return .retry(after: nil, reason: "the mail server could not be reached")
+                }
+                return .retry(after: nil, reason: "the mail server could not be reached: \(kind)")
             }
         } catch {
             return .retry(after: nil, reason: error is CancellationError ? "cancelled before the server answered" : "sending failed")
