@@ -114,12 +114,13 @@ public final class PushService: Sendable {
             return .retry(after: 600, message: reason)
         }
         let started = ContinuousClock.now
-        let delivery = await lanes.run(device.address, accountID: device.accountID) { await channel.deliver(stored.notification, to: device) }
-        guard let outcome = delivery else {
+        let admission = await lanes.run(device.address, accountID: device.accountID) { await channel.deliver(stored.notification, to: device) }
+        guard case .ran(let outcome) = admission else {
             // Its host, its student's other deliveries or its lane hold every slot: the job
             // comes back shortly, without using an attempt, and this worker moves on.
             DeliveryMetrics.record(channel: device.channel, outcome: "deferred", seconds: nil)
-            return .snooze(seconds: lanes.retryDelay())
+            guard case .busy(let seconds) = admission else { return .snooze(seconds: 1) }
+            return .snooze(seconds: seconds)
         }
         let took = started.duration(to: .now)
         DeliveryMetrics.record(

@@ -9,7 +9,8 @@ import Synchronization
 /// lane, at most ``Limits/perHost`` deliveries to one host, ``Limits/perAccount`` to one
 /// student's devices and ``Limits/total`` in all are in flight in this process. A delivery that
 /// finds no slot doesn't wait for one: its job is snoozed for a moment
-/// (``Configuration/retryDelay``, no attempt used) and its worker goes on to other jobs. A
+/// (``Configuration/retryDelay``, longer when its own host or student is the full bound; no
+/// attempt used) and its worker goes on to other jobs. A
 /// webhook that never answers thus holds two of the push queue's workers (for the request
 /// timeout) however many deliveries are queued for it, a student's many hosts no more, and
 /// never a Web Push, APNs or email delivery.
@@ -39,9 +40,13 @@ public final class DeliveryLanes: Sendable {
         public var webhook = Limits(perHost: 2, perAccount: 2, total: 3)
         /// Web Push: mostly a few large push services (FCM, Mozilla, Apple), so wider per host.
         public var webPush = Limits(perHost: 4, perAccount: 2, total: 5)
-        /// How long a delivery that found no slot waits before its job runs again: a range,
-        /// so deliveries that wait together don't come back together.
+        /// How long a delivery that found its lane full waits before its job runs again: a
+        /// range, so deliveries that wait together don't come back together.
         public var retryDelay: ClosedRange<TimeInterval> = 1...3
+        /// The same for a delivery whose host or student holds every slot of theirs: longer, as
+        /// those are a slow destination's own backlog (a hanging host frees a slot only when a
+        /// request times out).
+        public var busyDestinationDelay: ClosedRange<TimeInterval> = 4...12
 
         public init() {}
 
@@ -78,19 +83,26 @@ public final class DeliveryLanes: Sendable {
         self.configuration = configuration
     }
 
-    /// Runs `body` (one delivery to `address`, a device of `accountID`) holding a slot of its
-    /// lane, host and student, or returns nil at once when there is none free. Addresses
-    /// without a lane (APNs, email, log) run unbounded here.
-    func run(_ address: DeviceAddress, accountID: Int64?, _ body: () async -> DeliveryOutcome) async -> DeliveryOutcome? {
-        guard let holders = holders(of: address, accountID: accountID) else { return await body() }
-        guard take(holders) else { return nil }
-        defer { give(holders) }
-        return await body()
+    /// What became of asking for a slot.
+    enum Admission: Sendable, Equatable {
+        /// There was one: the delivery ran, with this outcome.
+        case ran(DeliveryOutcome)
+        /// There was none: try again in this many seconds (jittered; longer when the
+        /// destination's own bound was the full one than when the lane was).
+        case busy(retryAfter: TimeInterval)
     }
 
-    /// A jittered delay within ``Configuration/retryDelay``.
-    func retryDelay() -> TimeInterval {
-        Double.random(in: configuration.retryDelay)
+    /// Runs `body` (one delivery to `address`, a device of `accountID`) holding a slot of its
+    /// lane, host and student, or answers ``Admission/busy(retryAfter:)`` at once when there is
+    /// none free. Addresses without a lane (APNs, email, log) run unbounded here.
+    func run(_ address: DeviceAddress, accountID: Int64?, _ body: () async -> DeliveryOutcome) async -> Admission {
+        guard let holders = holders(of: address, accountID: accountID) else { return .ran(await body()) }
+        if let full = take(holders) {
+            if case .lane = full { return .busy(retryAfter: Double.random(in: configuration.retryDelay)) }
+            return .busy(retryAfter: Double.random(in: configuration.busyDestinationDelay))
+        }
+        defer { give(holders) }
+        return .ran(await body())
     }
 
     /// Deliveries in flight to `host` on the webhook lane (tests, diagnostics).
@@ -114,16 +126,19 @@ public final class DeliveryLanes: Sendable {
         case .apns, .email, .log: return nil
         }
         let limits = limits(of: lane)
-        var holders: [(Holder, Int)] = [(.lane(lane), limits.total), (.host(lane, Self.normalized(host ?? "")), limits.perHost)]
+        var holders: [(Holder, Int)] = [(.host(lane, Self.normalized(host ?? "")), limits.perHost)]
         if let accountID { holders.append((.account(lane, accountID), limits.perAccount)) }
+        holders.append((.lane(lane), limits.total))
         return holders
     }
 
-    private func take(_ holders: [(Holder, Int)]) -> Bool {
+    /// Takes a slot of each holder, or none; nil when taken, else the first holder that is full
+    /// (the destination's own bounds are checked before the lane's).
+    private func take(_ holders: [(Holder, Int)]) -> Holder? {
         inFlight.withLock { table in
-            guard holders.allSatisfy({ (table[$0.0] ?? 0) < $0.1 }) else { return false }
+            if let full = holders.first(where: { (table[$0.0] ?? 0) >= $0.1 }) { return full.0 }
             for (holder, _) in holders { table[holder, default: 0] += 1 }
-            return true
+            return nil
         }
     }
 
