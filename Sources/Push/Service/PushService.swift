@@ -114,12 +114,14 @@ public final class PushService: Sendable {
             return .retry(after: 600, message: reason)
         }
         let started = ContinuousClock.now
-        let admission = await lanes.run(device.address, accountID: device.accountID) { await channel.deliver(stored.notification, to: device) }
-        guard case .ran(let outcome) = admission else {
+        let outcome: DeliveryOutcome
+        switch await lanes.run(device.address, accountID: device.accountID, { await channel.deliver(stored.notification, to: device) }) {
+        case .ran(let answer):
+            outcome = answer
+        case .busy(let seconds):
             // Its host, its student's other deliveries or its lane hold every slot: the job
             // comes back shortly, without using an attempt, and this worker moves on.
             DeliveryMetrics.record(channel: device.channel, outcome: "deferred", seconds: nil)
-            guard case .busy(let seconds) = admission else { return .snooze(seconds: 1) }
             return .snooze(seconds: seconds)
         }
         let took = started.duration(to: .now)
