@@ -5,6 +5,7 @@
 //   .build-release/release/scheduling-bench [path/to/umdio.json] [--runs 200] [--warmup 20]
 //       [--seconds 10] [--sizes 5,8,10] [--limit 20] [--selections all|most-sections|most-timed-sections]
 //       [--breakdown yes|no] [--naive yes|no] [--naive-cap 10] [--naive-finish 20]
+//       [--ratings all|none|synthetic] [--verify FILE] [--verify-cases 3000]
 //
 // `--seconds` bounds each case: slow builds get fewer runs (at least 20). The naive search on the
 // smallest size runs to the end if that takes under `--naive-finish` seconds, else it stops after
@@ -21,6 +22,11 @@
 // Each is built with no ratings (every value the median) and with a synthetic rating book
 // (about half the instructors and two thirds of the courses rated, from a hash of the name, as
 // the demo's ratings are), which splits the builder's groups of interchangeable sections.
+//
+// `--ratings none` or `synthetic` builds with one rating book only (for a profiler's counts).
+// `--verify FILE` measures nothing: it writes the full outcomes of the selections and of
+// `--verify-cases` seeded random requests to FILE and prints their digest, so two builds of the
+// builder can be checked for identical answers (Verification.swift).
 import Catalog
 import Foundation
 import Scheduling
@@ -30,6 +36,7 @@ import Scheduling
 let arguments = Array(CommandLine.arguments.dropFirst())
 let flagsWithValues: Set<String> = [
     "--runs", "--warmup", "--sizes", "--naive-cap", "--naive-finish", "--breakdown", "--limit", "--seconds", "--naive", "--selections",
+    "--verify", "--verify-cases", "--ratings",
 ]
 
 func option(_ name: String, default value: String) -> String {
@@ -59,6 +66,8 @@ let runNaive = option("--naive", default: "yes") == "yes"
 /// Each case stops measuring after this many seconds (but runs at least 20 times).
 let secondsPerCase = Double(option("--seconds", default: "10")) ?? 10
 let selectionFilter = option("--selections", default: "all")
+/// Which rating books to build with (`all`: none, then synthetic).
+let ratingsFilter = option("--ratings", default: "all")
 
 func loadAverage() -> String {
     ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "n/a")
@@ -175,6 +184,12 @@ let syntheticBook: RatingBook = {
     return RatingBook(courseGPAs: gpas, instructorRatings: ratings)
 }()
 
+if let index = arguments.firstIndex(of: "--verify"), index + 1 < arguments.count {
+    var verification = Verification(courses: allCourses.sorted { $0.label < $1.label }, ratings: syntheticBook)
+    _ = verification.run(writingTo: arguments[index + 1], randomCount: Int(option("--verify-cases", default: "3000")) ?? 3000)
+    exit(0)
+}
+
 // MARK: - The builder
 
 struct BuilderFigures {
@@ -226,7 +241,7 @@ var breakdownRows: [(String, Int, String, [Double])] = []
 for selection in selections {
     for size in sizes {
         let courses = pick(size, by: selection)
-        for (ratingsName, book) in [("none", RatingBook()), ("synthetic", syntheticBook)] {
+        for (ratingsName, book) in [("none", RatingBook()), ("synthetic", syntheticBook)] where ratingsFilter == "all" || ratingsFilter == ratingsName {
             let builder = ScheduleBuilder(ratings: book)
             let figures = measure(builder, courses, runs: runs, warmup: warmup)
             rows.append(Row(selection: selection.name, courses: courses, ratings: ratingsName, figures: figures))
@@ -270,7 +285,7 @@ if breakdown {
     }
 }
 
-if runNaive {
+if runNaive, ratingsFilter == "all" {
     print("\n## Naive Cartesian search (no pruning, no folding; conflicts pair by pair; top \(limit) by credit-weighted rating)\n")
     print("| courses | N | Cartesian size | naive: run | per combination (odometer / random sample) | naive total | builder p50, no ratings / synthetic | speed-up, no ratings / synthetic | conflict-free (naive / builder) |")
     print("|---|---:|---:|---|---|---:|---:|---:|---|")
