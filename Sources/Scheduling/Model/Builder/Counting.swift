@@ -15,8 +15,7 @@ struct ScheduleCounter {
     }
 
     mutating func run() {
-        let (partial, open) = space.root()
-        visit(partial, open, multiplier: 1)
+        visit(SearchPath(space), 0, multiplier: 1)
     }
 
     private mutating func add(_ value: Int) {
@@ -24,34 +23,44 @@ struct ScheduleCounter {
         count = overflow ? Int.max : sum
     }
 
-    private mutating func visit(_ partial: SearchSpace.Partial, _ open: [SearchSpace.Open], multiplier: Int) {
+    private mutating func visit(_ path: SearchPath, _ level: Int, multiplier: Int) {
         guard exact else { return }
         nodes += 1
         if nodes > budget { exact = false; return }
-        guard space.viable(partial, open) else { return }
-        if partial.placed == space.target {
+        guard path.viable(level) else { return }
+        if path.placed[level] == space.target {
             // Every course still open is optional (viable checked): leave them all out.
-            if space.unitsHold(partial.units) { add(multiplier) }
+            if space.unitsHold(path.units[level]) { add(multiplier) }
             return
         }
-        let index = space.pick(open)
-        let chosen = open[index]
-        let prepared = space.courses[chosen.course]
-        if open.count == 1, partial.placed + 1 == space.target {
-            guard space.unitsHold(partial.units + prepared.units) else { return }
-            let total = chosen.options.reduce(0) { $0 + space.groups(chosen.course)[Int($1)].weight }
+        let slot = path.pick(level)
+        let course = path.course(slot, at: level)
+        let tables = space.tables
+        let base = tables.groupBase[course]
+        if path.openCount[level] == 1, path.placed[level] + 1 == space.target {
+            guard space.unitsHold(path.units[level] + path.courseUnits[course]) else { return }
+            var total = 0
+            path.forEachOption(of: course, at: level) { total += tables.weight[base + $0] }
             add(multiplier.multipliedReportingOverflow(by: total).overflow ? Int.max : multiplier * total)
             return
         }
-        for option in chosen.options {
-            guard let (next, rest) = space.place(option, of: index, partial, open) else { continue }
-            let weight = space.groups(chosen.course)[Int(option)].weight
-            let product = multiplier.multipliedReportingOverflow(by: weight)
-            visit(next, rest, multiplier: product.overflow ? Int.max : product.partialValue)
-            if !exact { return }
+        let position = space.courses[course].position
+        let words = path.options + level * path.words + tables.wordStart[course]
+        for word in 0..<tables.wordCounts[course] {
+            var bits = words[word]
+            while bits != 0 {
+                let group = word * 64 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard path.place(group, slot: slot, at: level) else { continue }
+                let product = multiplier.multipliedReportingOverflow(by: tables.weight[base + group])
+                visit(path, level + 1, multiplier: product.overflow ? Int.max : product.partialValue)
+                if !exact { return }
+            }
         }
-        if prepared.optional {
-            visit(partial, space.skip(index, open), multiplier: multiplier)
+        path.choice[position] = -1
+        if path.optional[course] {
+            path.skip(slot, at: level)
+            visit(path, level + 1, multiplier: multiplier)
         }
     }
 }
@@ -69,28 +78,37 @@ struct FeasibilityCheck {
 
     /// true when a schedule exists, false when none does, nil when the budget ran out first.
     mutating func run() -> Bool? {
-        let (partial, open) = space.root()
-        return visit(partial, open)
+        visit(SearchPath(space), 0)
     }
 
-    private mutating func visit(_ partial: SearchSpace.Partial, _ open: [SearchSpace.Open]) -> Bool? {
+    private mutating func visit(_ path: SearchPath, _ level: Int) -> Bool? {
         nodes += 1
         if nodes > budget { return nil }
-        guard space.viable(partial, open) else { return false }
-        if partial.placed == space.target { return space.unitsHold(partial.units) }
-        let index = space.pick(open)
+        guard path.viable(level) else { return false }
+        if path.placed[level] == space.target { return space.unitsHold(path.units[level]) }
+        let slot = path.pick(level)
+        let course = path.course(slot, at: level)
+        let tables = space.tables
         var unknown = false
-        for option in open[index].options {
-            guard let (next, rest) = space.place(option, of: index, partial, open) else { continue }
-            switch visit(next, rest) {
-            case true?: return true
-            case nil: unknown = true
-            case false?: break
+        let words = path.options + level * path.words + tables.wordStart[course]
+        for word in 0..<tables.wordCounts[course] {
+            var bits = words[word]
+            while bits != 0 {
+                let group = word * 64 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard path.place(group, slot: slot, at: level) else { continue }
+                switch visit(path, level + 1) {
+                case true?: return true
+                case nil: unknown = true
+                case false?: break
+                }
+                if nodes > budget { return nil }
             }
-            if nodes > budget { return nil }
         }
-        if space.courses[open[index].course].optional {
-            switch visit(partial, space.skip(index, open)) {
+        path.choice[space.courses[course].position] = -1
+        if path.optional[course] {
+            path.skip(slot, at: level)
+            switch visit(path, level + 1) {
             case true?: return true
             case nil: unknown = true
             case false?: break

@@ -94,13 +94,12 @@ struct Explainer {
             guard case .success(let candidates) = builder.candidates(for: course) else { return true }
             prepared.append(PreparedCourse(position: position, course: course, candidates: candidates, ratings: ratings, ranking: ranking))
         }
-        let space = SearchSpace(
+        let slots = SearchSpace(
             courses: prepared, target: prepared.count,
             minUnits: items.contains(.minUnits) ? constraints.minUnits : nil,
-            maxUnits: items.contains(.maxUnits) ? constraints.maxUnits : nil
+            maxUnits: items.contains(.maxUnits) ? constraints.maxUnits : nil,
+            counting: true
         )
-        var slots = space
-        slots.counting = true
         var check = FeasibilityCheck(space: slots, budget: budget)
         return check.run() == false
     }

@@ -38,13 +38,16 @@ public struct ScheduleBuilder: Sendable {
                     PreparedCourse(position: position, course: course, candidates: (try? candidates[position].get()) ?? [], ratings: ratings, ranking: ranking)
                 }
                 if prepared.contains(where: { !$0.optional && $0.candidates.isEmpty }) { break }
-                let space = SearchSpace(courses: prepared, target: target, minUnits: constraints.minUnits, maxUnits: constraints.maxUnits)
-                var slots = space
-                slots.counting = true
+                let slots = SearchSpace(
+                    courses: prepared, target: target, minUnits: constraints.minUnits, maxUnits: constraints.maxUnits, counting: true
+                )
                 var check = FeasibilityCheck(space: slots, budget: rankingBudget)
                 guard check.run() != false else { continue }
                 var counter = ScheduleCounter(space: slots, budget: countBudget)
                 counter.run()
+                let space = SearchSpace(
+                    courses: prepared, target: target, minUnits: constraints.minUnits, maxUnits: constraints.maxUnits, counting: false
+                )
                 var top = TopSchedules(space: space, ranking: ranking, limit: limit, budget: rankingBudget)
                 top.run()
                 if top.kept.isEmpty, top.complete { continue }

@@ -19,56 +19,37 @@ struct Placement: Sendable {
 /// with the fewest remaining candidates first, forward checking after every placement (a
 /// required course left without a candidate ends the branch), and an exact count of placed
 /// courses (`target`) and the unit limits.
+///
+/// The space is fixed; a search walks it with a ``SearchPath``. Counting and feasibility
+/// search slot groups (``PreparedCourse/countGroups``); ranking searches groups of equal
+/// points too (``PreparedCourse/groups``).
 struct SearchSpace {
     let courses: [PreparedCourse]
     let target: Int
     let minUnits: Double?
     let maxUnits: Double?
-    /// Counting and feasibility search slot groups (``PreparedCourse/countGroups``); ranking
-    /// searches groups of equal points too (``PreparedCourse/groups``).
-    var counting = false
+    let counting: Bool
+    /// The groups searched, laid out flat, with their compatibility bit sets.
+    let tables: GroupTables
+    /// Course indices by units, largest first: the most units the open courses can add.
+    let byUnits: [Int]
+
+    init(courses: [PreparedCourse], target: Int, minUnits: Double?, maxUnits: Double?, counting: Bool) {
+        self.courses = courses
+        self.target = target
+        self.minUnits = minUnits
+        self.maxUnits = maxUnits
+        self.counting = counting
+        tables = GroupTables(
+            courseCount: courses.count,
+            groups: { counting ? courses[$0].countGroups : courses[$0].groups },
+            unscheduled: { courses[$0].allUnscheduled }
+        )
+        byUnits = courses.indices.sorted { courses[$0].units > courses[$1].units }
+    }
 
     /// The groups searched for a course in this mode.
-    @inline(__always)
     func groups(_ course: Int) -> [CandidateGroup] { counting ? courses[course].countGroups : courses[course].groups }
-
-    /// A course not placed yet and its candidate groups still compatible with the partial
-    /// schedule (indices into ``PreparedCourse/groups``, best first).
-    struct Open {
-        var course: Int
-        var options: [Int32]
-    }
-
-    /// What has been placed so far.
-    struct Partial {
-        var mask = WeekMask()
-        var placed = 0
-        var units = 0.0
-        var quality: Int64 = 0
-        var days: Weekdays = []
-        var earliest: Int?
-        var latest: Int?
-        /// The group placed for each course in request order; -1 when not placed.
-        var choice: [Int]
-    }
-
-    func root() -> (Partial, [Open]) {
-        (Partial(choice: Array(repeating: -1, count: courses.count)),
-         courses.indices.map { Open(course: $0, options: (0..<Int32(groups($0).count)).map { $0 }) })
-    }
-
-    /// Whether the branch can still reach `target` courses within the unit limits.
-    func viable(_ partial: Partial, _ open: [Open]) -> Bool {
-        if partial.placed > target || partial.placed + open.count < target { return false }
-        let requiredLeft = open.filter { !courses[$0.course].optional }.count
-        if partial.placed + requiredLeft > target { return false }
-        if let maxUnits, partial.units > maxUnits + 1e-9 { return false }
-        if let minUnits {
-            let best = open.map { courses[$0.course].units }.sorted(by: >).prefix(target - partial.placed).reduce(0, +)
-            if partial.units + best < minUnits - 1e-9 { return false }
-        }
-        return true
-    }
 
     /// Whether a complete placement meets the unit limits.
     func unitsHold(_ units: Double) -> Bool {
@@ -76,53 +57,241 @@ struct SearchSpace {
         if let maxUnits, units > maxUnits + 1e-9 { return false }
         return true
     }
+}
 
-    /// The open course to branch on: required before optional, fewest options first.
-    func pick(_ open: [Open]) -> Int {
+/// The partial schedules along a depth-first search's current branch, one *level* per node:
+/// level 0 is the root, and placing or leaving out a course at level `d` writes level `d + 1`.
+/// Each level holds the open courses (not placed, not left out) with their compatible groups as
+/// option sets (``GroupTables``) and what has been placed so far. Everything lives in buffers
+/// allocated once per search, so a node allocates nothing.
+///
+/// At a level, open courses are addressed by *slot* (their position in the level's list, in
+/// request order).
+final class SearchPath {
+    let space: SearchSpace
+    let tables: GroupTables
+    let courseCount: Int
+    let words: Int
+
+    /// Option sets, `words` per level.
+    let options: UnsafeMutablePointer<UInt64>
+    /// Open courses per level (`courseCount` entries each, `openCount[d]` used), and how many
+    /// groups each still has.
+    let openCourse: UnsafeMutablePointer<Int>
+    let optionCount: UnsafeMutablePointer<Int>
+    let openCount: UnsafeMutablePointer<Int>
+    /// What has been placed, per level.
+    let mask: UnsafeMutablePointer<WeekMask>
+    let placed: UnsafeMutablePointer<Int>
+    let units: UnsafeMutablePointer<Double>
+    let quality: UnsafeMutablePointer<Int64>
+    /// ``Weekdays`` raw values.
+    let days: UnsafeMutablePointer<UInt8>
+    /// `Int.max` / `Int.min` while nothing timed is placed.
+    let earliest: UnsafeMutablePointer<Int>
+    let latest: UnsafeMutablePointer<Int>
+    /// The group placed for each course in request order (-1 when none), along the branch.
+    let choice: UnsafeMutablePointer<Int>
+    /// Whether each course is optional, and its units.
+    let optional: [Bool]
+    let courseUnits: [Double]
+
+    init(_ space: SearchSpace) {
+        self.space = space
+        tables = space.tables
+        courseCount = space.courses.count
+        words = max(1, tables.totalWords)
+        let levels = courseCount + 1
+        options = .allocate(capacity: levels * words)
+        options.initialize(repeating: 0, count: levels * words)
+        openCourse = .allocate(capacity: levels * max(1, courseCount))
+        openCourse.initialize(repeating: 0, count: levels * max(1, courseCount))
+        optionCount = .allocate(capacity: levels * max(1, courseCount))
+        optionCount.initialize(repeating: 0, count: levels * max(1, courseCount))
+        openCount = .allocate(capacity: levels)
+        openCount.initialize(repeating: 0, count: levels)
+        mask = .allocate(capacity: levels)
+        mask.initialize(repeating: WeekMask(), count: levels)
+        placed = .allocate(capacity: levels)
+        placed.initialize(repeating: 0, count: levels)
+        units = .allocate(capacity: levels)
+        units.initialize(repeating: 0, count: levels)
+        quality = .allocate(capacity: levels)
+        quality.initialize(repeating: 0, count: levels)
+        days = .allocate(capacity: levels)
+        days.initialize(repeating: 0, count: levels)
+        earliest = .allocate(capacity: levels)
+        earliest.initialize(repeating: Int.max, count: levels)
+        latest = .allocate(capacity: levels)
+        latest.initialize(repeating: Int.min, count: levels)
+        choice = .allocate(capacity: max(1, courseCount))
+        choice.initialize(repeating: -1, count: max(1, courseCount))
+        optional = space.courses.map(\.optional)
+        courseUnits = space.courses.map(\.units)
+        // The root: nothing placed, every course open with every group.
+        tables.fillAll(options)
+        openCount[0] = courseCount
+        for course in 0..<courseCount {
+            openCourse[course] = course
+            optionCount[course] = tables.groupCounts[course]
+        }
+    }
+
+    deinit {
+        for pointer in [openCourse, optionCount, openCount, placed, earliest, latest, choice] { pointer.deallocate() }
+        options.deallocate()
+        mask.deinitialize(count: courseCount + 1)
+        mask.deallocate()
+        units.deallocate()
+        quality.deallocate()
+        days.deallocate()
+    }
+
+    /// The course in slot `slot` of level `level`.
+    @inline(__always)
+    func course(_ slot: Int, at level: Int) -> Int { openCourse[level * courseCount + slot] }
+
+    /// How many groups the course in slot `slot` of level `level` still has.
+    @inline(__always)
+    func count(_ slot: Int, at level: Int) -> Int { optionCount[level * courseCount + slot] }
+
+    /// Calls `body` with each group (course-local index) the course still has at `level`, in
+    /// group order: best first.
+    @inline(__always)
+    func forEachOption(of course: Int, at level: Int, _ body: (Int) throws -> Void) rethrows {
+        let base = level * words + tables.wordStart[course]
+        for word in 0..<tables.wordCounts[course] {
+            var bits = options[base + word]
+            while bits != 0 {
+                try body(word * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+    }
+
+    /// The first (best) group the course still has at `level`; nil when none.
+    @inline(__always)
+    func firstOption(of course: Int, at level: Int) -> Int? {
+        let base = level * words + tables.wordStart[course]
+        for word in 0..<tables.wordCounts[course] where options[base + word] != 0 {
+            return word * 64 + options[base + word].trailingZeroBitCount
+        }
+        return nil
+    }
+
+    /// Whether the branch can still reach `target` courses within the unit limits.
+    func viable(_ level: Int) -> Bool {
+        let target = space.target
+        let placed = placed[level], open = openCount[level]
+        if placed > target || placed + open < target { return false }
+        var requiredLeft = 0
+        for slot in 0..<open where !optional[course(slot, at: level)] { requiredLeft += 1 }
+        if placed + requiredLeft > target { return false }
+        if let maxUnits = space.maxUnits, units[level] > maxUnits + 1e-9 { return false }
+        if let minUnits = space.minUnits {
+            // The largest units of `target - placed` open courses, added largest first.
+            var best = 0.0
+            var wanted = target - placed
+            for course in space.byUnits where wanted > 0 && isOpen(course, at: level) {
+                best += courseUnits[course]
+                wanted -= 1
+            }
+            if units[level] + best < minUnits - 1e-9 { return false }
+        }
+        return true
+    }
+
+    private func isOpen(_ course: Int, at level: Int) -> Bool {
+        for slot in 0..<openCount[level] where openCourse[level * courseCount + slot] == course { return true }
+        return false
+    }
+
+    /// The slot to branch on: required before optional, fewest options first, then the first
+    /// course in request order.
+    func pick(_ level: Int) -> Int {
+        let row = level * courseCount
         var best = 0
-        for index in open.indices.dropFirst() {
-            let a = open[index], b = open[best]
-            let aOptional = courses[a.course].optional, bOptional = courses[b.course].optional
-            if aOptional != bOptional { if !aOptional { best = index }; continue }
-            if a.options.count < b.options.count || (a.options.count == b.options.count && a.course < b.course) { best = index }
+        for slot in 1..<max(1, openCount[level]) {
+            let a = openCourse[row + slot], b = openCourse[row + best]
+            if optional[a] != optional[b] { if !optional[a] { best = slot }; continue }
+            let countA = optionCount[row + slot], countB = optionCount[row + best]
+            if countA < countB || (countA == countB && a < b) { best = slot }
         }
         return best
     }
 
-    /// Places group `option` of `open[index]`; nil when forward checking empties a required course.
-    func place(_ option: Int32, of index: Int, _ partial: Partial, _ open: [Open]) -> (Partial, [Open])? {
-        let prepared = courses[open[index].course]
-        let candidate = groups(open[index].course)[Int(option)]
-        var next = partial
-        next.mask = partial.mask.union(candidate.mask)
-        next.placed += 1
-        next.units += prepared.units
-        next.quality += candidate.quality
-        next.days.formUnion(candidate.days)
-        if let start = candidate.earliestStart { next.earliest = min(next.earliest ?? start, start) }
-        if let end = candidate.latestEnd { next.latest = max(next.latest ?? end, end) }
-        next.choice[prepared.position] = Int(option)
-        // A candidate without timed meetings conflicts with nothing: the others keep every option.
-        if candidate.mask.isEmpty { return (next, skip(index, open)) }
-        var rest: [Open] = []
-        rest.reserveCapacity(open.count - 1)
-        for (position, other) in open.enumerated() where position != index {
-            if courses[other.course].allUnscheduled {
-                rest.append(other)
-                continue
-            }
-            let groups = groups(other.course)
-            let kept = other.options.filter { !groups[Int($0)].mask.intersects(candidate.mask) }
-            if kept.isEmpty, !courses[other.course].optional { return nil }
-            rest.append(Open(course: other.course, options: kept))
+    /// Places group `group` of the course in slot `slot` of `level`, writing `level + 1`; false
+    /// when forward checking leaves a required course without a group (level `level + 1` is
+    /// then not valid). Sets the course's ``choice``, which the caller resets.
+    func place(_ group: Int, slot: Int, at level: Int) -> Bool {
+        let course = course(slot, at: level)
+        let global = tables.groupBase[course] + group
+        let next = level + 1
+        mask[next] = mask[level].union(tables.masks[global])
+        placed[next] = placed[level] + 1
+        units[next] = units[level] + courseUnits[course]
+        quality[next] = quality[level] + tables.quality[global]
+        days[next] = days[level] | tables.days[global]
+        earliest[next] = min(earliest[level], tables.earliestStart[global])
+        latest[next] = max(latest[level], tables.latestEnd[global])
+        choice[space.courses[course].position] = group
+        // A group without timed meetings conflicts with nothing: the others keep every option.
+        if tables.masks[global].isEmpty {
+            removeSlot(slot, from: level)
+            return true
         }
-        return (next, rest)
+        let row = tables.compatibleRow(global)
+        let from = level * courseCount, to = next * courseCount
+        var kept = 0
+        for index in 0..<openCount[level] where index != slot {
+            let other = openCourse[from + index]
+            let start = tables.wordStart[other], length = tables.wordCounts[other]
+            let source = options + level * words + start, target = options + next * words + start
+            var count = 0
+            if tables.allUnscheduled[other] {
+                for word in 0..<length { target[word] = source[word] }
+                count = optionCount[from + index]
+            } else {
+                for word in 0..<length {
+                    let bits = source[word] & row[start + word]
+                    target[word] = bits
+                    count += bits.nonzeroBitCount
+                }
+                if count == 0, !optional[other] { return false }
+            }
+            openCourse[to + kept] = other
+            optionCount[to + kept] = count
+            kept += 1
+        }
+        openCount[next] = kept
+        return true
     }
 
-    /// Leaves an optional course out.
-    func skip(_ index: Int, _ open: [Open]) -> [Open] {
-        var rest = open
-        rest.remove(at: index)
-        return rest
+    /// Leaves the optional course in slot `slot` of `level` out, writing `level + 1`.
+    func skip(_ slot: Int, at level: Int) {
+        let next = level + 1
+        mask[next] = mask[level]
+        placed[next] = placed[level]
+        units[next] = units[level]
+        quality[next] = quality[level]
+        days[next] = days[level]
+        earliest[next] = earliest[level]
+        latest[next] = latest[level]
+        removeSlot(slot, from: level)
+    }
+
+    /// Level `level + 1`'s open courses: those of `level` but the one in `slot`, options unchanged.
+    private func removeSlot(_ slot: Int, from level: Int) {
+        let from = level * courseCount, to = (level + 1) * courseCount
+        var kept = 0
+        for index in 0..<openCount[level] where index != slot {
+            let other = openCourse[from + index]
+            let start = tables.wordStart[other]
+            for word in 0..<tables.wordCounts[other] { options[(level + 1) * words + start + word] = options[level * words + start + word] }
+            openCourse[to + kept] = other
+            optionCount[to + kept] = optionCount[from + index]
+            kept += 1
+        }
+        openCount[level + 1] = kept
     }
 }

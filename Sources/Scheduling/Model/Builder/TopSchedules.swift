@@ -26,77 +26,51 @@ struct TopSchedules {
 
     mutating func run() {
         guard limit > 0 else { return }
-        let (partial, open) = space.root()
-        visit(partial, open)
+        let path = SearchPath(space)
+        visit(path, RankingBound(path: path, ranking: ranking), 0)
     }
 
     private var threshold: Int64? { kept.count == limit ? kept.last?.score : nil }
 
-    private mutating func visit(_ partial: SearchSpace.Partial, _ open: [SearchSpace.Open]) {
+    private mutating func visit(_ path: SearchPath, _ bound: RankingBound, _ level: Int) {
         guard complete else { return }
         nodes += 1
         if nodes > budget { complete = false; return }
-        guard space.viable(partial, open) else { return }
-        if partial.placed == space.target {
-            if space.unitsHold(partial.units) { keep(partial) }
+        guard path.viable(level) else { return }
+        if path.placed[level] == space.target {
+            if space.unitsHold(path.units[level]) { keep(path, level) }
             return
         }
-        if let threshold, bound(partial, open) <= threshold { return }
-        let index = space.pick(open)
-        let chosen = open[index]
-        for option in chosen.options {
-            guard let (next, rest) = space.place(option, of: index, partial, open) else { continue }
-            visit(next, rest)
-            if !complete { return }
-        }
-        if space.courses[chosen.course].optional {
-            visit(partial, space.skip(index, open))
-        }
-    }
-
-    /// The most any schedule in this branch can score.
-    func bound(_ partial: SearchSpace.Partial, _ open: [SearchSpace.Open]) -> Int64 {
-        var quality = partial.quality
-        var days = partial.days
-        var earliest = partial.earliest
-        var latest = partial.latest
-        // Idle time only shrinks where a later class lands in it.
-        let idle = partial.mask.gaps
-        let idleSlots = idle.slotCount
-        var fillable = 0
-        for item in open {
-            let prepared = space.courses[item.course]
-            // Options are kept in group order, best quality first.
-            if let first = item.options.first { quality += max(0, prepared.groups[Int(first)].quality) }
-            if idleSlots > fillable {
-                fillable += item.options.reduce(0) { best, option in max(best, prepared.groups[Int(option)].mask.overlapCount(idle)) }
+        if let threshold, bound.placedAndBest(level) <= threshold { return }
+        let slot = path.pick(level)
+        let course = path.course(slot, at: level)
+        let words = path.options + level * path.words + space.tables.wordStart[course]
+        for word in 0..<space.tables.wordCounts[course] {
+            var bits = words[word]
+            while bits != 0 {
+                let group = word * 64 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard path.place(group, slot: slot, at: level) else { continue }
+                visit(path, bound, level + 1)
+                if !complete { return }
             }
-            guard !prepared.optional, !item.options.isEmpty else { continue }
-            // Whatever the course places, it brings the days all its options share, starts no
-            // later than its latest-starting option and ends no earlier than its earliest-ending one.
-            var shared: Weekdays = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
-            var latestStart: Int? = Int.min
-            var earliestEnd: Int? = Int.max
-            for option in item.options {
-                let candidate = prepared.groups[Int(option)]
-                shared.formIntersection(candidate.days)
-                if let start = candidate.earliestStart, let value = latestStart { latestStart = max(value, start) } else { latestStart = nil }
-                if let end = candidate.latestEnd, let value = earliestEnd { earliestEnd = min(value, end) } else { earliestEnd = nil }
-            }
-            days.formUnion(shared)
-            if let latestStart { earliest = min(earliest ?? latestStart, latestStart) }
-            if let earliestEnd { latest = max(latest ?? earliestEnd, earliestEnd) }
         }
-        let leastIdle = max(0, idleSlots - fillable) * WeekMask.slotMinutes
-        return quality + ranking.shapeBound(days: days.rawValue.nonzeroBitCount, earliest: earliest, latest: latest, gapMinutes: leastIdle)
+        path.choice[space.courses[course].position] = -1
+        if path.optional[course] {
+            path.skip(slot, at: level)
+            visit(path, bound, level + 1)
+        }
     }
 
     /// Keeps the schedules a leaf stands for: every combination of its groups' members, all of
     /// the same score, smallest class ids first, as long as they still make the cut.
-    private mutating func keep(_ partial: SearchSpace.Partial) {
-        let shape = ranking.shapePoints(partial.mask.shape)
-        let score = partial.quality + shape.total
-        let members: [[Int]] = partial.choice.enumerated().map { position, group in
+    private mutating func keep(_ path: SearchPath, _ level: Int) {
+        let shape = ranking.shapePoints(path.mask[level].shape)
+        let score = path.quality[level] + shape.total
+        // Below the last kept score nothing it stands for makes the cut.
+        if kept.count == limit, let last = kept.last, score < last.score { return }
+        let groups = Array(UnsafeBufferPointer(start: path.choice, count: path.courseCount))
+        let members: [[Int]] = groups.enumerated().map { position, group in
             group < 0 ? [-1] : space.courses[position].groups[group].members.sorted {
                 space.courses[position].candidates[$0].classIDs.lexicographicallyPrecedes(space.courses[position].candidates[$1].classIDs)
             }
@@ -107,7 +81,7 @@ struct TopSchedules {
             let key = choice.enumerated().map { position, option in
                 option < 0 ? Int64.max : space.courses[position].candidates[option].classIDs[0]
             }
-            let placement = Placement(choice: choice, score: score, quality: partial.quality, shape: shape, key: key)
+            let placement = Placement(choice: choice, score: score, quality: path.quality[level], shape: shape, key: key)
             guard insert(placement) else { return }
             var position = members.count - 1
             while position >= 0 {
