@@ -37,12 +37,15 @@ final class GroupTables {
     let earliestStart: [Int]
     /// Minutes after midnight; `Int.min` when the group has no timed meeting.
     let latestEnd: [Int]
+    /// Slots, for the compatibility rows only: the search itself works from runs and spans.
     let masks: [WeekMask]
-    /// The non-zero words of each group's mask (`maskWords[maskWordStart[g]..<maskWordStart[g + 1]]`,
-    /// at word positions `maskWordIndex`), so overlaps with another mask touch only those.
-    let maskWordStart: [Int]
-    let maskWordIndex: [Int]
-    let maskWords: [UInt64]
+    /// Each group's runs of occupied slots, `runs[runStart[g]..<runStart[g + 1]]` (none for a
+    /// group without timed meetings).
+    let runStart: [Int]
+    let runs: [SlotRun]
+    /// Each group's occupied days, `daySpans[daySpanStart[g]..<daySpanStart[g + 1]]`.
+    let daySpanStart: [Int]
+    let daySpans: [DaySpan]
 
     /// Where each group's row starts in ``rows``; -1 until it is built.
     private let rowStart: UnsafeMutablePointer<Int>
@@ -57,7 +60,7 @@ final class GroupTables {
         self.courseCount = courseCount
         var groupBase: [Int] = [], groupCounts: [Int] = [], wordStart: [Int] = [], wordCounts: [Int] = []
         var quality: [Int64] = [], weight: [Int] = [], days: [UInt8] = [], earliestStart: [Int] = [], latestEnd: [Int] = []
-        var masks: [WeekMask] = [], maskWordStart: [Int] = [], maskWordIndex: [Int] = [], maskWords: [UInt64] = []
+        var masks: [WeekMask] = [], runStart: [Int] = [], runs: [SlotRun] = [], daySpanStart: [Int] = [], daySpans: [DaySpan] = []
         var allUnscheduled: [Bool] = []
         var words = 0
         for course in 0..<courseCount {
@@ -75,14 +78,17 @@ final class GroupTables {
                 earliestStart.append(group.earliestStart ?? Int.max)
                 latestEnd.append(group.latestEnd ?? Int.min)
                 masks.append(group.mask)
-                maskWordStart.append(maskWords.count)
-                for lane in 0..<32 where group.mask.words[lane] != 0 {
-                    maskWordIndex.append(lane)
-                    maskWords.append(group.mask.words[lane])
+                runStart.append(runs.count)
+                runs += group.mask.slotRuns
+                daySpanStart.append(daySpans.count)
+                for day in 0..<7 {
+                    let span = group.mask.daySpan(day)
+                    if span.first >= 0 { daySpans.append(DaySpan(day: day, first: span.first, last: span.last, busy: span.busy)) }
                 }
             }
         }
-        maskWordStart.append(maskWords.count)
+        runStart.append(runs.count)
+        daySpanStart.append(daySpans.count)
         self.groupBase = groupBase
         self.groupCounts = groupCounts
         self.wordStart = wordStart
@@ -95,9 +101,10 @@ final class GroupTables {
         self.earliestStart = earliestStart
         self.latestEnd = latestEnd
         self.masks = masks
-        self.maskWordStart = maskWordStart
-        self.maskWordIndex = maskWordIndex
-        self.maskWords = maskWords
+        self.runStart = runStart
+        self.runs = runs
+        self.daySpanStart = daySpanStart
+        self.daySpans = daySpans
         rowStart = .allocate(capacity: max(1, quality.count))
         rowStart.initialize(repeating: -1, count: max(1, quality.count))
         rowsCapacity = min(Self.rowCacheWords, max(1, words) * 16)
@@ -122,12 +129,19 @@ final class GroupTables {
         }
     }
 
-    /// How many slots group `group`'s mask shares with `other` (32 words).
+    /// Whether the group occupies no slot (TBA or online): it conflicts with nothing.
     @inline(__always)
-    func overlap(_ group: Int, _ other: UnsafePointer<UInt64>) -> Int {
+    func isUnscheduled(_ group: Int) -> Bool { runStart[group] == runStart[group + 1] }
+
+    /// How many of the group's slots fall within each day's `first[day]...last[day]` (a day
+    /// with `last < first` has none).
+    @inline(__always)
+    func slotsWithin(_ group: Int, first: UnsafePointer<Int>, last: UnsafePointer<Int>) -> Int {
         var count = 0
-        for index in maskWordStart[group]..<maskWordStart[group + 1] {
-            count += (maskWords[index] & other[maskWordIndex[index]]).nonzeroBitCount
+        for index in runStart[group]..<runStart[group + 1] {
+            let run = runs[index]
+            let inside = min(run.to, last[run.day] + 1) - max(run.from, first[run.day])
+            if inside > 0 { count += inside }
         }
         return count
     }
@@ -168,4 +182,12 @@ final class GroupTables {
             }
         }
     }
+}
+
+/// A group's first and last occupied slot on one day (0 = Monday) and how many it occupies.
+struct DaySpan: Sendable {
+    var day: Int
+    var first: Int
+    var last: Int
+    var busy: Int
 }

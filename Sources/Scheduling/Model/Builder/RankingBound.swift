@@ -1,22 +1,15 @@
 /// The optimistic bounds of the ranking search at one level of a ``SearchPath``: the most any
-/// schedule below that node can score. Nothing here allocates; the idle slots of the level
-/// are worked out once into a scratch mask.
-final class RankingBound {
+/// schedule below that node can score. Nothing here allocates.
+struct RankingBound {
     let path: SearchPath
     let tables: GroupTables
     let ranking: Ranking
-    /// The idle slots (``WeekMask/gaps``) of the level being bounded, as 32 words.
-    private let idle: UnsafeMutablePointer<UInt64>
 
     init(path: SearchPath, ranking: Ranking) {
         self.path = path
         tables = path.tables
         self.ranking = ranking
-        idle = .allocate(capacity: 32)
-        idle.initialize(repeating: 0, count: 32)
     }
-
-    deinit { idle.deallocate() }
 
     /// The branch and bound's bound since its first version, value for value: the points
     /// already placed; for each open course its best group's points (at least 0); the days
@@ -30,9 +23,7 @@ final class RankingBound {
         var earliest = path.earliest[level]
         var latest = path.latest[level]
         // Idle time only shrinks where a later class lands in it.
-        let gaps = path.mask[level].gaps
-        for lane in 0..<32 { idle[lane] = gaps.words[lane] }
-        let idleSlots = gaps.slotCount
+        let idleSlots = path.idleSlots(level)
         var fillable = 0
         let row = level * path.courseCount
         for slot in 0..<path.openCount[level] {
@@ -42,7 +33,7 @@ final class RankingBound {
             if let first = path.firstOption(of: course, at: level) { quality += max(0, tables.quality[base + first]) }
             if idleSlots > fillable {
                 var most = 0
-                path.forEachOption(of: course, at: level) { most = max(most, tables.overlap(base + $0, idle)) }
+                path.forEachOption(of: course, at: level) { most = max(most, path.idleOverlap(base + $0, at: level)) }
                 fillable += most
             }
             guard !path.optional[course], path.optionCount[row + slot] > 0 else { continue }

@@ -80,8 +80,13 @@ final class SearchPath {
     let openCourse: UnsafeMutablePointer<Int>
     let optionCount: UnsafeMutablePointer<Int>
     let openCount: UnsafeMutablePointer<Int>
-    /// What has been placed, per level.
-    let mask: UnsafeMutablePointer<WeekMask>
+    /// What has been placed, per level. The slots are kept as each day's first and last occupied
+    /// slot (``noSlot`` and -1 for a free day) and its count of occupied slots, 7 entries per
+    /// level: placed groups never share a slot (forward checking), so these are exactly what the
+    /// union of their masks has, and placing a group only widens a few days' spans.
+    let dayFirst: UnsafeMutablePointer<Int>
+    let dayLast: UnsafeMutablePointer<Int>
+    let dayBusy: UnsafeMutablePointer<Int>
     let placed: UnsafeMutablePointer<Int>
     let units: UnsafeMutablePointer<Double>
     let quality: UnsafeMutablePointer<Int64>
@@ -110,8 +115,12 @@ final class SearchPath {
         optionCount.initialize(repeating: 0, count: levels * max(1, courseCount))
         openCount = .allocate(capacity: levels)
         openCount.initialize(repeating: 0, count: levels)
-        mask = .allocate(capacity: levels)
-        mask.initialize(repeating: WeekMask(), count: levels)
+        dayFirst = .allocate(capacity: levels * 7)
+        dayFirst.initialize(repeating: Self.noSlot, count: levels * 7)
+        dayLast = .allocate(capacity: levels * 7)
+        dayLast.initialize(repeating: -1, count: levels * 7)
+        dayBusy = .allocate(capacity: levels * 7)
+        dayBusy.initialize(repeating: 0, count: levels * 7)
         placed = .allocate(capacity: levels)
         placed.initialize(repeating: 0, count: levels)
         units = .allocate(capacity: levels)
@@ -138,14 +147,17 @@ final class SearchPath {
     }
 
     deinit {
-        for pointer in [openCourse, optionCount, openCount, placed, earliest, latest, choice] { pointer.deallocate() }
+        for pointer in [openCourse, optionCount, openCount, dayFirst, dayLast, dayBusy, placed, earliest, latest, choice] {
+            pointer.deallocate()
+        }
         options.deallocate()
-        mask.deinitialize(count: courseCount + 1)
-        mask.deallocate()
         units.deallocate()
         quality.deallocate()
         days.deallocate()
     }
+
+    /// ``dayFirst`` of a free day: past every slot.
+    static let noSlot = 1 << 20
 
     /// The course in slot `slot` of level `level`.
     @inline(__always)
@@ -227,7 +239,13 @@ final class SearchPath {
         let course = course(slot, at: level)
         let global = tables.groupBase[course] + group
         let next = level + 1
-        mask[next] = mask[level].union(tables.masks[global])
+        copyDays(from: level)
+        for index in tables.daySpanStart[global]..<tables.daySpanStart[global + 1] {
+            let span = tables.daySpans[index], day = next * 7 + span.day
+            dayFirst[day] = min(dayFirst[day], span.first)
+            dayLast[day] = max(dayLast[day], span.last)
+            dayBusy[day] += span.busy
+        }
         placed[next] = placed[level] + 1
         units[next] = units[level] + courseUnits[course]
         quality[next] = quality[level] + tables.quality[global]
@@ -236,7 +254,7 @@ final class SearchPath {
         latest[next] = max(latest[level], tables.latestEnd[global])
         choice[space.courses[course].position] = group
         // A group without timed meetings conflicts with nothing: the others keep every option.
-        if tables.masks[global].isEmpty {
+        if tables.isUnscheduled(global) {
             removeSlot(slot, from: level)
             return true
         }
@@ -270,7 +288,7 @@ final class SearchPath {
     /// Leaves the optional course in slot `slot` of `level` out, writing `level + 1`.
     func skip(_ slot: Int, at level: Int) {
         let next = level + 1
-        mask[next] = mask[level]
+        copyDays(from: level)
         placed[next] = placed[level]
         units[next] = units[level]
         quality[next] = quality[level]
@@ -278,6 +296,46 @@ final class SearchPath {
         earliest[next] = earliest[level]
         latest[next] = latest[level]
         removeSlot(slot, from: level)
+    }
+
+    @inline(__always)
+    private func copyDays(from level: Int) {
+        for day in 0..<7 {
+            dayFirst[level * 7 + 7 + day] = dayFirst[level * 7 + day]
+            dayLast[level * 7 + 7 + day] = dayLast[level * 7 + day]
+            dayBusy[level * 7 + 7 + day] = dayBusy[level * 7 + day]
+        }
+    }
+
+    /// Idle slots between the first and last class of each day at `level`, summed: the slot
+    /// count of the placed mask's ``WeekMask/gaps``.
+    func idleSlots(_ level: Int) -> Int {
+        var idle = 0
+        for day in level * 7..<level * 7 + 7 where dayLast[day] >= 0 {
+            idle += dayLast[day] - dayFirst[day] + 1 - dayBusy[day]
+        }
+        return idle
+    }
+
+    /// How many of a group's slots fall in the idle time of `level`. The group must share no
+    /// slot with what is placed (every option left after forward checking does not), so its
+    /// slots within the days' spans are all idle ones: the overlap with ``WeekMask/gaps``.
+    @inline(__always)
+    func idleOverlap(_ global: Int, at level: Int) -> Int {
+        tables.slotsWithin(global, first: dayFirst + level * 7, last: dayLast + level * 7)
+    }
+
+    /// The shape of the week placed at `level`: what ``WeekMask/shape`` gives for the union
+    /// of the placed groups' masks.
+    func shape(_ level: Int) -> WeekShape {
+        var shape = WeekShape()
+        for day in level * 7..<level * 7 + 7 where dayLast[day] >= 0 {
+            shape.days += 1
+            shape.earliestStart = min(shape.earliestStart ?? Int.max, dayFirst[day] * WeekMask.slotMinutes)
+            shape.latestEnd = max(shape.latestEnd ?? Int.min, (dayLast[day] + 1) * WeekMask.slotMinutes)
+            shape.gapMinutes += (dayLast[day] - dayFirst[day] + 1 - dayBusy[day]) * WeekMask.slotMinutes
+        }
+        return shape
     }
 
     /// Level `level + 1`'s open courses: those of `level` but the one in `slot`, options unchanged.

@@ -65,7 +65,7 @@ struct TopSchedules {
     /// Keeps the schedules a leaf stands for: every combination of its groups' members, all of
     /// the same score, smallest class ids first, as long as they still make the cut.
     private mutating func keep(_ path: SearchPath, _ level: Int) {
-        let shape = ranking.shapePoints(path.mask[level].shape)
+        let shape = ranking.shapePoints(path.shape(level))
         let score = path.quality[level] + shape.total
         // Below the last kept score nothing it stands for makes the cut.
         if kept.count == limit, let last = kept.last, score < last.score { return }

@@ -97,7 +97,7 @@ public struct WeekMask: Sendable, Hashable {
 
     /// The first and last occupied slot of a day (-1 when none) and how many are occupied,
     /// walking the day's bits word by word with the neighbouring days' bits masked off.
-    private func daySpan(_ day: Int) -> (first: Int, last: Int, busy: Int) {
+    func daySpan(_ day: Int) -> (first: Int, last: Int, busy: Int) {
         let base = day * Self.slotsPerDay
         var first = -1, last = -1, busy = 0
         var bit = base
@@ -118,6 +118,25 @@ public struct WeekMask: Sendable, Hashable {
         return (first, last, busy)
     }
 
+    /// The runs of consecutive occupied slots, Monday first and earliest first within a day.
+    var slotRuns: [SlotRun] {
+        var runs: [SlotRun] = []
+        for lane in 0..<32 {
+            var bits = words[lane]
+            while bits != 0 {
+                let bit = lane * 64 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                let day = bit / Self.slotsPerDay, slot = bit % Self.slotsPerDay
+                if let last = runs.last, last.day == day, last.to == slot {
+                    runs[runs.count - 1].to += 1
+                } else {
+                    runs.append(SlotRun(day: day, from: slot, to: slot + 1))
+                }
+            }
+        }
+        return runs
+    }
+
     /// The shape of the week this mask describes, for ranking: days used, earliest start,
     /// latest end and the idle minutes between classes on the same day.
     public var shape: WeekShape {
@@ -132,6 +151,13 @@ public struct WeekMask: Sendable, Hashable {
         }
         return shape
     }
+}
+
+/// Consecutive occupied slots `from..<to` of one day (0 = Monday).
+struct SlotRun: Sendable, Equatable {
+    var day: Int
+    var from: Int
+    var to: Int
 }
 
 /// What a week looks like to a student: how many days on campus, how early, how late, and
