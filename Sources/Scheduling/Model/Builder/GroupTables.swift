@@ -19,33 +19,40 @@ final class GroupTables {
 
     let courseCount: Int
     /// Global number of each course's first group.
-    let groupBase: [Int]
-    let groupCounts: [Int]
+    let groupBase: FlatBuffer<Int>
+    let groupCounts: FlatBuffer<Int>
     /// First word of each course's run in an option set, and the run's length.
-    let wordStart: [Int]
-    let wordCounts: [Int]
+    let wordStart: FlatBuffer<Int>
+    let wordCounts: FlatBuffer<Int>
     let totalWords: Int
     /// Whether no group of the course occupies a slot: nothing filters its options.
-    let allUnscheduled: [Bool]
+    let allUnscheduled: FlatBuffer<Bool>
 
     // Per group, by global number.
-    let quality: [Int64]
-    let weight: [Int]
+    let groupCount: Int
+    let quality: FlatBuffer<Int64>
+    let weight: FlatBuffer<Int>
+    /// Occupied slots.
+    let slots: FlatBuffer<Int>
     /// ``Weekdays`` raw values.
-    let days: [UInt8]
+    let days: FlatBuffer<UInt8>
     /// Minutes after midnight; `Int.max` when the group has no timed meeting.
-    let earliestStart: [Int]
+    let earliestStart: FlatBuffer<Int>
     /// Minutes after midnight; `Int.min` when the group has no timed meeting.
-    let latestEnd: [Int]
-    /// Slots, for the compatibility rows only: the search itself works from runs and spans.
-    let masks: [WeekMask]
+    let latestEnd: FlatBuffer<Int>
+    /// Each group's ``WeekMask`` words (32 per group), and which of them are not zero
+    /// (`maskLanes[maskLaneStart[g]..<maskLaneStart[g + 1]]`): for the compatibility rows only,
+    /// the search itself works from runs and spans.
+    let maskWords: FlatBuffer<UInt64>
+    let maskLaneStart: FlatBuffer<Int>
+    let maskLanes: FlatBuffer<Int>
     /// Each group's runs of occupied slots, `runs[runStart[g]..<runStart[g + 1]]` (none for a
     /// group without timed meetings).
-    let runStart: [Int]
-    let runs: [SlotRun]
+    let runStart: FlatBuffer<Int>
+    let runs: FlatBuffer<SlotRun>
     /// Each group's occupied days, `daySpans[daySpanStart[g]..<daySpanStart[g + 1]]`.
-    let daySpanStart: [Int]
-    let daySpans: [DaySpan]
+    let daySpanStart: FlatBuffer<Int>
+    let daySpans: FlatBuffer<DaySpan>
 
     /// Where each group's row starts in ``rows``; -1 until it is built.
     private let rowStart: UnsafeMutablePointer<Int>
@@ -59,7 +66,7 @@ final class GroupTables {
     init(courseCount: Int, groups: (Int) -> [CandidateGroup], unscheduled: (Int) -> Bool) {
         self.courseCount = courseCount
         var groupBase: [Int] = [], groupCounts: [Int] = [], wordStart: [Int] = [], wordCounts: [Int] = []
-        var quality: [Int64] = [], weight: [Int] = [], days: [UInt8] = [], earliestStart: [Int] = [], latestEnd: [Int] = []
+        var quality: [Int64] = [], weight: [Int] = [], slots: [Int] = [], days: [UInt8] = [], earliestStart: [Int] = [], latestEnd: [Int] = []
         var masks: [WeekMask] = [], runStart: [Int] = [], runs: [SlotRun] = [], daySpanStart: [Int] = [], daySpans: [DaySpan] = []
         var allUnscheduled: [Bool] = []
         var words = 0
@@ -74,6 +81,7 @@ final class GroupTables {
             for group in list {
                 quality.append(group.quality)
                 weight.append(group.weight)
+                slots.append(group.slots)
                 days.append(group.days.rawValue)
                 earliestStart.append(group.earliestStart ?? Int.max)
                 latestEnd.append(group.latestEnd ?? Int.min)
@@ -89,24 +97,37 @@ final class GroupTables {
         }
         runStart.append(runs.count)
         daySpanStart.append(daySpans.count)
-        self.groupBase = groupBase
-        self.groupCounts = groupCounts
-        self.wordStart = wordStart
-        self.wordCounts = wordCounts
+        self.groupBase = FlatBuffer(groupBase)
+        self.groupCounts = FlatBuffer(groupCounts)
+        self.wordStart = FlatBuffer(wordStart)
+        self.wordCounts = FlatBuffer(wordCounts)
         self.totalWords = words
-        self.allUnscheduled = allUnscheduled
-        self.quality = quality
-        self.weight = weight
-        self.days = days
-        self.earliestStart = earliestStart
-        self.latestEnd = latestEnd
-        self.masks = masks
-        self.runStart = runStart
-        self.runs = runs
-        self.daySpanStart = daySpanStart
-        self.daySpans = daySpans
-        rowStart = .allocate(capacity: max(1, quality.count))
-        rowStart.initialize(repeating: -1, count: max(1, quality.count))
+        self.allUnscheduled = FlatBuffer(allUnscheduled)
+        groupCount = quality.count
+        self.quality = FlatBuffer(quality)
+        self.weight = FlatBuffer(weight)
+        self.slots = FlatBuffer(slots)
+        self.days = FlatBuffer(days)
+        self.earliestStart = FlatBuffer(earliestStart)
+        self.latestEnd = FlatBuffer(latestEnd)
+        var maskWords: [UInt64] = [], maskLaneStart: [Int] = [], maskLanes: [Int] = []
+        for mask in masks {
+            maskLaneStart.append(maskLanes.count)
+            for lane in 0..<32 {
+                maskWords.append(mask.words[lane])
+                if mask.words[lane] != 0 { maskLanes.append(lane) }
+            }
+        }
+        maskLaneStart.append(maskLanes.count)
+        self.maskWords = FlatBuffer(maskWords)
+        self.maskLaneStart = FlatBuffer(maskLaneStart)
+        self.maskLanes = FlatBuffer(maskLanes)
+        self.runStart = FlatBuffer(runStart)
+        self.runs = FlatBuffer(runs)
+        self.daySpanStart = FlatBuffer(daySpanStart)
+        self.daySpans = FlatBuffer(daySpans)
+        rowStart = .allocate(capacity: max(1, groupCount))
+        rowStart.initialize(repeating: -1, count: max(1, groupCount))
         rowsCapacity = min(Self.rowCacheWords, max(1, words) * 16)
         rows = .allocate(capacity: rowsCapacity + words)
     }
@@ -114,9 +135,16 @@ final class GroupTables {
     deinit {
         rowStart.deallocate()
         rows.deallocate()
+        for buffer in [groupBase, groupCounts, wordStart, wordCounts, weight, slots, earliestStart, latestEnd, maskLaneStart, maskLanes, runStart, daySpanStart] {
+            buffer.free()
+        }
+        allUnscheduled.free()
+        quality.free()
+        days.free()
+        maskWords.free()
+        runs.free()
+        daySpans.free()
     }
-
-    var groupCount: Int { quality.count }
 
     /// Every group of every course: the option set of a search's root.
     func fillAll(_ options: UnsafeMutablePointer<UInt64>) {
@@ -174,11 +202,18 @@ final class GroupTables {
 
     private func fillRow(_ group: Int, into row: UnsafeMutablePointer<UInt64>) {
         row.initialize(repeating: 0, count: totalWords)
-        let mask = masks[group]
+        let lanes = maskLaneStart[group]..<maskLaneStart[group + 1]
+        let mine = maskWords.base + group * 32
         for course in 0..<courseCount {
             let base = groupBase[course]
-            for local in 0..<groupCounts[course] where !masks[base + local].intersects(mask) {
-                row[wordStart[course] + local / 64] |= 1 << UInt64(local % 64)
+            for local in 0..<groupCounts[course] {
+                let theirs = maskWords.base + (base + local) * 32
+                var shared = false
+                for index in lanes where mine[maskLanes[index]] & theirs[maskLanes[index]] != 0 {
+                    shared = true
+                    break
+                }
+                if !shared { row[wordStart[course] + local / 64] |= 1 << UInt64(local % 64) }
             }
         }
     }

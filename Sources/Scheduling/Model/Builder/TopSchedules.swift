@@ -41,7 +41,15 @@ struct TopSchedules {
             if space.unitsHold(path.units[level]) { keep(path, level) }
             return
         }
-        if let threshold, bound.placedAndBest(level) <= threshold { return }
+        if let threshold {
+            // The classic bound prunes at equality, as it always has: which schedules of the
+            // last kept score are found depends on it, and answers must not change.
+            let parts = bound.classic(level)
+            if parts.total <= threshold { return }
+            // The lookahead prunes only below the threshold: nothing there can make the cut
+            // or change what is kept, so the answer is the same with or without it.
+            if bound.lookahead(level, parts, below: threshold) < threshold { return }
+        }
         let slot = path.pick(level)
         let course = path.course(slot, at: level)
         let words = path.options + level * path.words + space.tables.wordStart[course]
