@@ -3,7 +3,7 @@
 ///
 /// ``classic(_:)`` is the bound the search has always pruned with (at equality with the last
 /// kept score, which decides which ties are found, so it must not change).
-/// ``lookahead(_:_:below:)`` is tighter and prunes only strictly below that score, where
+/// ``lookaheadIsBelow(_:_:_:)`` is tighter and prunes only strictly below that score, where
 /// nothing can make the cut: adding it changes no answer. Nothing here allocates per node;
 /// the week-shape points are looked up in tables filled on first use.
 final class RankingBound {
@@ -11,7 +11,7 @@ final class RankingBound {
     let tables: GroupTables
     let ranking: Ranking
 
-    /// What ``classic(_:)`` works out, for ``lookahead(_:_:below:)`` to refine.
+    /// What ``classic(_:)`` works out, for ``lookaheadIsBelow(_:_:_:)`` to refine.
     struct Parts {
         /// Points placed plus each open course's best group's.
         var quality: Int64
@@ -32,6 +32,8 @@ final class RankingBound {
     /// fill, and the most slots one group of it occupies.
     private let fillable: UnsafeMutablePointer<Int>
     private let widest: UnsafeMutablePointer<Int>
+    /// Per slot of the level last bounded: the course's best group's points (at least 0).
+    private let bestQuality: UnsafeMutablePointer<Int64>
     /// Day points by number of days (0...7).
     private let dayPoints: [Int64]
     /// Gap points by idle slots (0...``gapSlotsCap``; more count as the cap), start and end
@@ -51,6 +53,8 @@ final class RankingBound {
         fillable.initialize(repeating: 0, count: max(1, path.courseCount))
         widest = .allocate(capacity: max(1, path.courseCount))
         widest.initialize(repeating: 0, count: max(1, path.courseCount))
+        bestQuality = .allocate(capacity: max(1, path.courseCount))
+        bestQuality.initialize(repeating: 0, count: max(1, path.courseCount))
         gapPoints = .allocate(capacity: gapSlotsCap + 1)
         gapPoints.initialize(repeating: .min, count: gapSlotsCap + 1)
         startPoints = .allocate(capacity: 1441)
@@ -63,6 +67,7 @@ final class RankingBound {
         for table in [gapPoints, startPoints, endPoints] { table.deallocate() }
         fillable.deallocate()
         widest.deallocate()
+        bestQuality.deallocate()
     }
 
     /// ``Ranking/gapPoints(gapMinutes:)`` for some idle slots, remembered.
@@ -108,7 +113,9 @@ final class RankingBound {
             let course = path.openCourse[row + slot]
             let base = tables.groupBase[course]
             // Options are kept in group order, best quality first.
-            if let first = path.firstOption(of: course, at: level) { quality += max(0, tables.quality[base + first]) }
+            let best = path.firstOption(of: course, at: level).map { max(0, tables.quality[base + $0]) } ?? 0
+            bestQuality[slot] = best
+            quality += best
             // Whatever a required course places, it brings the days all its options share,
             // starts no later than its latest-starting option and ends no earlier than its
             // earliest-ending one.
@@ -138,55 +145,96 @@ final class RankingBound {
         return Parts(quality: quality, days: days, earliest: earliest, latest: latest, idleSlots: idleSlots, fillable: fillableInAll, total: total)
     }
 
-    /// A bound at most `parts.total` (from ``classic(_:)`` at the same level), from looking one
-    /// course ahead. Whichever group `o` an open required course takes, the schedule has `o`'s
-    /// points instead of the course's best, `o`'s days, start and end on top of what `parts`
-    /// counts (the course's own share there is implied by each of its groups), and at least
-    /// the idle time left once `o` is placed less what the other open courses can fill: each
-    /// of them at most what it could fill before plus the idle time `o` adds, and never more
-    /// than its largest group. The best `o` bounds every schedule below, so the smallest such
-    /// value over the open required courses does too. With one course left it is that
-    /// course's best schedule's score, give or take rounding to slots.
+    /// Whether a bound at most `parts.total` (from ``classic(_:)`` at the same level) is below
+    /// `threshold`. It looks one course ahead: whichever group `o` an open required course
+    /// takes, the schedule has `o`'s points instead of the course's best; the other open
+    /// courses' best groups among those that fit with `o` (a required course with none rules
+    /// `o` out); `o`'s days, start and end on top of what `parts` counts (the course's own
+    /// share there is implied by each of its groups); and at least the idle time left once `o`
+    /// is placed less what the other open courses can fill: each of them at most what it could
+    /// fill before plus the idle time `o` adds, and never more than its largest group. The
+    /// best `o` bounds every schedule below, so if some course's best `o` is below `threshold`,
+    /// nothing below can reach it. With one course left this is that course's best schedule,
+    /// give or take rounding to slots.
     ///
-    /// Stops as soon as the bound is below `threshold`.
-    func lookahead(_ level: Int, _ parts: Parts, below threshold: Int64) -> Int64 {
+    /// A course stops being tried at its first group that reaches `threshold`, and the fitting
+    /// groups of the other courses are looked up only for groups that reach it without them.
+    func lookaheadIsBelow(_ level: Int, _ parts: Parts, _ threshold: Int64) -> Bool {
         let path = path, tables = tables
-        var lowest = parts.total
         let row = level * path.courseCount, open = path.openCount[level]
         let first = path.dayFirst + level * 7, last = path.dayLast + level * 7, busy = path.dayBusy + level * 7
-        for slot in 0..<open {
+        courses: for slot in 0..<open {
             let course = path.openCourse[row + slot]
-            guard !path.optional[course], let best = path.firstOption(of: course, at: level) else { continue }
+            guard !path.optional[course], path.optionCount[row + slot] > 0 else { continue }
             let base = tables.groupBase[course]
-            let others = parts.quality - max(0, tables.quality[base + best])
-            var most = Int64.min
-            path.forEachOption(of: course, at: level) { group in
-                let global = base + group
-                // The idle slots once the group is placed: its days' spans widen, its slots fill.
-                var idleAfter = parts.idleSlots
-                for index in tables.daySpanStart[global]..<tables.daySpanStart[global + 1] {
-                    let span = tables.daySpans[index], day = span.day
-                    let before = last[day] >= 0 ? last[day] - first[day] + 1 - busy[day] : 0
-                    let after = max(last[day], span.last) - min(first[day], span.first) + 1 - busy[day] - span.busy
-                    idleAfter += after - before
+            // Points placed and the other courses' best.
+            let others = parts.quality - bestQuality[slot]
+            let words = path.options + level * path.words + tables.wordStart[course]
+            for word in 0..<tables.wordCounts[course] {
+                var bits = words[word]
+                while bits != 0 {
+                    let global = base + word * 64 + bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let value = shapeAndOwnPoints(global, slot: slot, level: level, parts: parts, first: first, last: last, busy: busy)
+                    if others + value < threshold { continue }
+                    guard let fitting = othersBestFitting(global, slot: slot, level: level) else { continue }
+                    if fitting + value >= threshold { continue courses }
                 }
-                let added = idleAfter - parts.idleSlots + path.idleOverlap(global, at: level)
-                // With nothing added, each other course fills what it could before (never more
-                // than its widest group).
-                var filled = parts.fillable - fillable[slot]
-                if added > 0 {
-                    filled = 0
-                    for other in 0..<open where other != slot { filled += min(fillable[other] + added, widest[other]) }
-                }
-                let value = max(0, tables.quality[global]) + gapPoints(idleSlots: max(0, idleAfter - filled))
-                    + dayPoints[(parts.days | tables.days[global]).nonzeroBitCount]
-                    + startPoints(min(parts.earliest, tables.earliestStart[global]))
-                    + endPoints(max(parts.latest, tables.latestEnd[global]))
-                most = max(most, value)
             }
-            lowest = min(lowest, others + most)
-            if lowest < threshold { return lowest }
+            return true
         }
-        return lowest
+        return false
+    }
+
+    /// A group's own points and the week-shape points with it placed (see
+    /// ``lookaheadIsBelow(_:_:_:)``).
+    @inline(__always)
+    private func shapeAndOwnPoints(
+        _ global: Int, slot: Int, level: Int, parts: Parts,
+        first: UnsafePointer<Int>, last: UnsafePointer<Int>, busy: UnsafePointer<Int>
+    ) -> Int64 {
+        let tables = tables
+        // The idle slots once the group is placed: its days' spans widen, its slots fill.
+        var idleAfter = parts.idleSlots
+        for index in tables.daySpanStart[global]..<tables.daySpanStart[global + 1] {
+            let span = tables.daySpans[index], day = span.day
+            let before = last[day] >= 0 ? last[day] - first[day] + 1 - busy[day] : 0
+            let after = max(last[day], span.last) - min(first[day], span.first) + 1 - busy[day] - span.busy
+            idleAfter += after - before
+        }
+        let added = idleAfter - parts.idleSlots + path.idleOverlap(global, at: level)
+        // With nothing added, each other course fills what it could before (never more than
+        // its widest group).
+        var filled = parts.fillable - fillable[slot]
+        if added > 0 {
+            filled = 0
+            for other in 0..<path.openCount[level] where other != slot { filled += min(fillable[other] + added, widest[other]) }
+        }
+        return max(0, tables.quality[global]) + gapPoints(idleSlots: max(0, idleAfter - filled))
+            + dayPoints[(parts.days | tables.days[global]).nonzeroBitCount]
+            + startPoints(min(parts.earliest, tables.earliestStart[global]))
+            + endPoints(max(parts.latest, tables.latestEnd[global]))
+    }
+
+    /// Points placed plus each other open course's best group (at least 0) among those that
+    /// fit with group `global`; nil when a required course has none.
+    private func othersBestFitting(_ global: Int, slot: Int, level: Int) -> Int64? {
+        let path = path, tables = tables
+        let row = level * path.courseCount
+        let compatible = tables.compatibleRow(global)
+        var quality = path.quality[level]
+        for other in 0..<path.openCount[level] where other != slot {
+            let course = path.openCourse[row + other]
+            if tables.allUnscheduled[course] {
+                quality += bestQuality[other]
+                continue
+            }
+            guard let fitting = path.firstOption(of: course, at: level, within: compatible) else {
+                if path.optional[course] { continue }
+                return nil
+            }
+            quality += max(0, tables.quality[tables.groupBase[course] + fitting])
+        }
+        return quality
     }
 }

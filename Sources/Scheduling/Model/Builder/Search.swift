@@ -191,6 +191,19 @@ final class SearchPath {
         return nil
     }
 
+    /// The first (best) group the course still has at `level` that is also in `set` (an
+    /// option set, such as a compatibility row); nil when none.
+    @inline(__always)
+    func firstOption(of course: Int, at level: Int, within set: UnsafePointer<UInt64>) -> Int? {
+        let start = tables.wordStart[course]
+        let base = level * words + start
+        for word in 0..<tables.wordCounts[course] {
+            let bits = options[base + word] & set[start + word]
+            if bits != 0 { return word * 64 + bits.trailingZeroBitCount }
+        }
+        return nil
+    }
+
     /// Whether the branch can still reach `target` courses within the unit limits.
     func viable(_ level: Int) -> Bool {
         let target = space.target

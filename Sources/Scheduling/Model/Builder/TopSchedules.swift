@@ -48,7 +48,7 @@ struct TopSchedules {
             if parts.total <= threshold { return }
             // The lookahead prunes only below the threshold: nothing there can make the cut
             // or change what is kept, so the answer is the same with or without it.
-            if bound.lookahead(level, parts, below: threshold) < threshold { return }
+            if bound.lookaheadIsBelow(level, parts, threshold) { return }
         }
         let slot = path.pick(level)
         let course = path.course(slot, at: level)
