@@ -14,8 +14,10 @@ import Catalog
 /// with huge courses costs memory in proportion to what the search visits, never the square
 /// of the group count.
 final class GroupTables {
-    /// At most this many words (8 bytes each) of compatibility rows are kept: 16 MiB.
-    static let rowCacheWords = 1 << 21
+    /// At most this many words (8 bytes each) of compatibility rows are kept by default: 16 MiB.
+    static let defaultRowCacheWords = 1 << 21
+    /// At most this many words of compatibility rows are kept.
+    let rowCacheWords: Int
 
     let courseCount: Int
     /// Global number of each course's first group.
@@ -63,8 +65,12 @@ final class GroupTables {
     private var rowsCapacity: Int
 
     /// `groups(c)` gives course `c`'s groups; `unscheduled(c)` whether none of them has a slot.
-    init(courseCount: Int, groups: (Int) -> [CandidateGroup], unscheduled: (Int) -> Bool) {
+    init(
+        courseCount: Int, groups: (Int) -> [CandidateGroup], unscheduled: (Int) -> Bool,
+        rowCacheWords: Int = GroupTables.defaultRowCacheWords
+    ) {
         self.courseCount = courseCount
+        self.rowCacheWords = rowCacheWords
         var groupBase: [Int] = [], groupCounts: [Int] = [], wordStart: [Int] = [], wordCounts: [Int] = []
         var quality: [Int64] = [], weight: [Int] = [], slots: [Int] = [], days: [UInt8] = [], earliestStart: [Int] = [], latestEnd: [Int] = []
         var masks: [WeekMask] = [], runStart: [Int] = [], runs: [SlotRun] = [], daySpanStart: [Int] = [], daySpans: [DaySpan] = []
@@ -128,7 +134,7 @@ final class GroupTables {
         self.daySpans = FlatBuffer(daySpans)
         rowStart = .allocate(capacity: max(1, groupCount))
         rowStart.initialize(repeating: -1, count: max(1, groupCount))
-        rowsCapacity = min(Self.rowCacheWords, max(1, words) * 16)
+        rowsCapacity = min(rowCacheWords, max(1, words) * 16)
         rows = .allocate(capacity: rowsCapacity + words)
     }
 
@@ -179,9 +185,9 @@ final class GroupTables {
     func compatibleRow(_ group: Int) -> UnsafePointer<UInt64> {
         let start = rowStart[group]
         if start >= 0 { return UnsafePointer(rows + start) }
-        if rowsUsed + totalWords > rowsCapacity, rowsCapacity < Self.rowCacheWords {
+        if rowsUsed + totalWords > rowsCapacity, rowsCapacity < rowCacheWords {
             // Grow (doubling, up to the cache's size), keeping the scratch row's room at the end.
-            let capacity = min(Self.rowCacheWords, rowsCapacity * 2)
+            let capacity = min(rowCacheWords, rowsCapacity * 2)
             let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity + totalWords)
             grown.initialize(from: rows, count: rowsUsed)
             rows.deallocate()
