@@ -10,7 +10,8 @@ import Scheduling
 /// after a change to the search and `diff` the files.
 ///
 /// The cases, all seeded, so every run builds the same requests: the benchmark's own selections
-/// (5 and 8 of the most sections; 2 to 10 of the most timed sections), then random requests of 2
+/// (5 and 8 of the most sections; 2 to 10 of the most timed sections; 2 to 10 generated
+/// courses, limits 1 and 20), then random requests of 2
 /// to 10 courses drawn from the 80 courses with the most timed sections (where conflicts and
 /// ties happen), with or without the synthetic ratings, limits of 1 to 50, and sometimes
 /// optional courses with `maxCourses`, unit limits, blocked times, open seats only, excluded
@@ -18,6 +19,9 @@ import Scheduling
 struct Verification {
     let courses: [CourseOptions]
     let ratings: RatingBook
+    /// The generated catalog and its rating book.
+    let generated: [CourseOptions]
+    let generatedRatings: RatingBook
     var state: UInt64 = 0x5EED_0F_B1D
 
     /// splitmix64.
@@ -53,6 +57,13 @@ struct Verification {
             }
             for size in 2...10 {
                 result.append(Case(name: "most timed sections \(size) \(book.0)", courses: top(size, by: timed), ratings: book.1))
+            }
+        }
+        for size in 2...10 {
+            for book in [("none", RatingBook()), ("synthetic", generatedRatings)] {
+                for limit in [1, 20] {
+                    result.append(Case(name: "generated \(size) \(book.0)", courses: Array(generated.prefix(size)), ratings: book.1, limit: limit))
+                }
             }
         }
         let pool = top(80, by: timed)

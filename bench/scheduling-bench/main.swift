@@ -3,7 +3,7 @@
 //
 //   swift build -c release --product scheduling-bench --scratch-path .build-release
 //   .build-release/release/scheduling-bench [path/to/umdio.json] [--runs 200] [--warmup 20]
-//       [--seconds 10] [--sizes 5,8,10] [--limit 20] [--selections all|most-sections|most-timed-sections]
+//       [--seconds 10] [--sizes 5,8,10] [--limit 20] [--selections all|most-sections|most-timed-sections|generated]
 //       [--breakdown yes|no] [--naive yes|no] [--naive-cap 10] [--naive-finish 20]
 //       [--ratings all|none|synthetic] [--verify FILE] [--verify-cases 3000]
 //
@@ -18,7 +18,9 @@
 // seats - enrolled, at least 0). Two selections of N courses are measured:
 //  - `most sections`: the N courses with the most sections (ties by label), as asked;
 //  - `most timed sections`: the N courses with the most sections that meet at a set time,
-//    since in this summer term the largest courses are all TBA (research, thesis) sections.
+//    since in this summer term the largest courses are all TBA (research, thesis) sections;
+//  - `generated` (only when asked for, not in `all`): the first N courses of a made-up,
+//    fall-like catalog (GeneratedCatalog.swift), for a catalog the builder was not tuned on.
 // Each is built with no ratings (every value the median) and with a synthetic rating book
 // (about half the instructors and two thirds of the courses rated, from a hash of the name, as
 // the demo's ratings are), which splits the builder's groups of interchangeable sections.
@@ -147,15 +149,26 @@ func isTimed(_ section: SectionOption) -> Bool { section.meetings.contains(where
 struct Selection {
     let name: String
     let key: (CourseOptions) -> Int
+    /// The courses it picks from, and the synthetic rating book for them.
+    var pool: [CourseOptions] = allCourses
+    var book: RatingBook { pool.first?.label.hasPrefix("GEN ") == true ? generatedBook : syntheticBook }
 }
+
+let syntheticBook = makeSyntheticBook(for: allCourses)
+/// `--selections generated`: a made-up fall-like catalog (GeneratedCatalog.swift), rated the same way.
+let generatedCourses = GeneratedCatalog.courses(count: 12)
+let generatedBook = makeSyntheticBook(for: generatedCourses)
 
 let selections = [
     Selection(name: "most sections", key: { $0.sections.count }),
     Selection(name: "most timed sections", key: { $0.sections.filter(isTimed).count }),
-].filter { selectionFilter == "all" || $0.name.replacingOccurrences(of: " ", with: "-") == selectionFilter }
+    Selection(name: "generated", key: { _ in 0 }, pool: generatedCourses),
+].filter { selection in
+    selectionFilter == "all" ? selection.name != "generated" : selection.name.replacingOccurrences(of: " ", with: "-") == selectionFilter
+}
 
 func pick(_ count: Int, by selection: Selection) -> [CourseOptions] {
-    Array(allCourses.sorted { a, b in
+    Array(selection.pool.sorted { a, b in
         let ka = selection.key(a), kb = selection.key(b)
         return ka != kb ? ka > kb : a.label < b.label
     }.prefix(count))
@@ -172,22 +185,16 @@ func fnv(_ text: String) -> UInt64 {
     return value
 }
 
-let syntheticBook: RatingBook = {
+func makeSyntheticBook(for courses: [CourseOptions]) -> RatingBook {
     var gpas: [String: Double] = [:]
     var ratings: [String: Double] = [:]
-    for course in allCourses where fnv(course.label) % 3 != 0 {
+    for course in courses where fnv(course.label) % 3 != 0 {
         gpas[course.label] = 2.3 + Double(fnv(course.label + "gpa") % 150) / 100
     }
-    for name in Set(allCourses.flatMap { $0.sections.flatMap(\.instructors) }) where fnv(name) % 2 == 0 {
+    for name in Set(courses.flatMap { $0.sections.flatMap(\.instructors) }) where fnv(name) % 2 == 0 {
         ratings[name] = 2.0 + Double(fnv(name + "rating") % 300) / 100
     }
     return RatingBook(courseGPAs: gpas, instructorRatings: ratings)
-}()
-
-if let index = arguments.firstIndex(of: "--verify"), index + 1 < arguments.count {
-    var verification = Verification(courses: allCourses.sorted { $0.label < $1.label }, ratings: syntheticBook)
-    _ = verification.run(writingTo: arguments[index + 1], randomCount: Int(option("--verify-cases", default: "3000")) ?? 3000)
-    exit(0)
 }
 
 // MARK: - The builder
@@ -241,7 +248,7 @@ var breakdownRows: [(String, Int, String, [Double])] = []
 for selection in selections {
     for size in sizes {
         let courses = pick(size, by: selection)
-        for (ratingsName, book) in [("none", RatingBook()), ("synthetic", syntheticBook)] where ratingsFilter == "all" || ratingsFilter == ratingsName {
+        for (ratingsName, book) in [("none", RatingBook()), ("synthetic", selection.book)] where ratingsFilter == "all" || ratingsFilter == ratingsName {
             let builder = ScheduleBuilder(ratings: book)
             let figures = measure(builder, courses, runs: runs, warmup: warmup)
             rows.append(Row(selection: selection.name, courses: courses, ratings: ratingsName, figures: figures))
@@ -292,7 +299,7 @@ if runNaive, ratingsFilter == "all" {
     for selection in selections {
         for size in sizes {
             let courses = pick(size, by: selection)
-            let naive = NaiveSearch(courses, book: syntheticBook)
+            let naive = NaiveSearch(courses, book: selection.book)
             // The largest inputs are only sampled: their odometer run would never finish.
             let result = size == sizes.min() ? naive.run(cap: naiveCap, finish: naiveFinish) : naive.run(cap: 2, finish: 2)
             let odometerCost = result.elapsed / Double(result.combinations)
