@@ -151,7 +151,7 @@ struct Selection {
     let key: (CourseOptions) -> Int
     /// The courses it picks from, and the synthetic rating book for them.
     var pool: [CourseOptions] = allCourses
-    var book: RatingBook { pool.first?.label.hasPrefix("GEN ") == true ? generatedBook : syntheticBook }
+    var book: RatingBook = syntheticBook
 }
 
 let syntheticBook = makeSyntheticBook(for: allCourses)
@@ -162,7 +162,7 @@ let generatedBook = makeSyntheticBook(for: generatedCourses)
 let selections = [
     Selection(name: "most sections", key: { $0.sections.count }),
     Selection(name: "most timed sections", key: { $0.sections.filter(isTimed).count }),
-    Selection(name: "generated", key: { _ in 0 }, pool: generatedCourses),
+    Selection(name: "generated", key: { _ in 0 }, pool: generatedCourses, book: generatedBook),
 ].filter { selection in
     selectionFilter == "all" ? selection.name != "generated" : selection.name.replacingOccurrences(of: " ", with: "-") == selectionFilter
 }
@@ -195,6 +195,14 @@ func makeSyntheticBook(for courses: [CourseOptions]) -> RatingBook {
         ratings[name] = 2.0 + Double(fnv(name + "rating") % 300) / 100
     }
     return RatingBook(courseGPAs: gpas, instructorRatings: ratings)
+}
+
+if let index = arguments.firstIndex(of: "--verify"), index + 1 < arguments.count {
+    var verification = Verification(
+        courses: allCourses.sorted { $0.label < $1.label }, ratings: syntheticBook, generated: generatedCourses, generatedRatings: generatedBook
+    )
+    _ = verification.run(writingTo: arguments[index + 1], randomCount: Int(option("--verify-cases", default: "3000")) ?? 3000)
+    exit(0)
 }
 
 // MARK: - The builder
