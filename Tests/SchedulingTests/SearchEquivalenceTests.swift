@@ -208,4 +208,51 @@ import Testing
         #expect(all.schedules.prefix(2).map { $0.sections.map(\.classID) } == [[1, 11], [2, 10]])
         #expect(all.schedules[0].score == all.schedules[1].score)
     }
+
+    /// Courses of 65–72 sections at different times (more than 64 groups: option sets and
+    /// compatibility rows of several words), one of them optional, against the old search.
+    @Test func coursesWithMoreGroupsThanAWordHolds() async {
+        await propertyCheck(count: 5, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var random = RandomCatalog(seed: UInt64(seed))
+            let days = ["MWF", "TTh", "MW", "M", "T", "W", "Th", "F"]
+            var id: Int64 = 1
+            let courses = (0..<(2 + random.next(2))).map { index in
+                let sections = (0..<(65 + random.next(8))).map { _ in
+                    let start = 480 + 15 * random.next(44)
+                    defer { id += 1 }
+                    return SectionOption(
+                        classID: id, section: "S\(id)", instructors: ["I\(random.next(4))"],
+                        meetings: [Meeting(days: Weekdays(parsing: days[random.next(days.count)])!, start: TimeOfDay(minutes: start), end: TimeOfDay(minutes: start + 50))],
+                        openSeats: 5
+                    )
+                }
+                return CourseOptions(label: "C \(index)", optional: index == 1, units: 3, sections: sections)
+            }
+            let request = Request(courses: courses, target: courses.count - random.next(2), minUnits: nil, maxUnits: nil, limit: 1 + random.next(10))
+            let (prepared, ranking) = Self.prepare(request)
+            #expect(prepared.contains { $0.groups.count > 64 })
+            var reference = ReferenceTopSchedules(
+                space: ReferenceSearchSpace(courses: prepared, target: request.target, minUnits: nil, maxUnits: nil),
+                ranking: ranking, limit: request.limit, budget: 1_000_000
+            )
+            reference.run()
+            var top = TopSchedules(
+                space: SearchSpace(courses: prepared, target: request.target, minUnits: nil, maxUnits: nil, counting: false),
+                ranking: ranking, limit: request.limit, budget: 1_000_000
+            )
+            top.run()
+            #expect(top.complete && reference.complete)
+            #expect(top.kept.map(\.choice) == reference.kept.map(\.choice))
+            #expect(top.kept.map(\.score) == reference.kept.map(\.score))
+            var old = ReferenceSearchSpace(courses: prepared, target: request.target, minUnits: nil, maxUnits: nil)
+            old.counting = true
+            var referenceCount = ReferenceCounter(space: old, budget: 40_000)
+            referenceCount.run()
+            var count = ScheduleCounter(
+                space: SearchSpace(courses: prepared, target: request.target, minUnits: nil, maxUnits: nil, counting: true), budget: 40_000
+            )
+            count.run()
+            #expect(count.count == referenceCount.count && count.exact == referenceCount.exact)
+        }
+    }
 }
