@@ -6,6 +6,13 @@ import Catalog
 /// prune hard. Among schedules of equal score, those found first stay (the search order is
 /// fixed: better groups first, then lower class ids), so answers are deterministic. After
 /// `budget` nodes the search stops with the best found (`complete` false).
+///
+/// Two bounds (``RankingBound``): the classic one prunes a branch that cannot score *above*
+/// the last kept schedule, as it always has; the order of the search and that rule decide
+/// which of several schedules of the last kept score are found, so neither may change. The
+/// lookahead, tighter, prunes only a branch that cannot even *reach* that score: nothing in it
+/// would be kept or would change the threshold, so the answer is the same as without it, with
+/// far fewer nodes (it is exact with one course left, where most of the nodes were).
 struct TopSchedules {
     let space: SearchSpace
     let ranking: Ranking
