@@ -5,7 +5,7 @@
 //   .build-release/release/scheduling-bench [path/to/umdio.json] [--runs 200] [--warmup 20]
 //       [--seconds 10] [--sizes 5,8,10] [--limit 20] [--selections all|most-sections|most-timed-sections|generated]
 //       [--breakdown yes|no] [--naive yes|no] [--naive-cap 10] [--naive-finish 20]
-//       [--ratings all|none|synthetic] [--verify FILE] [--verify-cases 3000]
+//       [--ratings all|none|synthetic] [--verify FILE] [--verify-cases 3000] [--write-http FOLDER]
 //
 // `--seconds` bounds each case: slow builds get fewer runs (at least 20). The naive search on the
 // smallest size runs to the end if that takes under `--naive-finish` seconds, else it stops after
@@ -38,7 +38,7 @@ import Scheduling
 let arguments = Array(CommandLine.arguments.dropFirst())
 let flagsWithValues: Set<String> = [
     "--runs", "--warmup", "--sizes", "--naive-cap", "--naive-finish", "--breakdown", "--limit", "--seconds", "--naive", "--selections",
-    "--verify", "--verify-cases", "--ratings",
+    "--verify", "--verify-cases", "--ratings", "--write-http",
 ]
 
 func option(_ name: String, default value: String) -> String {
@@ -185,7 +185,8 @@ func fnv(_ text: String) -> UInt64 {
     return value
 }
 
-func makeSyntheticBook(for courses: [CourseOptions]) -> RatingBook {
+/// GPAs by course label and ratings by instructor name (as in the catalog), from the hashes.
+func syntheticRatings(for courses: [CourseOptions]) -> (gpas: [String: Double], ratings: [String: Double]) {
     var gpas: [String: Double] = [:]
     var ratings: [String: Double] = [:]
     for course in courses where fnv(course.label) % 3 != 0 {
@@ -194,6 +195,11 @@ func makeSyntheticBook(for courses: [CourseOptions]) -> RatingBook {
     for name in Set(courses.flatMap { $0.sections.flatMap(\.instructors) }) where fnv(name) % 2 == 0 {
         ratings[name] = 2.0 + Double(fnv(name + "rating") % 300) / 100
     }
+    return (gpas, ratings)
+}
+
+func makeSyntheticBook(for courses: [CourseOptions]) -> RatingBook {
+    let (gpas, ratings) = syntheticRatings(for: courses)
     return RatingBook(courseGPAs: gpas, instructorRatings: ratings)
 }
 
@@ -202,6 +208,24 @@ if let index = arguments.firstIndex(of: "--verify"), index + 1 < arguments.count
         courses: allCourses.sorted { $0.label < $1.label }, ratings: syntheticBook, generated: generatedCourses, generatedRatings: generatedBook
     )
     _ = verification.run(writingTo: arguments[index + 1], randomCount: Int(option("--verify-cases", default: "3000")) ?? 3000)
+    exit(0)
+}
+
+// `--write-http FOLDER`: the synthetic ratings of the umd.io file as an import file
+// (ratings.json, for `gateway import-ratings --replace`) and a build request for the largest
+// `--sizes` of the first selection (body.json, limit `--limit`), for bench/scheduling-bench.sh.
+if let index = arguments.firstIndex(of: "--write-http"), index + 1 < arguments.count, let selection = selections.first {
+    let folder = URL(fileURLWithPath: arguments[index + 1])
+    let (gpas, ratings) = syntheticRatings(for: allCourses)
+    let file: [String: Any] = [
+        "courses": gpas.keys.sorted().map { ["course": $0, "averageGPA": gpas[$0]!] },
+        "instructors": ratings.keys.sorted().map { ["name": $0, "rating": ratings[$0]!] },
+    ]
+    let courses = pick(sizes.max() ?? 10, by: selection)
+    let body: [String: Any] = ["term": terms.first ?? "", "courses": courses.map(\.label), "limit": limit]
+    try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys]).write(to: folder.appendingPathComponent("ratings.json"))
+    try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]).write(to: folder.appendingPathComponent("body.json"))
+    print("wrote \(folder.path)/ratings.json (\(gpas.count) course GPAs, \(ratings.count) instructor ratings) and body.json (\(selection.name): \(courses.map(\.label).joined(separator: ", ")))")
     exit(0)
 }
 
