@@ -4,7 +4,8 @@
 # With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
 # and Selenium in the venv, for the browser tests of the web pages (Tests/Browser).
 # With --bench (what the benchmarks in bench/ pass) also wrk and h2load (nghttp2-client), the
-# load generators, and huey in the venv: the job queue's ceiling.
+# load generators, valgrind (callgrind's instruction counts of the schedule builder, see
+# docs/benchmarks.md), and huey in the venv: the job queue's ceiling.
 set -euo pipefail
 
 BROWSER=0
@@ -22,7 +23,7 @@ if [ "$BROWSER" = 1 ]; then
   PKGS+=(chromium chromium-driver)
 fi
 if [ "$BENCH" = 1 ]; then
-  PKGS+=(wrk nghttp2-client)
+  PKGS+=(wrk nghttp2-client valgrind)
 fi
 missing=()
 for p in "${PKGS[@]}"; do
