@@ -38,6 +38,12 @@ public protocol AccountDirectory: Sendable {
         _ password: String, signInName: String, clientAddress: String?,
         accountID: @escaping @Sendable (any StoreTransaction) throws -> Int64?
     ) async throws -> Int64
+
+    /// Remembers that `password` is the password just sealed as `sealed` for the new account
+    /// `accountID`, signed in to as `signInName`, so the account's first sign-ins (an SDSU
+    /// client sends the password with every request) need no second hash: a credential the
+    /// gateway has verified serves every route at once, even while the hasher is busy.
+    func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64)
 }
 
 extension AccountDirectory {

@@ -144,13 +144,15 @@ public struct GatewayApplication: Sendable {
         let sealedAtStart = try deviceStore.sealClearKeys(database: database)
         if sealedAtStart > 0 { logger.notice("push: sealed device keys stored in clear", metadata: ["devices": "\(sealedAtStart)"]) }
         self.devices = DeviceService(
-            transactions: database, store: deviceStore, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints
+            transactions: database, store: deviceStore, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints,
+            allowedDestinations: configuration.pushAllowedDestinations
         )
         // User-supplied endpoints (webhooks, Web Push): public addresses only, unless the operator
         // relaxes it for a demo on one machine. Each lane has its own transfer threads, as many as
         // it may have deliveries in flight (DeliveryLanes), so a slow webhook never holds a
         // thread Web Push or email needs.
-        let pushDestinations = configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none
+        let pushDestinations = (configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none)
+            .union(configuration.pushAllowedDestinations)
         let pushWorkers = configuration.jobs.limit(of: PushJobs.queue)
         let lanes = DeliveryLanes(configuration: pushWorkers.map { configuration.pushLanes.fitting(workers: $0) } ?? configuration.pushLanes)
         let webhookClient = CurlHTTPClient(configuration: .init(

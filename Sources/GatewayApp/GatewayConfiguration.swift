@@ -1,4 +1,5 @@
 public import GatewayCore
+public import HTTPClient
 import GatewayHTTP
 public import Auth
 public import Foundation
@@ -78,6 +79,10 @@ public struct GatewayConfiguration: Sendable {
     /// Let webhook URLs and Web Push endpoints use http and private addresses (tests, demo on
     /// one machine). Off in production: user-supplied URLs are an SSRF path.
     public var allowInsecurePushEndpoints = false
+    /// Private networks and host names an operator lets webhook URLs and Web Push endpoints
+    /// reach (a campus-internal webhook receiver), https still required: the production way to
+    /// relax the SSRF rules for known destinations, where `allowInsecurePushEndpoints` is a demo's.
+    public var pushAllowedDestinations: DestinationAllowList = .none
     /// Bounds on deliveries to user-supplied destinations: per host and per lane (webhooks,
     /// Web Push), each lane on its own transfer threads (docs/push.md).
     public var pushLanes = DeliveryLanes.Configuration()

@@ -101,6 +101,13 @@ public struct DestinationAllowList: Sendable, Hashable, CustomStringConvertible,
         return verdict(for: bytes, host: host) == nil
     }
 
+    /// Whether `host` is one of the allow-listed host names (case-insensitive, a trailing dot ignored).
+    public func lists(host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return hosts.contains(name)
+    }
+
     /// Why `address` is forbidden unless allow-listed (e.g. `"loopback"`), or `nil` for a public
     /// address. `nil` also for text that is not an IP address.
     public static func restriction(of address: String) -> String? {

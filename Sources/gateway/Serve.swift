@@ -3,6 +3,7 @@ import Auth
 import ArgumentParser
 import Foundation
 import GatewayApp
+import HTTPClient
 import Logging
 import Registration
 
@@ -23,6 +24,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("gradebook-timeout"), help: "Seconds an upstream gradebook request may take (GATEWAY_GRADEBOOK_TIMEOUT). Default: 10") var gradebookTimeout: Int?
     @Option(name: .customLong("gradebook-cache-seconds"), help: "Seconds upstream answers are cached per user; 0 turns caching off (GATEWAY_GRADEBOOK_CACHE_SECONDS). Default: 30") var gradebookCacheSeconds: Int?
     @Flag(name: .customLong("allow-insecure-push-endpoints"), help: "Let webhook URLs and Web Push endpoints use http and private addresses: a demo on one machine only (GATEWAY_ALLOW_INSECURE_PUSH_ENDPOINTS).") var allowInsecurePushEndpoints = false
+    @Option(name: .customLong("push-allowed-destinations"), help: "Private networks and host names webhooks and Web Push endpoints may reach, https still required, e.g. 10.20.0.0/16,hooks.campus.internal (GATEWAY_PUSH_ALLOWED_DESTINATIONS).") var pushAllowedDestinations: String?
     @Option(name: .customLong("quickhac-topic"), help: "APNs topic (bundle id) of QuickHAC devices (GATEWAY_QUICKHAC_TOPIC). Default: com.quickhac.ios") var quickHACTopic: String?
     @Option(name: .customLong("vault-key-file"), help: "The credential vault's key file (GATEWAY_VAULT_KEY_FILE). Default: <database>.vault-keys, unless GATEWAY_VAULT_KEY is set") var vaultKeyFile: String?
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
@@ -87,6 +89,13 @@ struct Serve: AsyncParsableCommand {
         config.allowInsecurePushEndpoints = allowInsecurePushEndpoints || Env.string("allow-insecure-push-endpoints") == "1"
         if config.allowInsecurePushEndpoints, !config.demo {
             throw GatewayCLIError("--allow-insecure-push-endpoints is for a demo on one machine: use it with --demo only")
+        }
+        if let list = pushAllowedDestinations ?? Env.string("push-allowed-destinations") {
+            do {
+                config.pushAllowedDestinations = try DestinationAllowList(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            } catch {
+                throw GatewayCLIError("--push-allowed-destinations takes networks (10.20.0.0/16) and host names; \(error)")
+            }
         }
         if let topic = quickHACTopic ?? Env.string("quickhac-topic") { config.quickHACTopic = topic }
         if let seconds = try gradebookTimeout ?? Env.int("gradebook-timeout") {

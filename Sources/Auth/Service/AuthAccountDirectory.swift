@@ -85,6 +85,10 @@ public struct AuthAccountDirectory: AccountDirectory {
         }
     }
 
+    public func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64) {
+        cache.remember(redID: signInName, accountID: accountID, passwordHash: sealed.encoded, password: password, now: service.clock.now())
+    }
+
     static func entry(_ account: Account) -> DirectoryAccount {
         DirectoryAccount(id: account.id ?? 0, username: account.username, disabled: account.disabled)
     }

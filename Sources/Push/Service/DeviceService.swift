@@ -1,7 +1,7 @@
 import Crypto
 public import Foundation
 public import GatewayCore
-import HTTPClient
+public import HTTPClient
 public import Jobs
 public import Storage
 
@@ -15,6 +15,8 @@ public final class DeviceService: Sendable {
     let clock: any GatewayClock
     /// Lets http and private hosts for webhooks and Web Push endpoints (tests and the demo).
     let allowInsecureEndpoints: Bool
+    /// Private networks and hosts the operator allow-listed for webhooks and Web Push.
+    let allowedDestinations: DestinationAllowList
 
     /// Confirmation, limits and unsubscribe of email devices.
     public let emails: EmailDevices
@@ -23,8 +25,9 @@ public final class DeviceService: Sendable {
 
     public init(
         transactions: any TransactionRunner, store: any DeviceStoring = SQLiteDeviceStore(), jobs: any JobEnqueuing = SQLiteJobEnqueuer(),
-        clock: any GatewayClock, allowInsecureEndpoints: Bool = false
+        clock: any GatewayClock, allowInsecureEndpoints: Bool = false, allowedDestinations: DestinationAllowList = .none
     ) {
+        self.allowedDestinations = allowedDestinations
         self.transactions = transactions
         self.store = store
         self.clock = clock
@@ -107,7 +110,9 @@ public final class DeviceService: Sendable {
                 }
                 return (.apns(token: token, environment: environment, topic: topic), nil)
             case .webpush?:
-                let endpoint = try DeviceRules.outboundURL(registration.endpoint ?? "", field: "endpoint", allowInsecure: allowInsecureEndpoints)
+                let endpoint = try DeviceRules.outboundURL(
+                    registration.endpoint ?? "", field: "endpoint", allowInsecure: allowInsecureEndpoints, allowed: allowedDestinations
+                )
                 do {
                     let keys = try WebPushSubscription.validateKeys(p256dh: registration.p256dh ?? "", auth: registration.auth ?? "")
                     return (.webPush(endpoint: endpoint, p256dh: keys.p256dh, auth: keys.auth), nil)
@@ -115,7 +120,9 @@ public final class DeviceService: Sendable {
                     throw DeviceProblem(field: error.field ?? "p256dh", reason: "is not usable: \(error.message)")
                 }
             case .webhook?:
-                let url = try DeviceRules.outboundURL(registration.url ?? "", field: "url", allowInsecure: allowInsecureEndpoints)
+                let url = try DeviceRules.outboundURL(
+                    registration.url ?? "", field: "url", allowInsecure: allowInsecureEndpoints, allowed: allowedDestinations
+                )
                 let secret = WebhookSecret.generate()
                 return (.webhook(url: url, secret: secret.bytes), secret.bytes)
             case .email?:

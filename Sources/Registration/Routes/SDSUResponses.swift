@@ -49,7 +49,7 @@ enum SDSUResponses {
         case .profileRequired: "Student profile required"
         case .invalidCredentials: "Invalid Red Id or password"
         case .throttled(let seconds): "Too many failed attempts, try again in \(seconds) seconds"
-        case .busy: "Too many sign-ins are being processed; try again shortly."
+        case .busy(let seconds): "Server busy, try again in \(seconds) seconds"
         case .signUpThrottled(let seconds): "Too many sign-ups from this address, try again in \(seconds) seconds"
         case .invalidRedID: "Invalid Red Id"
         case .redIDInUse: "Red Id already in use"
@@ -91,7 +91,9 @@ enum SDSUResponses {
             case .badRequest, .contentTooLarge, .forbidden:
                 return SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
             case .serviceUnavailable, .tooManyRequests:
-                var response = SDSUResponses.json(["error": problem.detail ?? problem.title], status: problem.status)
+                // The protocol knows 200, 400, 404 and 500: a busy server is an `error` answer
+                // the client shows, with `Retry-After` for those that look.
+                var response = SDSUResponses.answer(problem.detail ?? problem.title, under: "error")
                 if let retry = problem.headers[.retryAfter] { response.headers[.retryAfter] = retry }
                 return response
             default: return nil

@@ -38,11 +38,11 @@ struct SDSURoutes: Sendable {
                     let parameters = try await SDSUParameters.read(request, context: context)
                     do {
                         return try await handler(parameters, context)
-                    } catch RegistrationError.busy(let seconds) {
-                        // Overload answers a JSON 503 with Retry-After, as it always has.
-                        throw RegistrationError.busy(retryAfterSeconds: seconds).problem
                     } catch let error as RegistrationError {
-                        return try SDSUResponses.error(SDSUResponses.message(for: error))
+                        // Every refusal, a busy server's too, is the protocol's `{"error": ...}`.
+                        var response = try SDSUResponses.error(SDSUResponses.message(for: error))
+                        if let seconds = error.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
+                        return response
                     }
                 }
             }

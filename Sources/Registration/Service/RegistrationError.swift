@@ -54,3 +54,13 @@ extension RegistrationError {
         }
     }
 }
+
+extension RegistrationError {
+    /// When to try again, for the refusals that pass with time (busy, throttled).
+    public var retryAfterSeconds: Int? {
+        switch self {
+        case .busy(let seconds), .throttled(let seconds), .signUpThrottled(let seconds): seconds
+        default: nil
+        }
+    }
+}

@@ -65,6 +65,7 @@ public struct StudentService: RegistrationUseCase {
                 try stores.students.insert(profile, in: db)
                 return profile
             }
+            accounts.rememberVerified(student.password, sealed: password, signInName: redID, accountID: profile.accountID)
             logger.info("student added", metadata: ["account": "\(profile.accountID)"])
             return profile
         } catch AccountDirectoryError.usernameTaken {

@@ -5,6 +5,7 @@ import GatewayApp
 @testable import Storage
 import Synchronization
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +58,7 @@ struct InlineTransactionTests {
                 }
             }
         }
-        for _ in 0..<holders { held.wait() }
+        for _ in 0..<holders { await held.waitOffThePool() }
         let caller = Self.thread()
         let read = try await db.readPreferringInline { tx in (try String.fetchOne(tx.sqlite(), sql: "SELECT text FROM notes"), Self.thread()) }
         #expect(read.0 == "seen")
@@ -77,7 +78,7 @@ struct InlineTransactionTests {
                 try tx.sqlite().execute(sql: "INSERT INTO notes (text) VALUES ('long')")
             }
         }
-        started.wait()
+        await started.waitOffThePool()
         let inline = Task { () -> (caller: UInt, ran: UInt) in
             let caller = Self.thread()
             let ran = try await db.writePreferringInline { tx in

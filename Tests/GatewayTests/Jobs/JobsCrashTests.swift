@@ -37,7 +37,7 @@ struct JobsCrashTests {
 
     static func jobs(_ database: GatewayDatabase) throws -> [StoredJob] {
         try database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, state, attempt, errors, finalized_at IS NOT NULL FROM jobs ORDER BY id").map {
+            try Row.fetchAll(db, sql: "SELECT id, state, attempt, errors, finalized_at IS NOT NULL FROM jobs WHERE kind = 'diagnostics.sleep' ORDER BY id").map {
                 StoredJob(id: $0[0], state: $0[1], attempt: $0[2], errors: $0[3], finalized: $0[4])
             }
         }
@@ -95,7 +95,7 @@ struct JobsCrashTests {
                 #expect(job.errors == "[]", "job \(job.id)")
             }
         }
-        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE state = 'running' OR lease_until IS NOT NULL") } == 0)
+        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE kind = 'diagnostics.sleep' AND (state = 'running' OR lease_until IS NOT NULL)") } == 0)
     }
 
     @Test func jobsCommandListsRetriesAndCancels() async throws {

@@ -5,6 +5,7 @@ import GRDB
 @testable import Registration
 import Storage
 import Testing
+import TestSupport
 
 /// Group commit: callers queued behind a running transaction share the next one, each in its
 /// own savepoint.
@@ -32,7 +33,7 @@ struct RegistrationWriterTests {
                 return .success(())
             }
         }
-        started.wait()
+        await started.waitOffThePool()
         let ok = Task { try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("ok", in: db); return .success(7) } }
         let thrown = Task { try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("thrown", in: db); throw Broken() } }
         let refused = Task {

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPClient
 
 /// A place notifications go: an iOS app install (APNs), a browser (Web Push), a server
 /// (webhook), a confirmed email address or the log (demo and development).
@@ -94,7 +95,9 @@ public enum DeviceRules {
     /// at most 2048 characters. Numeric hosts other than dotted quads and bracketed IPv6 are
     /// refused (``NumericHost``), even where insecure endpoints are allowed. (Addresses are
     /// checked again when sending, after DNS.)
-    public static func outboundURL(_ raw: String, field: String, allowInsecure: Bool = false) throws(DeviceProblem) -> URL {
+    public static func outboundURL(
+        _ raw: String, field: String, allowInsecure: Bool = false, allowed: DestinationAllowList = .none
+    ) throws(DeviceProblem) -> URL {
         guard raw.utf8.count <= 2048, let url = URL(string: raw), let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty else {
             throw DeviceProblem(field: field, reason: "must be an absolute https URL")
@@ -102,7 +105,8 @@ public enum DeviceRules {
         guard scheme == "https" || (allowInsecure && scheme == "http") else { throw DeviceProblem(field: field, reason: "must use https") }
         guard components.user == nil, components.password == nil else { throw DeviceProblem(field: field, reason: "must not carry credentials") }
         guard !NumericHost.isRefused(host) else { throw DeviceProblem(field: field, reason: NumericHost.reason) }
-        if !allowInsecure, isPrivateLiteral(host) {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if !allowInsecure, isPrivateLiteral(host), !allowed.permits(address: bare), !allowed.lists(host: bare) {
             throw DeviceProblem(field: field, reason: "must not point at a loopback, private, link-local or metadata address")
         }
         return url
