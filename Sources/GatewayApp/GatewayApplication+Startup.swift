@@ -1,0 +1,58 @@
+public import Gradebook
+import GRDB
+import Push
+import Storage
+
+/// What the application checks and prepares before it serves: the vault's sealed values, the
+/// demo mark, and the demo's data.
+extension GatewayApplication {
+    /// Every table of values the vault seals (key rotation and the audit walk them): stored
+    /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,
+    /// Web Push keys).
+    public var vaultRows: [any VaultRows] {
+        [
+            GradebookAccountVaultRows(transactions: database), DeviceAccountVaultRows(transactions: database),
+            SealedSecretVaultRows(DeviceKeyRows(transactions: database)),
+        ]
+    }
+
+    /// Demo data only in a database made for it: `--demo` marks a new database; a marked one
+    /// refuses to serve without `--demo` (its accounts' passwords were published or printed),
+    /// and an unmarked one (real data) refuses `--demo` (which would add those accounts to it).
+    static func checkDemoMark(database: GatewayDatabase, demo: Bool, isNew: Bool) throws {
+        let marked = try database.pool.read { db in try DatabaseMarks.isMarked(DatabaseMarks.demo, in: db) }
+        switch (demo, marked) {
+        case (true, false) where isNew:
+            try database.pool.write { db in try DatabaseMarks.mark(DatabaseMarks.demo, in: db) }
+        case (true, false):
+            throw StartupRefusal(
+                "--demo needs a new database, and \(database.path) already holds data: demo accounts with known passwords would be added to it. Use another --database."
+            )
+        case (false, true):
+            throw StartupRefusal(
+                "\(database.path) is a demo database (its accounts' passwords were published); serve it only with --demo, or use another --database."
+            )
+        default:
+            break
+        }
+    }
+
+    /// Seeds the demo data when asked to and the database holds no accounts yet.
+    public func seedDemoIfRequested() async throws {
+        guard configuration.demo else { return }
+        try await DemoSeed(app: self).run()
+    }
+
+    /// Refuses to serve while stored credentials are sealed under keys this server doesn't have
+    /// (``VaultAudit``): they would all answer 503, and new ones would be sealed beside them.
+    public func checkVault() async throws {
+        let report = try await VaultAudit().audit(rows: vaultRows, ring: vault.ring)
+        guard !report.unreadable.isEmpty else { return }
+        let keys = report.unknownKeyIDs.isEmpty ? "" : " (sealed under key \(report.unknownKeyIDs.joined(separator: ", ")))"
+        throw StartupRefusal(
+            "\(report.unreadable.count) of \(report.checked) stored credentials can't be opened with the vault's keys\(keys): "
+                + "the key file (\(vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
+                + "`gateway vault forget-unreadable --database \(configuration.databasePath) --yes` to delete those stored accounts."
+        )
+    }
+}
