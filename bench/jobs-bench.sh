@@ -17,9 +17,17 @@ BIN=$BINDIR/jobs-bench
 OUT=$DIR/out.txt
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load average before: $LOAD_BEFORE"
-"$BIN" --jobs "$JOBS" --workers "$WORKERS" | tee -a "$OUT"
-.venv/bin/python bench/huey_bench.py --jobs "$JOBS" --workers 4 --sync default | tee -a "$OUT"
-.venv/bin/python bench/huey_bench.py --jobs "$JOBS" --workers 4 --sync normal | tee -a "$OUT"
+# SLOW_FSYNC_MS=N: every disk flush of the gateway's queue and of huey waits N ms more
+# (bench/slow-fsync), as on a machine with slow storage.
+PRELOAD=()
+if [ -n "${SLOW_FSYNC_MS:-}" ]; then
+    cc -shared -fPIC -O2 -o "$DIR/slow-fsync.so" bench/slow-fsync/slow-fsync.c -ldl
+    PRELOAD=(env LD_PRELOAD="$DIR/slow-fsync.so" SLOW_FSYNC_MS="$SLOW_FSYNC_MS")
+    echo "(every fsync and fdatasync waits ${SLOW_FSYNC_MS} ms)"
+fi
+"${PRELOAD[@]}" "$BIN" --jobs "$JOBS" --workers "$WORKERS" | tee -a "$OUT"
+"${PRELOAD[@]}" .venv/bin/python bench/huey_bench.py --jobs "$JOBS" --workers 4 --sync default | tee -a "$OUT"
+"${PRELOAD[@]}" .venv/bin/python bench/huey_bench.py --jobs "$JOBS" --workers 4 --sync normal | tee -a "$OUT"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load average after: $LOAD_AFTER"
 .venv/bin/python - "$OUT" "$LOAD_BEFORE" "$LOAD_AFTER" <<'PY'
@@ -49,6 +57,13 @@ print('| end to end | %s | %s | %s | %s | %s | ≥ 10,000/s: %s |' % (
 print()
 print('End to end is %s of the producer alone (enqueue, one job per transaction, no workers: %s): its ceiling here.' % (
     '%.0f %%' % (100 * gw_e2e / gw_enqueue) if gw_e2e and gw_enqueue else '?', n(gw_enqueue)))
+def figure(name, value, unit=''):
+    if value is not None: print('figure|%s|%.3f|%s' % (name, value, unit))
+figure('end to end, 4 workers', gw_e2e, 'jobs/s')
+figure('end to end, 4 workers: over the producer alone', gw_e2e / gw_enqueue if gw_e2e and gw_enqueue else None)
+figure('drain, 4 workers', gw_drain, 'jobs/s')
+figure('drain, 4 workers: over huey (as installed)', gw_drain / hd_drain if gw_drain and hd_drain else None)
+figure('drain, 4 workers: over huey (synchronous=NORMAL)', gw_drain / hn_drain if gw_drain and hn_drain else None)
 PY
 # PROFILE=1: where end to end spends its time (perf, cpu-clock samples with call graphs): shares
 # by library, then the kernel paths and the store's write among all samples (children included).

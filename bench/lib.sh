@@ -30,3 +30,13 @@ bench_cleanup() {
     rm -rf "$DIR"
 }
 trap bench_cleanup EXIT
+
+# bench_figure NAME VALUE [UNIT]: one figure of this run, on a line of its own
+# (`figure|NAME|VALUE|UNIT`); bench/run-all.sh runs each script $RUNS times (default 3) and
+# prints every figure's median and spread. NAME says what it is and what it is a ratio to.
+bench_figure() {
+    printf 'figure|%s|%s|%s\n' "$1" "$2" "${3:-}"
+}
+# Which of run-all's runs this is (1 when a script runs alone); parts whose result does not
+# vary from run to run (instruction counts) run only in the first.
+BENCH_RUN=${BENCH_RUN:-1}

@@ -55,6 +55,7 @@ H2_RATE=$(grep -E "^finished in" "$DIR/h2load.txt" | sed -E 's/.*, ([0-9.]+) req
 grep -E "^(finished in|requests:|status codes:)" "$DIR/h2load.txt"
 APNS_RATE=$(grep apns_rate= "$DIR/apns.txt" | cut -d= -f2)
 python3 -c "print(f'APNs: gateway {float($APNS_RATE):,.0f}/s, h2load {float(\"$H2_RATE\"):,.0f}/s, ratio {float($APNS_RATE)/float(\"$H2_RATE\"):.2f}')"
+bench_figure "APNs notifications/s over h2load's requests/s to the same stand-in" "$(echo "$APNS_RATE / $H2_RATE" | bc -l)"
 
 # 2. Grade polls
 ADMIN_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')

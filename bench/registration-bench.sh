@@ -4,7 +4,8 @@
 #     /registration/classdetails?classid=7036, each for DURATION seconds, in one run; the
 #     registration figures are also given as a ratio to /healthz.
 #  2. Registrations under contention: STUDENTS students register for and drop one class at
-#     random (bench/lua/registration.lua), all competing for its seats and SQLite's writer.
+#     random (bench/lua/registration.lua), all competing for its seats and SQLite's writer:
+#     cold (a restarted server, nothing cached) and warm, against a bare SQLite loop.
 #  3. In-process catalog filter latency over the full demo catalog (gateway registration-bench).
 source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
@@ -14,10 +15,22 @@ STUDENTS=${STUDENTS:-50}
 PORT=${PORT:-18091}
 bench_build gateway sqlite-ceiling
 BIN=$BINDIR/gateway
-"$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
-PIDS+=($!)
 URL="http://127.0.0.1:$PORT"
-for _ in $(seq 1 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
+# SLOW_FSYNC_MS=N runs the gateway (and the ceiling) with every disk flush N ms slower
+# (bench/slow-fsync): a machine with slow storage, on any machine.
+PRELOAD=()
+if [ -n "${SLOW_FSYNC_MS:-}" ]; then
+    cc -shared -fPIC -O2 -o "$DIR/slow-fsync.so" bench/slow-fsync/slow-fsync.c -ldl
+    PRELOAD=(env LD_PRELOAD="$DIR/slow-fsync.so" SLOW_FSYNC_MS="$SLOW_FSYNC_MS")
+    echo "(every fsync and fdatasync of the gateway and the ceiling waits ${SLOW_FSYNC_MS} ms)"
+fi
+serve() {
+    "${PRELOAD[@]}" "$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
+    SERVER=$!
+    PIDS+=($SERVER)
+    for _ in $(seq 1 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
+}
+serve
 
 rps() { grep "Requests/sec" "$1" | awk '{print $2}'; }
 p99() { grep -E "^ +99%" "$1" | awk '{print $2}'; }
@@ -35,6 +48,7 @@ printf "| endpoint | requests/s | p99 | ratio to /healthz |\n|---|---:|---:|---:
 printf "| /healthz (before, after) | %s, %s | %s, %s | 1.00 |\n" "$H1" "$H2" "$(p99 "$DIR/healthz.txt")" "$(p99 "$DIR/healthz2.txt")"
 printf "| classidslist?subjectid=8&level=graduate&starttime=1730 | %s | %s | %.2f |\n" "$I" "$(p99 "$DIR/ids.txt")" "$(echo "$I / $H" | bc -l)"
 printf "| classdetails?classid=7036 | %s | %s | %.2f |\n" "$D" "$(p99 "$DIR/details.txt")" "$(echo "$D / $H" | bc -l)"
+bench_figure "classidslist: req/s over /healthz in the same server" "$(echo "$I / $H" | bc -l)"
 
 echo "== registrations under contention: $STUDENTS students, one class (7030), -c$CONNECTIONS"
 # (Sequential: the server hashes passwords on cores - 1 threads anyway.)
@@ -43,20 +57,31 @@ for i in $(seq 1 "$STUDENTS"); do
   curl -sf -X POST "$URL/registration/addstudent" -H 'content-type: application/json' \
     -d "{\"firstname\":\"Bench\",\"lastname\":\"$i\",\"redid\":\"$redid\",\"password\":\"benchpass1\",\"email\":\"b$i@example.edu\"}" >/dev/null
 done
-# Warm the credential cache (one argon2id verification per student), then measure.
-for i in $(seq 1 "$STUDENTS"); do curl -sf "$URL/registration/studentclasses?redid=$((600000000 + i))&password=benchpass1" >/dev/null; done
-# A 2 s warm-up of the same traffic (statement caches, connections), as the other rows have.
+# Cold start, as at registration opening: the server restarts, so no credential is cached, and
+# all the students arrive at once; the first DURATION seconds are measured with no warm-up.
+kill "$SERVER"; wait "$SERVER" 2>/dev/null || true
+serve
+echo "cold start (a restarted server; every student's first request needs an argon2id verification):"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:" | tee "$DIR/cold.txt"
+echo "warm (after a 2 s warm-up of the same traffic):"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 >/dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:" | tee "$DIR/contention.txt"
 # The ceiling in the same run: a bare SQLite loop, one insert (or delete) and one update per
 # transaction, on the same settings (bench/sqlite-ceiling).
-"$BINDIR/sqlite-ceiling" 100000 | tee "$DIR/ceiling.txt"
-python3 - "$DIR/contention.txt" "$DIR/ceiling.txt" <<'PY'
+"${PRELOAD[@]}" "$BINDIR/sqlite-ceiling" 100000 | tee "$DIR/ceiling.txt"
+python3 - "$DIR/contention.txt" "$DIR/ceiling.txt" "$DIR/cold.txt" <<'PY'
 import re, sys
-contention, ceiling = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-tps = float(re.search(r"requests_per_s=(\d+)", contention).group(1))
-top = float(re.search(r"ceiling_tps=(\d+)", ceiling).group(1))
+contention, ceiling, cold = (open(path).read() for path in sys.argv[1:4])
+def field(text, name): return float(re.search(name + r"=([\d.]+)", text).group(1))
+tps, top = field(contention, "requests_per_s"), field(ceiling, "ceiling_tps")
 print(f"registration writer: {tps:,.0f} transactions/s against a bare SQLite loop's {top:,.0f}/s: ratio {tps / top:.2f}")
+failed = field(cold, "other") + field(cold, "not_200")
+print(f"cold start: p99 {field(cold, 'p99_ms')} ms; {failed:.0f} of {field(cold, 'requests'):.0f} answers not a registration outcome")
+print(f"figure|register/drop, warm: tx/s over a bare SQLite loop|{tps / top:.3f}|")
+print(f"figure|register/drop, warm: p99|{field(contention, 'p99_ms')}|ms")
+print(f"figure|register/drop, cold start: p99|{field(cold, 'p99_ms')}|ms")
+print(f"figure|register/drop, cold start: answers busy or failed|{failed:.0f}|")
+print(f"figure|register/drop, cold start: tx/s over the warm run's|{field(cold, 'requests_per_s') / tps:.3f}|")
 PY
 curl -s "$URL/registration/classdetails?classid=7030" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class 7030 after the run: seats=%d enrolled=%d" % (d["seats"], d["enrolled"]))'
 

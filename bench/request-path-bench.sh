@@ -75,6 +75,11 @@ print("|---|---:|---:|---:|---:|")
 for name, r, c in [("/healthz, default logging", hi, hic), ("/healthz, --log-level error", he, hec),
                    ("classidslist, default logging", ii, iic), ("classidslist, --log-level error", ie, iec)]:
     print(f"| {name} | {r:,.0f} | {r / ceiling:.2f} | {c:.1f} | {ceiling_cpu / c:.2f} |")
+for name, r, c in [("/healthz, default logging", hi, hic), ("/healthz, --log-level error", he, hec),
+                   ("classidslist, default logging", ii, iic)]:
+    print(f"figure|{name}: req/s over bare Hummingbird /healthz|{r / ceiling:.3f}|")
+    print(f"figure|{name}: CPU per request, bare Hummingbird's over the gateway's|{ceiling_cpu / c:.3f}|")
+print(f"figure|bare Hummingbird /healthz (the ceiling)|{ceiling:.0f}|req/s")
 print(f"memory (default gateway): idle RSS {idle / 1024:.0f} MiB, peak after the loads {peak / 1024:.0f} MiB, "
       f"1,000 idle connections +{(with_conns - before) / 1024:.1f} MiB ({(with_conns - before) / 1000:.1f} KiB each)")
 PY

@@ -151,6 +151,9 @@ measure_builds() {
   printf "| /healthz, -c1 | %s | %s | %s | 1.00 |\n" "$hc1" "$(pct "$DIR/healthz1.txt" 50)" "$(pct "$DIR/healthz1.txt" 99)"
   printf "| POST /v1/scheduling/builds (%s), -c1 | %s | %s | %s | %.1f (p99) |\n" "$label" "$b1" \
     "$(pct "$DIR/builds1.txt" 50)" "$(pct "$DIR/builds1.txt" 99)" "$(echo "$bp99 / $hp99" | bc -l)"
+  bench_figure "builds of $label, -c$CONNECTIONS: req/s over /healthz" "$(echo "$b / $h" | bc -l)"
+  bench_figure "builds of $label, -c1: p99" "$bp99" ms
+  bench_figure "builds of $label, -c1: p99 over /healthz's" "$(echo "$bp99 / $hp99" | bc -l)"
 }
 measure_builds "$COURSES demo courses" "$DIR/body.json"
 

@@ -3,7 +3,8 @@ public import GRDB
 import Synchronization
 
 /// The service's one SQLite database: a GRDB `DatabasePool` in WAL mode with foreign keys on,
-/// a busy timeout, and `synchronous=NORMAL`.
+/// a busy timeout, and `synchronous=NORMAL`; the log is checkpointed off the writer's path by
+/// a ``WALCheckpointer``.
 public final class GatewayDatabase: Sendable {
     public let pool: DatabasePool
     public let path: String
@@ -13,6 +14,8 @@ public final class GatewayDatabase: Sendable {
     let writesInFlight = Atomic<Int>(0)
     /// Connections of their own for ``readPreferringInline(_:)``.
     let inlineReaders: InlineReaders
+    /// Copies the log into the database file on a thread of its own (no commit does it).
+    let checkpointer: WALCheckpointer
 
     /// Opens (creating the file and its folder when missing) and configures the database.
     /// It does not migrate: call ``migrate()``.
@@ -28,11 +31,20 @@ public final class GatewayDatabase: Sendable {
         config.journalMode = .wal
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Checkpoints run on the checkpointer's thread, not inside a commit.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }
         self.path = path
         self.pool = try DatabasePool(path: path, configuration: config)
         self.inlineReaders = try InlineReaders(path: path, count: max(2, ProcessInfo.processInfo.activeProcessorCount))
         self.migrator = makeMigrator(modules)
+        self.checkpointer = try WALCheckpointer(path: path)
+        checkpointer.start(interval: .milliseconds(100))
+    }
+
+    deinit {
+        checkpointer.stop()
     }
 
     /// A write transaction on GRDB's writer queue, counted so that

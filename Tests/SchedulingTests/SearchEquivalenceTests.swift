@@ -217,12 +217,16 @@ import Testing
             let days = ["MWF", "TTh", "MW", "M", "T", "W", "Th", "F"]
             var id: Int64 = 1
             let courses = (0..<(2 + random.next(2))).map { index in
-                let sections = (0..<(65 + random.next(8))).map { _ in
-                    let start = 480 + 15 * random.next(44)
+                // Distinct meeting times (drawn without replacement from the 8 × 44 slots), so
+                // every section is a group of its own and each course has more than 64.
+                var slots = Array(0..<(days.count * 44))
+                for index in slots.indices.reversed() where index > 0 { slots.swapAt(index, random.next(index + 1)) }
+                let sections = slots.prefix(65 + random.next(8)).map { slot in
+                    let start = 480 + 15 * (slot % 44)
                     defer { id += 1 }
                     return SectionOption(
                         classID: id, section: "S\(id)", instructors: ["I\(random.next(4))"],
-                        meetings: [Meeting(days: Weekdays(parsing: days[random.next(days.count)])!, start: TimeOfDay(minutes: start), end: TimeOfDay(minutes: start + 50))],
+                        meetings: [Meeting(days: Weekdays(parsing: days[slot / 44])!, start: TimeOfDay(minutes: start), end: TimeOfDay(minutes: start + 50))],
                         openSeats: 5
                     )
                 }

@@ -1,7 +1,8 @@
 -- Registrations under contention: every request picks one of N students at random and either
 -- registers them in the class or drops it (50/50), through the SDSU protocol's GET form. All
 -- requests compete for the same class's seats and for SQLite's single writer.
--- Arguments: N students, first red id, class id, password.
+-- Arguments: N students, first red id, class id, password. Counts the answers by kind; "other"
+-- (busy, throttled, errors) and "not_200" are what a student would see as a failure.
 local threads = {}
 
 function setup(thread)
@@ -10,7 +11,7 @@ function setup(thread)
 end
 
 function init(args)
-  added, full, dropped, notin, other = 0, 0, 0, 0, 0
+  added, full, dropped, notin, other, failed = 0, 0, 0, 0, 0, 0
   students = tonumber(args[1]) or 50
   first = tonumber(args[2]) or 600000001
   class = args[3] or "7030"
@@ -25,6 +26,7 @@ function request()
 end
 
 function response(status, headers, body)
+  if status ~= 200 then failed = failed + 1 end
   if body:find("Course added", 1, true) then added = added + 1
   elseif body:find("Course dropped", 1, true) then dropped = dropped + 1
   elseif body:find("full", 1, true) or body:find("already in course", 1, true) then full = full + 1
@@ -33,17 +35,18 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-  local a, f, d, n, o = 0, 0, 0, 0, 0
+  local a, f, d, n, o, e = 0, 0, 0, 0, 0, 0
   for _, thread in ipairs(threads) do
     a = a + thread:get("added")
     f = f + thread:get("full")
     d = d + thread:get("dropped")
     n = n + thread:get("notin")
     o = o + thread:get("other")
+    e = e + thread:get("failed")
   end
   local seconds = summary.duration / 1e6
   io.write(string.format(
-    "contention: requests_per_s=%.0f registrations_per_s=%.0f drops_per_s=%.0f refused_full_or_enrolled=%d not_enrolled=%d other=%d p50_ms=%.2f p99_ms=%.2f\n",
-    summary.requests / seconds, a / seconds, d / seconds, f, n, o,
+    "contention: requests_per_s=%.0f registrations_per_s=%.0f drops_per_s=%.0f refused_full_or_enrolled=%d not_enrolled=%d other=%d not_200=%d requests=%d p50_ms=%.2f p99_ms=%.2f\n",
+    summary.requests / seconds, a / seconds, d / seconds, f, n, o, e, summary.requests,
     latency:percentile(50) / 1000, latency:percentile(99) / 1000))
 end

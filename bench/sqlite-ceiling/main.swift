@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 // The ceiling for the registration writer (bench/registration-bench.sh): a bare SQLite loop on
-// the gateway's settings (WAL, synchronous=NORMAL, a fresh file), one transaction per
+// the gateway's settings (WAL, synchronous=NORMAL, checkpoints off the writer's thread, a fresh file), one transaction per
 // registration, each one insert and one update (an enrollment row and the class's count), then
 // each drop one delete and one update: what a registration writes, with nothing else around it.
 // Usage: sqlite-ceiling [transactions] (default 100000); prints `ceiling_tps=N`.
@@ -11,8 +11,20 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("s
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
 var configuration = Configuration()
-configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-let pool = try DatabasePool(path: directory.appendingPathComponent("ceiling.sqlite").path, configuration: configuration)
+configuration.prepareDatabase { db in
+    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    // As the gateway does: checkpoints on a thread of their own, not inside a commit.
+    try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+}
+let path = directory.appendingPathComponent("ceiling.sqlite").path
+let pool = try DatabasePool(path: path, configuration: configuration)
+let checkpointer = try DatabaseQueue(path: path)
+Thread.detachNewThread {
+    while true {
+        Thread.sleep(forTimeInterval: 0.1)
+        _ = try? checkpointer.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+    }
+}
 try pool.write { db in
     try db.execute(sql: """
         CREATE TABLE classes (id INTEGER PRIMARY KEY, seats INTEGER NOT NULL, enrolled INTEGER NOT NULL);

@@ -118,19 +118,35 @@ public final class AuthService: Sendable {
         guard !signInName.isEmpty, signInName.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
             throw AuthError.invalidCredentials
         }
+        let client = clientAddress.map(LoginThrottle.network)
+        // One indexed lookup on this thread (the credential cache makes it most of a check).
+        let usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled ? nil : $0 }
+        // A request whose exact credential is being verified right now (the same student's app
+        // sending a burst, cold) waits for that answer: it is the same guess, already counted,
+        // so it needs no reservation of its own and costs the hasher nothing.
+        if let cache, let usable,
+            let running = cache.runningVerification(redID: signInName, passwordHash: usable.passwordHash, password: password)
+        {
+            guard try await running.value else { throw AuthError.invalidCredentials }
+            return usable
+        }
         let attempt = try reserveAttempt(username: signInName, clientAddress: clientAddress)
-        let usable: Account?
         let valid: Bool
         do {
-            // One indexed lookup on this thread (the credential cache makes it most of a check).
-            usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled ? nil : $0 }
             if let usable, let id = usable.id,
                 cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
             {
                 throttle.succeeded(attempt, now: clock.now())
                 return usable
             }
-            valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: clientAddress.map(LoginThrottle.network))
+            if let cache, let usable {
+                let hasher = self.hasher
+                valid = try await cache.sharedVerification(redID: signInName, passwordHash: usable.passwordHash, password: password) {
+                    try await hasher.verify(password, encoded: usable.passwordHash, client: client)
+                }
+            } else {
+                valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: client)
+            }
         } catch {
             throttle.withdraw(attempt)
             throw error

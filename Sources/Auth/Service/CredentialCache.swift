@@ -22,6 +22,9 @@ final class CredentialCache: Sendable {
     private let lifetime: TimeInterval
     private let capacity: Int
     private let entries = Mutex<[String: Entry]>([:])
+    /// Verifications running now, by red id and MAC: a student whose app sends several requests
+    /// at once, cold, costs one argon2id verification rather than one per request.
+    private let running = Mutex<[String: Task<Bool, any Error>]>([:])
 
     init(lifetime: TimeInterval, capacity: Int = 50_000) {
         self.lifetime = lifetime
@@ -41,6 +44,39 @@ final class CredentialCache: Sendable {
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[redID] = entry
         }
+    }
+
+    /// Runs `verify` (an argon2id check of `password` against `passwordHash`) unless the same
+    /// check for `redID` is already running, in which case it waits for that one's answer.
+    /// This is what lets students arriving cold at registration opening, each with several
+    /// requests in flight, through the hasher's queue without filling it with duplicates.
+    func sharedVerification(
+        redID: String, passwordHash: String, password: String,
+        _ verify: @escaping @Sendable () async throws -> Bool
+    ) async throws -> Bool {
+        let key = runningKey(redID: redID, passwordHash: passwordHash, password: password)
+        let task = running.withLock { table in
+            if let task = table[key] { return task }
+            let task = Task { try await verify() }
+            table[key] = task
+            return task
+        }
+        defer {
+            running.withLock { table in
+                if table[key] == task { table.removeValue(forKey: key) }
+            }
+        }
+        return try await task.value
+    }
+
+    /// The verification of exactly this credential running now, if there is one.
+    func runningVerification(redID: String, passwordHash: String, password: String) -> Task<Bool, any Error>? {
+        let key = runningKey(redID: redID, passwordHash: passwordHash, password: password)
+        return running.withLock { $0[key] }
+    }
+
+    private func runningKey(redID: String, passwordHash: String, password: String) -> String {
+        redID + "\u{0}" + mac(passwordHash: passwordHash, password: password).map { String($0, radix: 16) }.joined()
     }
 
     func forget(redID: String) {

@@ -51,7 +51,9 @@ struct JobsCrashTests {
             "admin", "create-user", "--database", path, "--username", "ops", "--role", "admin", "--password", Self.password,
         ])
         try #require(created.status == 0, "\(created.stderr)")
-        let arguments = ["--database", path, "--job-lease-seconds", "2", "--job-poll-ms", "50", "--job-queues", "default=4"]
+        // Leases renew every third of their length: 6 s leaves a loaded CI machine 4 s of slack
+        // before a live job would be taken for a lost one.
+        let arguments = ["--database", path, "--job-lease-seconds", "6", "--job-poll-ms", "50", "--job-queues", "default=4"]
 
         var server = try ServingGateway(arguments: arguments)
         defer { server.kill9() }

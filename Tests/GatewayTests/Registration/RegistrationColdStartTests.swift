@@ -29,6 +29,34 @@ struct RegistrationColdStartTests {
         }
     }
 
+    /// After a restart nothing is cached: a student whose app sends a burst of requests at once
+    /// costs one verification, not one per request, and every request is answered.
+    @Test func aColdStudentsBurstSharesOneVerification() async throws {
+        let first = try await TestGateway.registration()
+        defer { first.cleanUp() }
+        try await first.student("600000002", password: "benchpass2")
+        // The same file, served by a new process: an empty credential cache.
+        let restarted = try TestGateway { config in
+            config.databasePath = first.app.configuration.databasePath
+            // Slow enough that the whole burst arrives while the first verification runs.
+            config.passwordHashing = .init(memoryKiB: 16 * 1024, iterations: 3, parallelism: 1)
+        }
+        defer { restarted.cleanUp() }
+        try await restarted.withRouter { client async throws in
+            let before = restarted.app.auth.hasher.verificationCount
+            let answers = try await withThrowingTaskGroup(of: HTTPReply.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { try await client.json(.get, "/registration/studentclasses?redid=600000002&password=benchpass2") }
+                }
+                return try await group.reduce(into: [HTTPReply]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.status == .ok && !$0.body.hasPrefix(#"{"error""#) }, "\(answers.map(\.body))")
+            #expect(restarted.app.auth.hasher.verificationCount - before <= 2, "the burst shared one verification")
+            let wrong = try await client.json(.get, "/registration/studentclasses?redid=600000002&password=benchpass3")
+            #expect(wrong.body == #"{"error":"Invalid Red Id or password"}"#)
+        }
+    }
+
     @Test func aSaturatedHasherAnswersInTheProtocolsForm() async throws {
         let gateway = try await TestGateway.registration { config in
             // One slow hashing thread, and at most one waiting.
