@@ -51,7 +51,9 @@ struct TLSTests {
         // TLS 1.1 handshake with an openssl server that allows it, so its refusal below is the
         // gateway's doing, not the client's.
         let tls11 = ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"]
-        let control = try await Self.tls11Control(cert: cert, key: key, clientArguments: tls11)
+        // Up to three tries: on a loaded machine the control's own server can be slow to answer.
+        var control = try await Self.tls11Control(cert: cert, key: key, clientArguments: tls11)
+        for _ in 0..<2 where control != 0 { control = try await Self.tls11Control(cert: cert, key: key, clientArguments: tls11) }
         try #require(control == 0, "this openssl can't speak TLS 1.1 even when allowed; the refusal below would prove nothing")
         let (old, _) = try Self.run("timeout", ["-s", "KILL", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(server.port)"] + tls11)
         #expect(old != 0, "TLS 1.1 must be refused")
