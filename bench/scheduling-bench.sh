@@ -25,6 +25,9 @@ THREADS=${THREADS:-1}
 COURSES=${COURSES:-5}
 UMDIO=${UMDIO:-../shared/data/umdio/202005.json}
 UMDIO_COURSES=${UMDIO_COURSES:-10}
+# The naive search and the phase breakdown don't vary from run to run in what they show; only
+# run-all's first run does them.
+if [ "$BENCH_RUN" -gt 1 ]; then BENCH_ARGS=${BENCH_ARGS:---naive no --breakdown no}; fi
 BENCH_ARGS=${BENCH_ARGS:-}
 bench_build gateway scheduling-bench
 BIN_DIR=$BINDIR

@@ -310,7 +310,7 @@ for row in rows {
     print("| \(row.selection) | \(row.courses.count) | \(row.ratings) | \(counts) | \(String(format: "%.3g", product)) | \(row.figures.runs) | \(human(row.figures.p50)) | \(human(row.figures.p99)) | \(human(row.figures.max)) | \(grouped(outcome.count)) (\(outcome.countIsExact ? "exact" : "lower bound")) | \(outcome.rankingIsExact ? "yes" : "no") | \(outcome.courseCount)\(outcome.explanation != nil ? " (explained)" : "") |")
 }
 // For bench/run-all.sh's medians: the builder's worst case, timed courses with ratings.
-for row in rows where row.selection == "most-timed-sections" && row.ratings != "none" && row.courses.count >= 8 {
+for row in rows where row.selection == "most timed sections" && row.ratings != "none" && row.courses.count >= 8 {
     for (name, value) in [("p50", row.figures.p50), ("p99", row.figures.p99)] {
         print("figure|builder in process, \(row.courses.count) most-timed umd.io courses, \(row.ratings) ratings: \(name)|\(String(format: "%.3f", value * 1e3))|ms")
     }
