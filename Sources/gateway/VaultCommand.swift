@@ -32,11 +32,7 @@ struct RotateKey: AsyncParsableCommand {
     @Flag(help: "Keys come from GATEWAY_VAULT_KEY: re-seal every row under the current one.") var env = false
 
     func run() async throws {
-        var configuration = GatewayConfiguration()
-        configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
-        configuration.vaultKeyFile = keyFile
-        configuration.logLevel = .error
-        let app = try GatewayApplication(configuration: configuration)
+        let app = try vaultApplication(database: database, keyFile: keyFile)
         let rows = app.vaultRows
         let rotation = VaultRotation()
         let report = env
@@ -65,11 +61,7 @@ struct ForgetUnreadable: AsyncParsableCommand {
     @Flag(help: "Delete them (without it, only count them).") var yes = false
 
     func run() async throws {
-        var configuration = GatewayConfiguration()
-        configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
-        configuration.vaultKeyFile = keyFile
-        configuration.logLevel = .error
-        let app = try GatewayApplication(configuration: configuration)
+        let app = try vaultApplication(database: database, keyFile: keyFile)
         let audit = VaultAudit()
         let report = try await audit.audit(rows: app.vaultRows, ring: app.vault.ring)
         guard yes else {
@@ -79,4 +71,14 @@ struct ForgetUnreadable: AsyncParsableCommand {
         let forgotten = try await audit.forget(report)
         print("Deleted \(forgotten) stored accounts and devices whose secrets could not be opened (\(report.checked - report.unreadable.count) kept).")
     }
+}
+
+/// The application the vault commands work on: the database (the option, GATEWAY_DATABASE or
+/// the default) and its vault key file, logging errors only.
+func vaultApplication(database: String?, keyFile: String?) throws -> GatewayApplication {
+    var configuration = GatewayConfiguration()
+    configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+    configuration.vaultKeyFile = keyFile
+    configuration.logLevel = .error
+    return try GatewayApplication(configuration: configuration)
 }

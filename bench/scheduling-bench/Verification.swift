@@ -22,16 +22,9 @@ struct Verification {
     /// The generated catalog and its rating book.
     let generated: [CourseOptions]
     let generatedRatings: RatingBook
-    var state: UInt64 = 0x5EED_0F_B1D
+    var random = GeneratedCatalog.Random(state: 0x5EED_0F_B1D)
 
-    /// splitmix64.
-    mutating func next(_ bound: Int) -> Int {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+    mutating func next(_ bound: Int) -> Int { random.next(bound) }
 
     struct Case {
         var name: String

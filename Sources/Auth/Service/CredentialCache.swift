@@ -76,7 +76,7 @@ final class CredentialCache: Sendable {
     }
 
     private func runningKey(redID: String, passwordHash: String, password: String) -> String {
-        redID + "\u{0}" + mac(passwordHash: passwordHash, password: password).map { String($0, radix: 16) }.joined()
+        redID + "\u{0}" + Data(mac(passwordHash: passwordHash, password: password)).base64EncodedString()
     }
 
     func forget(redID: String) {

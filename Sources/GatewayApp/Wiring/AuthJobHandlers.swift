@@ -10,10 +10,6 @@ enum AuthJobHandlers {
     static let pruneTokens = JobKind<NoPayload>("auth.prune-tokens")
 
     static func register(_ auth: AuthService, in registry: JobRegistry) throws {
-        registry.register(pruneTokens) { _, _ in
-            _ = try await auth.pruneTokens(olderThan: 24 * 3600)
-            return .complete
-        }
-        registry.schedule(try ScheduleDefinition(name: pruneTokens.name, kind: pruneTokens, payload: NoPayload(), rule: .every(seconds: 3600)))
+        try registry.registerHousekeeping(pruneTokens) { _ = try await auth.pruneTokens(olderThan: 24 * 3600) }
     }
 }

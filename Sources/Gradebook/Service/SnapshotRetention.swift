@@ -31,10 +31,6 @@ public struct SnapshotRetention: Sendable {
     /// Registers `gradebook.prune` and its hourly schedule.
     public func register(in registry: JobRegistry) throws {
         let retention = self
-        registry.register(Self.prune) { _, _ in
-            _ = try await retention.run()
-            return .complete
-        }
-        registry.schedule(try ScheduleDefinition(name: Self.prune.name, kind: Self.prune, payload: NoPayload(), rule: .every(seconds: 3600)))
+        try registry.registerHousekeeping(Self.prune) { _ = try await retention.run() }
     }
 }

@@ -23,6 +23,18 @@ extension JobRegistry {
     ) {
         register(kind: kind.name, args: Payload.self, adminEnqueueable: adminEnqueueable, handler: handler)
     }
+
+    /// Registers a module's housekeeping: `chore` runs as `kind` every `seconds` (and once
+    /// when the pool starts), under a schedule named after the kind.
+    public func registerHousekeeping(
+        _ kind: JobKind<NoPayload>, every seconds: Int = 3600, chore: @escaping @Sendable () async throws -> Void
+    ) throws {
+        register(kind) { _, _ in
+            try await chore()
+            return .complete
+        }
+        schedule(try ScheduleDefinition(name: kind.name, kind: kind, payload: NoPayload(), rule: .every(seconds: seconds)))
+    }
 }
 
 extension ScheduleDefinition {

@@ -76,10 +76,6 @@ public struct PushRetention: Sendable {
     /// Registers `push.prune` and its hourly schedule.
     public func register(in registry: JobRegistry) throws {
         let retention = self
-        registry.register(Self.prune) { _, _ in
-            _ = try await retention.run()
-            return .complete
-        }
-        registry.schedule(try ScheduleDefinition(name: Self.prune.name, kind: Self.prune, payload: NoPayload(), rule: .every(seconds: 3600)))
+        try registry.registerHousekeeping(Self.prune) { _ = try await retention.run() }
     }
 }

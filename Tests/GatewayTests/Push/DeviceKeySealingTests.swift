@@ -73,6 +73,19 @@ struct DeviceKeySealingTests {
         try await Self.sendTestAndVerify(gateway, token: ada, device: ids.value.webhook, receiver: receiver, secret: secret.bytes)
     }
 
+    /// A gateway on a database file in `directory` that a test opens, closes and opens again:
+    /// loopback webhooks allowed, no background workers (the test works the queue), no
+    /// environment keys (the vault's key file sits beside the database).
+    static func restartableConfiguration(in directory: URL) -> GatewayConfiguration {
+        var configuration = GatewayConfiguration()
+        configuration.databasePath = directory.appendingPathComponent("gateway.sqlite").path
+        configuration.logLevel = .critical
+        configuration.allowInsecurePushEndpoints = true
+        configuration.jobs.workersEnabled = false
+        configuration.environment = [:]
+        return configuration
+    }
+
     /// A device written in clear by the schema before `push.008` (an older server) is sealed
     /// when the server starts, its clear columns emptied (and the bytes gone from the files),
     /// and it still gets signed deliveries; starting again changes nothing.
@@ -81,12 +94,7 @@ struct DeviceKeySealingTests {
         defer { receiver.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = GatewayConfiguration()
-        configuration.databasePath = directory.appendingPathComponent("gateway.sqlite").path
-        configuration.logLevel = .critical
-        configuration.allowInsecurePushEndpoints = true
-        configuration.jobs.workersEnabled = false
-        configuration.environment = [:]
+        let configuration = Self.restartableConfiguration(in: directory)
         let secret = WebhookSecret.generate()
         do {
             // The old schema: every migration up to push.007, and rows written the old way.
@@ -177,12 +185,7 @@ struct DeviceKeySealingTests {
         defer { receiver.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = GatewayConfiguration()
-        configuration.databasePath = directory.appendingPathComponent("gateway.sqlite").path
-        configuration.logLevel = .critical
-        configuration.allowInsecurePushEndpoints = true
-        configuration.jobs.workersEnabled = false
-        configuration.environment = [:]
+        var configuration = Self.restartableConfiguration(in: directory)
         configuration.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
         let first = try GatewayApplication(configuration: configuration)
         let account = try await first.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
