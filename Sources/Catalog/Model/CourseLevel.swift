@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 
 /// The course levels the SDSU protocol filters on, by course number, exactly as seed 000
 /// defines them. The ranges overlap on purpose: a 500-level course is both upper division
@@ -25,7 +26,7 @@ public enum CourseLevel: String, Sendable, CaseIterable, Codable {
     /// (`.some(nil)`); an unknown word is nil.
     public static func filter(parsing raw: String?) -> CourseLevel?? {
         guard let raw else { return .some(nil) }
-        let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let value = raw.trimmingSpaces().lowercased()
         switch value {
         case "", "all", "any": return .some(nil)
         case "lower", "lower division", "lower-division": return .some(.lower)
@@ -55,7 +56,7 @@ public struct CourseNumber: Sendable, Hashable, Comparable, CustomStringConverti
     /// upper-cased). Nil when there are no leading digits, more than four, or the suffix has
     /// other characters or is longer than ``maximumSuffixLength``.
     public init?(parsing raw: String) {
-        let text = raw.trimmingCharacters(in: .whitespaces).uppercased()
+        let text = raw.trimmingSpaces().uppercased()
         let digits = text.prefix(while: \.isASCIIDigit)
         let rest = text.dropFirst(digits.count)
         guard !digits.isEmpty, digits.count <= 4, let value = Int(digits), rest.count <= Self.maximumSuffixLength,

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 
 /// A time of day in minutes after midnight (0...1440, where 1440 is the end of the day).
 ///
@@ -19,11 +20,11 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses a time; nil when it is not one.
     public init?(parsing raw: String) {
-        var text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        var text = raw.trimmingSpaces().lowercased()
         var meridiem: String?
         for suffix in ["am", "pm", "a", "p"] where text.hasSuffix(suffix) {
             meridiem = String(suffix.prefix(1))
-            text = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            text = String(text.dropLast(suffix.count)).trimmingSpaces()
             break
         }
         var hour: Int

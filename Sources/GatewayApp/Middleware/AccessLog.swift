@@ -37,14 +37,18 @@ struct AccessLog: Sendable {
     /// own under the same key) so the line doesn't format it a second time.
     func record(_ request: Request, status: HTTPResponse.Status, elapsed: Duration, requestID: String, logger: Logger) {
         guard logger.logLevel <= .info else { return }
+        let method = request.method.rawValue, path = loggable(request.uri.path)
+        let code = String(status.code), ms = Self.milliseconds(elapsed)
+        if let handler = logger.handler as? GatewayLogHandler,
+            handler.logRequest(sortedFields: ["method": method, "ms": ms, "path": path, "request_id": requestID, "status": code])
+        {
+            return
+        }
         logger.info(
             "request",
             metadata: [
-                "request_id": .string(requestID),
-                "method": .string(request.method.rawValue),
-                "path": .string(loggable(request.uri.path)),
-                "status": .string(String(status.code)),
-                "ms": .string(Self.milliseconds(elapsed)),
+                "request_id": .string(requestID), "method": .string(method), "path": .string(path),
+                "status": .string(code), "ms": .string(ms),
             ]
         )
     }

@@ -27,10 +27,17 @@ struct SecurityHeaders: Sendable {
     /// Whether the server terminates TLS itself.
     let nativeTLS: Bool
 
+    /// The fields made once: a field's value is checked when it is made, and every answer
+    /// carries these.
+    static let nosniff = HTTPField(name: .xContentTypeOptions, value: "nosniff")
+    static let apiPolicy = HTTPField(name: .contentSecurityPolicy, value: apiContentSecurityPolicy)
+    static let noReferrer = HTTPField(name: referrerPolicy, value: "no-referrer")
+    static let transportSecurity = HTTPField(name: strictTransport, value: strictTransportSecurity)
+
     func apply(to headers: inout HTTPFields) {
-        if headers[.xContentTypeOptions] == nil { headers[.xContentTypeOptions] = "nosniff" }
-        if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = Self.apiContentSecurityPolicy }
-        if headers[Self.referrerPolicy] == nil { headers[Self.referrerPolicy] = "no-referrer" }
-        if nativeTLS, headers[Self.strictTransport] == nil { headers[Self.strictTransport] = Self.strictTransportSecurity }
+        if !headers.contains(.xContentTypeOptions) { headers.append(Self.nosniff) }
+        if !headers.contains(.contentSecurityPolicy) { headers.append(Self.apiPolicy) }
+        if !headers.contains(Self.referrerPolicy) { headers.append(Self.noReferrer) }
+        if nativeTLS, !headers.contains(Self.strictTransport) { headers.append(Self.transportSecurity) }
     }
 }

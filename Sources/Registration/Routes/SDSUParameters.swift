@@ -69,14 +69,14 @@ struct SDSUParameters: Sendable {
         switch source {
         case .query(let query):
             guard let raw = query[name] else { return nil }
-            guard let value = Int64(raw.trimmingCharacters(in: .whitespaces)) else { throw SDSUBadRequest("Parameter \(name) must be an integer") }
+            guard let value = Int64(raw.trimmingSpaces()) else { throw SDSUBadRequest("Parameter \(name) must be an integer") }
             return value
         case .json(let object):
             switch object[name] {
             case nil, .null: return nil
             case .int(let value): return value
             case .string(let raw):
-                guard let value = Int64(raw.trimmingCharacters(in: .whitespaces)) else { throw SDSUBadRequest("Parameter \(name) must be an integer") }
+                guard let value = Int64(raw.trimmingSpaces()) else { throw SDSUBadRequest("Parameter \(name) must be an integer") }
                 return value
             default: throw SDSUBadRequest("Parameter \(name) must be an integer")
             }
@@ -134,7 +134,7 @@ struct SDSUParameters: Sendable {
         switch source {
         case .query(let query):
             guard let raw = query[name] else { throw SDSUBadRequest("Missing parameter \(name)") }
-            let parts = raw.split(separator: ",").map { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = raw.split(separator: ",").map { Int64($0.trimmingSpaces()) }
             guard !parts.contains(nil) else { throw SDSUBadRequest("Parameter \(name) must be a list of integers") }
             return parts.compactMap { $0 }
         case .json(let object):

@@ -62,11 +62,15 @@ struct LogHandlerTests {
         }
     }
 
-    @Test func theAccessLogHasOneRequestIDAndTheDuration() async throws {
+    /// The access line, written by the handler's shortcut (a logger with no metadata of its
+    /// own) or, when the logger carries metadata, the ordinary way with that metadata merged in.
+    @Test(arguments: [false, true])
+    func theAccessLogHasOneRequestIDAndTheDuration(loggerHasMetadata: Bool) async throws {
         let (url, fd) = try Self.file()
         defer { close(fd); try? FileManager.default.removeItem(at: url) }
         let output = BufferedLogOutput(fileDescriptor: fd, interval: 3600)
-        let logger = Logger(label: "campus-gateway") { GatewayLogHandler(label: $0, level: .info, output: output) }
+        var logger = Logger(label: "campus-gateway") { GatewayLogHandler(label: $0, level: .info, output: output) }
+        if loggerHasMetadata { logger[metadataKey: "instance"] = "east-1" }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var config = GatewayConfiguration()
@@ -79,7 +83,9 @@ struct LogHandlerTests {
         }
         output.flush()
         let line = try #require(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").last { $0.hasSuffix("] request") })
-        #expect(line.contains(" method=GET ms=") && line.contains(" path=/healthz request_id=abc-123 status=200 "), "\(line)")
+        let instance = loggerHasMetadata ? " instance=east-1" : ""
+        #expect(line.contains(" info campus-gateway:\(instance) method=GET ms="), "\(line)")
+        #expect(line.hasSuffix(" path=/healthz request_id=abc-123 status=200 [GatewayApp] request"), "\(line)")
         #expect(line.contains(/\sms=\d+\.\d\d\s/), "\(line)")
         #expect(!line.contains("hb.request.id") && !line.contains("secret"), "\(line)")
     }
