@@ -14,17 +14,33 @@ import Synchronization
 /// `PASSIVE` checkpoint every `interval` on a connection of its own instead: it waits for no
 /// reader or writer and none waits for it, and the flushes happen here.
 ///
-/// The log is reset to its start by the next writer once everything in it has been copied, so
-/// it stays a few megabytes; `journal_size_limit` trims the file after a burst.
+/// A passive round alone does not let the log start over under a steady stream of writes and
+/// reads: a writer starts the log over only when every frame in it has been copied and no
+/// reader still reads from it, and with writes appending frames and readers coming and going
+/// that moment never comes. The log then grows without end (465 MB in a few seconds of the
+/// jobs benchmark), and every read searches a longer log index. So when a passive round
+/// leaves more than `restartFrames` frames in the log, a `RESTART` round follows: it holds
+/// writers back while it copies the few frames the passive round missed, then waits for
+/// readers to leave the log, so the next writer starts it over. Writers wait for that short
+/// remainder, not for the whole copy (the pattern Litestream uses). `journal_size_limit`
+/// trims the file after a burst.
 final class WALCheckpointer: Sendable {
+    /// The log length (in frames, one page each) past which a round ends with a `RESTART`:
+    /// 4,096 frames, 16 MiB with 4 KiB pages.
+    static let defaultRestartFrames = 4096
+
     private let connection: DatabaseQueue
+    private let restartFrames: Int
     private let stopped = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
 
     /// Opens the checkpointer's connection to the (already created) database file at `path`.
-    init(path: String) throws {
+    init(path: String, restartFrames: Int = defaultRestartFrames) throws {
+        self.restartFrames = restartFrames
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        // Only `RESTART` waits, for the writer and then for readers, and writers wait while it
+        // does: a tenth of a second at most, then the round gives up until the next.
+        configuration.busyMode = .timeout(0.1)
         configuration.label = "wal-checkpointer"
         connection = try DatabaseQueue(path: path, configuration: configuration)
     }
@@ -43,11 +59,15 @@ final class WALCheckpointer: Sendable {
         thread.start()
     }
 
-    /// One `PASSIVE` checkpoint: copies every frame no reader still needs. Failures (a
-    /// `SQLITE_BUSY` from another process's checkpoint, a full disk) are left for the next
-    /// round; the log only grows meanwhile.
+    /// One round: a `PASSIVE` checkpoint, which copies every frame no reader still needs, then
+    /// a `RESTART` if the log is still longer than `restartFrames`. Failures (a `SQLITE_BUSY`
+    /// from another process's checkpoint or a reader that stays, a full disk) are left for the
+    /// next round; the log only grows meanwhile.
     func checkpoint() {
-        _ = try? connection.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        try? connection.inDatabase { db in
+            let (frames, _) = try db.checkpoint(.passive)
+            if frames > restartFrames { try db.checkpoint(.restart) }
+        }
     }
 
     /// Ends the thread after one last checkpoint.

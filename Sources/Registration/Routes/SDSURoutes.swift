@@ -67,7 +67,7 @@ struct SDSURoutes: Sendable {
         } else {
             throw SDSUBadRequest("Missing parameter subjectid")
         }
-        guard !subjects.isEmpty else { return try GatewayJSON.response([Int64]()) }
+        guard !subjects.isEmpty else { return SDSUResponses.json(text: SDSUJSON.idList([])) }
         guard let level = CourseLevel.filter(parsing: try parameters.optionalString("level", numbersAllowed: false)) else {
             return try SDSUResponses.error("Invalid level, use lower, upper or graduate")
         }
@@ -80,7 +80,7 @@ struct SDSURoutes: Sendable {
             guard let time = TimeOfDay(parsing: raw) else { return try SDSUResponses.error("Invalid endtime \(raw)") }
             query.endsAtOrBefore = time
         }
-        return try GatewayJSON.response(try await service.catalog.classIDs(matching: query))
+        return SDSUResponses.json(text: SDSUJSON.idList(try await service.catalog.classIDs(matching: query)))
     }
 
     func classDetails(_ parameters: SDSUParameters, _: GatewayContext) async throws -> Response {

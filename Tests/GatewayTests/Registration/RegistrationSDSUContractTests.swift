@@ -251,6 +251,12 @@ struct RegistrationSDSUContractTests {
         #expect(!SDSUJSON.classDetails(details).contains("\\/"), "slashes are not escaped")
     }
 
+    @Test func handWrittenIDListsAreJSONEncodersBytes() throws {
+        for ids: [Int64] in [[], [7033], [1, 22, 333, Int64.max, Int64.min, 0, -5]] {
+            #expect(SDSUJSON.idList(ids) == String(decoding: try GatewayJSON.sharedEncoder.encode(ids), as: UTF8.self))
+        }
+    }
+
     /// Keys of a flat JSON object in the order they are written (no string contains a quote).
     static func keyOrder(_ text: String) -> [String] {
         text.matches(of: /"([^"]+)":/).map { String($0.output.1) }
