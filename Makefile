@@ -21,8 +21,10 @@ run: deps
 	GATEWAY_SIMULATOR_ADMIN_TOKEN=$${GATEWAY_SIMULATOR_ADMIN_TOKEN:-demo-simulator-admin-token} \
 	$$($(SWIFT) build --show-bin-path)/gateway serve --demo --demo-passwords documented --host 127.0.0.1 --port $(PORT) --database $(DATABASE)
 
-## Everything CI checks: the OpenAPI document is valid, then the whole test suite.
+## Everything CI checks: the OpenAPI document is valid, Package.swift declares exactly what
+## each target imports, then the whole test suite.
 test: deps openapi-validate
+	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

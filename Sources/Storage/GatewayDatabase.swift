@@ -47,6 +47,10 @@ public final class GatewayDatabase: Sendable {
         checkpointer.stop()
     }
 
+    /// How many write transactions are running or queued for the writer right now (for tests
+    /// that wait until a write has queued, and for diagnostics).
+    public var writesQueuedOrRunning: Int { writesInFlight.load(ordering: .acquiring) }
+
     /// A write transaction on GRDB's writer queue, counted so that
     /// ``writePreferringInline(_:)`` knows whether the writer is free. Stores that work on GRDB
     /// directly write through this rather than `pool.write`.

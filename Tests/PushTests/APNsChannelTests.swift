@@ -153,7 +153,9 @@ struct APNsChannelTests {
         let channel = standIn.channel(token, maxConnectionsPerHost: 1, maxConcurrentStreams: 1)
         defer { channel.shutdown() }
         let task = Task { await channel.measureThroughput(count: 1000, deviceToken: APNsFixtures.deviceToken(), topic: APNsStandIn.topic) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once deliveries are under way.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try standIn.records().count < 5, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
         task.cancel()
         let report = await task.value
         #expect(report.outcomes.values.reduce(0, +) == 1000)

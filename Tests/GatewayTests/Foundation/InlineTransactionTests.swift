@@ -87,7 +87,10 @@ struct InlineTransactionTests {
             }
             return (caller, ran)
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Queued behind the long write, not run beside it.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while db.writesQueuedOrRunning < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(db.writesQueuedOrRunning == 2)
         #expect(try await db.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM notes") } == 0)
         release.signal()
         try await long.value

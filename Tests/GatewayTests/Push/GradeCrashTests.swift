@@ -121,7 +121,10 @@ struct GradeCrashTests {
         try await Self.waitUntil(database, "the last poll completed") { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE unique_key = 'crash-test:again' AND state = 'completed'") == 1
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Whatever that poll could have set off has run: no push job is waiting or running.
+        try await Self.waitUntil(database, "the push queue is idle") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE kind LIKE 'push.%' AND state IN ('available', 'scheduled', 'running', 'retryable')") == 0
+        }
         #expect(try Self.count(database, "SELECT COUNT(*) FROM push_notifications") == 1)
         #expect(try Self.count(database, "SELECT COUNT(*) FROM jobs WHERE kind = 'push.grade-changed'") == 1)
         let body = try await database.pool.read { db in try String.fetchOne(db, sql: "SELECT body FROM push_notifications") }
