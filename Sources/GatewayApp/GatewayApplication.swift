@@ -42,6 +42,7 @@ public struct GatewayApplication: Sendable {
     public let terms: TermService
     public let registration: RegistrationService
     /// The schedule builder, saved schedules, calendars and ranking data.
+    public let scheduling: SchedulingModule
     public let builds: BuildService
     public let savedSchedules: SavedScheduleService
     public let calendars: CalendarService
@@ -85,13 +86,14 @@ public struct GatewayApplication: Sendable {
             threads: configuration.passwordHashingThreads,
             maxPending: configuration.passwordHashingQueue
         )
+        let schedulingStores = SchedulingStores.sqlite()
         let accountStore = SQLiteAccountStore()
         let serverKey = SymmetricKey(data: try database.pool.read { db in try accountStore.serverKey(in: db) })
         self.auth = AuthService(
             transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
             clock: clock, settings: configuration.auth, serverKey: serverKey,
             signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600),
-            revocations: [CalendarFeedRevocation()], logger: logger
+            revocations: [SchedulingModule.credentialRevocation(stores: schedulingStores)], logger: logger
         )
         self.catalog = try CatalogService(
             transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds
@@ -102,18 +104,15 @@ public struct GatewayApplication: Sendable {
             accounts: AuthAccountDirectory(service: auth, credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
             clock: clock, settings: configuration.registration, logger: logger
         )
-        self.ratings = RatingService(transactions: database, store: SQLiteRatingStore(), clock: clock)
-        self.builds = BuildService(
-            catalog: catalog, ratings: ratings,
-            rateLimit: configuration.buildsPerMinute > 0 ? RateLimit(limit: configuration.buildsPerMinute, window: 60) : nil, clock: clock
+        let scheduling = SchedulingModule.live(
+            transactions: database, stores: schedulingStores, catalog: catalog, terms: terms,
+            registered: RegistrationClassDirectory(service: registration), clock: clock, buildsPerMinute: configuration.buildsPerMinute
         )
-        self.savedSchedules = SavedScheduleService(
-            transactions: database, store: SQLiteSavedScheduleStore(), calendars: SQLiteCalendarStore(), catalog: catalog, clock: clock
-        )
-        self.calendars = CalendarService(
-            transactions: database, store: SQLiteCalendarStore(), schedules: SQLiteSavedScheduleStore(), terms: terms, catalog: catalog,
-            registered: RegistrationClassDirectory(service: registration), clock: clock
-        )
+        self.scheduling = scheduling
+        self.ratings = scheduling.ratings
+        self.builds = scheduling.builds
+        self.savedSchedules = scheduling.savedSchedules
+        self.calendars = scheduling.calendars
         self.vault = try VaultKeyProvider(
             environment: configuration.environment, databasePath: configuration.databasePath, keyFilePath: configuration.vaultKeyFile
         )
@@ -271,8 +270,7 @@ public struct GatewayApplication: Sendable {
         V1CatalogRoutes(service: catalog).register(with: guarded, on: router)
         V1TermRoutes(service: terms).register(with: guarded, on: router)
         RegistrationRoutes(service: registration).register(with: guarded, on: router)
-        SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings)
-            .register(with: guarded, on: router)
+        scheduling.routes.register(with: guarded, on: router)
         GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
             .register(with: guarded, on: router)
         PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)

@@ -21,7 +21,8 @@ struct AuthHarness {
         // The database's own server key, as the composition root loads it.
         let key = SymmetricKey(data: try database.pool.read { db in try SQLiteAccountStore().serverKey(in: db) })
         auth = AuthService(
-            transactions: database, hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 1),
+            transactions: database, store: SQLiteAccountStore(),
+            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 1),
             throttle: LoginThrottle(key: key), clock: clock, serverKey: key, signUps: signUps
         )
         accounts = AuthAccountDirectory(service: auth, credentialCacheSeconds: 600)

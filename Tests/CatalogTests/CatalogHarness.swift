@@ -14,7 +14,7 @@ struct CatalogHarness {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try GatewayDatabase(path: directory.appendingPathComponent("catalog.sqlite").path, modules: [CatalogSchema.self])
         try database.migrate()
-        catalog = try CatalogService(transactions: database, refreshInterval: 1)
+        catalog = try CatalogService(transactions: database, store: SQLiteCatalogStore(), refreshInterval: 1)
     }
 
     /// Imports a document in one transaction and reloads the in-memory catalog.

@@ -23,7 +23,7 @@ struct TermTests {
     /// A harness and a term service on its database.
     static func service() throws -> (CatalogHarness, TermService) {
         let harness = try CatalogHarness()
-        return (harness, TermService(transactions: harness.database))
+        return (harness, TermService(transactions: harness.database, store: SQLiteTermStore()))
     }
 
     @Test func theJSONShapeReadsAndWritesBackTheSame() throws {

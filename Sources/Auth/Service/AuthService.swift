@@ -47,7 +47,7 @@ public final class AuthService: Sendable {
     let logger: Logger
 
     public init(
-        transactions: any TransactionRunner, store: any AccountStoring = SQLiteAccountStore(), hasher: PasswordHasher, throttle: LoginThrottle,
+        transactions: any TransactionRunner, store: any AccountStoring, hasher: PasswordHasher, throttle: LoginThrottle,
         clock: any GatewayClock, settings: Settings = Settings(), serverKey: SymmetricKey = SymmetricKey(size: .bits256),
         signUps: RateLimit = RateLimit(limit: 10, window: 3600), revocations: [any CredentialRevocation] = [],
         logger: Logger = Logger(label: "auth")

@@ -9,7 +9,7 @@ public final class CatalogService: Sendable {
     public let store: any CatalogStoring
     public let cache: CatalogCache
 
-    public init(transactions: any TransactionRunner, store: any CatalogStoring = SQLiteCatalogStore(), refreshInterval: TimeInterval) throws {
+    public init(transactions: any TransactionRunner, store: any CatalogStoring, refreshInterval: TimeInterval) throws {
         self.transactions = transactions
         self.store = store
         self.cache = try CatalogCache(transactions: transactions, store: store, refreshInterval: refreshInterval)

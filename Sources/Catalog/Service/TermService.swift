@@ -18,7 +18,7 @@ public struct TermService: Sendable {
     public let transactions: any TransactionRunner
     public let store: any TermStoring
 
-    public init(transactions: any TransactionRunner, store: any TermStoring = SQLiteTermStore()) {
+    public init(transactions: any TransactionRunner, store: any TermStoring) {
         self.transactions = transactions
         self.store = store
     }

@@ -1,228 +1,49 @@
 public import Contracts
-import Storage
 public import Foundation
-import GRDB
 
-/// ``CatalogStoring`` on SQLite: the catalog's SQL, each method inside the caller's transaction.
-/// Every value is a bound parameter.
-public struct SQLiteCatalogStore: CatalogStoring {
-    public init() {}
-
-    /// The catalog version, bumped by every catalog change.
-    public func version(in transaction: any StoreTransaction) throws -> Int64 {
-        let db = try transaction.sqlite()
-        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM registration_catalog_version WHERE id = 1")) ?? 0
-    }
-
-    public func bumpVersion(in transaction: any StoreTransaction) throws {
-        let db = try transaction.sqlite()
-        try db.cachedStatement(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1").execute()
-    }
-
+/// Everything the Catalog keeps, behind one protocol: ``SQLiteCatalogStore`` on the service's
+/// SQLite file; another backend would add a second implementation without touching services
+/// or routes. Every method runs inside the caller's transaction (`TransactionRunner`).
+public protocol CatalogStoring: Sendable {
+    /// The catalog version, bumped by every catalog change (another process's import is
+    /// noticed by it).
+    func version(in transaction: any StoreTransaction) throws -> Int64
+    func bumpVersion(in transaction: any StoreTransaction) throws
     /// How many classes the catalog holds.
-    public func classCount(in transaction: any StoreTransaction) throws -> Int {
-        let db = try transaction.sqlite()
-        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_classes")) ?? 0
-    }
-
-    public func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool {
-        let db = try transaction.sqlite()
-        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_classes WHERE id = ?)"), arguments: [id]) ?? false
-    }
-
-    public func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64? {
-        let db = try transaction.sqlite()
-        return try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM registration_classes WHERE term = ? AND schedule_number = ?"),
-            arguments: [term, scheduleNumber]
-        )
-    }
-
-    /// The id for a new class given none: above every class id in use or ever deleted.
-    public func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
-        let db = try transaction.sqlite()
-        let highest = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT MAX(id) FROM (SELECT MAX(id) AS id FROM registration_classes
-                                 UNION ALL SELECT MAX(id) FROM registration_retired_class_ids)
-            """))
-        let (next, overflow) = (highest ?? 0).addingReportingOverflow(1)
-        guard !overflow, next <= ClassLimits.maximumID else { throw RowError("no class id is left above \(highest ?? 0)") }
-        return next
-    }
-
+    func classCount(in transaction: any StoreTransaction) throws -> Int
+    func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool
+    func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64?
+    /// The id for a new class given none: above every class id in use or ever deleted, never
+    /// past ``ClassLimits/maximumID`` (a ``RowError`` then).
+    func nextClassID(in transaction: any StoreTransaction) throws -> Int64
     /// Deletes a class with its meetings and retires its id. Rows of other modules that point
-    /// at the class go with it (their foreign keys cascade); a module that keeps history of
-    /// the class removes it first, in the same transaction.
-    public func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
-        let db = try transaction.sqlite()
-        try db.execute(sql: "DELETE FROM registration_meetings WHERE class_id = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM registration_classes WHERE id = ?", arguments: [id])
-        try db.execute(sql: "INSERT OR REPLACE INTO registration_retired_class_ids (id, retired_at) VALUES (?, ?)", arguments: [id, now])
-    }
-
-    /// Reads the whole catalog (one read transaction gives a consistent snapshot).
-    public func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
-        let db = try transaction.sqlite()
-        let version = try self.version(in: db)
-        var subjects: [Int64: CatalogSubject] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, code, title, college FROM registration_subjects")) {
-            let subject = CatalogSubject(id: row["id"], code: row["code"], title: row["title"], college: row["college"])
-            subjects[subject.id] = subject
-        }
-        var meetings: [Int64: [Meeting]] = [:]
-        let meetingRows = try Row.fetchCursor(
-            db,
-            sql: "SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings ORDER BY class_id, ordinal"
-        )
-        while let row = try meetingRows.next() {
-            meetings[row["class_id"], default: []].append(Self.meeting(from: row))
-        }
-        var classes: [CatalogClass] = []
-        var seats: [Int64: SeatCount] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT c.id, c.term, c.schedule_number, c.section, c.instructors, c.meeting_type, c.component, c.links,
-                   c.seats, c.enrolled, c.held, c.waitlist, c.revision,
-                   co.subject_id, co.number, co.suffix, co.title, co.full_title, co.description, co.prerequisite, co.units
-            FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
-            """)
-        while let row = try rows.next() {
-            let id: Int64 = row["id"]
-            let subjectID: Int64 = row["subject_id"]
-            let subject = subjects[subjectID]
-            classes.append(CatalogClass(
-                id: id, term: row["term"], subjectID: subjectID, subjectCode: subject?.code ?? "",
-                department: subject?.title ?? "", college: subject?.college ?? "",
-                courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
-                fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
-                units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
-                instructors: Self.splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? [],
-                component: row["component"], links: Self.splitLinks(row["links"])
-            ))
-            seats[id] = Self.seatCount(from: row)
-        }
-        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)
-        return (index, index.classes.map { seats[$0.id]! })
-    }
-
-    /// Seat numbers of some classes, read inside the caller's transaction.
-    public func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
-        try Self.seatCounts(of: Array(ids), in: transaction.sqlite())
-    }
-
+    /// at the class go with it (their foreign keys cascade); a module that keeps history of the
+    /// class removes it first, in the same transaction.
+    func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws
+    /// The whole catalog, from one consistent snapshot.
+    func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount])
+    /// Seat numbers of some classes.
+    func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount]
+    /// How some classes are named to students (course, section, term); missing ids are left out.
+    func labels(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassLabel]
     /// What the enrollment rules need about some classes: term, meetings and seats.
-    public func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
-        try Self.classSeats(of: Array(ids), in: transaction.sqlite())
-    }
+    func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats]
+    /// Changes a class's seat count; fewer than its enrolled and held seats fails the class
+    /// row's CHECK.
+    func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws
+    /// Moves a class's seat counters and bumps its revision: the ledger the module that enrolls
+    /// students (Registration) moves inside its own transaction, so counts change with the
+    /// enrollment or not at all. The class row's CHECK (`enrolled + held <= seats`) still caps
+    /// seats: an adjustment that would over-fill a class aborts the caller's transaction.
+    func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws
+    /// Applies a parsed catalog document; returns the report and the ids of classes whose
+    /// seats changed (the caller re-applies its waitlist policy to them). A strict import with
+    /// a bad row throws ``StrictImportAborted`` with the report, having applied nothing.
+    func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64])
+}
 
-    // The two reads every registration makes (the use case's checks and the batch's counts):
-    // not generic (the protocol's generic requirement would run them unspecialised), rows
-    // read from a cursor (no copies) by column position (a name is looked up case-insensitively
-    // on every access).
-
-    static func seatCounts(of ids: [Int64], in db: Database) throws -> [Int64: SeatCount] {
-        guard !ids.isEmpty else { return [:] }
-        var result: [Int64: SeatCount] = [:]
-        result.reserveCapacity(ids.count)
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
-            arguments: StatementArguments(ids)
-        )
-        while let row = try rows.next() {
-            result[row[0]] = SeatCount(seats: row[1], enrolled: row[2], held: row[3], waitlist: row[4], revision: row[5])
-        }
-        return result
-    }
-
-    static func classSeats(of ids: [Int64], in db: Database) throws -> [Int64: ClassSeats] {
-        guard !ids.isEmpty else { return [:] }
-        var result: [Int64: ClassSeats] = [:]
-        result.reserveCapacity(ids.count)
-        let arguments = StatementArguments(ids)
-        let classes = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
-            arguments: arguments
-        )
-        while let row = try classes.next() {
-            let id: Int64 = row[0]
-            result[id] = ClassSeats(id: id, term: row[1], meetings: [], seats: row[2], enrolled: row[3], held: row[4])
-        }
-        let meetings = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings
-                WHERE class_id IN (\(placeholders(ids.count))) ORDER BY class_id, ordinal
-                """),
-            arguments: arguments
-        )
-        while let row = try meetings.next() {
-            let id: Int64 = row[0]
-            let start = (row[2] as Int?).flatMap(TimeOfDay.init(minutes:))
-            let end = (row[3] as Int?).flatMap(TimeOfDay.init(minutes:))
-            result[id]?.meetings.append(
-                Meeting(days: Weekdays(rawValue: UInt8(clamping: row[1] as Int)), start: start, end: end, building: row[4], room: row[5], kind: row[6])
-            )
-        }
-        return result
-    }
-
-    /// Changes a class's seat count. Lowering it below enrolled plus held seats fails the
-    /// table's CHECK.
-    public func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {
-        let db = try transaction.sqlite()
-        try db.cachedStatement(sql: "UPDATE registration_classes SET seats = ?, revision = revision + 1 WHERE id = ?")
-            .execute(arguments: [seats, classID])
-    }
-
-    /// A meeting from a row with the meeting table's column names.
-    static func meeting(from row: Row) -> Meeting {
-        let days = Weekdays(rawValue: UInt8(clamping: row["days"] as Int))
-        let start = (row["start_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
-        let end = (row["end_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
-        return Meeting(days: days, start: start, end: end, building: row["building"], room: row["room"], kind: row["kind"])
-    }
-
-    /// Seat numbers from a row with the class table's column names.
-    static func seatCount(from row: Row) -> SeatCount {
-        SeatCount(seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"])
-    }
-
-    /// Instructors are stored joined by "; ".
-    static func splitInstructors(_ stored: String) -> [String] {
-        stored.isEmpty ? [] : stored.components(separatedBy: "; ")
-    }
-
-    static func joinInstructors(_ names: [String]) -> String {
-        names.map { $0.replacingOccurrences(of: ";", with: ",") }.joined(separator: "; ")
-    }
-
-    /// Linked section codes are stored comma-separated (``ClassLimits`` keeps commas out of them).
-    static func splitLinks(_ stored: String) -> [String] {
-        stored.isEmpty ? [] : stored.components(separatedBy: ",")
-    }
-
-    static func joinLinks(_ links: [String]) -> String {
-        links.joined(separator: ",")
-    }
-
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ",")
-    }
-
-    // MARK: Seat counters (the ledger Registration moves in its transactions)
-
-    public func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
-        let db = try transaction.sqlite()
-        try db.cachedStatement(sql: """
-            UPDATE registration_classes
-            SET enrolled = enrolled + ?, held = held + ?, waitlist = waitlist + ?, revision = revision + 1
-            WHERE id = ?
-            """).execute(arguments: [enrolled, held, waitlist, classID])
-    }
-
-    // MARK: Imports
-
-    public func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
-        var importer = CatalogImporter(strict: options.strict, progress: options.progress)
-        importer.createOnly = options.createOnly
-        return try importer.apply(document, in: transaction.sqlite())
+extension CatalogStoring {
+    public func adjustSeats(classID: Int64, enrolled: Int = 0, held: Int = 0, waitlist: Int = 0, in transaction: any StoreTransaction) throws {
+        try adjustSeats(classID: classID, enrolled: enrolled, held: held, waitlist: waitlist, in: transaction)
     }
 }

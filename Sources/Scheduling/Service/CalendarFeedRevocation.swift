@@ -8,7 +8,7 @@ public struct CalendarFeedRevocation: CredentialRevocation {
     let feeds: any CalendarStoring
     let scheduleFeeds: any ScheduleFeedStoring
 
-    public init(feeds: any CalendarStoring = SQLiteCalendarStore(), scheduleFeeds: any ScheduleFeedStoring = SQLiteScheduleFeedStore()) {
+    public init(feeds: any CalendarStoring, scheduleFeeds: any ScheduleFeedStoring) {
         self.feeds = feeds
         self.scheduleFeeds = scheduleFeeds
     }

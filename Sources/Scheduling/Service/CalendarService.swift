@@ -24,8 +24,8 @@ public final class CalendarService: Sendable {
     let uidDomain: String
 
     public init(
-        transactions: any TransactionRunner, store: any CalendarStoring = SQLiteCalendarStore(),
-        schedules: any SavedScheduleStoring = SQLiteSavedScheduleStore(), scheduleFeeds: any ScheduleFeedStoring = SQLiteScheduleFeedStore(),
+        transactions: any TransactionRunner, store: any CalendarStoring,
+        schedules: any SavedScheduleStoring, scheduleFeeds: any ScheduleFeedStoring,
         terms: TermService, catalog: CatalogService,
         registered: any RegisteredClasses, clock: any GatewayClock, uidDomain: String = "campus-gateway"
     ) {

@@ -14,7 +14,7 @@ public final class RatingService: Sendable {
     let refreshInterval: TimeInterval
     private let cached = Mutex<(book: RatingBook, loadedAt: Date)?>(nil)
 
-    public init(transactions: any TransactionRunner, store: any RatingStoring = SQLiteRatingStore(), clock: any GatewayClock, refreshInterval: TimeInterval = 5) {
+    public init(transactions: any TransactionRunner, store: any RatingStoring, clock: any GatewayClock, refreshInterval: TimeInterval = 5) {
         self.transactions = transactions
         self.store = store
         self.clock = clock

@@ -15,8 +15,8 @@ public final class SavedScheduleService: Sendable {
     let clock: any GatewayClock
 
     public init(
-        transactions: any TransactionRunner, store: any SavedScheduleStoring = SQLiteSavedScheduleStore(),
-        calendars: any CalendarStoring = SQLiteCalendarStore(), feeds: any ScheduleFeedStoring = SQLiteScheduleFeedStore(),
+        transactions: any TransactionRunner, store: any SavedScheduleStoring,
+        calendars: any CalendarStoring, feeds: any ScheduleFeedStoring,
         catalog: CatalogService, clock: any GatewayClock
     ) {
         self.transactions = transactions

@@ -1,0 +1,55 @@
+public import Catalog
+public import Contracts
+public import GatewayCore
+public import GatewayHTTP
+public import Hummingbird
+public import Storage
+
+/// The schedule builder, saved schedules, calendars and ranking data, built in one place from
+/// what the module needs from outside: a transaction runner and its stores, the catalog and
+/// its terms, the registered classes of a student (Registration's, through Contracts), a clock
+/// and the build limit. The composition root calls ``live(transactions:stores:catalog:terms:registered:clock:buildsPerMinute:)``
+/// and mounts ``routes``; Auth receives ``credentialRevocation`` so that a password change
+/// revokes calendar feeds.
+public struct SchedulingModule: Sendable {
+    public let builds: BuildService
+    public let savedSchedules: SavedScheduleService
+    public let calendars: CalendarService
+    public let ratings: RatingService
+    /// Revokes an account's calendar feeds when its credentials change.
+    public let credentialRevocation: any CredentialRevocation
+
+    /// The module on `stores`. `buildsPerMinute` 0 lets an address build as often as it likes.
+    public static func live(
+        transactions: any TransactionRunner, stores: SchedulingStores, catalog: CatalogService, terms: TermService,
+        registered: any RegisteredClasses, clock: any GatewayClock, buildsPerMinute: Int
+    ) -> SchedulingModule {
+        let ratings = RatingService(transactions: transactions, store: stores.ratings, clock: clock)
+        return SchedulingModule(
+            builds: BuildService(
+                catalog: catalog, ratings: ratings,
+                rateLimit: buildsPerMinute > 0 ? RateLimit(limit: buildsPerMinute, window: 60) : nil, clock: clock
+            ),
+            savedSchedules: SavedScheduleService(
+                transactions: transactions, store: stores.savedSchedules, calendars: stores.calendars, feeds: stores.scheduleFeeds,
+                catalog: catalog, clock: clock
+            ),
+            calendars: CalendarService(
+                transactions: transactions, store: stores.calendars, schedules: stores.savedSchedules, scheduleFeeds: stores.scheduleFeeds,
+                terms: terms, catalog: catalog, registered: registered, clock: clock
+            ),
+            ratings: ratings,
+            credentialRevocation: Self.credentialRevocation(stores: stores)
+        )
+    }
+
+    /// The revocation alone, for Auth, which is built before the module.
+    public static func credentialRevocation(stores: SchedulingStores) -> any CredentialRevocation {
+        CalendarFeedRevocation(feeds: stores.calendars, scheduleFeeds: stores.scheduleFeeds)
+    }
+
+    /// The module's HTTP routes.
+    public var routes: SchedulingRoutes {
+        SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings)
+    }
+}
