@@ -185,7 +185,9 @@ public struct GatewayApplication: Sendable {
         if let apns = configuration.apns {
             let token: APNsProviderToken
             do {
-                token = try APNsProviderToken(p8File: URL(fileURLWithPath: apns.keyFile), teamID: apns.teamID, keyID: apns.keyID)
+                token = try APNsProviderToken(
+                    p8File: URL(fileURLWithPath: apns.keyFile), teamID: apns.teamID, keyID: apns.keyID, now: { [clock] in clock.now() }
+                )
             } catch {
                 throw StartupRefusal("APNs: \(error) (GATEWAY_APNS_KEY_FILE, GATEWAY_APNS_KEY_ID, GATEWAY_APNS_TEAM_ID)")
             }

@@ -33,7 +33,7 @@ struct PushBench: AsyncParsableCommand {
 
         func run() async throws {
             guard let base = URL(string: url) else { throw ValidationError("--url is not a URL") }
-            let token = try APNsProviderToken(p8File: URL(fileURLWithPath: keyFile), teamID: teamID, keyID: keyID)
+            let token = try APNsProviderToken(p8File: URL(fileURLWithPath: keyFile), teamID: teamID, keyID: keyID, now: { Date() })
             let channel = APNsChannel(providerToken: token, configuration: .init(
                 baseURL: base, additionalCAFile: caFile, maxConnectionsPerHost: connections, maxConcurrentStreams: streams
             ))

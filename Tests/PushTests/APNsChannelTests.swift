@@ -43,7 +43,7 @@ struct APNsChannelTests {
     @Test func aTokenSignedWithAnotherKeyIsRefusedByTheStandIn() async throws {
         let token = try APNsFixtures.providerToken()
         let other = try APNsProviderToken(
-            p8PEM: try Self.otherKeyPEM(), teamID: APNsStandIn.teamID, keyID: APNsStandIn.keyID)
+            p8PEM: try Self.otherKeyPEM(), teamID: APNsStandIn.teamID, keyID: APNsStandIn.keyID, now: { Date() })
         let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(other)
         defer { channel.shutdown() }
@@ -161,8 +161,12 @@ struct APNsChannelTests {
         #expect(report.outcomes.values.reduce(0, +) == 1000)
         #expect((report.outcomes["retry"] ?? 0) > 0)
         #expect(Set(report.outcomes.keys).isSubset(of: ["delivered", "retry"]))
-        // The channel still works afterwards.
-        #expect(await channel.deliver(APNsFixtures.notification(), to: Self.address) == .delivered(status: 200))
+        // The channel still works afterwards. The resets of a cancelled burst can end their
+        // connection (the stand-in, like APNs, closes it on a stream-order protocol error), so a
+        // delivery sent at that moment may end as a retry; the next one goes on a new connection.
+        var after = await channel.deliver(APNsFixtures.notification(), to: Self.address)
+        if case .retry = after { after = await channel.deliver(APNsFixtures.notification(), to: Self.address) }
+        #expect(after == .delivered(status: 200), "\(after)")
     }
 
     @Test func oversizedPayloadsAndMalformedTokensAreRefusedBeforeSending() async throws {

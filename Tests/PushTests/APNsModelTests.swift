@@ -43,22 +43,22 @@ struct APNsModelTests {
 
     @Test func refreshIntervalStaysWithinTwentyToFiftyFiveMinutes() throws {
         let pem = try APNsFixtures.p8PEM
-        #expect(try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY1234567").refreshInterval == 2400)
-        #expect(try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY1234567", refreshInterval: 60).refreshInterval == 1200)
-        #expect(try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY1234567", refreshInterval: 7200).refreshInterval == 3300)
+        #expect(try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY1234567", now: { Date() }).refreshInterval == 2400)
+        #expect(try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY1234567", refreshInterval: 60, now: { Date() }).refreshInterval == 1200)
+        #expect(try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY1234567", refreshInterval: 7200, now: { Date() }).refreshInterval == 3300)
     }
 
     @Test func unusableCredentialsAreRefused() throws {
         let pem = try APNsFixtures.p8PEM
         #expect(throws: APNsError.invalidSigningKey(reason: "not a PEM PKCS#8 P-256 private key")) {
-            try APNsProviderToken(p8PEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", teamID: "TEAM123456", keyID: "KEY1234567")
+            try APNsProviderToken(p8PEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", teamID: "TEAM123456", keyID: "KEY1234567", now: { Date() })
         }
-        #expect(throws: APNsError.invalidTeamID) { try APNsProviderToken(p8PEM: pem, teamID: "TEAM", keyID: "KEY1234567") }
-        #expect(throws: APNsError.invalidKeyID) { try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY-234567") }
+        #expect(throws: APNsError.invalidTeamID) { try APNsProviderToken(p8PEM: pem, teamID: "TEAM", keyID: "KEY1234567", now: { Date() }) }
+        #expect(throws: APNsError.invalidKeyID) { try APNsProviderToken(p8PEM: pem, teamID: "TEAM123456", keyID: "KEY-234567", now: { Date() }) }
         // A key made by swift-crypto (PKCS#8 PEM, as Apple's .p8 files are) works too.
         let generated = P256.Signing.PrivateKey().pemRepresentation
         #expect(generated.hasPrefix("-----BEGIN PRIVATE KEY-----"))
-        #expect(try APNsProviderToken(p8PEM: generated, teamID: "TEAM123456", keyID: "KEY1234567").current().count > 100)
+        #expect(try APNsProviderToken(p8PEM: generated, teamID: "TEAM123456", keyID: "KEY1234567", now: { Date() }).current().count > 100)
     }
 
     // MARK: - Request

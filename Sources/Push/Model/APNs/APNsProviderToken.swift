@@ -33,12 +33,14 @@ public final class APNsProviderToken: Sendable {
         let issuedAt: Date
     }
 
-    /// Reads the key from the PEM text of a .p8 file (`-----BEGIN PRIVATE KEY-----`, PKCS#8).
+    /// Reads the key from the PEM text of a .p8 file (`-----BEGIN PRIVATE KEY-----`, PKCS#8);
+    /// reading the file is the caller's (``APNsProviderToken/init(p8File:teamID:keyID:refreshInterval:now:)``
+    /// in `Service/`), so this type does no I/O.
     /// - Parameters:
-    ///   - now: The clock; tests inject one to move time.
+    ///   - now: The time, from the caller's clock (the gateway's `GatewayClock`; a test's moves).
     public init(
         p8PEM: String, teamID: String, keyID: String, refreshInterval: TimeInterval = defaultRefreshInterval,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date
     ) throws(APNsError) {
         guard Self.isTenAlphanumerics(teamID) else { throw .invalidTeamID }
         guard Self.isTenAlphanumerics(keyID) else { throw .invalidKeyID }
@@ -52,20 +54,6 @@ public final class APNsProviderToken: Sendable {
         self.keyID = keyID
         self.refreshInterval = min(max(refreshInterval, Self.allowedRefreshIntervals.lowerBound), Self.allowedRefreshIntervals.upperBound)
         self.now = now
-    }
-
-    /// Reads the key from a .p8 file.
-    public convenience init(
-        p8File: URL, teamID: String, keyID: String, refreshInterval: TimeInterval = defaultRefreshInterval,
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) throws(APNsError) {
-        let pem: String
-        do {
-            pem = try String(contentsOf: p8File, encoding: .utf8)
-        } catch {
-            throw .invalidSigningKey(reason: "cannot read \(p8File.lastPathComponent)")
-        }
-        try self.init(p8PEM: pem, teamID: teamID, keyID: keyID, refreshInterval: refreshInterval, now: now)
     }
 
     /// The public half of the key, DER (SubjectPublicKeyInfo); what APNs (or a stand-in) verifies with.
