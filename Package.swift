@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "Auth",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2", "Jobs",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -143,6 +143,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

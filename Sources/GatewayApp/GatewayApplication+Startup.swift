@@ -10,10 +10,7 @@ extension GatewayApplication {
     /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,
     /// Web Push keys).
     public var vaultRows: [any VaultRows] {
-        [
-            GradebookAccountVaultRows(transactions: database), DeviceAccountVaultRows(transactions: database),
-            SealedSecretVaultRows(DeviceKeyRows(transactions: database)),
-        ]
+        gradebook.vaultRows + [SealedSecretVaultRows(pushModule.deviceKeyRows)]
     }
 
     /// Demo data only in a database made for it: `--demo` marks a new database; a marked one

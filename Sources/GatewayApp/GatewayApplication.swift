@@ -62,15 +62,20 @@ public struct GatewayApplication: Sendable {
     /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
     public let vapidKeys: VAPIDKeys?
     public let deviceGradebookAccounts: DeviceAccountService
+    /// The Gradebook and Push modules, as their factories built them.
+    public let gradebook: GradebookModule
+    public let pushModule: PushModule
     public let routes: RouteRegistry
     /// The student web app and operator console files (`/`, `/admin/`), read once.
     public let webAssets: WebAssets
     public let logger: Logger
     /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
-    /// `JobEnqueuer.enqueue(_:in:now:)` inside your transaction or `jobs.service.enqueue(_:)`.
+    /// `jobs.enqueuer` inside your transaction or `jobs.service.enqueue(_:)`.
     public let jobs: JobsRuntime
 
-    /// Opens and migrates the database and builds the module services.
+    /// Opens and migrates the database, then composes the modules. Each module is built by
+    /// its one factory from its stores (``GatewayStores``: the backend's seam) and what it
+    /// needs from the modules before it; each registers its own job kinds.
     public init(configuration: GatewayConfiguration, clock: any GatewayClock = SystemClock(), logger: Logger? = nil) throws {
         var logger = logger ?? Logger(label: "campus-gateway")
         logger.logLevel = configuration.logLevel
@@ -81,162 +86,75 @@ public struct GatewayApplication: Sendable {
         let isNew = try database.isNew()
         try database.migrate()
         try Self.checkDemoMark(database: database, demo: configuration.demo, isNew: isNew)
-        let hasher = PasswordHasher(
-            parameters: configuration.passwordHashing,
-            threads: configuration.passwordHashingThreads,
-            maxPending: configuration.passwordHashingQueue
+        self.vault = try VaultKeyProvider(
+            environment: configuration.environment, databasePath: configuration.databasePath, keyFilePath: configuration.vaultKeyFile
         )
-        let schedulingStores = SchedulingStores.sqlite()
-        let accountStore = SQLiteAccountStore()
-        let serverKey = SymmetricKey(data: try database.pool.read { db in try accountStore.serverKey(in: db) })
-        self.auth = AuthService(
-            transactions: database, store: accountStore, hasher: hasher, throttle: LoginThrottle(limits: configuration.loginThrottle, key: serverKey),
-            clock: clock, settings: configuration.auth, serverKey: serverKey,
-            signUps: RateLimit(limit: configuration.signUpsPerHour, window: 3600),
-            revocations: [SchedulingModule.credentialRevocation(stores: schedulingStores)], logger: logger
+        let stores = GatewayStores.sqlite(database: database, vault: vault)
+
+        self.jobs = JobsRuntime(transactions: database, stores: stores.jobs, clock: clock, configuration: configuration.jobs, logger: logger)
+        let auth = try AuthModule.live(
+            transactions: database, store: stores.accounts, hasher: configuration.makePasswordHasher(), clock: clock,
+            settings: configuration.authSettings, revocations: [SchedulingModule.credentialRevocation(stores: stores.scheduling)],
+            logger: logger
         )
-        self.catalog = try CatalogService(
-            transactions: database, store: SQLiteCatalogStore(), refreshInterval: configuration.registration.catalogRefreshSeconds
+        let catalog = try CatalogModule.live(
+            transactions: database, stores: stores.catalog, refreshInterval: configuration.registration.catalogRefreshSeconds
         )
-        self.terms = TermService(transactions: database, store: SQLiteTermStore())
-        self.registration = RegistrationService(
-            transactions: database, stores: .sqlite(catalog: catalog.store), catalog: catalog,
-            accounts: AuthAccountDirectory(service: auth, credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
+        let registration = RegistrationModule.live(
+            transactions: database, stores: stores.registration(catalog: catalog.catalog.store, jobs: jobs.enqueuer),
+            catalog: catalog.catalog,
+            accounts: auth.accountDirectory(credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
             clock: clock, settings: configuration.registration, logger: logger
         )
         let scheduling = SchedulingModule.live(
-            transactions: database, stores: schedulingStores, catalog: catalog, terms: terms,
-            registered: RegistrationClassDirectory(service: registration), clock: clock, buildsPerMinute: configuration.buildsPerMinute
+            transactions: database, stores: stores.scheduling, catalog: catalog.catalog, terms: catalog.terms,
+            registered: registration.classDirectory, clock: clock, buildsPerMinute: configuration.buildsPerMinute
         )
+        let gradebook = GradebookModule.live(
+            transactions: database, stores: stores.gradebook, vault: vault, jobs: jobs.enqueuer, clock: clock,
+            settings: configuration.gradebookSettings(developmentDestinations: Self.developmentDestinations), logger: logger
+        )
+        // Webhook secrets and Web Push keys are sealed by the vault, bound to their rows; rows
+        // an older server wrote in clear are sealed now, before anything is served.
+        let sealedAtStart = try stores.push.sealClearKeys()
+        if sealedAtStart > 0 { logger.notice("push: sealed device keys stored in clear", metadata: ["devices": "\(sealedAtStart)"]) }
+        let delivery = try PushDeliveryWiring(configuration: configuration, developmentDestinations: Self.developmentDestinations, clock: clock, logger: logger)
+        let push = try PushModule.live(
+            transactions: database, stores: stores.push, jobs: jobs.enqueuer, channels: delivery.channels, mail: delivery.mail,
+            lanes: delivery.lanes, gradebookAccounts: gradebook.deviceAccounts, ownedGradebookAccounts: gradebook.accounts,
+            classes: registration.classDirectory, clock: clock, settings: delivery.settings
+        )
+
+        Diagnostics.register(in: jobs.registry)
+        try auth.register(in: jobs.registry)
+        try registration.register(in: jobs.registry)
+        try gradebook.register(in: jobs.registry)
+        try push.register(in: jobs.registry)
+
+        self.auth = auth.service
+        self.catalog = catalog.catalog
+        self.terms = catalog.terms
+        self.registration = registration.service
         self.scheduling = scheduling
         self.ratings = scheduling.ratings
         self.builds = scheduling.builds
         self.savedSchedules = scheduling.savedSchedules
         self.calendars = scheduling.calendars
-        self.vault = try VaultKeyProvider(
-            environment: configuration.environment, databasePath: configuration.databasePath, keyFilePath: configuration.vaultKeyFile
-        )
-        let timeout = Duration.seconds(Int64(max(1, configuration.gradebookTimeoutSeconds)))
-        let transport = UpstreamTransport(
-            publicClient: CurlHTTPClient(configuration: .init(
-                defaultTimeout: timeout, maxRedirects: 0, additionalCAFile: configuration.gradebookCAFile, logger: logger
-            )),
-            // Only for sources an admin marked as development sources (the simulator).
-            developmentClient: CurlHTTPClient(configuration: .init(
-                defaultTimeout: timeout, maxRedirects: 0, additionalCAFile: configuration.gradebookCAFile,
-                allowedDestinations: Self.developmentDestinations, logger: logger
-            )),
-            timeout: timeout
-        )
-        let upstream = CachedUpstream(transport: transport, cacheLifetime: .seconds(Int64(max(0, configuration.gradebookCacheSeconds))))
-        self.gradebookSources = GradebookSourceService(transactions: database, clock: clock)
-        self.gradebookAccounts = GradebookAccountService(
-            transactions: database, sources: gradebookSources, vault: vault, clock: clock,
-            verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
-        )
-        self.gradebooks = GradebookService(
-            sources: gradebookSources, upstream: upstream, accounts: gradebookAccounts, maxFileBytes: configuration.gradebookMaxFileBytes
-        )
-        // Webhook secrets and Web Push keys are sealed by the vault, bound to their rows; rows
-        // an older server wrote in clear are sealed now, before anything is served.
-        let deviceStore = SQLiteDeviceStore(sealer: VaultSecretSealing(vault: vault))
-        let sealedAtStart = try deviceStore.sealClearKeys(database: database)
-        if sealedAtStart > 0 { logger.notice("push: sealed device keys stored in clear", metadata: ["devices": "\(sealedAtStart)"]) }
-        self.devices = DeviceService(
-            transactions: database, store: deviceStore, clock: clock, allowInsecureEndpoints: configuration.allowInsecurePushEndpoints,
-            allowedDestinations: configuration.pushAllowedDestinations
-        )
-        // User-supplied endpoints (webhooks, Web Push): public addresses only, unless the operator
-        // relaxes it for a demo on one machine. Each lane has its own transfer threads, as many as
-        // it may have deliveries in flight (DeliveryLanes), so a slow webhook never holds a
-        // thread Web Push or email needs.
-        let pushDestinations = (configuration.allowInsecurePushEndpoints ? Self.developmentDestinations : .none)
-            .union(configuration.pushAllowedDestinations)
-        let pushWorkers = configuration.jobs.limit(of: PushJobs.queue)
-        let lanes = DeliveryLanes(configuration: pushWorkers.map { configuration.pushLanes.fitting(workers: $0) } ?? configuration.pushLanes)
-        let webhookClient = CurlHTTPClient(configuration: .init(
-            threadCount: lanes.configuration.webhook.total, defaultTimeout: .seconds(30), maxRedirects: 0,
-            allowedDestinations: pushDestinations, logger: logger
-        ))
-        let webPushClient = CurlHTTPClient(configuration: .init(
-            threadCount: lanes.configuration.webPush.total, defaultTimeout: .seconds(30), maxRedirects: 0,
-            allowedDestinations: pushDestinations, logger: logger
-        ))
-        // Mail goes to the operator's SMTP server only.
-        let mailClient = CurlHTTPClient(configuration: .init(threadCount: 4, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
-        let vapidKeys = try VAPIDKeys.fromEnvironment(configuration.environment) ?? (configuration.demo ? VAPIDKeys.generate() : nil)
-        self.vapidKeys = vapidKeys
-        var channels = NotificationChannels(
-            webhook: WebhookChannel(
-                client: webhookClient,
-                configuration: .init(allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints),
-                clock: clock, logger: logger
-            ),
-            log: LogChannel(logger: logger)
-        )
-        if let vapidKeys {
-            let subject = configuration.environment["GATEWAY_VAPID_SUBJECT"] ?? "mailto:operators@campus-gateway.invalid"
-            channels.webPush = WebPushChannel(
-                client: webPushClient,
-                configuration: .init(vapid: try VAPIDSigner(keys: vapidKeys, subject: subject), allowInsecureLoopbackForTesting: configuration.allowInsecurePushEndpoints),
-                clock: clock, logger: logger
-            )
-        }
-        if let apns = configuration.apns {
-            let token: APNsProviderToken
-            do {
-                token = try APNsProviderToken(
-                    p8File: URL(fileURLWithPath: apns.keyFile), teamID: apns.teamID, keyID: apns.keyID, now: { [clock] in clock.now() }
-                )
-            } catch {
-                throw StartupRefusal("APNs: \(error) (GATEWAY_APNS_KEY_FILE, GATEWAY_APNS_KEY_ID, GATEWAY_APNS_TEAM_ID)")
-            }
-            channels.apns = APNsChannel(providerToken: token, configuration: .init(baseURL: apns.baseURL, additionalCAFile: apns.caFile))
-        }
-        let email = try EmailWiring(configuration: configuration, client: mailClient, emails: devices.emails, clock: clock, logger: logger)
-        channels.email = email.channel
-        self.push = PushService(
-            transactions: database, devices: deviceStore, jobs: SQLiteJobEnqueuer(), channels: channels, lanes: lanes, clock: clock
-        )
-        let classDirectory = RegistrationClassDirectory(service: registration)
-        self.seatAlerts = SeatAlertService(
-            transactions: database, store: SQLiteSeatAlertStore(), directory: classDirectory, push: push, clock: clock
-        )
-        self.pushPreferences = PreferenceService(transactions: database, clock: clock)
-        self.gradebookAlertPreferences = GradebookAlertPreferenceService(
-            transactions: database, store: SQLiteGradeAlertStore(), accounts: gradebookAccounts, clock: clock
-        )
-        self.deviceGradebookAccounts = DeviceAccountService(
-            transactions: database, sources: gradebookSources, vault: vault, clock: clock, adapter: CalPolyAdapter(upstream: upstream)
-        )
-        let deviceKeySecret = SymmetricKey(data: try database.pool.read { db in try SQLiteQuickHACKeyStore().deviceKeySecret(in: db) })
-        self.quickHAC = QuickHACService(
-            transactions: database, devices: deviceStore, deviceKeySecret: deviceKeySecret, accounts: deviceGradebookAccounts, clock: clock,
-            apnsTopic: configuration.quickHACTopic, apnsEnvironment: configuration.quickHACEnvironment,
-            requestsPerMinute: configuration.quickHACRequestsPerMinute
-        )
+        self.gradebook = gradebook
+        self.gradebookSources = gradebook.sources
+        self.gradebookAccounts = gradebook.accounts
+        self.gradebooks = gradebook.gradebooks
+        self.deviceGradebookAccounts = gradebook.deviceAccounts
+        self.pushModule = push
+        self.vapidKeys = delivery.vapidKeys
+        self.devices = push.devices
+        self.push = push.push
+        self.quickHAC = push.quickHAC
+        self.seatAlerts = push.seatAlerts
+        self.pushPreferences = push.preferences
+        self.gradebookAlertPreferences = push.gradebookAlertPreferences
         self.routes = RouteRegistry()
         self.webAssets = WebAssets.installed()
-        self.jobs = JobsRuntime(database: database, clock: clock, configuration: configuration.jobs, logger: logger)
-        Diagnostics.register(in: jobs.registry)
-        try AuthJobHandlers.register(auth, in: jobs.registry)
-        try RegistrationJobHandlers.register(registration, in: jobs.registry)
-        Push.PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: classDirectory, directory: classDirectory)
-            .register(in: jobs.registry)
-        email.mailer.register(in: jobs.registry)
-        try PushRetention(transactions: database, accounts: deviceGradebookAccounts, clock: clock).register(in: jobs.registry)
-        try SnapshotRetention(transactions: database, clock: clock).register(in: jobs.registry)
-        GradePoller(
-            transactions: database, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts, gradebooks: gradebooks,
-            jobs: SQLiteJobEnqueuer(), clock: clock
-        )
-            .register(in: jobs.registry)
-        try GradeNotifications(
-            transactions: database, devices: deviceStore, accounts: deviceGradebookAccounts, ownedAccounts: gradebookAccounts,
-            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: SQLiteJobEnqueuer(), push: push,
-            tick: configuration.gradePollTickSeconds
-        )
-            .register(in: jobs.registry)
     }
 
     /// How the router is built: every GET route also answers HEAD (``HeadRequests``).
@@ -273,13 +191,8 @@ public struct GatewayApplication: Sendable {
         V1TermRoutes(service: terms).register(with: guarded, on: router)
         RegistrationRoutes(service: registration).register(with: guarded, on: router)
         scheduling.routes.register(with: guarded, on: router)
-        GradebookRoutes(gradebooks: gradebooks, sources: gradebookSources, accounts: gradebookAccounts)
-            .register(with: guarded, on: router)
-        PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: vapidKeys?.publicKeyBase64URL).register(with: guarded, on: router)
-        EmailRoutes(devices: devices).register(with: guarded, on: router)
-        PreferenceRoutes(preferences: pushPreferences).register(with: guarded, on: router)
-        GradebookAlertRoutes(preferences: gradebookAlertPreferences).register(with: guarded, on: router)
-        QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
+        gradebook.routes.register(with: guarded, on: router)
+        pushModule.register(with: guarded, on: router)
         WebRoutes(assets: webAssets).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).

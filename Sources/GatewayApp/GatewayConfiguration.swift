@@ -1,6 +1,7 @@
 public import GatewayCore
 public import HTTPClient
 import GatewayHTTP
+import Gradebook
 public import Auth
 public import Foundation
 public import Push
@@ -95,6 +96,11 @@ public struct GatewayConfiguration: Sendable {
     /// APNs provider credentials (token-based auth). Without them, APNs devices can be
     /// registered but their notifications are discarded with the reason kept.
     public var apns: APNsSettings?
+    /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`); without them a demo makes its own
+    /// and other servers offer no Web Push.
+    public var vapidKeys: VAPIDKeys?
+    /// The contact VAPID tokens name (`GATEWAY_VAPID_SUBJECT`, a `mailto:` or `https:` URL).
+    public var vapidSubject = "mailto:operators@campus-gateway.invalid"
     /// Email notifications: the SMTP server (`GATEWAY_SMTP_*`); without one a demo logs its
     /// mails and other servers discard them with the reason kept.
     public var smtp: SMTPSettings?
@@ -149,5 +155,25 @@ public struct SMTPSettings: Sendable, CustomStringConvertible {
 
     public var description: String {
         "SMTPSettings(\(url.scheme ?? "?")://\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? ""), from \(from), login \(username == nil ? "none" : "set"))"
+    }
+}
+
+extension GatewayConfiguration {
+    /// The password hasher with this configuration's cost, threads and queue.
+    func makePasswordHasher() -> PasswordHasher {
+        PasswordHasher(parameters: passwordHashing, threads: passwordHashingThreads, maxPending: passwordHashingQueue)
+    }
+
+    /// Auth's settings: token lifetimes, the sign-in throttle and sign-ups per hour.
+    var authSettings: AuthModule.Settings {
+        AuthModule.Settings(tokens: auth, loginThrottle: loginThrottle, signUpsPerHour: signUpsPerHour)
+    }
+
+    /// Gradebook's upstream settings.
+    func gradebookSettings(developmentDestinations: DestinationAllowList) -> GradebookModule.Settings {
+        GradebookModule.Settings(
+            timeoutSeconds: gradebookTimeoutSeconds, cacheSeconds: gradebookCacheSeconds, additionalCAFile: gradebookCAFile,
+            maxFileBytes: gradebookMaxFileBytes, developmentDestinations: developmentDestinations
+        )
     }
 }

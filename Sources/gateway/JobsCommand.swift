@@ -23,7 +23,7 @@ struct Jobs: AsyncParsableCommand {
         try db.migrate()
         var config = JobsConfiguration()
         config.workersEnabled = false
-        return JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: Logger(label: "jobs-cli")).service
+        return JobsRuntime(transactions: db, stores: .sqlite(database: db), clock: SystemClock(), configuration: config, logger: Logger(label: "jobs-cli")).service
     }
 
     static func run<T>(_ body: () async throws -> T) async throws -> T {

@@ -79,10 +79,7 @@ struct PushBench: AsyncParsableCommand {
                     deviceKey: "bench-device-\(index)", sourceID: 7, username: "test", password: "gradebook-test-1", clientAddress: nil
                 ).id)
             }
-            let poller = GradePoller(
-                transactions: app.database, accounts: app.deviceGradebookAccounts, ownedAccounts: app.gradebookAccounts,
-                gradebooks: app.gradebooks, jobs: SQLiteJobEnqueuer(), clock: app.clock
-            )
+            let poller = app.gradebook.poller
             // The first round stores every baseline; the second is the steady state (fetch, diff, nothing new).
             for round in ["baseline", "steady"] {
                 let started = ContinuousClock.now

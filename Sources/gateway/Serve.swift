@@ -5,6 +5,7 @@ import Foundation
 import GatewayApp
 import HTTPClient
 import Logging
+import Push
 import Registration
 
 struct Serve: AsyncParsableCommand {
@@ -134,6 +135,12 @@ struct Serve: AsyncParsableCommand {
             }
             config.apns = settings
         }
+        if let key = Env.string("vapid-private-key") {
+            do { config.vapidKeys = try VAPIDKeys(privateKeyBase64URL: key, source: "GATEWAY_VAPID_PRIVATE_KEY") } catch {
+                throw GatewayCLIError("\(error)")
+            }
+        }
+        if let subject = Env.string("vapid-subject") { config.vapidSubject = subject }
         if let token = Env.string("metrics-token") {
             guard token.count >= 16 else { throw GatewayCLIError("GATEWAY_METRICS_TOKEN must be at least 16 characters") }
             config.metricsToken = token

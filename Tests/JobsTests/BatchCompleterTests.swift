@@ -78,7 +78,7 @@ struct BatchCompleterTests {
         let store = SQLiteJobStore(database: h.database)
         let total = 70  // statements of 64, 4, 1 and 1 completions
         try await h.database.pool.write { db in
-            for _ in 0..<total { try JobEnqueuer.enqueue(try NewJob(kind: "k", args: Empty()), in: db, now: h.clock.now()) }
+            for _ in 0..<total { try JobEnqueuer.enqueue(try NewJob(kind: "k", args: Empty()), in: db, now: h.clock.now(), signals: nil) }
         }
         let now = h.clock.now()
         let (_, claimed) = try await store.finishAndClaim([], queue: "default", limit: total, worker: "A", now: now, leaseUntil: now.addingTimeInterval(30))
@@ -234,7 +234,7 @@ struct BatchCompleterTests {
         }
         let total = 3000
         try await h.database.pool.write { db in
-            for _ in 0..<total { try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty()), in: db, now: h.clock.now()) }
+            for _ in 0..<total { try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty()), in: db, now: h.clock.now(), signals: nil) }
         }
         let pool = h.pool
         let running = Task { try await pool.run() }

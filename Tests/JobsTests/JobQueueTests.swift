@@ -42,13 +42,13 @@ struct JobQueueTests {
         let now = h.clock.now()
         await #expect(throws: Rollback.self) {
             try await h.database.pool.write { db in
-                try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty()), in: db, now: now)
+                try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty()), in: db, now: now, signals: nil)
                 throw Rollback()
             }
         }
         #expect(try await h.count("SELECT COUNT(*) FROM jobs") == 0)
         let result = try await h.database.pool.write { db in
-            try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty(), runAt: now.addingTimeInterval(60)), in: db, now: now)
+            try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty(), runAt: now.addingTimeInterval(60)), in: db, now: now, signals: nil)
         }
         #expect(result.state == .scheduled)
         #expect(try await h.job(result.id).scheduledAt == Date(millisecondsSince1970: now.addingTimeInterval(60).millisecondsSince1970))

@@ -33,7 +33,7 @@ struct JobsHarness {
         configure(&config)
         var logger = Logger(label: "jobs-test")
         logger.logLevel = .critical
-        runtime = JobsRuntime(database: database, clock: clock, configuration: config, logger: logger, random: { 0.5 })
+        runtime = JobsRuntime(transactions: database, stores: .sqlite(database: database), clock: clock, configuration: config, logger: logger, random: { 0.5 })
     }
 
     static let modules: [any SchemaModule.Type] = [JobsSchema.self]

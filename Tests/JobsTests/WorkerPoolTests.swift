@@ -56,7 +56,7 @@ struct WorkerPoolTests {
         let total = 600
         try await a.database.pool.write { db in
             for i in 0..<total {
-                try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty(), priority: i % 3), in: db, now: a.clock.now())
+                try JobEnqueuer.enqueue(try NewJob(kind: "noop", args: Empty(), priority: i % 3), in: db, now: a.clock.now(), signals: nil)
             }
         }
         let poolA = a.pool, poolB = b.pool

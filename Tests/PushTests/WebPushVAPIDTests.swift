@@ -76,11 +76,8 @@ struct WebPushVAPIDTests {
         #expect(pem.publicKeyBase64URL == keys.publicKeyBase64URL)
         #expect(try WebPushBase64URL.decode(keys.publicKeyBase64URL)?.count == 65)
 
-        let environment = [VAPIDKeys.environmentVariable: keys.privateKeyBase64URL]
-        #expect(try VAPIDKeys.fromEnvironment(environment)?.publicKeyBase64URL == keys.publicKeyBase64URL)
-        #expect(try VAPIDKeys.fromEnvironment([:]) == nil)
-        #expect(throws: VAPIDError.invalidPrivateKey(source: VAPIDKeys.environmentVariable)) {
-            try VAPIDKeys.fromEnvironment([VAPIDKeys.environmentVariable: "not-a-key"])
+        #expect(throws: VAPIDError.invalidPrivateKey(source: "GATEWAY_VAPID_PRIVATE_KEY")) {
+            try VAPIDKeys(privateKeyBase64URL: "not-a-key", source: "GATEWAY_VAPID_PRIVATE_KEY")
         }
         #expect(throws: VAPIDError.invalidPrivateKey(source: "the VAPID private key")) {
             try VAPIDKeys(privateKeyBase64URL: WebPushBase64URL.encode(Data(count: 31)))

@@ -53,7 +53,8 @@ func runtime(_ db: GatewayDatabase, workers: Int) -> JobsRuntime {
     config.prefetch = Int(argument("--prefetch", default: "\(defaults.prefetch)"))!
     var logger = Logger(label: "jobs-bench")
     logger.logLevel = .error
-    let runtime = JobsRuntime(database: db, clock: SystemClock(), configuration: config, logger: logger)
+    let stores = JobsStores.sqlite(database: db)
+    let runtime = JobsRuntime(transactions: db, stores: stores, clock: SystemClock(), configuration: config, logger: logger)
     runtime.registry.register(kind: "bench.noop", args: NoArgs.self) { _, _ in
         handled.withLock { $0 += 1 }
         return .complete
@@ -109,7 +110,7 @@ if phases.contains("enqueue") {
     let bulkStart = ContinuousClock.now
     try bulkDB.pool.write { db in
         let now = Date()
-        for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
+        for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now, signals: nil) }
     }
     print(String(format: "enqueue (%d in one transaction): %.0f jobs/s", total, Double(total) / seconds(ContinuousClock.now - bulkStart)))
 }
@@ -121,7 +122,7 @@ if argument("--inline", default: "no") == "yes" {
     let n = min(total, 5000)
     try db.pool.write { db in
         let now = Date()
-        for _ in 0..<n { try JobEnqueuer.enqueue(job, in: db, now: now) }
+        for _ in 0..<n { try JobEnqueuer.enqueue(job, in: db, now: now, signals: nil) }
     }
     let start = ContinuousClock.now
     try await runtime(db, workers: 1).pool.drain()
@@ -135,7 +136,7 @@ for workers in workerCounts where phases.contains("drain") {
     defer { try? FileManager.default.removeItem(at: dir) }
     try db.pool.write { db in
         let now = Date()
-        for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now) }
+        for _ in 0..<total { try JobEnqueuer.enqueue(job, in: db, now: now, signals: nil) }
     }
     let jobs = runtime(db, workers: workers)
     let start = ContinuousClock.now

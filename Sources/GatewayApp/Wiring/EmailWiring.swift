@@ -5,15 +5,14 @@ import Jobs
 import Logging
 import Push
 
-/// Builds the email channel and the confirmation mailer from the configuration: SMTP through
+/// Chooses how mail leaves, from the configuration: SMTP through
 /// libcurl on the mail client's own transfer threads when `smtp` is set (with a sender address
 /// and a public URL, or the server refuses to start), the log mailer in a demo, and otherwise
 /// a sender that discards mails with the reason kept (as APNs without a key).
 struct EmailWiring {
-    let channel: EmailChannel
-    let mailer: EmailConfirmationMailer
+    let mail: PushModule.Mail
 
-    init(configuration: GatewayConfiguration, client: CurlHTTPClient, emails: EmailDevices, clock: any GatewayClock, logger: Logger) throws {
+    init(configuration: GatewayConfiguration, client: CurlHTTPClient, logger: Logger) throws {
         let sender: any EmailSender
         let from: MailAddress
         let publicURL: URL
@@ -40,9 +39,7 @@ struct EmailWiring {
             publicURL = configuration.publicURL ?? URL(string: "http://\(host):\(configuration.port)")!
             sender = configuration.demo ? LogEmailSender(logger: logger) : UnconfiguredEmailSender()
         }
-        let composer = EmailComposer(from: from, publicURL: publicURL)
-        channel = EmailChannel(sender: sender, composer: composer, emails: emails, clock: clock)
-        mailer = EmailConfirmationMailer(transactions: emails.transactionRunner, sender: sender, composer: composer, clock: clock)
+        mail = PushModule.Mail(sender: sender, composer: EmailComposer(from: from, publicURL: publicURL))
     }
 }
 

@@ -7,7 +7,7 @@ public import Storage
 /// against the upstream and sealed in the vault with the row as associated data.
 public final class DeviceAccountService: DeviceGradebookAccounts {
     let transactions: any TransactionRunner
-    let store = SQLiteDeviceAccountStore()
+    let store: any DeviceAccountStoring
     let sources: GradebookSourceService
     let vault: any SecretSealer
     let clock: any GatewayClock
@@ -17,10 +17,11 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
 
     /// `adapter` checks credentials and rosters upstream.
     public init(
-        transactions: any TransactionRunner, sources: GradebookSourceService, vault: any SecretSealer, clock: any GatewayClock,
-        adapter: any GradebookAdapter
+        transactions: any TransactionRunner, store: any DeviceAccountStoring, sources: GradebookSourceService, vault: any SecretSealer,
+        clock: any GatewayClock, adapter: any GradebookAdapter
     ) {
         self.transactions = transactions
+        self.store = store
         self.sources = sources
         self.vault = vault
         self.clock = clock
@@ -146,10 +147,11 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
 /// Device accounts' sealed passwords as key rotation sees them.
 public struct DeviceAccountVaultRows: VaultRows {
     let transactions: any TransactionRunner
-    let store = SQLiteDeviceAccountStore()
+    let store: any DeviceAccountStoring
 
-    public init(transactions: any TransactionRunner) {
+    public init(transactions: any TransactionRunner, store: any DeviceAccountStoring) {
         self.transactions = transactions
+        self.store = store
     }
 
     public func sealedValues() async throws -> [(context: VaultContext, sealed: String)] {

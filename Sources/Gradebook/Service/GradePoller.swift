@@ -16,13 +16,17 @@ public struct GradePoller: Sendable {
     let ownedAccounts: GradebookAccountService
     let gradebooks: GradebookService
     let jobs: any JobEnqueuing
+    let snapshots: any SnapshotStoring
+    let health: any SourceHealthStoring
     let clock: any GatewayClock
 
     public init(
         transactions: any TransactionRunner, accounts: DeviceAccountService, ownedAccounts: GradebookAccountService, gradebooks: GradebookService,
-        jobs: any JobEnqueuing, clock: any GatewayClock
+        jobs: any JobEnqueuing, snapshots: any SnapshotStoring, health: any SourceHealthStoring, clock: any GatewayClock
     ) {
         self.transactions = transactions
+        self.snapshots = snapshots
+        self.health = health
         self.accounts = accounts
         self.ownedAccounts = ownedAccounts
         self.gradebooks = gradebooks
@@ -66,7 +70,7 @@ public struct GradePoller: Sendable {
     /// up, diffing against the same stored snapshot, so nothing is lost); an upstream failure
     /// counts against the source's health and retries after its pause.
     func guarded(sourceID: Int64, _ poll: () async throws -> Int) async throws -> JobOutcome {
-        let health = SQLiteSourceHealthStore()
+        let health = self.health
         let current = try await transactions.read { db in try health.health(sourceID: sourceID, in: db) }
         guard current.allowsPoll(at: clock.now()) else { return .complete }
         do {
@@ -94,7 +98,7 @@ public struct GradePoller: Sendable {
     @discardableResult
     private func record(sourceID: Int64, _ change: @escaping @Sendable (SourceHealth, Date) -> SourceHealth) async throws -> SourceHealth {
         let now = clock.now()
-        let health = SQLiteSourceHealthStore()
+        let health = self.health
         return try await transactions.write { db in
             let next = change(try health.health(sourceID: sourceID, in: db), now)
             try health.save(next, in: db)
@@ -119,7 +123,7 @@ public struct GradePoller: Sendable {
 
     func poll(_ args: GradebookJobs.Poll, sourceID: Int64, credentials: GradebookCredentials) async throws -> Int {
         let snapshot = try await fetch(sourceID: sourceID, user: args.student, credentials: credentials)
-        let snapshots = SQLiteSnapshotStore()
+        let snapshots = self.snapshots
         return try await record(
             snapshot,
             swap: { transaction, now in
@@ -141,7 +145,7 @@ public struct GradePoller: Sendable {
     /// the account's username); returns how many change notifications were queued.
     func poll(_ stored: StoredGradebookAccount, credentials: GradebookCredentials) async throws -> Int {
         let snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
-        let snapshots = SQLiteSnapshotStore()
+        let snapshots = self.snapshots
         return try await record(
             snapshot,
             swap: { transaction, now in

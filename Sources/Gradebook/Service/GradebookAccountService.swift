@@ -33,7 +33,7 @@ public final class GradebookAccountService: Sendable {
     static let table = "gradebook_accounts"
 
     public init(
-        transactions: any TransactionRunner, store: any GradebookAccountStoring = SQLiteGradebookAccountStore(), sources: GradebookSourceService,
+        transactions: any TransactionRunner, store: any GradebookAccountStoring, sources: GradebookSourceService,
         vault: any SecretSealer, clock: any GatewayClock, verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> Void)?
     ) {
         self.transactions = transactions

@@ -7,15 +7,17 @@ import Synchronization
 public final class GradebookSourceService: Sendable {
     let transactions: any TransactionRunner
     let store: any GradebookSourceStoring
+    let health: any SourceHealthStoring
     let clock: any GatewayClock
     /// Sources read on every proxied request: kept in memory for `refreshInterval` (changes made
     /// in this process refresh them at once; another process's within the interval).
     private let cached = Mutex<(sources: [Int64: GradebookSource], loadedAt: ContinuousClock.Instant)?>(nil)
     let refreshInterval: Duration = .seconds(5)
 
-    public init(transactions: any TransactionRunner, store: any GradebookSourceStoring = SQLiteGradebookSourceStore(), clock: any GatewayClock) {
+    public init(transactions: any TransactionRunner, store: any GradebookSourceStoring, health: any SourceHealthStoring, clock: any GatewayClock) {
         self.transactions = transactions
         self.store = store
+        self.health = health
         self.clock = clock
     }
 
@@ -39,7 +41,7 @@ public final class GradebookSourceService: Sendable {
     /// Each source's poll health as of now (sources never polled have none).
     public func health() async throws -> (bySource: [Int64: SourceHealth], now: Date) {
         let now = clock.now()
-        return (try await transactions.read { db in try SQLiteSourceHealthStore().all(in: db) }, now)
+        return (try await transactions.read { [health] db in try health.all(in: db) }, now)
     }
 
     /// Forgets the cached sources (after a change).

@@ -9,7 +9,7 @@ public struct GradebookAccountVaultRows: VaultRows {
     let transactions: any TransactionRunner
     let store: any GradebookAccountStoring
 
-    public init(transactions: any TransactionRunner, store: any GradebookAccountStoring = SQLiteGradebookAccountStore()) {
+    public init(transactions: any TransactionRunner, store: any GradebookAccountStoring) {
         self.transactions = transactions
         self.store = store
     }

@@ -12,12 +12,14 @@ public struct SnapshotRetention: Sendable {
     public static let prune = JobKind<NoPayload>("gradebook.prune")
 
     let transactions: any TransactionRunner
+    let snapshots: any SnapshotStoring
     let clock: any GatewayClock
     /// How long an unpolled snapshot is kept.
     public let period: TimeInterval
 
-    public init(transactions: any TransactionRunner, clock: any GatewayClock, period: TimeInterval = 30 * 24 * 3600) {
+    public init(transactions: any TransactionRunner, snapshots: any SnapshotStoring, clock: any GatewayClock, period: TimeInterval = 30 * 24 * 3600) {
         self.transactions = transactions
+        self.snapshots = snapshots
         self.clock = clock
         self.period = period
     }
@@ -25,7 +27,7 @@ public struct SnapshotRetention: Sendable {
     /// Deletes the old snapshots; how many.
     public func run() async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-period)
-        return try await transactions.write { db in try SQLiteSnapshotStore().prune(polledBefore: cutoff, in: db) }
+        return try await transactions.write { [snapshots] db in try snapshots.prune(polledBefore: cutoff, in: db) }
     }
 
     /// Registers `gradebook.prune` and its hourly schedule.

@@ -7,15 +7,19 @@ public import Storage
 /// pool, built once by the composition root.
 ///
 /// Other modules register handlers and schedules on ``registry`` and enqueue with
-/// `JobEnqueuer.enqueue(_:in:now:)` inside their own transactions (or ``JobsService/enqueue(_:)``).
+/// ``enqueuer`` inside their own transactions (or ``JobsService/enqueue(_:)``).
 public final class JobsRuntime: Sendable {
     public let registry: JobRegistry
     public let service: JobsService
     public let pool: WorkerPool
     public let configuration: JobsConfiguration
+    /// Enqueueing inside another module's transaction: the job commits with the change.
+    public let enqueuer: any JobEnqueuing
 
+    /// The job system on `stores`: the composition root passes ``JobsStores/sqlite(database:)``
+    /// (or another backend's stores) and hands ``enqueuer`` to the modules that enqueue.
     public init(
-        database: GatewayDatabase, clock: any GatewayClock, configuration: JobsConfiguration,
+        transactions: any TransactionRunner, stores: JobsStores, clock: any GatewayClock, configuration: JobsConfiguration,
         logger: Logger = Logger(label: "jobs"),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
@@ -25,13 +29,13 @@ public final class JobsRuntime: Sendable {
         let registry = JobRegistry()
         self.registry = registry
         self.configuration = configuration
-        let schedules = SQLiteScheduleStore(database: database)
+        self.enqueuer = stores.enqueuer
         self.service = JobsService(
-            transactions: database, admin: SQLiteJobAdminStore(), enqueuer: SQLiteJobEnqueuer(), schedules: schedules,
-            clock: clock, configuration: configuration, running: running
+            transactions: transactions, admin: stores.admin, enqueuer: stores.enqueuer, schedules: stores.schedules,
+            clock: clock, configuration: configuration, running: running, signals: stores.signals
         )
         self.pool = WorkerPool(
-            store: SQLiteJobStore(database: database), schedules: schedules, registry: registry,
+            store: stores.queue, schedules: stores.schedules, signals: stores.signals, registry: registry,
             running: running, clock: clock, configuration: configuration, logger: logger, random: random
         )
     }

@@ -14,6 +14,7 @@ public struct JobsService: Sendable {
     public let configuration: JobsConfiguration
     public let schedules: any ScheduleStoring
     let running: RunningJobs
+    let signals: JobSignals
 
     /// A queue as operators see it.
     public struct QueueStatus: Encodable, Sendable, Equatable {
@@ -79,8 +80,9 @@ public struct JobsService: Sendable {
 
     init(
         transactions: any TransactionRunner, admin: any JobAdminStoring, enqueuer: any JobEnqueuing, schedules: any ScheduleStoring,
-        clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs
+        clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs, signals: JobSignals
     ) {
+        self.signals = signals
         self.transactions = transactions
         self.admin = admin
         self.enqueuer = enqueuer
@@ -134,7 +136,7 @@ public struct JobsService: Sendable {
                 return try admin.job(id: id, in: db)!
             }
         }
-        JobSignals.shared.notify(record.queue)
+        signals.notify(record.queue)
         return record
     }
 
@@ -211,7 +213,7 @@ public struct JobsService: Sendable {
     public func resume(queue: String) async throws {
         let now = clock.now()
         try await transactions.write { [admin] db in try admin.setPaused(false, queue: queue, now: now, in: db) }
-        JobSignals.shared.notify(queue)
+        signals.notify(queue)
     }
 
     // MARK: Schedules

@@ -6,9 +6,9 @@ public import Storage
 /// passwords, replacing each only when unchanged since it was read.
 public struct DeviceKeyRows: SealedSecretRows {
     let transactions: any TransactionRunner
-    let store: SQLiteDeviceStore
+    let store: any DeviceKeyStoring
 
-    public init(transactions: any TransactionRunner, store: SQLiteDeviceStore = SQLiteDeviceStore()) {
+    public init(transactions: any TransactionRunner, store: any DeviceKeyStoring) {
         self.transactions = transactions
         self.store = store
     }

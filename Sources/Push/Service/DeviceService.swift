@@ -24,7 +24,7 @@ public final class DeviceService: Sendable {
     public static let maximumPerAccount = 20
 
     public init(
-        transactions: any TransactionRunner, store: any DeviceStoring = SQLiteDeviceStore(), jobs: any JobEnqueuing = SQLiteJobEnqueuer(),
+        transactions: any TransactionRunner, store: any DeviceStoring, emails: EmailDevices,
         clock: any GatewayClock, allowInsecureEndpoints: Bool = false, allowedDestinations: DestinationAllowList = .none
     ) {
         self.allowedDestinations = allowedDestinations
@@ -32,7 +32,7 @@ public final class DeviceService: Sendable {
         self.store = store
         self.clock = clock
         self.allowInsecureEndpoints = allowInsecureEndpoints
-        self.emails = EmailDevices(transactions: transactions, devices: store, jobs: jobs, clock: clock)
+        self.emails = emails
     }
 
     /// What a client asks to register.

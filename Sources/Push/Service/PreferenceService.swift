@@ -6,11 +6,12 @@ public import Storage
 /// hourly budget. A PUT replaces the whole set; what it leaves out takes the default.
 public final class PreferenceService: Sendable {
     let transactions: any TransactionRunner
-    let store = SQLitePreferenceStore()
+    let store: any PreferenceStoring
     let clock: any GatewayClock
 
-    public init(transactions: any TransactionRunner, clock: any GatewayClock) {
+    public init(transactions: any TransactionRunner, store: any PreferenceStoring, clock: any GatewayClock) {
         self.transactions = transactions
+        self.store = store
         self.clock = clock
     }
 

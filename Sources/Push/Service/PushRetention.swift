@@ -26,16 +26,18 @@ public struct PushRetention: Sendable {
 
     let transactions: any TransactionRunner
     let store: any PushRetentionStoring
+    let devices: any DeviceStoring
     let accounts: any DeviceGradebookAccounts
     let clock: any GatewayClock
     let periods: Periods
 
     public init(
-        transactions: any TransactionRunner, store: any PushRetentionStoring = SQLiteRetentionStore(), accounts: any DeviceGradebookAccounts,
-        clock: any GatewayClock, periods: Periods = Periods()
+        transactions: any TransactionRunner, store: any PushRetentionStoring, devices: any DeviceStoring,
+        accounts: any DeviceGradebookAccounts, clock: any GatewayClock, periods: Periods = Periods()
     ) {
         self.transactions = transactions
         self.store = store
+        self.devices = devices
         self.accounts = accounts
         self.clock = clock
         self.periods = periods
@@ -62,7 +64,7 @@ public struct PushRetention: Sendable {
             for device in expired {
                 // Its stored gradebook accounts first: a failure leaves the device for the next run.
                 try await accounts.removeAll(deviceKey: device.key)
-                _ = try await transactions.write { [devices = SQLiteDeviceStore()] db in try devices.delete(id: device.id, in: db) }
+                _ = try await transactions.write { [devices] db in try devices.delete(id: device.id, in: db) }
                 report.devices += 1
             }
             if expired.count < 500 { break }

@@ -16,9 +16,9 @@ public final class PushService: Sendable {
     /// Per-host and per-lane bounds on deliveries to user-supplied destinations.
     public let lanes: DeliveryLanes
     let clock: any GatewayClock
-    let preferences = SQLitePreferenceStore()
+    let preferences: any PreferenceStoring
     /// The test notifications asked for, which their limits count.
-    let testLog = SQLiteTestNotificationStore()
+    let testLog: any TestNotificationStoring
 
     /// Delivers one outbox row.
     public static let deliver = JobKind<Delivery>("push.deliver", queue: PushJobs.queue)
@@ -29,11 +29,13 @@ public final class PushService: Sendable {
     }
 
     public init(
-        transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(),
-        notifications: any NotificationStoring = SQLiteNotificationStore(), jobs: any JobEnqueuing, channels: NotificationChannels,
+        transactions: any TransactionRunner, devices: any DeviceStoring, notifications: any NotificationStoring,
+        preferences: any PreferenceStoring, testLog: any TestNotificationStoring, jobs: any JobEnqueuing, channels: NotificationChannels,
         lanes: DeliveryLanes = DeliveryLanes(), clock: any GatewayClock
     ) {
         self.transactions = transactions
+        self.preferences = preferences
+        self.testLog = testLog
         self.devices = devices
         self.notifications = notifications
         self.jobs = jobs

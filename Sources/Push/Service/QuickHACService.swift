@@ -11,7 +11,7 @@ public final class QuickHACService: Sendable {
     let transactions: any TransactionRunner
     let devices: any DeviceStoring
     let keys: any QuickHACKeyStoring
-    let retention: any PushRetentionStoring = SQLiteRetentionStore()
+    let retention: any PushRetentionStoring
     let deviceKey: QuickHACDeviceKey
     let accounts: any DeviceGradebookAccounts
     let clock: any GatewayClock
@@ -29,13 +29,14 @@ public final class QuickHACService: Sendable {
     /// `deviceKeySecret`: the server secret device keys are made under
     /// (``QuickHACKeyStoring/deviceKeySecret(in:)``).
     public init(
-        transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(),
-        keys: any QuickHACKeyStoring = SQLiteQuickHACKeyStore(), deviceKeySecret: SymmetricKey, accounts: any DeviceGradebookAccounts,
+        transactions: any TransactionRunner, devices: any DeviceStoring, keys: any QuickHACKeyStoring, retention: any PushRetentionStoring,
+        deviceKeySecret: SymmetricKey, accounts: any DeviceGradebookAccounts,
         clock: any GatewayClock, apnsTopic: String, apnsEnvironment: APNsEnvironment, requestsPerMinute: Int = 60
     ) {
         self.transactions = transactions
         self.devices = devices
         self.keys = keys
+        self.retention = retention
         self.deviceKey = QuickHACDeviceKey(secret: deviceKeySecret)
         self.accounts = accounts
         self.clock = clock

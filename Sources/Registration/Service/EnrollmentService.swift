@@ -42,7 +42,7 @@ public struct EnrollmentService: RegistrationUseCase {
             if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
                 return .failure(.violation(violation))
             }
-            if let offer { _ = try stores.enrollments.closeOffer(id: offer.id, as: "claimed", now: now, in: db) }
+            if let offer { _ = try stores.enrollments.closeOffer(id: offer.id, as: .claimed, now: now, in: db) }
             if standing.isWaitlisted { _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
             try stores.enrollments.enroll(studentID: studentID, classID: classID, at: now, in: db)
             return .success(())
@@ -113,7 +113,7 @@ public struct EnrollmentService: RegistrationUseCase {
                 return .failure(.violation(.notWaitlisted))
             }
             if let offer {
-                _ = try stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+                _ = try stores.enrollments.closeOffer(id: offer.id, as: .declined, now: now, in: db)
                 try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
             }
             return .success(())
@@ -128,7 +128,7 @@ public struct EnrollmentService: RegistrationUseCase {
             var freed: [Int64] = []
             let inTerm = try self.termFilter(term, studentID: studentID, db: db)
             for offer in try stores.enrollments.openOffers(of: studentID, in: db) where inTerm(offer.classID) {
-                _ = try stores.enrollments.closeOffer(id: offer.id, as: "declined", now: now, in: db)
+                _ = try stores.enrollments.closeOffer(id: offer.id, as: .declined, now: now, in: db)
                 freed.append(offer.classID)
             }
             for place in try stores.enrollments.waitlistPlaces(of: studentID, in: db) where inTerm(place.classID) {

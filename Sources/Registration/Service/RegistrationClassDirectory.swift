@@ -27,10 +27,10 @@ public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrent
         return try await environment.transactions.read { db -> SeatOfferState in
             guard let (offer, state) = try stores.enrollments.offer(id: id, in: db) else { return .unknown }
             switch state {
-            case "open": return offer.expiresAt > now ? .open(expiresAt: offer.expiresAt) : .expired
-            case "claimed": return .claimed
-            case "declined": return .declined
-            default: return .expired
+            case .open: return offer.expiresAt > now ? .open(expiresAt: offer.expiresAt) : .expired
+            case .claimed: return .claimed
+            case .declined: return .declined
+            case .expired: return .expired
             }
         }
     }

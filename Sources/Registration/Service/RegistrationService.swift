@@ -24,7 +24,7 @@ public final class RegistrationService: Sendable {
     public let admin: RegistrationAdminService
 
     public init(
-        transactions: any TransactionRunner, stores: RegistrationStores = .sqlite(), catalog: CatalogService,
+        transactions: any TransactionRunner, stores: RegistrationStores, catalog: CatalogService,
         accounts: any AccountDirectory, clock: any GatewayClock, settings: RegistrationSettings = .init(),
         logger: Logger = Logger(label: "registration")
     ) {

@@ -22,11 +22,12 @@ public struct RegistrationStores: Sendable {
         self.jobs = jobs
     }
 
-    /// The SQLite stores, on the service's one database file.
-    public static func sqlite(catalog: any CatalogStoring = SQLiteCatalogStore()) -> RegistrationStores {
+    /// The SQLite stores, on the service's one database file, writing through the catalog's
+    /// store and the job system's enqueuer in the same transactions.
+    public static func sqlite(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
         RegistrationStores(
             students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), seatStates: SQLiteSeatStateStore(), catalog: catalog,
-            jobs: SQLiteJobEnqueuer()
+            jobs: jobs
         )
     }
 }

@@ -192,7 +192,7 @@ struct GradebookUpstreamTests {
         }
         let app = rig.gateway.app
         let before = try await app.database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
-        let report = try await VaultRotation(settle: .milliseconds(10)).rotateKey(source: app.vault.source, rows: [GradebookAccountVaultRows(transactions: app.database)])
+        let report = try await VaultRotation(settle: .milliseconds(10)).rotateKey(source: app.vault.source, rows: [GradebookAccountVaultRows(transactions: app.database, store: SQLiteGradebookAccountStore())])
         #expect(report.reEncrypted == 1)
         let after = try await app.database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
         #expect(before != nil && after != nil && before != after)

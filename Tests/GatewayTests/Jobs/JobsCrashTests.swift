@@ -108,8 +108,8 @@ struct JobsCrashTests {
         try database.migrate()
         let (first, second) = try await database.pool.write { db in
             let now = Date()
-            let a = try JobEnqueuer.enqueue(try NewJob(kind: "diagnostics.noop", args: NoPayload(), runAt: now.addingTimeInterval(3600)), in: db, now: now)
-            let b = try JobEnqueuer.enqueue(try NewJob(kind: "diagnostics.fail", args: NoPayload(), queue: "ops"), in: db, now: now)
+            let a = try JobEnqueuer.enqueue(try NewJob(kind: "diagnostics.noop", args: NoPayload(), runAt: now.addingTimeInterval(3600)), in: db, now: now, signals: nil)
+            let b = try JobEnqueuer.enqueue(try NewJob(kind: "diagnostics.fail", args: NoPayload(), queue: "ops"), in: db, now: now, signals: nil)
             return (a.id, b.id)
         }
 

@@ -37,7 +37,7 @@ struct GradeCrashTests {
             let pairs = try Row.fetchAll(db, sql: "SELECT gradebook_account_id, student_id FROM push_device_students")
             for pair in pairs {
                 let args = GradebookJobs.Poll(deviceAccountId: pair[0], student: pair[1])
-                _ = try SQLiteJobEnqueuer().enqueue(try NewJob(GradebookJobs.poll, args, uniqueKey: "crash-test:\(tag)"), in: db, now: Date())
+                _ = try JobEnqueuer.enqueue(try NewJob(GradebookJobs.poll, args, uniqueKey: "crash-test:\(tag)"), in: db, now: Date(), signals: nil)
             }
         }
     }

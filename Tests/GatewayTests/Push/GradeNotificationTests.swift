@@ -127,7 +127,7 @@ struct GradeNotificationTests {
         // The demo's source 1 polls every 300 s; the scheduler ticks every 60 s.
         let notifications = GradeNotifications(
             transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, ownedAccounts: app.gradebookAccounts,
-            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: SQLiteJobEnqueuer(), push: app.push, tick: 60
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.jobs.enqueuer, push: app.push, tick: 60
         )
         let windowStart = Date(timeIntervalSince1970: TimeInterval(1_800_000_000 - 1_800_000_000 % 300))
         #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(30)) == 20, "the first tick of the window")
@@ -188,7 +188,7 @@ extension GradeNotifications {
         return try await app.database.pool.write { db in
             var count = 0
             for (account, student) in try SQLiteDeviceStore().followedStudents(in: db) {
-                try SQLiteJobEnqueuer().enqueue(
+                try app.jobs.enqueuer.enqueue(
                     try NewJob(GradebookJobs.poll, GradebookJobs.Poll(deviceAccountId: account, student: student), uniqueKey: "test-poll:\(account):\(student):\(now.timeIntervalSince1970)"),
                     in: db, now: app.clock.now()
                 )

@@ -21,7 +21,7 @@ struct OwnGradeAlertTests {
     static func notifier(_ app: GatewayApplication) -> GradeNotifications {
         GradeNotifications(
             transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, ownedAccounts: app.gradebookAccounts,
-            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: SQLiteJobEnqueuer(), push: app.push, tick: 60
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.jobs.enqueuer, push: app.push, tick: 60
         )
     }
 

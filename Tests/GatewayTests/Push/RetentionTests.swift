@@ -33,7 +33,7 @@ struct RetentionTests {
                 #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe").0 == .ok)
             }
         }
-        let retention = PushRetention(transactions: app.database, accounts: app.deviceGradebookAccounts, clock: clock)
+        let retention = PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, clock: clock)
         #expect(try await retention.run().devices == 0, "nothing is old yet")
 
         clock.advance(by: 2 * 24 * 3600)
@@ -85,11 +85,11 @@ struct RetentionTests {
                 )
             }
         }
-        let report = try await PushRetention(transactions: app.database, accounts: app.deviceGradebookAccounts, clock: clock).run()
+        let report = try await PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, clock: clock).run()
         #expect(report.notifications == 2)
         let keys = try await app.database.pool.read { db in try String.fetchAll(db, sql: "SELECT unique_key FROM push_notifications ORDER BY unique_key") }
         #expect(keys == ["old-pending", "recent"], "pending ones wait for delivery whatever their age")
-        #expect(try await SnapshotRetention(transactions: app.database, clock: clock).run() == 1)
+        #expect(try await SnapshotRetention(transactions: app.database, snapshots: SQLiteSnapshotStore(), clock: clock).run() == 1)
         #expect(try await Self.count(app, "SELECT COUNT(*) FROM gradebook_snapshots WHERE student = 'asmith'") == 1)
         // Both run on the job system's schedule.
         let kinds = app.jobs.registry.kinds

@@ -10,7 +10,7 @@ import Synchronization
 public final class WorkerPool: Service, Sendable {
     /// What every part of a running pool shares.
     struct Core: Sendable {
-        let store: any JobQueueStore
+        let store: any JobQueueStoring
         let executor: JobExecutor
         let running: RunningJobs
         let clock: any GatewayClock
@@ -23,12 +23,13 @@ public final class WorkerPool: Service, Sendable {
     let core: Core
     let registry: JobRegistry
     let schedules: any ScheduleStoring
+    let signals: JobSignals
     private let stopper = Mutex<(@Sendable (TimeInterval) -> Void)?>(nil)
 
     public var workerID: String { core.workerID }
 
     init(
-        store: any JobQueueStore, schedules: any ScheduleStoring, registry: JobRegistry, running: RunningJobs,
+        store: any JobQueueStoring, schedules: any ScheduleStoring, signals: JobSignals, registry: JobRegistry, running: RunningJobs,
         clock: any GatewayClock, configuration: JobsConfiguration, logger: Logger,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
@@ -40,6 +41,7 @@ public final class WorkerPool: Service, Sendable {
         )
         self.registry = registry
         self.schedules = schedules
+        self.signals = signals
     }
 
     /// Runs until graceful shutdown (or cancellation).
@@ -55,8 +57,8 @@ public final class WorkerPool: Service, Sendable {
             QueueRunner(queue: $0.key, limit: $0.value, core: core, stop: stop)
         }
         let byQueue = Dictionary(uniqueKeysWithValues: runners.map { ($0.queue, $0) })
-        let token = JobSignals.shared.addListener { queue in byQueue[queue]?.hint() }
-        defer { JobSignals.shared.removeListener(token) }
+        let token = signals.addListener { queue in byQueue[queue]?.hint() }
+        defer { signals.removeListener(token) }
         let maintenance = Maintenance(core: core, schedules: schedules)
         let runnersDone = Flag()
         let tick = Duration.milliseconds(Int64(min(1, config.leaseDuration / 4, config.reaperInterval) * 1000))

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What a one-click unsubscribe link (RFC 8058) turns off: a category of notifications to one
 /// email device, and the seat alert that caused the mail when there was one (read from the
 /// notification's `data["seatAlertId"]`), so a later change can disarm that alert too. Today
@@ -6,6 +8,9 @@ public struct UnsubscribeTarget: Sendable, Equatable {
     /// Muting every category a device gets: what unsubscribing from an always-on category
     /// (`test`, `class.cancelled`, `waitlist.enrolled`) means for that address.
     public static let everything = "*"
+    /// Unsubscribe links older than this stop working, and are forgotten when the device gets
+    /// a new one.
+    public static let linkLifetime: TimeInterval = 180 * 24 * 3600
 
     public var deviceID: Int64
     public var category: String

@@ -30,9 +30,6 @@ public enum VAPIDError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// `description` shows only the public key.
 public struct VAPIDKeys: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// The environment variable the composition root reads the private key from.
-    public static let environmentVariable = "GATEWAY_VAPID_PRIVATE_KEY"
-
     /// The signing key. Never log it.
     public let privateKey: P256.Signing.PrivateKey
 
@@ -59,12 +56,6 @@ public struct VAPIDKeys: Sendable, CustomStringConvertible, CustomDebugStringCon
     /// A new random key pair. Persist ``privateKeyBase64URL`` or browsers must subscribe again.
     public static func generate() -> VAPIDKeys {
         VAPIDKeys(privateKey: P256.Signing.PrivateKey())
-    }
-
-    /// The keys from ``environmentVariable``, or `nil` when it is unset or empty.
-    public static func fromEnvironment(_ environment: [String: String]) throws(VAPIDError) -> VAPIDKeys? {
-        guard let value = environment[environmentVariable], !value.isEmpty else { return nil }
-        return try VAPIDKeys(privateKeyBase64URL: value, source: environmentVariable)
     }
 
     /// The public key, uncompressed (65 bytes), base64url: what browsers pass to

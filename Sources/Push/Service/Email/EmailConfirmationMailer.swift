@@ -11,16 +11,17 @@ public import Storage
 public struct EmailConfirmationMailer: Sendable {
     let transactions: any TransactionRunner
     let devices: any DeviceStoring
-    let store = SQLiteEmailStore()
+    let store: any EmailStoring
     let sender: any EmailSender
     let composer: EmailComposer
     let clock: any GatewayClock
 
     public init(
-        transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), sender: any EmailSender, composer: EmailComposer,
-        clock: any GatewayClock
+        transactions: any TransactionRunner, devices: any DeviceStoring, store: any EmailStoring, sender: any EmailSender,
+        composer: EmailComposer, clock: any GatewayClock
     ) {
         self.transactions = transactions
+        self.store = store
         self.devices = devices
         self.sender = sender
         self.composer = composer

@@ -20,9 +20,9 @@ public struct EmailDevices: Sendable {
 
     let transactions: any TransactionRunner
     let devices: any DeviceStoring
-    let store = SQLiteEmailStore()
+    let store: any EmailStoring
     /// Seat alerts an unsubscribe link may stop.
-    let seatAlerts: any SeatAlertStoring = SQLiteSeatAlertStore()
+    let seatAlerts: any SeatAlertStoring
     let jobs: any JobEnqueuing
     let clock: any GatewayClock
 
@@ -30,8 +30,13 @@ public struct EmailDevices: Sendable {
     /// the mailer).
     public var transactionRunner: any TransactionRunner { transactions }
 
-    public init(transactions: any TransactionRunner, devices: any DeviceStoring = SQLiteDeviceStore(), jobs: any JobEnqueuing, clock: any GatewayClock) {
+    public init(
+        transactions: any TransactionRunner, devices: any DeviceStoring, store: any EmailStoring, seatAlerts: any SeatAlertStoring,
+        jobs: any JobEnqueuing, clock: any GatewayClock
+    ) {
         self.transactions = transactions
+        self.store = store
+        self.seatAlerts = seatAlerts
         self.devices = devices
         self.jobs = jobs
         self.clock = clock
@@ -136,7 +141,7 @@ public struct EmailDevices: Sendable {
         let now = clock.now()
         return try await transactions.write { [self] db in
             guard let link = try store.unsubscribe(tokenHash: hash, in: db),
-                  link.createdAt > now.addingTimeInterval(-SQLiteEmailStore.unsubscribeLifetime) else { throw PushError.emailLinkInvalid }
+                  link.createdAt > now.addingTimeInterval(-UnsubscribeTarget.linkLifetime) else { throw PushError.emailLinkInvalid }
             // A seat alert's mail stops that alert (the student asked for it; other alerts and
             // categories keep going); any other mail mutes its category on this address.
             if let alertID = link.target.seatAlertID, let owner = try devices.device(id: link.target.deviceID, in: db)?.accountID,

@@ -3,9 +3,10 @@ import Synchronization
 
 /// In-process wake-ups: when a transaction that enqueued jobs commits, the worker pools of this
 /// process hear about it at once instead of at their next poll. A hint only: pools still poll,
-/// which is how they learn about jobs enqueued by other processes.
+/// which is how they learn about jobs enqueued by other processes. One per job system
+/// (``JobsRuntime``), shared by its enqueuer, its schedules and its workers.
 public final class JobSignals: Sendable {
-    public static let shared = JobSignals()
+    public init() {}
 
     private struct State {
         var listeners: [Int: @Sendable (String) -> Void] = [:]

@@ -3,49 +3,6 @@ public import Foundation
 import GRDB
 import Storage
 
-/// A notification in the outbox: what to tell one device, and how delivery went.
-public struct StoredNotification: Sendable, Equatable {
-    public enum State: String, Sendable, Codable, CaseIterable {
-        /// Waiting for (another) delivery attempt.
-        case pending
-        case delivered
-        /// Never deliverable as it was (the reason is kept).
-        case discarded
-        /// Retries exhausted, or the device died.
-        case failed
-    }
-
-    public var id: Int64
-    public var deviceID: Int64
-    public var uniqueKey: String
-    public var notification: OutgoingNotification
-    public var state: State
-    public var attempts: Int
-    public var lastError: String?
-    public var createdAt: Date
-    /// When it may go (later than `createdAt` when quiet hours or the hourly budget held it).
-    public var deliverAt: Date
-    public var deliveredAt: Date?
-}
-
-/// The outbox, behind a protocol (``SQLiteNotificationStore``).
-public protocol NotificationStoring: Sendable {
-    /// Adds a notification for a device unless one with the same unique key exists; returns
-    /// the new row's id, or nil for a duplicate (a retried or replayed job).
-    func insert(
-        deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, deliverAt: Date, in transaction: any StoreTransaction
-    ) throws -> Int64?
-    /// Whether the device already has a notification with this key.
-    func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool
-    /// Delivery times of the device's notifications scheduled after `since` (the hourly budget).
-    func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date]
-    func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification?
-    func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws
-    /// Newest first, optionally of one state and device.
-    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification]
-    func counts(in transaction: any StoreTransaction) throws -> [StoredNotification.State: Int]
-}
-
 public struct SQLiteNotificationStore: NotificationStoring {
     public init() {}
 

@@ -5,7 +5,7 @@ public import Storage
 
 /// The job queue on the service's SQLite file. Claims are one `UPDATE ... RETURNING`
 /// statement; every outcome is conditional on the lease (`locked_by`, `attempt`, `running`).
-public struct SQLiteJobStore: JobQueueStore {
+public struct SQLiteJobStore: JobQueueStoring {
     public let database: GatewayDatabase
 
     public init(database: GatewayDatabase) { self.database = database }

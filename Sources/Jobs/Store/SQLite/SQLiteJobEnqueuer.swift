@@ -28,9 +28,9 @@ public enum JobEnqueuer {
     /// Inserts the job in `db`'s current transaction. A live job (available, scheduled, running
     /// or retryable) with the same unique key is returned instead of inserting a second one;
     /// the partial unique index `jobs_unique_live` makes that hold even between processes.
-    /// Workers in this process are woken when the transaction commits.
+    /// `signals`' listeners (this process's workers) are woken when the transaction commits.
     @discardableResult
-    public static func enqueue(_ job: NewJob, in db: Database, now: Date) throws -> Result {
+    public static func enqueue(_ job: NewJob, in db: Database, now: Date, signals: JobSignals?) throws -> Result {
         guard !job.kind.isEmpty, !job.queue.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "a job needs a kind and a queue")
         }
@@ -47,24 +47,20 @@ public enum JobEnqueuer {
             return Result(id: row["id"], state: JobState(rawValue: row["state"]) ?? .available, duplicate: true)
         }
         let id = db.lastInsertedRowID
-        if state == .available { JobSignals.shared.enqueued(queue: job.queue, in: db) }
+        if state == .available { signals?.enqueued(queue: job.queue, in: db) }
         return Result(id: id, state: state, duplicate: false)
     }
 }
 
-/// Enqueueing inside another module's transaction, without naming the backend: modules hold an
-/// `any JobEnqueuing` and pass their `StoreTransaction`.
-public protocol JobEnqueuing: Sendable {
-    @discardableResult
-    func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result
-}
-
 /// ``JobEnqueuing`` on the SQLite jobs table (``JobEnqueuer``).
 public struct SQLiteJobEnqueuer: JobEnqueuing {
-    public init() {}
+    /// Wakes this process's workers when an enqueue commits.
+    public let signals: JobSignals
+
+    public init(signals: JobSignals) { self.signals = signals }
 
     @discardableResult
     public func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
-        try JobEnqueuer.enqueue(job, in: transaction.sqlite(), now: now)
+        try JobEnqueuer.enqueue(job, in: transaction.sqlite(), now: now, signals: signals)
     }
 }

@@ -1,0 +1,63 @@
+public import Contracts
+public import Crypto
+public import Foundation
+public import GatewayCore
+public import Jobs
+public import Logging
+public import Storage
+
+/// Accounts, passwords, tokens and roles, built in one place from what the module needs from
+/// outside: a transaction runner and its account store, the password hasher, a clock, the
+/// settings, and the revocations other modules want run when an account's credentials change
+/// (Scheduling's calendar feeds). It gives back the service, its routes and its housekeeping.
+public struct AuthModule: Sendable {
+    /// What a deployment configured for sign-in.
+    public struct Settings: Sendable {
+        public var tokens: AuthService.Settings
+        public var loginThrottle: LoginThrottle.Limits
+        /// Sign-ups one address may make per hour.
+        public var signUpsPerHour: Int
+
+        public init(tokens: AuthService.Settings, loginThrottle: LoginThrottle.Limits, signUpsPerHour: Int) {
+            self.tokens = tokens
+            self.loginThrottle = loginThrottle
+            self.signUpsPerHour = signUpsPerHour
+        }
+    }
+
+    /// Every hour, tokens that expired or were revoked more than a day ago are deleted, so the
+    /// table holds live tokens and a day of history (for "why was I signed out" questions).
+    public static let pruneTokens = JobKind<NoPayload>("auth.prune-tokens")
+
+    public let service: AuthService
+
+    /// The module on `store`. The server key (made once by the migration) keys the sign-in
+    /// throttle and token hashes.
+    public static func live(
+        transactions: any TransactionRunner, store: any AccountStoring, hasher: PasswordHasher, clock: any GatewayClock,
+        settings: Settings, revocations: [any CredentialRevocation], logger: Logger
+    ) throws -> AuthModule {
+        let serverKey = SymmetricKey(data: try transactions.readAtStartup { db in try store.serverKey(in: db) })
+        return AuthModule(service: AuthService(
+            transactions: transactions, store: store, hasher: hasher,
+            throttle: LoginThrottle(limits: settings.loginThrottle, key: serverKey), clock: clock, settings: settings.tokens,
+            serverKey: serverKey, signUps: RateLimit(limit: settings.signUpsPerHour, window: 3600), revocations: revocations,
+            logger: logger
+        ))
+    }
+
+    /// Registers the hourly token pruning.
+    public func register(in registry: JobRegistry) throws {
+        let service = self.service
+        try registry.registerHousekeeping(Self.pruneTokens) { _ = try await service.pruneTokens(olderThan: 24 * 3600) }
+    }
+
+    /// The module's HTTP routes (`/v1/auth/...`, `/v1/me`, `/v1/admin/accounts`).
+    public var routes: AuthRoutes { AuthRoutes(service: service) }
+
+    /// Other modules' view of accounts (Registration's SDSU sign-ins), with credentials cached
+    /// for `credentialCacheSeconds`.
+    public func accountDirectory(credentialCacheSeconds: TimeInterval) -> AuthAccountDirectory {
+        AuthAccountDirectory(service: service, credentialCacheSeconds: credentialCacheSeconds)
+    }
+}

@@ -1,0 +1,34 @@
+public import Foundation
+public import Storage
+
+/// The class catalog and its academic terms, built in one place from a transaction runner and
+/// the module's stores. Registration and Scheduling read the catalog through ``catalog``.
+public struct CatalogModule: Sendable {
+    public let catalog: CatalogService
+    /// The catalog's academic terms (`/v1/terms`, `/v1/admin/terms`).
+    public let terms: TermService
+
+    /// The module on `stores`; the in-memory catalog is reloaded from the store every
+    /// `refreshInterval` seconds at most (changes made through this process show at once).
+    public static func live(transactions: any TransactionRunner, stores: CatalogStores, refreshInterval: TimeInterval) throws -> CatalogModule {
+        CatalogModule(
+            catalog: try CatalogService(transactions: transactions, store: stores.catalog, refreshInterval: refreshInterval),
+            terms: TermService(transactions: transactions, store: stores.terms)
+        )
+    }
+}
+
+/// Everything the Catalog keeps, as one value per backend: the seam where a second backend
+/// plugs in.
+public struct CatalogStores: Sendable {
+    public var catalog: any CatalogStoring
+    public var terms: any TermStoring
+
+    public init(catalog: any CatalogStoring, terms: any TermStoring) {
+        self.catalog = catalog
+        self.terms = terms
+    }
+
+    /// The stores on the gateway's SQLite file (``CatalogSchema``'s tables).
+    public static func sqlite() -> CatalogStores { CatalogStores(catalog: SQLiteCatalogStore(), terms: SQLiteTermStore()) }
+}

@@ -1,0 +1,145 @@
+public import Contracts
+public import Crypto
+public import GatewayCore
+public import GatewayHTTP
+public import HTTPClient
+public import Hummingbird
+public import Jobs
+public import Storage
+
+/// Devices, notifications and their delivery, seat and grade alerts, email and the QuickHAC
+/// protocol, built in one place from what the module needs from outside: a transaction runner
+/// and its stores, the job enqueuer, the delivery channels the deployment configured, the
+/// gradebook accounts (Gradebook's, through Contracts), the classes (Registration's, through
+/// Contracts), a clock and the settings. It gives back the services, the routes, the job
+/// handlers and the sealed rows that key rotation walks.
+public struct PushModule: Sendable {
+    /// What a deployment configured for Push.
+    public struct Settings: Sendable {
+        /// Lets http and private hosts for webhooks and Web Push endpoints (tests and the demo).
+        public var allowInsecureEndpoints: Bool
+        /// Private networks and hosts the operator allow-listed for webhooks and Web Push.
+        public var allowedDestinations: DestinationAllowList
+        /// The APNs topic (bundle id) and environment of QuickHAC devices that send a token.
+        public var quickHACTopic: String
+        public var quickHACEnvironment: APNsEnvironment
+        /// Requests per minute one client network may make to `/ios/...` (0: unlimited).
+        public var quickHACRequestsPerMinute: Int
+        /// How often grade alerts look for due polls, in seconds.
+        public var gradePollTickSeconds: Int
+        /// The Web Push public key browsers subscribe with; nil: no Web Push.
+        public var vapidPublicKey: String?
+
+        public init(
+            allowInsecureEndpoints: Bool, allowedDestinations: DestinationAllowList, quickHACTopic: String,
+            quickHACEnvironment: APNsEnvironment, quickHACRequestsPerMinute: Int, gradePollTickSeconds: Int, vapidPublicKey: String?
+        ) {
+            self.allowInsecureEndpoints = allowInsecureEndpoints
+            self.allowedDestinations = allowedDestinations
+            self.quickHACTopic = quickHACTopic
+            self.quickHACEnvironment = quickHACEnvironment
+            self.quickHACRequestsPerMinute = quickHACRequestsPerMinute
+            self.gradePollTickSeconds = gradePollTickSeconds
+            self.vapidPublicKey = vapidPublicKey
+        }
+    }
+
+    /// How mail leaves: the sender (SMTP, the log in a demo, or one that discards with the
+    /// reason kept) and how messages are written.
+    public struct Mail: Sendable {
+        public var sender: any EmailSender
+        public var composer: EmailComposer
+
+        public init(sender: any EmailSender, composer: EmailComposer) {
+            self.sender = sender
+            self.composer = composer
+        }
+    }
+
+    public let devices: DeviceService
+    public let push: PushService
+    public let quickHAC: QuickHACService
+    public let seatAlerts: SeatAlertService
+    public let preferences: PreferenceService
+    public let gradebookAlertPreferences: GradebookAlertPreferenceService
+    /// Devices' sealed keys, for the vault's key rotation.
+    public let deviceKeyRows: DeviceKeyRows
+    let handlers: PushJobHandlers
+    let mailer: EmailConfirmationMailer
+    let retention: PushRetention
+    let gradeNotifications: GradeNotifications
+    let settings: Settings
+
+    /// The module on `stores`. `channels` holds the channels the deployment configured (the
+    /// email channel is made here, from `mail`, since it confirms addresses through the
+    /// module's devices).
+    public static func live(
+        transactions: any TransactionRunner, stores: PushStores, jobs: any JobEnqueuing, channels: NotificationChannels, mail: Mail,
+        lanes: DeliveryLanes, gradebookAccounts: any DeviceGradebookAccounts, ownedGradebookAccounts: any OwnedGradebookAccounts,
+        classes: any ClassDirectory & RegistrationCurrentState, clock: any GatewayClock, settings: Settings
+    ) throws -> PushModule {
+        let emails = EmailDevices(
+            transactions: transactions, devices: stores.devices, store: stores.emails, seatAlerts: stores.seatAlerts, jobs: jobs, clock: clock
+        )
+        let devices = DeviceService(
+            transactions: transactions, store: stores.devices, emails: emails, clock: clock,
+            allowInsecureEndpoints: settings.allowInsecureEndpoints, allowedDestinations: settings.allowedDestinations
+        )
+        var channels = channels
+        channels.email = EmailChannel(sender: mail.sender, composer: mail.composer, emails: emails, clock: clock)
+        let push = PushService(
+            transactions: transactions, devices: stores.devices, notifications: stores.notifications, preferences: stores.preferences,
+            testLog: stores.testNotifications, jobs: jobs, channels: channels, lanes: lanes, clock: clock
+        )
+        let seatAlerts = SeatAlertService(transactions: transactions, store: stores.seatAlerts, directory: classes, push: push, clock: clock)
+        let deviceKeySecret = SymmetricKey(data: try transactions.readAtStartup { db in try stores.quickHACKeys.deviceKeySecret(in: db) })
+        return PushModule(
+            devices: devices, push: push,
+            quickHAC: QuickHACService(
+                transactions: transactions, devices: stores.devices, keys: stores.quickHACKeys, retention: stores.retention,
+                deviceKeySecret: deviceKeySecret, accounts: gradebookAccounts, clock: clock, apnsTopic: settings.quickHACTopic,
+                apnsEnvironment: settings.quickHACEnvironment, requestsPerMinute: settings.quickHACRequestsPerMinute
+            ),
+            seatAlerts: seatAlerts,
+            preferences: PreferenceService(transactions: transactions, store: stores.preferences, clock: clock),
+            gradebookAlertPreferences: GradebookAlertPreferenceService(
+                transactions: transactions, store: stores.gradeAlerts, accounts: ownedGradebookAccounts, clock: clock
+            ),
+            deviceKeyRows: DeviceKeyRows(transactions: transactions, store: stores.devices),
+            handlers: PushJobHandlers(service: push, seatAlerts: seatAlerts, registration: classes, directory: classes),
+            mailer: EmailConfirmationMailer(
+                transactions: transactions, devices: stores.devices, store: stores.emails, sender: mail.sender, composer: mail.composer,
+                clock: clock
+            ),
+            retention: PushRetention(
+                transactions: transactions, store: stores.retention, devices: stores.devices, accounts: gradebookAccounts, clock: clock
+            ),
+            gradeNotifications: GradeNotifications(
+                transactions: transactions, devices: stores.devices, accounts: gradebookAccounts, ownedAccounts: ownedGradebookAccounts,
+                alerts: stores.gradeAlerts, preferences: stores.preferences, jobs: jobs, push: push, tick: settings.gradePollTickSeconds
+            ),
+            settings: settings
+        )
+    }
+
+    /// Registers every Push job kind: deliveries, seat and class events, confirmation mails,
+    /// grade alerts and their polls' schedule, and the daily retention.
+    public func register(in registry: JobRegistry) throws {
+        handlers.register(in: registry)
+        mailer.register(in: registry)
+        try retention.register(in: registry)
+        try gradeNotifications.register(in: registry)
+    }
+
+    /// Mounts the module's routes: `/v1/push/...`, `/v1/me/notification-preferences`,
+    /// `/v1/me/gradebook-alerts`, email confirmation and unsubscribe, and the QuickHAC
+    /// protocol (`/ios/...`).
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: settings.vapidPublicKey)
+            .register(with: guarded, on: router)
+        EmailRoutes(devices: devices).register(with: guarded, on: router)
+        PreferenceRoutes(preferences: preferences).register(with: guarded, on: router)
+        GradebookAlertRoutes(preferences: gradebookAlertPreferences).register(with: guarded, on: router)
+        QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
+    }
+}

@@ -1,0 +1,51 @@
+public import Contracts
+public import Storage
+
+/// Everything Push keeps, as one value per backend: the seam where a second backend plugs in.
+/// Services receive these protocols and never make a store themselves.
+public struct PushStores: Sendable {
+    /// Devices, their addresses and their sealed keys.
+    public var devices: any DeviceStoring & DeviceKeyStoring
+    public var notifications: any NotificationStoring
+    public var preferences: any PreferenceStoring
+    public var testNotifications: any TestNotificationStoring
+    public var seatAlerts: any SeatAlertStoring
+    public var gradeAlerts: any GradeAlertStoring
+    public var emails: any EmailStoring
+    public var quickHACKeys: any QuickHACKeyStoring
+    public var retention: any PushRetentionStoring
+    /// Seals device keys a previous server wrote in clear, before anything is served; how many
+    /// rows held clear keys. Each backend does it its own way (SQLite also scrubs the freed
+    /// pages and the write-ahead log).
+    public var sealClearKeys: @Sendable () throws -> Int
+
+    public init(
+        devices: any DeviceStoring & DeviceKeyStoring, notifications: any NotificationStoring, preferences: any PreferenceStoring,
+        testNotifications: any TestNotificationStoring, seatAlerts: any SeatAlertStoring, gradeAlerts: any GradeAlertStoring,
+        emails: any EmailStoring, quickHACKeys: any QuickHACKeyStoring, retention: any PushRetentionStoring,
+        sealClearKeys: @escaping @Sendable () throws -> Int
+    ) {
+        self.devices = devices
+        self.notifications = notifications
+        self.preferences = preferences
+        self.testNotifications = testNotifications
+        self.seatAlerts = seatAlerts
+        self.gradeAlerts = gradeAlerts
+        self.emails = emails
+        self.quickHACKeys = quickHACKeys
+        self.retention = retention
+        self.sealClearKeys = sealClearKeys
+    }
+
+    /// The stores on the gateway's SQLite file (``PushSchema``'s tables); device keys are
+    /// sealed by `sealer` (the credential vault), bound to their rows.
+    public static func sqlite(database: GatewayDatabase, sealer: any SecretSealing) -> PushStores {
+        let devices = SQLiteDeviceStore(sealer: sealer)
+        return PushStores(
+            devices: devices, notifications: SQLiteNotificationStore(), preferences: SQLitePreferenceStore(),
+            testNotifications: SQLiteTestNotificationStore(), seatAlerts: SQLiteSeatAlertStore(), gradeAlerts: SQLiteGradeAlertStore(),
+            emails: SQLiteEmailStore(), quickHACKeys: SQLiteQuickHACKeyStore(), retention: SQLiteRetentionStore(),
+            sealClearKeys: { try devices.sealClearKeys(database: database) }
+        )
+    }
+}

@@ -1,0 +1,32 @@
+public import Contracts
+public import Foundation
+public import Catalog
+
+/// An open offer of a held seat to a waitlisted student.
+public struct SeatOffer: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var classID: Int64
+    public var studentID: Int64
+    public var offeredAt: Date
+    public var expiresAt: Date
+}
+
+/// A student's place in one class's waitlist.
+public struct WaitlistPlace: Sendable, Equatable, Codable {
+    public var classID: Int64
+    /// 1 for the first in line.
+    public var position: Int
+    public var joinedAt: Date
+}
+
+/// An enrollment of a student in a class.
+public struct Enrollment: Sendable, Equatable, Codable {
+    public var classID: Int64
+    public var enrolledAt: Date
+}
+
+/// Where an offer of a held seat stands, as stored: `open` until the student claims or
+/// declines it, or its claim window closes (`expired`).
+public enum SeatOfferStatus: String, Sendable, Codable, CaseIterable {
+    case open, claimed, declined, expired
+}

@@ -1,0 +1,37 @@
+public import Catalog
+public import Contracts
+public import GatewayCore
+public import Jobs
+public import Logging
+public import Storage
+
+/// Enrollment, waitlists and offers, and the SDSU protocol, built in one place from what the
+/// module needs from outside: a transaction runner and its stores (with the catalog's store and
+/// the job enqueuer it writes through), the catalog, the accounts (Auth's, through Contracts),
+/// a clock and the settings. It gives back the service, its class directory for the modules
+/// that name classes (Scheduling, Push), and its job handlers.
+public struct RegistrationModule: Sendable {
+    public let service: RegistrationService
+
+    /// The module on `stores`.
+    public static func live(
+        transactions: any TransactionRunner, stores: RegistrationStores, catalog: CatalogService, accounts: any AccountDirectory,
+        clock: any GatewayClock, settings: RegistrationSettings, logger: Logger
+    ) -> RegistrationModule {
+        RegistrationModule(service: RegistrationService(
+            transactions: transactions, stores: stores, catalog: catalog, accounts: accounts, clock: clock, settings: settings,
+            logger: logger
+        ))
+    }
+
+    /// Students' registered classes, their current state and class labels, for other modules.
+    public var classDirectory: RegistrationClassDirectory { RegistrationClassDirectory(service: service) }
+
+    /// Registers offer expiry and the minute's sweep of lapsed offers.
+    public func register(in registry: JobRegistry) throws {
+        try RegistrationJobHandlers.register(service, in: registry)
+    }
+
+    /// The module's HTTP routes (`/v1/...` registration and the SDSU protocol).
+    public var routes: RegistrationRoutes { RegistrationRoutes(service: service) }
+}
