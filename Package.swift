@@ -150,7 +150,7 @@ let package = Package(
         .target(
             name: "Push",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient", "CCurl",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

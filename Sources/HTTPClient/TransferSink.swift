@@ -7,17 +7,18 @@ import Foundation
 /// Lives on the pool thread only, for the duration of one `curl_easy_perform`; libcurl gets an
 /// unretained pointer to it as callback user data.
 final class TransferSink {
-    let sizeLimit: Int
     let ticket: TransferTicket<OutboundResponse>
-    private(set) var body = Data()
-    private(set) var headers: [(name: String, value: String)] = []
-    /// Set when the write callback refused data because of `sizeLimit`.
-    private(set) var exceededSizeLimit = false
+    private var collector: ResponseCollector
+    var body: Data { collector.body }
+    var headers: [(name: String, value: String)] { collector.headers }
+    /// Set when the write callback refused data because of the size limit.
+    var exceededSizeLimit: Bool { collector.exceededSizeLimit }
+    var sizeLimit: Int { collector.sizeLimit }
     /// Set when the progress callback aborted because the task was cancelled.
     private(set) var abortedForCancellation = false
 
     init(sizeLimit: Int, ticket: TransferTicket<OutboundResponse>) {
-        self.sizeLimit = sizeLimit
+        self.collector = ResponseCollector(sizeLimit: sizeLimit)
         self.ticket = ticket
     }
 
@@ -27,36 +28,12 @@ final class TransferSink {
             abortedForCancellation = true
             return 0
         }
-        guard body.count + bytes.count <= sizeLimit else {
-            exceededSizeLimit = true
-            return 0
-        }
-        body.append(contentsOf: bytes)
-        return bytes.count
+        return collector.receiveBody(bytes)
     }
 
     /// Called once per header line, including each response's status line.
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        // Strip the line terminator as bytes: in Swift "\r\n" is one Character.
-        var length = bytes.count
-        while length > 0, bytes[length - 1] == 0x0D || bytes[length - 1] == 0x0A { length -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            // A new response begins (after 1xx or a followed redirect): keep only the last one.
-            headers.removeAll()
-            return
-        }
-        guard !line.isEmpty else { return }
-        if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
-            // Obsolete line folding: continuation of the previous field's value.
-            let continuation = line.trimmingCharacters(in: .whitespaces)
-            headers[headers.count - 1].value += " " + continuation
-            return
-        }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        headers.append((name: name, value: value))
+        collector.receiveHeaderLine(bytes)
     }
 
     /// Returns non-zero to make libcurl abort with `CURLE_ABORTED_BY_CALLBACK`.

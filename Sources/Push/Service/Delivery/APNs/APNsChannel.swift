@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPClient
 
 /// Delivers notifications to iOS devices through Apple Push Notification service: HTTP/2
 /// `POST /3/device/{token}` over libcurl, authenticated with a provider token
@@ -111,6 +112,8 @@ public final class APNsChannel: NotificationChannel {
             let response = APNsResponse(status: answer.status, headers: answer.headers, body: answer.body)
             if response.isExpiredProviderToken { providerToken.invalidate(bearer) }
             return SendResult(outcome: response.outcome, response: response)
+        case .failure(.shutDown):
+            return SendResult(outcome: .retry(after: nil, reason: "the APNs connection pool is shut down"))
         case .failure(let error):
             return SendResult(outcome: .retry(after: nil, reason: error.description))
         }

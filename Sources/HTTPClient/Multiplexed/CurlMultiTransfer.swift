@@ -1,30 +1,37 @@
 import CCurl
-import Foundation
+public import Foundation
 import Synchronization
 
 /// One HTTPS POST for ``CurlMultiExecutor``.
-struct CurlMultiRequest: Sendable {
-    var url: String
+public struct CurlMultiRequest: Sendable {
+    public var url: String
     /// `name: value` lines; `name:` alone removes one of libcurl's default headers.
-    var headerLines: [String]
-    var body: Data
-    var timeoutMilliseconds: Int
+    public var headerLines: [String]
+    public var body: Data
+    public var timeoutMilliseconds: Int
+
+    public init(url: String, headerLines: [String], body: Data, timeoutMilliseconds: Int) {
+        self.url = url
+        self.headerLines = headerLines
+        self.body = body
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
 }
 
 /// The answer to a ``CurlMultiRequest``.
-struct CurlMultiResponse: Sendable {
-    var status: Int
+public struct CurlMultiResponse: Sendable {
+    public var status: Int
     /// Response headers, names in lower case (a repeated name keeps its last value).
-    var headers: [String: String]
-    var body: Data
+    public var headers: [String: String]
+    public var body: Data
     /// `CURLINFO_HTTP_VERSION`: 3 for HTTP/2 (`CURL_HTTP_VERSION_2_0`).
-    var httpVersion: Int
+    public var httpVersion: Int
     /// Connections this transfer had to open (0 when it reused or multiplexed onto one).
-    var newConnections: Int
+    public var newConnections: Int
 }
 
 /// Why a ``CurlMultiRequest`` got no response.
-enum CurlMultiError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum CurlMultiError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libcurl failed the transfer (connect, TLS, timeout, …).
     case transfer(code: Int, message: String)
     /// The executor was shut down first.
@@ -32,10 +39,10 @@ enum CurlMultiError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The waiting task was cancelled.
     case cancelled
 
-    var description: String {
+    public var description: String {
         switch self {
         case .transfer(let code, let message): "curl error \(code): \(message)"
-        case .shutDown: "the APNs connection pool is shut down"
+        case .shutDown: "the connection pool is shut down"
         case .cancelled: "cancelled"
         }
     }
@@ -63,20 +70,21 @@ final class CurlMultiTransfer: @unchecked Sendable {
     let request: CurlMultiRequest
     let cancelFlag: CurlMultiCancelFlag
     private let continuation: Completion
-    private let maxBodySize: Int
     private var completed = false
 
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
-    private(set) var body = Data()
-    private(set) var headers: [String: String] = [:]
-    private(set) var exceededBodyLimit = false
+    private var collector: ResponseCollector
+    var body: Data { collector.body }
+    /// Response headers, names in lower case (a repeated name keeps its last value).
+    var headers: [String: String] { collector.headersByLowercasedName }
+    var exceededBodyLimit: Bool { collector.exceededSizeLimit }
     let errorBuffer: UnsafeMutablePointer<CChar>
 
     init(request: CurlMultiRequest, cancelFlag: CurlMultiCancelFlag, maxBodySize: Int, continuation: Completion) {
         self.request = request
         self.cancelFlag = cancelFlag
-        self.maxBodySize = maxBodySize
+        self.collector = ResponseCollector(sizeLimit: maxBodySize)
         self.continuation = continuation
         let size = Int(cg_error_size())
         errorBuffer = .allocate(capacity: size)
@@ -114,27 +122,9 @@ final class CurlMultiTransfer: @unchecked Sendable {
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK
     }
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard body.count + bytes.count <= maxBodySize else {
-            exceededBodyLimit = true
-            return 0
-        }
-        body.append(contentsOf: bytes)
-        return bytes.count
-    }
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int { collector.receiveBody(bytes) }
 
-    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        var length = bytes.count
-        while length > 0, bytes[length - 1] == 0x0D || bytes[length - 1] == 0x0A { length -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            headers.removeAll()  // a new response (after a 1xx) starts
-            return
-        }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].lowercased()
-        headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    }
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) { collector.receiveHeaderLine(bytes) }
 }
 
 // C callbacks cannot capture context: they find the transfer through the user-data pointer.

@@ -3,23 +3,34 @@ import Foundation
 import Synchronization
 
 /// Options for ``CurlMultiExecutor``.
-struct CurlMultiOptions: Sendable {
+public struct CurlMultiOptions: Sendable {
     /// A PEM file of extra trust anchors (tests); verification itself is never turned off.
-    var additionalCAFile: String?
+    public var additionalCAFile: String?
     /// `CURLMOPT_MAX_HOST_CONNECTIONS`. Without a limit, libcurl (7.88) would open a new
     /// connection for every transfer that finds the open connections' streams all busy.
-    var maxHostConnections: Int = 4
+    public var maxHostConnections: Int
     /// `CURLMOPT_MAX_CONCURRENT_STREAMS`: streams per HTTP/2 connection before libcurl uses
     /// another (the server's own limit applies too).
-    var maxConcurrentStreams: Int = 500
+    public var maxConcurrentStreams: Int
 
     /// Transfers handed to libcurl at once: every stream of every allowed connection. The
     /// rest wait in the executor, in order.
-    var maxTransfersInFlight: Int { max(maxHostConnections, 1) * max(maxConcurrentStreams, 1) }
+    public var maxTransfersInFlight: Int { max(maxHostConnections, 1) * max(maxConcurrentStreams, 1) }
     /// `CURLOPT_CONNECTTIMEOUT_MS` for each new connection.
-    var connectTimeoutMilliseconds: Int = 10_000
-    /// Larger response bodies fail the transfer (APNs answers are tiny).
-    var maxResponseBodySize: Int = 64 * 1024
+    public var connectTimeoutMilliseconds: Int
+    /// Larger response bodies fail the transfer (APNs answers are tiny, hence the default).
+    public var maxResponseBodySize: Int
+
+    public init(
+        additionalCAFile: String? = nil, maxHostConnections: Int = 4, maxConcurrentStreams: Int = 500,
+        connectTimeoutMilliseconds: Int = 10_000, maxResponseBodySize: Int = 64 * 1024
+    ) {
+        self.additionalCAFile = additionalCAFile
+        self.maxHostConnections = maxHostConnections
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
+        self.maxResponseBodySize = maxResponseBodySize
+    }
 }
 
 /// Runs HTTP/2 POSTs concurrently on one libcurl multi handle, so many requests share a few
@@ -35,12 +46,12 @@ struct CurlMultiOptions: Sendable {
 ///
 /// ``shutdown()`` (or releasing the executor) fails queued and running transfers with
 /// ``CurlMultiError/shutDown`` and ends the thread.
-final class CurlMultiExecutor: Sendable {
+public final class CurlMultiExecutor: Sendable {
     private let shared: Shared
     private let maxResponseBodySize: Int
 
-    init(options: CurlMultiOptions, threadName: String = "apns-curl-multi") {
-        CurlMultiGlobal.ensureInitialized()
+    public init(options: CurlMultiOptions, threadName: String = "curl-multi") {
+        CurlGlobal.ensureInitialized()
         let shared = Shared()
         self.shared = shared
         self.maxResponseBodySize = options.maxResponseBodySize
@@ -52,7 +63,7 @@ final class CurlMultiExecutor: Sendable {
     deinit { shared.shutdown() }
 
     /// Sends `request` and waits for its response or failure.
-    func perform(_ request: CurlMultiRequest) async -> Result<CurlMultiResponse, CurlMultiError> {
+    public func perform(_ request: CurlMultiRequest) async -> Result<CurlMultiResponse, CurlMultiError> {
         let flag = CurlMultiCancelFlag(id: shared.nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
         let shared = self.shared, limit = maxResponseBodySize
         return await withTaskCancellationHandler {
@@ -68,10 +79,10 @@ final class CurlMultiExecutor: Sendable {
 
     /// Fails everything queued or running and stops the loop thread. Does not block; calling
     /// it again is harmless.
-    func shutdown() { shared.shutdown() }
+    public func shutdown() { shared.shutdown() }
 
     /// Connections libcurl has opened so far (`CURLINFO_NUM_CONNECTS`, summed).
-    var connectionsOpened: Int { shared.connectionsOpened.load(ordering: .relaxed) }
+    public var connectionsOpened: Int { shared.connectionsOpened.load(ordering: .relaxed) }
 
     /// What the submitting tasks and the loop thread share: the inbox under a lock, counters.
     final class Shared: Sendable {
@@ -138,14 +149,4 @@ struct WakeupHandle: @unchecked Sendable {
     let multi: UnsafeMutableRawPointer
 
     func wake() { _ = curl_multi_wakeup(multi) }
-}
-
-/// Process-wide libcurl initialisation for this module (`curl_global_init` is reference
-/// counted, so another module initialising too is fine).
-enum CurlMultiGlobal {
-    private static let initResult: CURLcode = cg_global_init_default()
-
-    static func ensureInitialized() {
-        precondition(initResult == CURLE_OK, "curl_global_init failed with code \(initResult.rawValue)")
-    }
 }
