@@ -128,7 +128,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
             arguments: StatementArguments(ids)
         )
         while let row = try rows.next() {
-            result[row[0]] = SeatCount(seats: row[1], enrolled: row[2], held: row[3], waitlist: row[4], revision: row[5])
+            result[row["id"]] = SeatCount(seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"])
         }
         return result
     }
@@ -143,8 +143,8 @@ public struct SQLiteCatalogStore: CatalogStoring {
             arguments: arguments
         )
         while let row = try classes.next() {
-            let id: Int64 = row[0]
-            result[id] = ClassSeats(id: id, term: row[1], meetings: [], seats: row[2], enrolled: row[3], held: row[4])
+            let id: Int64 = row["id"]
+            result[id] = ClassSeats(id: id, term: row["term"], meetings: [], seats: row["seats"], enrolled: row["enrolled"], held: row["held"])
         }
         let meetings = try Row.fetchCursor(
             db.cachedStatement(sql: """
@@ -154,11 +154,11 @@ public struct SQLiteCatalogStore: CatalogStoring {
             arguments: arguments
         )
         while let row = try meetings.next() {
-            let id: Int64 = row[0]
-            let start = (row[2] as Int?).flatMap(TimeOfDay.init(minutes:))
-            let end = (row[3] as Int?).flatMap(TimeOfDay.init(minutes:))
+            let id: Int64 = row["class_id"]
+            let start = (row["start_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
+            let end = (row["end_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
             result[id]?.meetings.append(
-                Meeting(days: Weekdays(rawValue: UInt8(clamping: row[1] as Int)), start: start, end: end, building: row[4], room: row[5], kind: row[6])
+                Meeting(days: Weekdays(rawValue: UInt8(clamping: row["days"] as Int)), start: start, end: end, building: row["building"], room: row["room"], kind: row["kind"])
             )
         }
         return result

@@ -20,6 +20,11 @@ public struct SQLiteJobStore: JobQueueStoring {
           AND NOT EXISTS (SELECT 1 FROM job_queues WHERE name = ?4 AND paused = 1)
         RETURNING id, kind, args, attempt, max_attempts, priority, unique_key, run_at
         """
+    /// Positions in ``claimSQL``'s `RETURNING` list, read by index because a lookup by name
+    /// lowercases each name on every row.
+    enum ClaimColumn {
+        static let id = 0, kind = 1, args = 2, attempt = 3, maxAttempts = 4, priority = 5, uniqueKey = 6, runAt = 7
+    }
     static let lease = "id = ?1 AND attempt = ?2 AND locked_by = ?3 AND state = 'running'"
     static let failSQL = """
         UPDATE jobs SET
@@ -61,11 +66,11 @@ public struct SQLiteJobStore: JobQueueStoring {
         let leaseMs = leaseUntil.millisecondsSince1970
         let statement = try db.cachedStatement(sql: claimSQL)
         let rows = try Row.fetchAll(statement, arguments: [worker, leaseMs, nowMs, queue, limit])
-        // By position, in the RETURNING clause's order (a lookup by name lowercases each name).
         var jobs = rows.map { row in
             ClaimedJob(
-                id: row[0], queue: queue, kind: row[1], args: Data((row[2] as String).utf8), attempt: row[3],
-                maxAttempts: row[4], priority: row[5], uniqueKey: row[6], scheduledAtMs: row[7],
+                id: row[ClaimColumn.id], queue: queue, kind: row[ClaimColumn.kind], args: Data((row[ClaimColumn.args] as String).utf8),
+                attempt: row[ClaimColumn.attempt], maxAttempts: row[ClaimColumn.maxAttempts], priority: row[ClaimColumn.priority],
+                uniqueKey: row[ClaimColumn.uniqueKey], scheduledAtMs: row[ClaimColumn.runAt],
                 attemptedAtMs: nowMs, leaseUntilMs: leaseMs
             )
         }
@@ -107,7 +112,7 @@ public struct SQLiteJobStore: JobQueueStoring {
             }
             let statement = try db.cachedStatement(sql: completeManySQLs[size]!)
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
-                recorded.insert(LeaseKey(id: row[0], attempt: row[1]))
+                recorded.insert(LeaseKey(id: row[0], attempt: row[1]))  // RETURNING id, attempt
             }
         }
         return recorded
