@@ -119,6 +119,12 @@ public struct SQLiteCatalogStore: CatalogStoring {
     // read from a cursor (no copies) by column position (a name is looked up case-insensitively
     // on every access).
 
+    /// Column positions of the seat queries below, read by index on the request path (a
+    /// lookup by name lowercases each name on every row).
+    enum SeatCountColumn { static let id = 0, seats = 1, enrolled = 2, held = 3, waitlist = 4, revision = 5 }
+    enum ClassSeatsColumn { static let id = 0, term = 1, seats = 2, enrolled = 3, held = 4 }
+    enum MeetingColumn { static let classID = 0, days = 1, startMinute = 2, endMinute = 3, building = 4, room = 5, kind = 6 }
+
     static func seatCounts(of ids: [Int64], in db: Database) throws -> [Int64: SeatCount] {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SeatCount] = [:]
@@ -128,7 +134,8 @@ public struct SQLiteCatalogStore: CatalogStoring {
             arguments: StatementArguments(ids)
         )
         while let row = try rows.next() {
-            result[row["id"]] = SeatCount(seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"])
+            typealias C = SeatCountColumn
+            result[row[C.id]] = SeatCount(seats: row[C.seats], enrolled: row[C.enrolled], held: row[C.held], waitlist: row[C.waitlist], revision: row[C.revision])
         }
         return result
     }
@@ -143,8 +150,9 @@ public struct SQLiteCatalogStore: CatalogStoring {
             arguments: arguments
         )
         while let row = try classes.next() {
-            let id: Int64 = row["id"]
-            result[id] = ClassSeats(id: id, term: row["term"], meetings: [], seats: row["seats"], enrolled: row["enrolled"], held: row["held"])
+            typealias C = ClassSeatsColumn
+            let id: Int64 = row[C.id]
+            result[id] = ClassSeats(id: id, term: row[C.term], meetings: [], seats: row[C.seats], enrolled: row[C.enrolled], held: row[C.held])
         }
         let meetings = try Row.fetchCursor(
             db.cachedStatement(sql: """
@@ -154,11 +162,12 @@ public struct SQLiteCatalogStore: CatalogStoring {
             arguments: arguments
         )
         while let row = try meetings.next() {
-            let id: Int64 = row["class_id"]
-            let start = (row["start_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
-            let end = (row["end_minute"] as Int?).flatMap(TimeOfDay.init(minutes:))
+            typealias C = MeetingColumn
+            let id: Int64 = row[C.classID]
+            let start = (row[C.startMinute] as Int?).flatMap(TimeOfDay.init(minutes:))
+            let end = (row[C.endMinute] as Int?).flatMap(TimeOfDay.init(minutes:))
             result[id]?.meetings.append(
-                Meeting(days: Weekdays(rawValue: UInt8(clamping: row["days"] as Int)), start: start, end: end, building: row["building"], room: row["room"], kind: row["kind"])
+                Meeting(days: Weekdays(rawValue: UInt8(clamping: row[C.days] as Int)), start: start, end: end, building: row[C.building], room: row[C.room], kind: row[C.kind])
             )
         }
         return result

@@ -26,10 +26,6 @@ public struct EmailDevices: Sendable {
     let jobs: any JobEnqueuing
     let clock: any GatewayClock
 
-    /// The database these rules run their transactions on (the composition root hands it to
-    /// the mailer).
-    public var transactionRunner: any TransactionRunner { transactions }
-
     public init(
         transactions: any TransactionRunner, devices: any DeviceStoring, store: any EmailStoring, seatAlerts: any SeatAlertStoring,
         jobs: any JobEnqueuing, clock: any GatewayClock
