@@ -341,7 +341,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RegistrationTests",
-            dependencies: ["Registration", "Catalog"],
+            dependencies: ["Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -23,6 +23,11 @@ public struct WaitlistPlace: Sendable, Equatable, Codable {
 public struct Enrollment: Sendable, Equatable, Codable {
     public var classID: Int64
     public var enrolledAt: Date
+
+    public init(classID: Int64, enrolledAt: Date) {
+        self.classID = classID
+        self.enrolledAt = enrolledAt
+    }
 }
 
 /// Where an offer of a held seat stands, as stored: `open` until the student claims or

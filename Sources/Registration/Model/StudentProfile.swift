@@ -10,4 +10,13 @@ public struct StudentProfile: Sendable, Equatable, Codable {
     public var lastName: String
     public var email: String
     public var createdAt: Date
+
+    public init(accountID: Int64, redID: String, firstName: String, lastName: String, email: String, createdAt: Date) {
+        self.accountID = accountID
+        self.redID = redID
+        self.firstName = firstName
+        self.lastName = lastName
+        self.email = email
+        self.createdAt = createdAt
+    }
 }

@@ -1,0 +1,41 @@
+import Auth
+import Catalog
+import Contracts
+import Foundation
+import GatewayCore
+import Jobs
+import Registration
+import Storage
+
+/// A backend Registration's stores can run on, made fresh for one test: its transaction runner,
+/// Registration's stores (with the Catalog's and the job queue's they write through) and Auth's
+/// accounts, which student profiles belong to. Every backend must pass
+/// ``RegistrationStoreConformance``; PostgreSQL joins ``all`` with the same tests.
+struct RegistrationBackend: CustomStringConvertible, Sendable {
+    struct Opened: Sendable {
+        let transactions: any TransactionRunner
+        let stores: RegistrationStores
+        let accounts: any AccountStoring
+        let cleanUp: @Sendable () -> Void
+    }
+
+    let description: String
+    let make: @Sendable () throws -> Opened
+
+    static let sqlite = RegistrationBackend(description: "SQLite") {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registration-conformance-\(UUID().uuidString)")
+        let database = try GatewayDatabase(
+            path: directory.appendingPathComponent("gateway.sqlite").path,
+            modules: [AuthSchema.self, CatalogSchema.self, JobsSchema.self, RegistrationSchema.self]
+        )
+        try database.migrate()
+        let catalog = SQLiteCatalogStore()
+        let jobs = JobsStores.sqlite(database: database)
+        return Opened(
+            transactions: database, stores: .sqlite(catalog: catalog, jobs: jobs.enqueuer), accounts: SQLiteAccountStore(),
+            cleanUp: { try? FileManager.default.removeItem(at: directory) }
+        )
+    }
+
+    static let all: [RegistrationBackend] = [.sqlite]
+}
