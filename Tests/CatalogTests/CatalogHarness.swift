@@ -9,13 +9,15 @@ struct CatalogHarness {
     let database: GatewayDatabase
     let catalog: CatalogService
 
-    init() throws {
+    init(refreshInterval: TimeInterval = 1) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try GatewayDatabase(path: directory.appendingPathComponent("catalog.sqlite").path, modules: [CatalogSchema.self])
         try database.migrate()
-        catalog = try CatalogService(transactions: database, store: SQLiteCatalogStore(), refreshInterval: 1)
+        catalog = try CatalogService(transactions: database, store: SQLiteCatalogStore(), refreshInterval: refreshInterval)
     }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
 
     /// Imports a document in one transaction and reloads the in-memory catalog.
     @discardableResult

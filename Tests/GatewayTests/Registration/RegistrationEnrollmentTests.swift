@@ -332,4 +332,17 @@ struct RegistrationEnrollmentTests {
             _ = try await service.students.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil)
         }
     }
+
+    @Test func seatCountsFollowEnrollmentsWithoutAReload() async throws {
+        let gateway = try await TestGateway.registration()
+        defer { gateway.cleanUp() }
+        try await gateway.openSeats(1, in: 7036)
+        let before = try #require(gateway.registration.catalog.cachedSnapshot().listing(id: 7036)?.seats.enrolled)
+        let student = try await gateway.student("100000001")
+        try await gateway.registration.enrollment.register(studentID: student, classID: 7036)
+        let cached = gateway.registration.catalog.cachedSnapshot()
+        #expect(cached.listing(id: 7036)?.seats.enrolled == before + 1)
+        try await gateway.registration.enrollment.drop(studentID: student, classID: 7036)
+        #expect(gateway.registration.catalog.cachedSnapshot().listing(id: 7036)?.seats.enrolled == before)
+    }
 }

@@ -1,18 +1,16 @@
-import Storage
-import GatewayApp
-import GRDB
 import Catalog
 import Foundation
-import Registration
+import GRDB
+import Storage
 import Testing
 
-/// The in-memory catalog index and its filters.
+/// The in-memory catalog index and its filters, and how the cache notices another process's import.
 @Suite("Catalog index and filters")
-struct RegistrationCatalogIndexTests {
-    static func index() async throws -> (TestGateway, CatalogCache.Snapshot) {
-        let gateway = try TestGateway()
-        _ = try await gateway.registration.admin.importCatalog(TestCatalog.document())
-        return (gateway, try await gateway.registration.catalog.snapshot())
+struct CatalogIndexTests {
+    static func index() async throws -> (CatalogHarness, CatalogCache.Snapshot) {
+        let harness = try CatalogHarness()
+        try await harness.importCatalog(TestCatalog.document())
+        return (harness, try await harness.catalog.snapshot())
     }
 
     static func ids(_ snapshot: CatalogCache.Snapshot, _ query: ClassQuery, after: Int64? = nil, limit: Int = .max) -> [Int64] {
@@ -20,8 +18,8 @@ struct RegistrationCatalogIndexTests {
     }
 
     @Test func everyFilterNarrowsTheResult() async throws {
-        let (gateway, snapshot) = try await Self.index()
-        defer { gateway.cleanUp() }
+        let (harness, snapshot) = try await Self.index()
+        defer { harness.cleanUp() }
         #expect(Self.ids(snapshot, ClassQuery()) == [501, 502, 503, 504])
         #expect(Self.ids(snapshot, ClassQuery(subjectIDs: [100])) == [501, 502])
         #expect(Self.ids(snapshot, ClassQuery(subjectIDs: [100, 101])) == [501, 502, 503, 504])
@@ -49,8 +47,8 @@ struct RegistrationCatalogIndexTests {
     }
 
     @Test func pagesResumeAfterTheLastId() async throws {
-        let (gateway, snapshot) = try await Self.index()
-        defer { gateway.cleanUp() }
+        let (harness, snapshot) = try await Self.index()
+        defer { harness.cleanUp() }
         #expect(Self.ids(snapshot, ClassQuery(), limit: 2) == [501, 502])
         #expect(Self.ids(snapshot, ClassQuery(), after: 502, limit: 2) == [503, 504])
         #expect(Self.ids(snapshot, ClassQuery(subjectIDs: [101]), after: 503) == [504])
@@ -58,32 +56,18 @@ struct RegistrationCatalogIndexTests {
     }
 
     @Test func subjectsCountTheirClasses() async throws {
-        let (gateway, snapshot) = try await Self.index()
-        defer { gateway.cleanUp() }
+        let (harness, snapshot) = try await Self.index()
+        defer { harness.cleanUp() }
         #expect(snapshot.index.subjects.map(\.classCount) == [2, 2])
         #expect(snapshot.index.subjectID(code: "engl") == 101)
     }
 
-    @Test func seatCountsFollowEnrollmentsWithoutAReload() async throws {
-        let gateway = try await TestGateway.registration()
-        defer { gateway.cleanUp() }
-        _ = try await gateway.registration.admin.importCatalog(TestCatalog.document())
-        let student = try await gateway.student("100000001")
-        try await gateway.registration.enrollment.register(studentID: student, classID: 503)
-        let cached = gateway.registration.catalog.cachedSnapshot()
-        #expect(cached.listing(id: 503)?.seats.enrolled == 1)
-        try await gateway.registration.enrollment.drop(studentID: student, classID: 503)
-        #expect(gateway.registration.catalog.cachedSnapshot().listing(id: 503)?.seats.enrolled == 0)
-    }
-
     @Test func anotherProcessesImportIsNoticed() async throws {
-        let gateway = try await TestGateway.registration {
-            $0.registration.catalogRefreshSeconds = 0
-        }
-        defer { gateway.cleanUp() }
+        let harness = try CatalogHarness(refreshInterval: 0)
+        defer { harness.cleanUp() }
         // Import straight into the database, as `gateway import-catalog` would from another process.
-        _ = try await gateway.app.database.pool.write { db in try CatalogImporter().apply(TestCatalog.document(), in: db) }
-        #expect(gateway.registration.catalog.cachedSnapshot().listing(id: 501) == nil)
-        #expect(try await gateway.registration.catalog.classListing(id: 501) != nil)
+        _ = try await harness.database.pool.write { db in try CatalogImporter().apply(TestCatalog.document(), in: db) }
+        #expect(harness.catalog.cachedSnapshot().listing(id: 501) == nil)
+        #expect(try await harness.catalog.classListing(id: 501) != nil)
     }
 }
