@@ -3,6 +3,7 @@
 # and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
 # With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
 # and Selenium in the venv, for the browser tests of the web pages (Tests/Browser).
+# PostgreSQL's server programs are always installed: `make test` runs every store on both backends.
 # With --bench (what the benchmarks in bench/ pass) also wrk and h2load (nghttp2-client), the
 # load generators, valgrind (callgrind's instruction counts of the schedule builder, see
 # docs/benchmarks.md), and huey in the venv: the job queue's ceiling.
@@ -18,7 +19,10 @@ for arg in "$@"; do
   esac
 done
 
-PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv)
+# postgresql: the server programs (initdb, postgres, pg_ctl) behind scripts/pg-cluster.sh, the
+# throwaway clusters the PostgreSQL backend's tests and benchmarks start; psql and pgbench come
+# with postgresql-client. No cluster of Debian's own is used.
+PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv postgresql postgresql-client util-linux)
 if [ "$BROWSER" = 1 ]; then
   PKGS+=(chromium chromium-driver)
 fi

@@ -103,9 +103,12 @@ public struct SavepointOutsideTransaction: Error, CustomStringConvertible {
     public var description: String { "a savepoint needs an open write transaction" }
 }
 
-/// A transaction handed to a SQLite store that belongs to another backend.
+/// A transaction handed to a store of one backend that belongs to another backend.
 public struct ForeignTransaction: Error, CustomStringConvertible {
-    public var description: String { "a SQLite store was given a transaction of another storage backend" }
+    /// The backend of the store that was handed it.
+    public var backend = "SQLite"
+
+    public var description: String { "a \(backend) store was given a transaction of another storage backend" }
 }
 
 extension StoreTransaction {

@@ -26,7 +26,7 @@ struct CreateUser: AsyncParsableCommand {
 
     func run() async throws {
         var config = GatewayConfiguration()
-        config.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+        config.databasePath = try Env.sqliteDatabasePath(database)
         let secret: String
         if let password {
             secret = password

@@ -42,7 +42,7 @@ struct ImportCatalog: AsyncParsableCommand {
         } catch let error as CatalogFileError {
             throw GatewayCLIError(error.description)
         }
-        let path = database ?? Env.string("database") ?? defaultDatabasePath
+        let path = try Env.sqliteDatabasePath(database)
         var configuration = GatewayConfiguration()
         configuration.databasePath = path
         configuration.registration = try registration.settings()

@@ -30,7 +30,7 @@ struct ImportRatings: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else { throw GatewayCLIError("cannot read \(file)") }
         let chosen = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)
         var configuration = GatewayConfiguration()
-        configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+        configuration.databasePath = try Env.sqliteDatabasePath(database)
         configuration.logLevel = .error
         let app = try GatewayApplication(configuration: configuration)
         let summary: RatingService.ImportSummary

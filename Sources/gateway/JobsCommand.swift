@@ -18,7 +18,7 @@ struct Jobs: AsyncParsableCommand {
 
     /// The job service on the database, without workers.
     static func service(database: String?) throws -> JobsService {
-        let path = database ?? Env.string("database") ?? defaultDatabasePath
+        let path = try Env.sqliteDatabasePath(database)
         let db = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
         try db.migrate()
         var config = JobsConfiguration()

@@ -8,7 +8,7 @@ struct Migrate: AsyncParsableCommand {
     @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
 
     func run() async throws {
-        let path = database ?? Env.string("database") ?? defaultDatabasePath
+        let path = try Env.sqliteDatabasePath(database)
         let db = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
         let pending = try db.pendingMigrations()
         try db.migrate()

@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
         var config = GatewayConfiguration()
         config.host = host ?? Env.string("host") ?? config.host
         config.port = try port ?? Env.int("port") ?? config.port
-        config.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+        config.databasePath = try Env.sqliteDatabasePath(database)
         config.demo = demo || Env.bool("demo")
         if let raw = demoPasswords ?? Env.string("demo-passwords") {
             guard let value = GatewayConfiguration.DemoPasswords(rawValue: raw) else {

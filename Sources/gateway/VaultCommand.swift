@@ -77,7 +77,7 @@ struct ForgetUnreadable: AsyncParsableCommand {
 /// the default) and its vault key file, logging errors only.
 func vaultApplication(database: String?, keyFile: String?) throws -> GatewayApplication {
     var configuration = GatewayConfiguration()
-    configuration.databasePath = database ?? Env.string("database") ?? defaultDatabasePath
+    configuration.databasePath = try Env.sqliteDatabasePath(database)
     configuration.vaultKeyFile = keyFile
     configuration.logLevel = .error
     return try GatewayApplication(configuration: configuration)

@@ -35,7 +35,7 @@ public final class JobsRuntime: Sendable {
             clock: clock, configuration: configuration, running: running, signals: stores.signals
         )
         self.pool = WorkerPool(
-            store: stores.queue, schedules: stores.schedules, signals: stores.signals, registry: registry,
+            store: stores.queue, schedules: stores.schedules, signals: stores.signals, remoteSignals: stores.remoteSignals, registry: registry,
             running: running, clock: clock, configuration: configuration, logger: logger, random: random
         )
     }

@@ -13,16 +13,19 @@ public struct JobsStores: Sendable {
     public var enqueuer: any JobEnqueuing
     /// This process's wake-ups, rung when an enqueue commits.
     public var signals: JobSignals
+    /// Wake-ups from other processes, when the backend carries them (PostgreSQL's `NOTIFY`).
+    public var remoteSignals: (any JobSignalSource)?
 
     public init(
         queue: any JobQueueStoring, admin: any JobAdminStoring, schedules: any ScheduleStoring, enqueuer: any JobEnqueuing,
-        signals: JobSignals
+        signals: JobSignals, remoteSignals: (any JobSignalSource)? = nil
     ) {
         self.queue = queue
         self.admin = admin
         self.schedules = schedules
         self.enqueuer = enqueuer
         self.signals = signals
+        self.remoteSignals = remoteSignals
     }
 
     /// The stores on the gateway's SQLite file (``JobsSchema``'s tables), with one set of
@@ -33,6 +36,16 @@ public struct JobsStores: Sendable {
             queue: SQLiteJobStore(database: database), admin: SQLiteJobAdminStore(),
             schedules: SQLiteScheduleStore(database: database, signals: signals), enqueuer: SQLiteJobEnqueuer(signals: signals),
             signals: signals
+        )
+    }
+
+    /// The stores on a PostgreSQL database (``JobsSchema``'s PostgreSQL tables), woken across
+    /// instances by `LISTEN/NOTIFY`.
+    public static func postgres(database: GatewayPostgres) -> JobsStores {
+        JobsStores(
+            queue: PostgresJobStore(database: database), admin: PostgresJobAdminStore(),
+            schedules: PostgresScheduleStore(database: database), enqueuer: PostgresJobEnqueuer(),
+            signals: JobSignals(), remoteSignals: PostgresJobDoorbell(database: database)
         )
     }
 }

@@ -9,10 +9,10 @@ import Testing
 
 /// A backend the job system can run on, made fresh for one test: its transaction runner and
 /// its stores, and how to throw it away. Every backend must pass ``JobStoreConformance`` (River's
-/// driver test suite is the model): today SQLite; PostgreSQL joins this list with the same tests.
+/// driver test suite is the model): SQLite and PostgreSQL, with the same tests.
 struct JobsBackend: CustomStringConvertible, Sendable {
     let description: String
-    let make: @Sendable () throws -> (transactions: any TransactionRunner, stores: JobsStores, cleanUp: @Sendable () -> Void)
+    let make: @Sendable () async throws -> (transactions: any TransactionRunner, stores: JobsStores, cleanUp: @Sendable () async -> Void)
 
     static let sqlite = JobsBackend(description: "SQLite") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-conformance-\(UUID().uuidString)")
@@ -21,7 +21,12 @@ struct JobsBackend: CustomStringConvertible, Sendable {
         return (database, .sqlite(database: database), { try? FileManager.default.removeItem(at: directory) })
     }
 
-    static let all: [JobsBackend] = [.sqlite]
+    static let postgres = JobsBackend(description: "PostgreSQL") {
+        let database = try await TestPostgres.database("jobs", modules: [JobsSchema.self])
+        return (database, .postgres(database: database), { await database.shutdown() })
+    }
+
+    static let all: [JobsBackend] = [.sqlite, .postgres]
 }
 
 /// The promises every job store makes, checked through the protocols only (``JobsStores``),
@@ -32,13 +37,18 @@ struct JobStoreConformance {
     static func withRuntime(
         _ backend: JobsBackend, _ body: (JobsRuntime, JobsStores, any TransactionRunner, ManualClock) async throws -> Void
     ) async throws {
-        let (transactions, stores, cleanUp) = try backend.make()
-        defer { cleanUp() }
+        let (transactions, stores, cleanUp) = try await backend.make()
         let clock = ManualClock(Date(timeIntervalSince1970: 1_790_000_000))
         var logger = Logger(label: "jobs-conformance")
         logger.logLevel = .critical
         let runtime = JobsRuntime(transactions: transactions, stores: stores, clock: clock, configuration: JobsConfiguration(), logger: logger)
-        try await body(runtime, stores, transactions, clock)
+        do {
+            try await body(runtime, stores, transactions, clock)
+        } catch {
+            await cleanUp()
+            throw error
+        }
+        await cleanUp()
     }
 
     @Test(arguments: JobsBackend.all)

@@ -24,12 +24,14 @@ public final class WorkerPool: Service, Sendable {
     let registry: JobRegistry
     let schedules: any ScheduleStoring
     let signals: JobSignals
+    let remoteSignals: (any JobSignalSource)?
     private let stopper = Mutex<(@Sendable (TimeInterval) -> Void)?>(nil)
 
     public var workerID: String { core.workerID }
 
     init(
-        store: any JobQueueStoring, schedules: any ScheduleStoring, signals: JobSignals, registry: JobRegistry, running: RunningJobs,
+        store: any JobQueueStoring, schedules: any ScheduleStoring, signals: JobSignals, remoteSignals: (any JobSignalSource)? = nil,
+        registry: JobRegistry, running: RunningJobs,
         clock: any GatewayClock, configuration: JobsConfiguration, logger: Logger,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
@@ -42,6 +44,7 @@ public final class WorkerPool: Service, Sendable {
         self.registry = registry
         self.schedules = schedules
         self.signals = signals
+        self.remoteSignals = remoteSignals
     }
 
     /// Runs until graceful shutdown (or cancellation).
@@ -59,6 +62,9 @@ public final class WorkerPool: Service, Sendable {
         let byQueue = Dictionary(uniqueKeysWithValues: runners.map { ($0.queue, $0) })
         let token = signals.addListener { queue in byQueue[queue]?.hint() }
         defer { signals.removeListener(token) }
+        let signals = self.signals
+        let listening = remoteSignals.map { source in Task { await source.listen(ringing: signals) } }
+        defer { listening?.cancel() }
         let maintenance = Maintenance(core: core, schedules: schedules)
         let runnersDone = Flag()
         let tick = Duration.milliseconds(Int64(min(1, config.leaseDuration / 4, config.reaperInterval) * 1000))

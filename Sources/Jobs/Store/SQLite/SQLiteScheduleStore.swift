@@ -27,8 +27,8 @@ public struct SQLiteScheduleStore: ScheduleStoring {
         guard !definitions.isEmpty else { return }
         try await database.writeSQLite { db in
             for definition in definitions {
-                let (cron, interval) = Self.columns(definition.rule)
-                let nextMs = Self.nextMs(definition.rule, after: now, timeZone: timeZone)
+                let (cron, interval) = definition.rule.storedColumns
+                let nextMs = ScheduleRule.nextRunMs(definition.rule, after: now, timeZone: timeZone)
                 let existing = try Row.fetchOne(
                     db, sql: "SELECT cron, interval_seconds FROM job_schedules WHERE name = ?", arguments: [definition.name]
                 )
@@ -91,7 +91,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
                     )
                     continue
                 }
-                let nextMs = Self.nextMs(rule, after: now, timeZone: timeZone)
+                let nextMs = ScheduleRule.nextRunMs(rule, after: now, timeZone: timeZone)
                 try db.execute(
                     sql: """
                         UPDATE job_schedules SET next_run_at = ?, last_run_at = ?
@@ -143,7 +143,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
                 return false
             }
             if enabled, !(row["enabled"] as Bool) {
-                let nextMs = (try? Self.rule(row)).map { Self.nextMs($0, after: now, timeZone: timeZone) }
+                let nextMs = (try? Self.rule(row)).map { ScheduleRule.nextRunMs($0, after: now, timeZone: timeZone) }
                     ?? now.millisecondsSince1970 + 3_600_000
                 try db.execute(
                     sql: "UPDATE job_schedules SET enabled = 1, next_run_at = ? WHERE name = ?", arguments: [nextMs, name]
@@ -158,17 +158,5 @@ public struct SQLiteScheduleStore: ScheduleStoring {
     static func rule(_ row: Row) throws -> ScheduleRule {
         if let cron = row["cron"] as String? { return try ScheduleRule.cron(cron) }
         return .every(seconds: row["interval_seconds"] ?? 60)
-    }
-
-    static func columns(_ rule: ScheduleRule) -> (cron: String?, interval: Int?) {
-        switch rule {
-        case .cron(let expression): (expression.source, nil)
-        case .every(let seconds): (nil, max(1, seconds))
-        }
-    }
-
-    /// The next run in milliseconds; `Int64.max` when the rule never fires again.
-    static func nextMs(_ rule: ScheduleRule, after now: Date, timeZone: TimeZone) -> Int64 {
-        rule.next(after: now, in: timeZone)?.millisecondsSince1970 ?? Int64.max
     }
 }

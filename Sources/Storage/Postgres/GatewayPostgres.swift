@@ -1,0 +1,205 @@
+public import Contracts
+import Foundation
+public import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+public import PostgresNIO
+import Synchronization
+
+/// The gateway's PostgreSQL database: a pool of connections (postgres-nio's `PostgresClient`)
+/// and the thread pool its units of work run on. Many gateway instances may share one database.
+///
+/// Store methods are synchronous, as on SQLite, so that services don't change with the backend.
+/// A unit of work therefore runs on a thread of this pool (which may block), holding one
+/// connection, and its statements wait for their results there; event loops and the Swift
+/// concurrency pool never block.
+///
+/// Write units run `SERIALIZABLE`: PostgreSQL then guarantees what SQLite's single writer
+/// does, that concurrent units behave as if run one after another, on every instance. A unit
+/// the server aborts for a serialization conflict or a deadlock is run again from the start
+/// (with a short random pause), so bodies must not do anything outside the transaction that
+/// can't be repeated. Reads run `REPEATABLE READ READ ONLY`: one consistent snapshot.
+public final class GatewayPostgres: Sendable {
+    public let settings: PostgresSettings
+    public let client: PostgresClient
+    let threads: NIOThreadPool
+    let logger: Logger
+    private let running = Mutex<Task<Void, Never>?>(nil)
+
+    /// How many times a unit of work is tried when the server keeps aborting it for conflicts.
+    static let attempts = 20
+
+    /// A pool of up to `connections` connections to `settings`' database; nothing connects
+    /// until ``start()`` and the first unit of work.
+    public init(settings: PostgresSettings, connections: Int = 16, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        var configuration: PostgresClient.Configuration
+        if let socketDirectory = settings.socketDirectory {
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(settings.port)", username: settings.user, password: settings.password,
+                database: settings.database
+            )
+        } else {
+            configuration = PostgresClient.Configuration(
+                host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
+                tls: Self.clientTLS(settings.tlsMode)
+            )
+        }
+        configuration.options.maximumConnections = connections
+        configuration.options.additionalStartupParameters = [("application_name", settings.applicationName)]
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        threads = NIOThreadPool(numberOfThreads: connections)
+    }
+
+    /// libpq's `sslmode`: no TLS (nil), or TLS with this certificate check, insisted on or not.
+    static func tls(_ mode: PostgresSettings.TLSMode) -> (configuration: TLSConfiguration, required: Bool)? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable:
+            return nil
+        case .allow, .prefer:
+            configuration.certificateVerification = .none
+            return (configuration, false)
+        case .require:
+            configuration.certificateVerification = .none
+            return (configuration, true)
+        case .verifyCA:
+            configuration.certificateVerification = .noHostnameVerification
+            return (configuration, true)
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            return (configuration, true)
+        }
+    }
+
+    static func clientTLS(_ mode: PostgresSettings.TLSMode) -> PostgresClient.Configuration.TLS {
+        guard let (configuration, required) = tls(mode) else { return .disable }
+        return required ? .require(configuration) : .prefer(configuration)
+    }
+
+    static func connectionTLS(_ mode: PostgresSettings.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        guard let (configuration, required) = tls(mode) else { return .disable }
+        let context = try NIOSSLContext(configuration: configuration)
+        return required ? .require(context) : .prefer(context)
+    }
+
+    /// Starts the connection pool and the unit-of-work threads.
+    public func start() {
+        running.withLock { task in
+            guard task == nil else { return }
+            threads.start()
+            let client = self.client
+            task = Task { await client.run() }
+        }
+    }
+
+    /// Closes every connection and stops the threads; units of work still running fail.
+    public func shutdown() async {
+        let task = running.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        guard let task else { return }
+        task.cancel()
+        await task.value
+        try? await threads.shutdownGracefully()
+    }
+
+    /// How a unit of work's transaction begins.
+    public enum Isolation: String, Sendable {
+        case write = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+        case read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        /// READ COMMITTED, for units that take a lock first and must then see what the lock's
+        /// previous holder committed (a snapshot taken before the lock would not).
+        case lockStep = "BEGIN ISOLATION LEVEL READ COMMITTED"
+    }
+
+    /// Runs `body` in one transaction on a leased connection and a pool thread, again from the
+    /// start when the server aborts it for a conflict.
+    public func transaction<T: Sendable>(_ isolation: Isolation, _ body: @escaping @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withConnection { connection in
+                    try await self.threads.runIfActive {
+                        try Self.run(isolation, on: PostgresTransaction(connection: connection, logger: self.logger), body)
+                    }
+                }
+            } catch let error as PSQLError where attempt < Self.attempts && Self.isConflict(error) {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 10)))))
+            }
+        }
+    }
+
+    /// BEGIN, the body, COMMIT; ROLLBACK when anything throws.
+    static func run<T>(_ isolation: Isolation, on transaction: PostgresTransaction, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        try transaction.execute(PostgresQuery(unsafeSQL: isolation.rawValue))
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            _ = try? transaction.execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try transaction.execute("COMMIT")
+        } catch {
+            _ = try? transaction.execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    /// A serialization failure or a deadlock: the server aborted the unit so another could go
+    /// on, and running it again is the documented answer.
+    static func isConflict(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+}
+
+extension GatewayPostgres: TransactionRunner {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await transaction(.read) { try body($0) }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await transaction(.write) { try body($0) }
+    }
+
+    /// No inline path on PostgreSQL: every unit goes over the network anyway.
+    public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await write(body)
+    }
+
+    public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await read(body)
+    }
+
+    /// Connects once outside the pool, blocking the caller: start-up only.
+    public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        let group = MultiThreadedEventLoopGroup.singleton
+        var configuration = PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
+            tls: .disable
+        )
+        if let socketDirectory = settings.socketDirectory {
+            configuration = PostgresConnection.Configuration(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(settings.port)", username: settings.user, password: settings.password,
+                database: settings.database
+            )
+        } else {
+            configuration.tls = try Self.connectionTLS(settings.tlsMode)
+        }
+        let connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 0, logger: logger).wait()
+        defer { try? connection.close().wait() }
+        return try Self.run(.read, on: PostgresTransaction(connection: connection, logger: logger), body)
+    }
+
+    public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
+        try transaction.postgres().savepoint(body)
+    }
+}
