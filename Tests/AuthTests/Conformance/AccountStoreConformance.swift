@@ -3,13 +3,14 @@ import Contracts
 import Foundation
 import GatewayCore
 import Storage
+import TestSupport
 import Testing
 
 /// A backend Auth's store can run on, made fresh for one test. Every backend must pass
-/// ``AccountStoreConformance``; PostgreSQL joins ``all`` with the same tests.
+/// ``AccountStoreConformance``: SQLite and PostgreSQL, with the same tests.
 struct AuthBackend: CustomStringConvertible, Sendable {
     let description: String
-    let make: @Sendable () throws -> (transactions: any TransactionRunner, store: any AccountStoring, cleanUp: @Sendable () -> Void)
+    let make: @Sendable () async throws -> (transactions: any TransactionRunner, store: any AccountStoring, cleanUp: @Sendable () async -> Void)
 
     static let sqlite = AuthBackend(description: "SQLite") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-conformance-\(UUID().uuidString)")
@@ -18,7 +19,12 @@ struct AuthBackend: CustomStringConvertible, Sendable {
         return (database, SQLiteAccountStore(), { try? FileManager.default.removeItem(at: directory) })
     }
 
-    static let all: [AuthBackend] = [.sqlite]
+    static let postgres = AuthBackend(description: "PostgreSQL") {
+        let database = try await TestPostgres.database("auth", modules: [AuthSchema.self])
+        return (database, PostgresAccountStore(), { await database.shutdown() })
+    }
+
+    static let all: [AuthBackend] = [.sqlite, .postgres]
 }
 
 /// The promises Auth's store makes, checked through ``AccountStoring`` only: usernames and
@@ -29,9 +35,14 @@ struct AccountStoreConformance {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func withStore(_ backend: AuthBackend, _ body: (any TransactionRunner, any AccountStoring) async throws -> Void) async throws {
-        let (transactions, store, cleanUp) = try backend.make()
-        defer { cleanUp() }
-        try await body(transactions, store)
+        let (transactions, store, cleanUp) = try await backend.make()
+        do {
+            try await body(transactions, store)
+        } catch {
+            await cleanUp()
+            throw error
+        }
+        await cleanUp()
     }
 
     static func account(_ name: String, email: String? = nil, role: Role = .student) -> Account {
