@@ -95,8 +95,8 @@ public struct SQLiteCatalogStore: CatalogStoring {
                 courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
                 fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
                 units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
-                instructors: Self.splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? [],
-                component: row["component"], links: Self.splitLinks(row["links"])
+                instructors: CatalogText.splitInstructors(row["instructors"]), meetingType: row["meeting_type"], meetings: meetings[id] ?? [],
+                component: row["component"], links: CatalogText.splitLinks(row["links"])
             ))
             seats[id] = Self.seatCount(from: row)
         }
@@ -194,24 +194,6 @@ public struct SQLiteCatalogStore: CatalogStoring {
         SeatCount(seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"])
     }
 
-    /// Instructors are stored joined by "; ".
-    static func splitInstructors(_ stored: String) -> [String] {
-        stored.isEmpty ? [] : stored.components(separatedBy: "; ")
-    }
-
-    static func joinInstructors(_ names: [String]) -> String {
-        names.map { $0.replacingOccurrences(of: ";", with: ",") }.joined(separator: "; ")
-    }
-
-    /// Linked section codes are stored comma-separated (``ClassLimits`` keeps commas out of them).
-    static func splitLinks(_ stored: String) -> [String] {
-        stored.isEmpty ? [] : stored.components(separatedBy: ",")
-    }
-
-    static func joinLinks(_ links: [String]) -> String {
-        links.joined(separator: ",")
-    }
-
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ",")
     }
@@ -232,6 +214,6 @@ public struct SQLiteCatalogStore: CatalogStoring {
     public func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
         var importer = CatalogImporter(strict: options.strict, progress: options.progress)
         importer.createOnly = options.createOnly
-        return try importer.apply(document, in: transaction.sqlite())
+        return try importer.apply(document, to: SQLiteImportRows(db: transaction.sqlite()))
     }
 }
