@@ -116,6 +116,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 "Contracts",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -129,6 +130,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -363,7 +365,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RegistrationTests",
-            dependencies: ["Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage"],
+            dependencies: ["Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -31,4 +31,7 @@ public struct CatalogStores: Sendable {
 
     /// The stores on the gateway's SQLite file (``CatalogSchema``'s tables).
     public static func sqlite() -> CatalogStores { CatalogStores(catalog: SQLiteCatalogStore(), terms: SQLiteTermStore()) }
+
+    /// The stores on a PostgreSQL database (``CatalogSchema``'s PostgreSQL tables).
+    public static func postgres() -> CatalogStores { CatalogStores(catalog: PostgresCatalogStore(), terms: PostgresTermStore()) }
 }

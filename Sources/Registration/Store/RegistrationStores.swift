@@ -30,4 +30,13 @@ public struct RegistrationStores: Sendable {
             jobs: jobs
         )
     }
+
+    /// The PostgreSQL stores, writing through the catalog's store and the job system's
+    /// enqueuer in the same units of work.
+    public static func postgres(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
+        RegistrationStores(
+            students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(catalog: catalog), seatStates: PostgresSeatStateStore(),
+            catalog: catalog, jobs: jobs
+        )
+    }
 }

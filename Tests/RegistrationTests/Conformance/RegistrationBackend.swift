@@ -6,21 +6,22 @@ import GatewayCore
 import Jobs
 import Registration
 import Storage
+import TestSupport
 
 /// A backend Registration's stores can run on, made fresh for one test: its transaction runner,
 /// Registration's stores (with the Catalog's and the job queue's they write through) and Auth's
 /// accounts, which student profiles belong to. Every backend must pass
-/// ``RegistrationStoreConformance``; PostgreSQL joins ``all`` with the same tests.
+/// ``RegistrationStoreConformance``: SQLite and PostgreSQL, with the same tests.
 struct RegistrationBackend: CustomStringConvertible, Sendable {
     struct Opened: Sendable {
         let transactions: any TransactionRunner
         let stores: RegistrationStores
         let accounts: any AccountStoring
-        let cleanUp: @Sendable () -> Void
+        let cleanUp: @Sendable () async -> Void
     }
 
     let description: String
-    let make: @Sendable () throws -> Opened
+    let make: @Sendable () async throws -> Opened
 
     static let sqlite = RegistrationBackend(description: "SQLite") {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registration-conformance-\(UUID().uuidString)")
@@ -37,5 +38,15 @@ struct RegistrationBackend: CustomStringConvertible, Sendable {
         )
     }
 
-    static let all: [RegistrationBackend] = [.sqlite]
+    static let postgres = RegistrationBackend(description: "PostgreSQL") {
+        let database = try await TestPostgres.database(
+            "registration", modules: [AuthSchema.self, CatalogSchema.self, JobsSchema.self, RegistrationSchema.self]
+        )
+        return Opened(
+            transactions: database, stores: .postgres(catalog: PostgresCatalogStore(), jobs: PostgresJobEnqueuer()),
+            accounts: PostgresAccountStore(), cleanUp: { await database.shutdown() }
+        )
+    }
+
+    static let all: [RegistrationBackend] = [.sqlite, .postgres]
 }

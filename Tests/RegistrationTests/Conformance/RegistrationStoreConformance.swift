@@ -22,8 +22,16 @@ struct RegistrationStoreConformance {
         _ backend: RegistrationBackend, seats: Int = 2, students: Int = 3,
         _ body: (RegistrationBackend.Opened, [Int64]) async throws -> Void
     ) async throws {
-        let opened = try backend.make()
-        defer { opened.cleanUp() }
+        let opened = try await backend.make()
+        do {
+            try await run(opened)
+        } catch {
+            await opened.cleanUp()
+            throw error
+        }
+        await opened.cleanUp()
+
+        func run(_ opened: RegistrationBackend.Opened) async throws {
         let stores = opened.stores
         let accounts = opened.accounts
         let ids = try await opened.transactions.write { tx throws in
@@ -34,13 +42,14 @@ struct RegistrationStoreConformance {
                 )
                 let id = try #require(account.id)
                 try stores.students.insert(
-                    StudentProfile(accountID: id, redID: "82000000\(n)", firstName: "F\(n)", lastName: "L\(n)", email: "s\(n)@sdsu.edu", createdAt: Self.start),
+                    StudentProfile(accountID: id, redID: String(format: "82%07d", n), firstName: "F\(n)", lastName: "L\(n)", email: "s\(n)@sdsu.edu", createdAt: Self.start),
                     in: tx
                 )
                 return id
             }
         }
         try await body(opened, ids)
+        }
     }
 
     static func catalog(seats: Int) -> CatalogDocument {
@@ -234,6 +243,36 @@ struct RegistrationStoreConformance {
             #expect(try await opened.transactions.read { tx in try states.openStates(of: [Self.classID, 999], in: tx) } == [Self.classID: true])
             try await opened.transactions.write { tx in try states.record(classID: Self.classID, open: false, at: Self.start, in: tx) }
             #expect(try await opened.transactions.read { tx in try states.openStates(of: [Self.classID], in: tx) } == [Self.classID: false])
+        }
+    }
+
+    @Test(arguments: RegistrationBackend.all)
+    func aRaceForTheLastSeatsSellsEachSeatOnce(_ backend: RegistrationBackend) async throws {
+        let seats = 8
+        let students = 40
+        try await Self.withBackend(backend, seats: seats, students: students) { opened, ids in
+            let stores = opened.stores
+            // Every student at once: read the seats, enroll when one is free, in one unit each
+            // (the check and the write the enrollment use case makes).
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for id in ids {
+                    group.addTask {
+                        try await opened.transactions.write { tx throws -> Bool in
+                            let count = try #require(try stores.catalog.seatCounts(of: [Self.classID], in: tx)[Self.classID])
+                            guard count.enrolled + count.held < count.seats else { return false }
+                            try stores.enrollments.enroll(studentID: id, classID: Self.classID, at: Self.start, in: tx)
+                            return true
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == seats, "exactly as many enrollments as seats were confirmed")
+            #expect(try await Self.seats(opened).enrolled == seats)
+            let enrolled = try await opened.transactions.read { tx throws in
+                try ids.filter { try stores.enrollments.isEnrolled(studentID: $0, classID: Self.classID, in: tx) }.count
+            }
+            #expect(enrolled == seats, "and exactly those are stored")
         }
     }
 }

@@ -58,32 +58,15 @@ public struct SQLiteTermStore: TermStoring {
     }
 
     static func arguments(_ term: Term) throws -> StatementArguments {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return [
-            term.id, term.name, term.firstDay.description, term.lastDay.description, term.timeZone,
-            String(decoding: try encoder.encode(term.holidays), as: UTF8.self),
-            String(decoding: try encoder.encode(term.transferDays), as: UTF8.self),
-        ]
+        let (holidays, transferDays) = try StoredTermText.lists(of: term)
+        return [term.id, term.name, term.firstDay.description, term.lastDay.description, term.timeZone, holidays, transferDays]
     }
 
-    /// A term from a row; a row that no longer reads as one (edited by hand) is an error
-    /// naming the term, not a crash.
     static func term(from row: Row) throws -> Term {
-        let id: String = row["id"]
-        let decoder = JSONDecoder()
-        guard let firstDay = CivilDate(parsing: row["first_day"]), let lastDay = CivilDate(parsing: row["last_day"]) else {
-            throw StoredTermUnreadable(id: id, reason: "first_day or last_day is not a date")
-        }
-        do {
-            return Term(
-                id: id, name: row["name"], firstDay: firstDay, lastDay: lastDay, timeZone: row["time_zone"],
-                holidays: try decoder.decode([Term.Holiday].self, from: Data((row["holidays"] as String).utf8)),
-                transferDays: try decoder.decode([Term.TransferDay].self, from: Data((row["transfer_days"] as String).utf8))
-            )
-        } catch {
-            throw StoredTermUnreadable(id: id, reason: "\(error)")
-        }
+        try StoredTermText.term(
+            id: row["id"], name: row["name"], firstDay: row["first_day"], lastDay: row["last_day"], timeZone: row["time_zone"],
+            holidays: row["holidays"], transferDays: row["transfer_days"]
+        )
     }
 }
 
