@@ -142,6 +142,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -154,6 +155,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -330,7 +332,7 @@ let package = Package(
         .testTarget(
             name: "SchedulingTests",
             dependencies: [
-                "Scheduling", "Catalog",
+                "Scheduling", "Catalog", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["ics_check.py"],
@@ -339,7 +341,8 @@ let package = Package(
         .testTarget(
             name: "GradebookTests",
             dependencies: [
-                "Gradebook", .product(name: "Crypto", package: "swift-crypto"),
+                "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -25,4 +25,12 @@ public struct GradebookStores: Sendable {
             deviceAccounts: SQLiteDeviceAccountStore(), snapshots: SQLiteSnapshotStore()
         )
     }
+
+    /// The stores on a PostgreSQL database (``GradebookSchema``'s PostgreSQL tables).
+    public static func postgres() -> GradebookStores {
+        GradebookStores(
+            sources: PostgresGradebookSourceStore(), sourceHealth: PostgresSourceHealthStore(), accounts: PostgresGradebookAccountStore(),
+            deviceAccounts: PostgresDeviceAccountStore(), snapshots: PostgresSnapshotStore()
+        )
+    }
 }

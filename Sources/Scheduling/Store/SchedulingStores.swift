@@ -23,4 +23,12 @@ public struct SchedulingStores: Sendable {
             ratings: SQLiteRatingStore()
         )
     }
+
+    /// The stores on a PostgreSQL database (``SchedulingSchema``'s PostgreSQL tables).
+    public static func postgres() -> SchedulingStores {
+        SchedulingStores(
+            savedSchedules: PostgresSavedScheduleStore(), calendars: PostgresCalendarStore(), scheduleFeeds: PostgresScheduleFeedStore(),
+            ratings: PostgresRatingStore()
+        )
+    }
 }

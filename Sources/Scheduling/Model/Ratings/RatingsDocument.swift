@@ -9,18 +9,31 @@ public struct RatingsDocument: Sendable, Equatable {
         /// `CMSC 131` as given (keyed case- and space-insensitively).
         public var course: String
         public var averageGPA: Double
+
+        public init(course: String, averageGPA: Double) {
+            self.course = course
+            self.averageGPA = averageGPA
+        }
     }
 
     public struct InstructorRating: Sendable, Equatable {
         public var name: String
         public var rating: Double
+
+        public init(name: String, rating: Double) {
+            self.name = name
+            self.rating = rating
+        }
     }
 
     public var courses: [CourseGPA] = []
     public var instructors: [InstructorRating] = []
     public var rejected: [RejectedRow] = []
 
-    public init() {}
+    public init(courses: [CourseGPA] = [], instructors: [InstructorRating] = []) {
+        self.courses = courses
+        self.instructors = instructors
+    }
 
     /// The most rows one import takes.
     public static let maximumRows = 200_000

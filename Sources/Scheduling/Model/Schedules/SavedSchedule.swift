@@ -39,3 +39,13 @@ public struct CalendarRevision: Sendable, Equatable {
         self.sequence = sequence
     }
 }
+
+extension CalendarRevision {
+    /// The revision after this one for a calendar whose content now hashes to `contentHash`:
+    /// itself when nothing changed, otherwise the next sequence, changed at `now` (and always
+    /// after the last change, so clients comparing times see it as newer).
+    public func advanced(to contentHash: String, at now: Date) -> CalendarRevision {
+        guard self.contentHash != contentHash else { return self }
+        return CalendarRevision(contentHash: contentHash, changedAt: max(now, changedAt.addingTimeInterval(1)), sequence: sequence + 1)
+    }
+}

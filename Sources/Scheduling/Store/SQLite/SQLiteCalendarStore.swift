@@ -39,8 +39,8 @@ public struct SQLiteCalendarStore: CalendarStoring {
             db, sql: "SELECT content_hash, changed_at, sequence FROM scheduling_calendar_revisions WHERE calendar = ?", arguments: [calendar]
         ) {
             let stored = CalendarRevision(contentHash: row["content_hash"], changedAt: row["changed_at"], sequence: row["sequence"])
-            guard stored.contentHash != contentHash else { return stored }
-            let next = CalendarRevision(contentHash: contentHash, changedAt: max(now, stored.changedAt.addingTimeInterval(1)), sequence: stored.sequence + 1)
+            let next = stored.advanced(to: contentHash, at: now)
+            guard next != stored else { return stored }
             try db.execute(
                 sql: "UPDATE scheduling_calendar_revisions SET content_hash = ?, changed_at = ?, sequence = ? WHERE calendar = ?",
                 arguments: [next.contentHash, next.changedAt, next.sequence, calendar]
