@@ -13,6 +13,15 @@
 # the benchmarks pass --durable to measure what production pays.
 set -euo pipefail
 
+# Close every descriptor but stdin, stdout and stderr. The server and the watchdog outlive this
+# script, and anything they inherit stays open as long as they run: a test process's other
+# children (Foundation's Process watches a socket per child to learn that it exited) would then
+# never be seen to exit.
+for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}
+  if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
 command=${1:-}
 dir=${2:-}
 [ -n "$command" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR [--watch PID] [--durable]" >&2; exit 2; }

@@ -11,17 +11,26 @@ public final class PostgresCluster: Sendable {
     let port: Int
     let directory: String
 
-    private static let shared = Mutex<Result<PostgresCluster, PostgresClusterError>?>(nil)
+    private static let shared = Mutex<Task<PostgresCluster, any Error>?>(nil)
 
-    /// The process's cluster, started on first use. Fails (never skips) when PostgreSQL is
-    /// missing: `make test` runs every backend.
-    public static func start() throws -> PostgresCluster {
-        try shared.withLock { state in
-            if let state { return try state.get() }
-            let result = Result { try PostgresCluster(directory: NSTemporaryDirectory() + "gateway-pg-\(getpid())-\(UUID().uuidString.prefix(8))") }
-                .mapError { $0 as? PostgresClusterError ?? PostgresClusterError(message: "\($0)") }
-            state = result
-            return try result.get()
+    /// The process's cluster, started on first use (tests that ask meanwhile wait for the same
+    /// start). Fails (never skips) when PostgreSQL is missing: `make test` runs every backend.
+    public static func start() async throws -> PostgresCluster {
+        let starting = shared.withLock { task in
+            if let task { return task }
+            let directory = NSTemporaryDirectory() + "gateway-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+            let started = Task { try await offThread { try PostgresCluster(directory: directory) } }
+            task = started
+            return started
+        }
+        return try await starting.value
+    }
+
+    /// Runs blocking work (a child process) on a Dispatch thread, so that it never holds one of
+    /// the few threads of Swift's concurrency pool that every other test shares.
+    static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }
     }
 
@@ -36,14 +45,15 @@ public final class PostgresCluster: Sendable {
     }
 
     /// A new, empty database named after `label` (and made unique); returns its URL.
-    public func database(_ label: String = "test") throws -> String {
+    public func database(_ label: String = "test") async throws -> String {
         let safe = label.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(20)
         let name = "\(safe)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-        try sql("CREATE DATABASE \(name)")
+        try await Self.offThread { try self.sql("CREATE DATABASE \(name)") }
         return url.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
     }
 
-    /// Runs SQL through psql against the `postgres` database (for setup only).
+    /// Runs SQL through psql against the `postgres` database (for setup only; it blocks, so
+    /// call it through ``offThread(_:)`` from async code).
     @discardableResult
     public func sql(_ statement: String, database: String = "postgres") throws -> String {
         try Self.run(["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "gateway", "-d", database, "-c", statement])

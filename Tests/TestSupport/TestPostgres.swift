@@ -5,7 +5,7 @@ public import Storage
 /// `modules` and connected: what a test's PostgreSQL backend starts from.
 public enum TestPostgres {
     public static func database(_ label: String, modules: [any PostgresSchemaModule.Type], connections: Int = 6) async throws -> GatewayPostgres {
-        let url = try PostgresCluster.start().database(label)
+        let url = try await PostgresCluster.start().database(label)
         guard case .postgres(let settings) = try DatabaseLocation.parse(url) else { throw PostgresClusterError(message: "not a PostgreSQL URL: \(url)") }
         var logger = Logger(label: "test-postgres")
         logger.logLevel = .critical
