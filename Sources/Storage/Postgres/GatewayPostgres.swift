@@ -181,22 +181,34 @@ extension GatewayPostgres: TransactionRunner {
 
     /// Connects once outside the pool, blocking the caller: start-up only.
     public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        let group = MultiThreadedEventLoopGroup.singleton
-        var configuration = PostgresConnection.Configuration(
-            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
-            tls: .disable
-        )
+        let connection = try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: 0, logger: logger
+        ).wait()
+        defer { try? connection.close().wait() }
+        return try Self.run(.read, on: PostgresTransaction(connection: connection, logger: logger), body)
+    }
+
+    /// The settings for a connection of its own, outside the pool (start-up reads, and the
+    /// session that holds an advisory lock for as long as it lives).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
         if let socketDirectory = settings.socketDirectory {
-            configuration = PostgresConnection.Configuration(
+            return PostgresConnection.Configuration(
                 unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(settings.port)", username: settings.user, password: settings.password,
                 database: settings.database
             )
-        } else {
-            configuration.tls = try Self.connectionTLS(settings.tlsMode)
         }
-        let connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 0, logger: logger).wait()
-        defer { try? connection.close().wait() }
-        return try Self.run(.read, on: PostgresTransaction(connection: connection, logger: logger), body)
+        return PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
+            tls: try Self.connectionTLS(settings.tlsMode)
+        )
+    }
+
+    /// A connection of its own, outside the pool; the caller closes it.
+    public func dedicatedConnection() async throws -> PostgresConnection {
+        try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: Int.random(in: 1...Int.max),
+            logger: logger
+        )
     }
 
     public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {

@@ -8,10 +8,22 @@ public import Storage
 /// <read>`) in a SERIALIZABLE unit, and enqueues only when that row changed; the job's unique key
 /// `schedule:<name>:<tick ms>` guards the same again. The rules are SQLite's
 /// (``SQLiteScheduleStore``), so both backends tick alike.
+///
+/// Only the leader ticks: the instance whose session holds the schedules' advisory lock
+/// (``PostgresLeadership``). The others' ticks return at once, so N instances don't run N
+/// contending ticks a second; when the leader dies, its lock goes with its session and the
+/// next instance to tick takes over.
 public struct PostgresScheduleStore: ScheduleStoring {
     public let database: GatewayPostgres
+    public let leadership: PostgresLeadership
 
-    public init(database: GatewayPostgres) { self.database = database }
+    /// The advisory lock key of schedule leadership: the same in every instance.
+    public static let leaderLock: Int64 = 0x6761_7465_7761_7902
+
+    public init(database: GatewayPostgres, leadership: PostgresLeadership? = nil) {
+        self.database = database
+        self.leadership = leadership ?? PostgresLeadership(database: database, key: Self.leaderLock)
+    }
 
     public func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws {
         guard !definitions.isEmpty else { return }
@@ -66,6 +78,7 @@ public struct PostgresScheduleStore: ScheduleStoring {
 
     @discardableResult
     public func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick] {
+        guard await leadership.isLeader() else { return [] }
         let nowMs = now.millisecondsSince1970
         return try await database.write { transaction in
             let transaction = try transaction.postgres()
