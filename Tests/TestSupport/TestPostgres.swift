@@ -1,4 +1,5 @@
 public import Logging
+import Foundation
 public import Storage
 
 /// A fresh database on the process's throwaway cluster (``PostgresCluster``), migrated with
@@ -18,5 +19,16 @@ public enum TestPostgres {
             throw error
         }
         return database
+    }
+}
+
+/// A fresh SQLite file in a folder of its own, migrated with `modules`: what a test's SQLite
+/// backend starts from, and how to throw it away.
+public enum TestSQLite {
+    public static func database(_ label: String, modules: [any SchemaModule.Type]) throws -> (database: GatewayDatabase, cleanUp: @Sendable () async -> Void) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        let database = try GatewayDatabase(path: directory.appendingPathComponent("gateway.sqlite").path, modules: modules)
+        try database.migrate()
+        return (database, { try? FileManager.default.removeItem(at: directory) })
     }
 }

@@ -13,10 +13,8 @@ struct AuthBackend: CustomStringConvertible, Sendable {
     let make: @Sendable () async throws -> (transactions: any TransactionRunner, store: any AccountStoring, cleanUp: @Sendable () async -> Void)
 
     static let sqlite = AuthBackend(description: "SQLite") {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-conformance-\(UUID().uuidString)")
-        let database = try GatewayDatabase(path: directory.appendingPathComponent("auth.sqlite").path, modules: [AuthSchema.self])
-        try database.migrate()
-        return (database, SQLiteAccountStore(), { try? FileManager.default.removeItem(at: directory) })
+        let (database, cleanUp) = try TestSQLite.database("auth-conformance", modules: [AuthSchema.self])
+        return (database, SQLiteAccountStore(), cleanUp)
     }
 
     static let postgres = AuthBackend(description: "PostgreSQL") {

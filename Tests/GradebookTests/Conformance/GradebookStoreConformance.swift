@@ -14,10 +14,8 @@ struct GradebookBackend: CustomStringConvertible, Sendable {
     let make: @Sendable () async throws -> (transactions: any TransactionRunner, stores: GradebookStores, accounts: any AccountStoring, cleanUp: @Sendable () async -> Void)
 
     static let sqlite = GradebookBackend(description: "SQLite") {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gradebook-conformance-\(UUID().uuidString)")
-        let database = try GatewayDatabase(path: directory.appendingPathComponent("gateway.sqlite").path, modules: [AuthSchema.self, GradebookSchema.self])
-        try database.migrate()
-        return (database, .sqlite(), SQLiteAccountStore(), { try? FileManager.default.removeItem(at: directory) })
+        let (database, cleanUp) = try TestSQLite.database("gradebook-conformance", modules: [AuthSchema.self, GradebookSchema.self])
+        return (database, .sqlite(), SQLiteAccountStore(), cleanUp)
     }
 
     static let postgres = GradebookBackend(description: "PostgreSQL") {

@@ -15,10 +15,8 @@ struct JobsBackend: CustomStringConvertible, Sendable {
     let make: @Sendable () async throws -> (transactions: any TransactionRunner, stores: JobsStores, cleanUp: @Sendable () async -> Void)
 
     static let sqlite = JobsBackend(description: "SQLite") {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-conformance-\(UUID().uuidString)")
-        let database = try GatewayDatabase(path: directory.appendingPathComponent("gateway.sqlite").path, modules: JobsHarness.modules)
-        try database.migrate()
-        return (database, .sqlite(database: database), { try? FileManager.default.removeItem(at: directory) })
+        let (database, cleanUp) = try TestSQLite.database("jobs-conformance", modules: JobsHarness.modules)
+        return (database, .sqlite(database: database), cleanUp)
     }
 
     static let postgres = JobsBackend(description: "PostgreSQL") {

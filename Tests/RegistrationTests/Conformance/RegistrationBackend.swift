@@ -24,17 +24,14 @@ struct RegistrationBackend: CustomStringConvertible, Sendable {
     let make: @Sendable () async throws -> Opened
 
     static let sqlite = RegistrationBackend(description: "SQLite") {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registration-conformance-\(UUID().uuidString)")
-        let database = try GatewayDatabase(
-            path: directory.appendingPathComponent("gateway.sqlite").path,
-            modules: [AuthSchema.self, CatalogSchema.self, JobsSchema.self, RegistrationSchema.self]
+        let (database, cleanUp) = try TestSQLite.database(
+            "registration-conformance", modules: [AuthSchema.self, CatalogSchema.self, JobsSchema.self, RegistrationSchema.self]
         )
-        try database.migrate()
         let catalog = SQLiteCatalogStore()
         let jobs = JobsStores.sqlite(database: database)
         return Opened(
             transactions: database, stores: .sqlite(catalog: catalog, jobs: jobs.enqueuer), accounts: SQLiteAccountStore(),
-            cleanUp: { try? FileManager.default.removeItem(at: directory) }
+            cleanUp: cleanUp
         )
     }
 

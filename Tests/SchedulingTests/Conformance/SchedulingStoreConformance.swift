@@ -14,10 +14,8 @@ struct SchedulingBackend: CustomStringConvertible, Sendable {
     let make: @Sendable () async throws -> (transactions: any TransactionRunner, stores: SchedulingStores, accounts: any AccountStoring, cleanUp: @Sendable () async -> Void)
 
     static let sqlite = SchedulingBackend(description: "SQLite") {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scheduling-conformance-\(UUID().uuidString)")
-        let database = try GatewayDatabase(path: directory.appendingPathComponent("gateway.sqlite").path, modules: [AuthSchema.self, SchedulingSchema.self])
-        try database.migrate()
-        return (database, .sqlite(), SQLiteAccountStore(), { try? FileManager.default.removeItem(at: directory) })
+        let (database, cleanUp) = try TestSQLite.database("scheduling-conformance", modules: [AuthSchema.self, SchedulingSchema.self])
+        return (database, .sqlite(), SQLiteAccountStore(), cleanUp)
     }
 
     static let postgres = SchedulingBackend(description: "PostgreSQL") {
