@@ -252,7 +252,7 @@ let package = Package(
             name: "jobs-bench",
             dependencies: [
                 "Jobs", "Storage", "GatewayCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "bench/jobs-bench",

@@ -26,6 +26,8 @@ public final class GatewayPostgres: Sendable {
     let threads: NIOThreadPool
     let logger: Logger
     private let running = Mutex<Task<Void, Never>?>(nil)
+    /// Connections opened outside the pool (``dedicatedConnection()``), closed at shutdown.
+    private let dedicated = Mutex<[PostgresConnection]>([])
 
     /// How many times a unit of work is tried when the server keeps aborting it for conflicts.
     static let attempts = 20
@@ -101,6 +103,11 @@ public final class GatewayPostgres: Sendable {
             defer { task = nil }
             return task
         }
+        let sessions = dedicated.withLock { sessions in
+            defer { sessions = [] }
+            return sessions
+        }
+        for session in sessions where !session.isClosed { try? await session.close() }
         guard let task else { return }
         task.cancel()
         await task.value
@@ -203,12 +210,18 @@ extension GatewayPostgres: TransactionRunner {
         )
     }
 
-    /// A connection of its own, outside the pool; the caller closes it.
+    /// A connection of its own, outside the pool, for a session that must outlive any one unit
+    /// of work (an advisory lock's). The caller may close it; ``shutdown()`` closes it otherwise.
     public func dedicatedConnection() async throws -> PostgresConnection {
-        try await PostgresConnection.connect(
+        let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: Int.random(in: 1...Int.max),
             logger: logger
         )
+        dedicated.withLock { sessions in
+            sessions.removeAll { $0.isClosed }
+            sessions.append(connection)
+        }
+        return connection
     }
 
     public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
