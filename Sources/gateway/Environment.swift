@@ -26,7 +26,7 @@ enum Env {
             return path
         case .postgres(let settings):
             throw GatewayCLIError(
-                "--database \(settings): PostgreSQL is not available in this build yet (only the job queue has PostgreSQL stores; see docs/postgres.md). Give a SQLite file path."
+                "--database \(settings): PostgreSQL is not available in this build yet (Push has no PostgreSQL stores so far; see docs/postgres.md). Give a SQLite file path."
             )
         }
     }

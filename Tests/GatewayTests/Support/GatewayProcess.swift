@@ -24,11 +24,12 @@ enum GatewayBinary {
     /// Runs the binary to completion with `stdin` as input; it is killed after `timeout`
     /// seconds (a hung command fails its test instead of hanging the suite).
     static func run(
-        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 120
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil, timeout: TimeInterval = 120
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
         process.environment = env
