@@ -26,8 +26,9 @@ public final class GatewayPostgres: Sendable {
     let threads: NIOThreadPool
     let logger: Logger
     private let running = Mutex<Task<Void, Never>?>(nil)
-    /// Connections opened outside the pool (``dedicatedConnection()``), closed at shutdown.
-    private let dedicated = Mutex<[PostgresConnection]>([])
+    /// Connections opened outside the pool (``dedicatedConnection()``), closed at shutdown; nil
+    /// once shutdown has begun (no new one is kept then).
+    private let dedicated = Mutex<[PostgresConnection]?>([])
 
     /// How many times a unit of work is tried when the server keeps aborting it for conflicts.
     static let attempts = 20
@@ -104,8 +105,8 @@ public final class GatewayPostgres: Sendable {
             return task
         }
         let sessions = dedicated.withLock { sessions in
-            defer { sessions = [] }
-            return sessions
+            defer { sessions = nil }
+            return sessions ?? []
         }
         for session in sessions where !session.isClosed { try? await session.close() }
         guard let task else { return }
@@ -217,9 +218,16 @@ extension GatewayPostgres: TransactionRunner {
             on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: Int.random(in: 1...Int.max),
             logger: logger
         )
-        dedicated.withLock { sessions in
-            sessions.removeAll { $0.isClosed }
-            sessions.append(connection)
+        let kept = dedicated.withLock { sessions -> Bool in
+            guard sessions != nil else { return false }
+            sessions!.removeAll { $0.isClosed }
+            sessions!.append(connection)
+            return true
+        }
+        guard kept else {
+            // Shutdown began while this one was connecting.
+            try? await connection.close()
+            throw PostgresShutDown()
         }
         return connection
     }
@@ -227,4 +235,9 @@ extension GatewayPostgres: TransactionRunner {
     public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
         try transaction.postgres().savepoint(body)
     }
+}
+
+/// The database's connections are closing: ``GatewayPostgres/shutdown()`` has begun.
+public struct PostgresShutDown: Error, CustomStringConvertible {
+    public var description: String { "the PostgreSQL connections are shut down" }
 }
