@@ -368,7 +368,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RegistrationTests",
-            dependencies: ["Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport"],
+            dependencies: [
+                "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
