@@ -7,23 +7,18 @@ import Storage
 import TestSupport
 import Testing
 
-/// A backend Gradebook's stores can run on, made fresh for one test, with Auth's accounts that
-/// students' upstream accounts belong to. Every backend must pass ``GradebookStoreConformance``.
-struct GradebookBackend: CustomStringConvertible, Sendable {
-    let description: String
-    let make: @Sendable () async throws -> (transactions: any TransactionRunner, stores: GradebookStores, accounts: any AccountStoring, cleanUp: @Sendable () async -> Void)
+/// Gradebook's stores under test, with Auth's accounts that their rows belong to.
+struct GradebookTestStores: Sendable {
+    let stores: GradebookStores
+    let accounts: any AccountStoring
+}
 
-    static let sqlite = GradebookBackend(description: "SQLite") {
-        let (database, cleanUp) = try TestSQLite.database("gradebook-conformance", modules: [AuthSchema.self, GradebookSchema.self])
-        return (database, .sqlite(), SQLiteAccountStore(), cleanUp)
-    }
-
-    static let postgres = GradebookBackend(description: "PostgreSQL") {
-        let database = try await TestPostgres.database("gradebook", modules: [AuthSchema.self, GradebookSchema.self])
-        return (database, .postgres(), PostgresAccountStore(), { await database.shutdown() })
-    }
-
-    static let all: [GradebookBackend] = [.sqlite, .postgres]
+/// The backends every test of ``GradebookStoreConformance`` runs on.
+enum GradebookBackend {
+    static let all: [StoreBackend<GradebookTestStores>] = [
+        .sqlite("gradebook-conformance", modules: [AuthSchema.self, GradebookSchema.self]) { _ in GradebookTestStores(stores: .sqlite(), accounts: SQLiteAccountStore()) },
+        .postgres("gradebook", modules: [AuthSchema.self, GradebookSchema.self]) { _ in GradebookTestStores(stores: .postgres(), accounts: PostgresAccountStore()) },
+    ]
 }
 
 /// The promises Gradebook's stores make, through their protocols only: a sealed password is
@@ -35,9 +30,9 @@ struct GradebookStoreConformance {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static let source = GradebookSource(id: 3, name: "Cal Poly", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!)
 
-    static func withStores(_ backend: GradebookBackend, _ body: (any TransactionRunner, GradebookStores, [Int64]) async throws -> Void) async throws {
-        let (transactions, stores, accounts, cleanUp) = try await backend.make()
-        do {
+    static func withStores(_ backend: StoreBackend<GradebookTestStores>, _ body: (any TransactionRunner, GradebookStores, [Int64]) async throws -> Void) async throws {
+        try await backend.with { transactions, under in
+            let (stores, accounts) = (under.stores, under.accounts)
             let owners = try await transactions.write { tx throws in
                 #expect(try stores.sources.upsert(Self.source, at: Self.start, in: tx), "created")
                 return try ["ada", "grace"].map { name in
@@ -45,15 +40,11 @@ struct GradebookStoreConformance {
                 }
             }
             try await body(transactions, stores, owners)
-        } catch {
-            await cleanUp()
-            throw error
         }
-        await cleanUp()
     }
 
     @Test(arguments: GradebookBackend.all)
-    func sourcesAreUpsertedAndRead(_ backend: GradebookBackend) async throws {
+    func sourcesAreUpsertedAndRead(_ backend: StoreBackend<GradebookTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, _ in
             var changed = Self.source
             changed.name = "Cal Poly SLO"
@@ -69,7 +60,7 @@ struct GradebookStoreConformance {
     }
 
     @Test(arguments: GradebookBackend.all)
-    func aSealedPasswordChangesOnlyFromTheValueRead(_ backend: GradebookBackend) async throws {
+    func aSealedPasswordChangesOnlyFromTheValueRead(_ backend: StoreBackend<GradebookTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, owners in
             let (ada, grace) = (owners[0], owners[1])
             try await transactions.write { tx throws in
@@ -90,7 +81,7 @@ struct GradebookStoreConformance {
     }
 
     @Test(arguments: GradebookBackend.all)
-    func deviceAccountsUpsertByDeviceAndUsername(_ backend: GradebookBackend) async throws {
+    func deviceAccountsUpsertByDeviceAndUsername(_ backend: StoreBackend<GradebookTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, _ in
             try await transactions.write { tx throws in
                 let (id, created) = try stores.deviceAccounts.upsert(deviceKey: "device-1", sourceID: 3, username: "ada01", at: Self.start, in: tx)
@@ -107,7 +98,7 @@ struct GradebookStoreConformance {
     }
 
     @Test(arguments: GradebookBackend.all)
-    func snapshotsAndHealthReadBackAsSaved(_ backend: GradebookBackend) async throws {
+    func snapshotsAndHealthReadBackAsSaved(_ backend: StoreBackend<GradebookTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, owners in
             let snapshot = try JSONDecoder().decode(GradebookSnapshot.self, from: Data("""
                 {"assignments": [{"key": "a1", "name": "Lab 1", "course": "CSC 101"}],

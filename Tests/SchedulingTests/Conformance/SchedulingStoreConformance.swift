@@ -7,23 +7,18 @@ import Storage
 import TestSupport
 import Testing
 
-/// A backend Scheduling's stores can run on, made fresh for one test, with Auth's accounts
-/// that schedules and feeds belong to. Every backend must pass ``SchedulingStoreConformance``.
-struct SchedulingBackend: CustomStringConvertible, Sendable {
-    let description: String
-    let make: @Sendable () async throws -> (transactions: any TransactionRunner, stores: SchedulingStores, accounts: any AccountStoring, cleanUp: @Sendable () async -> Void)
+/// Scheduling's stores under test, with Auth's accounts that their rows belong to.
+struct SchedulingTestStores: Sendable {
+    let stores: SchedulingStores
+    let accounts: any AccountStoring
+}
 
-    static let sqlite = SchedulingBackend(description: "SQLite") {
-        let (database, cleanUp) = try TestSQLite.database("scheduling-conformance", modules: [AuthSchema.self, SchedulingSchema.self])
-        return (database, .sqlite(), SQLiteAccountStore(), cleanUp)
-    }
-
-    static let postgres = SchedulingBackend(description: "PostgreSQL") {
-        let database = try await TestPostgres.database("scheduling", modules: [AuthSchema.self, SchedulingSchema.self])
-        return (database, .postgres(), PostgresAccountStore(), { await database.shutdown() })
-    }
-
-    static let all: [SchedulingBackend] = [.sqlite, .postgres]
+/// The backends every test of ``SchedulingStoreConformance`` runs on.
+enum SchedulingBackend {
+    static let all: [StoreBackend<SchedulingTestStores>] = [
+        .sqlite("scheduling-conformance", modules: [AuthSchema.self, SchedulingSchema.self]) { _ in SchedulingTestStores(stores: .sqlite(), accounts: SQLiteAccountStore()) },
+        .postgres("scheduling", modules: [AuthSchema.self, SchedulingSchema.self]) { _ in SchedulingTestStores(stores: .postgres(), accounts: PostgresAccountStore()) },
+    ]
 }
 
 /// The promises Scheduling's stores make, through their protocols only: a schedule or feed is
@@ -34,25 +29,21 @@ struct SchedulingStoreConformance {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func withStores(
-        _ backend: SchedulingBackend, _ body: (any TransactionRunner, SchedulingStores, [Int64]) async throws -> Void
+        _ backend: StoreBackend<SchedulingTestStores>, _ body: (any TransactionRunner, SchedulingStores, [Int64]) async throws -> Void
     ) async throws {
-        let (transactions, stores, accounts, cleanUp) = try await backend.make()
-        do {
+        try await backend.with { transactions, under in
+            let (stores, accounts) = (under.stores, under.accounts)
             let owners = try await transactions.write { tx throws in
                 try ["ada", "grace"].map { name in
                     try #require(try accounts.insert(Account(username: name, email: nil, passwordHash: "x", role: .student, createdAt: Self.start), in: tx).id)
                 }
             }
             try await body(transactions, stores, owners)
-        } catch {
-            await cleanUp()
-            throw error
         }
-        await cleanUp()
     }
 
     @Test(arguments: SchedulingBackend.all)
-    func aSavedScheduleIsReachedOnlyThroughItsOwner(_ backend: SchedulingBackend) async throws {
+    func aSavedScheduleIsReachedOnlyThroughItsOwner(_ backend: StoreBackend<SchedulingTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, owners in
             let (ada, grace) = (owners[0], owners[1])
             let saved = try await transactions.write { tx throws in
@@ -83,7 +74,7 @@ struct SchedulingStoreConformance {
     }
 
     @Test(arguments: SchedulingBackend.all)
-    func aCalendarRevisionMovesOnlyWhenItsContentDoes(_ backend: SchedulingBackend) async throws {
+    func aCalendarRevisionMovesOnlyWhenItsContentDoes(_ backend: StoreBackend<SchedulingTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, owners in
             try await transactions.write { tx throws in
                 let first = try stores.calendars.revision(of: "account:1", contentHash: "a", at: Self.start, in: tx)
@@ -106,7 +97,7 @@ struct SchedulingStoreConformance {
     }
 
     @Test(arguments: SchedulingBackend.all)
-    func ratingsMergeOrReplace(_ backend: SchedulingBackend) async throws {
+    func ratingsMergeOrReplace(_ backend: StoreBackend<SchedulingTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, _ in
             let first = RatingsDocument(courses: [.init(course: "CS 310", averageGPA: 3.1)], instructors: [.init(name: "M. Curie", rating: 4.5)])
             let second = RatingsDocument(courses: [.init(course: "CS 320", averageGPA: 2.9)], instructors: [])
