@@ -47,6 +47,9 @@ public final class GatewayDatabase: Sendable {
         checkpointer.stop()
     }
 
+    /// How many rounds the checkpointing thread has run (for tests that wait for one).
+    public var checkpointRounds: Int { checkpointer.rounds.load(ordering: .acquiring) }
+
     /// How many write transactions are running or queued for the writer right now (for tests
     /// that wait until a write has queued, and for diagnostics).
     public var writesQueuedOrRunning: Int { writesInFlight.load(ordering: .acquiring) }

@@ -32,6 +32,8 @@ final class WALCheckpointer: Sendable {
     private let connection: DatabaseQueue
     private let restartFrames: Int
     private let stopped = Atomic<Bool>(false)
+    /// Rounds run so far (for tests and diagnostics).
+    let rounds = Atomic<Int>(0)
     private let wake = DispatchSemaphore(value: 0)
 
     /// Opens the checkpointer's connection to the (already created) database file at `path`.
@@ -68,6 +70,7 @@ final class WALCheckpointer: Sendable {
             let (frames, _) = try db.checkpoint(.passive)
             if frames > restartFrames { try db.checkpoint(.restart) }
         }
+        rounds.add(1, ordering: .releasing)
     }
 
     /// Ends the thread after one last checkpoint.
