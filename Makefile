@@ -23,6 +23,9 @@ run: deps
 
 ## Everything CI checks: the OpenAPI document is valid, Package.swift declares exactly what
 ## each target imports, then the whole test suite.
+## A crash prints only the crashed thread's frames (what a CI log's tail can show).
+export SWIFT_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=none,images=none
+
 test: deps openapi-validate
 	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests

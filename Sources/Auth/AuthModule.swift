@@ -26,21 +26,24 @@ public struct AuthModule: Sendable {
     }
 
     /// Every hour, tokens that expired or were revoked more than a day ago are deleted, so the
-    /// table holds live tokens and a day of history (for "why was I signed out" questions).
+    /// table holds live tokens and a day of history (for "why was I signed out" questions); the
+    /// sign-in throttle's entries past their window go too.
     public static let pruneTokens = JobKind<NoPayload>("auth.prune-tokens")
 
     public let service: AuthService
 
     /// The module on `store`. The server key (made once by the migration) keys the sign-in
-    /// throttle and token hashes.
+    /// throttle, whose counts `signInLedger` keeps for every instance, and token hashes.
     public static func live(
-        transactions: any TransactionRunner, store: any AccountStoring, hasher: PasswordHasher, clock: any GatewayClock,
-        settings: Settings, revocations: [any CredentialRevocation], logger: Logger
+        transactions: any TransactionRunner, store: any AccountStoring, signInLedger: any SignInLedgerStoring, hasher: PasswordHasher,
+        clock: any GatewayClock, settings: Settings, revocations: [any CredentialRevocation], logger: Logger
     ) throws -> AuthModule {
         let serverKey = SymmetricKey(data: try transactions.readAtStartup { db in try store.serverKey(in: db) })
+        let throttle = SharedSignInThrottle(
+            rules: LoginThrottle(limits: settings.loginThrottle, key: serverKey), transactions: transactions, ledger: signInLedger
+        )
         return AuthModule(service: AuthService(
-            transactions: transactions, store: store, hasher: hasher,
-            throttle: LoginThrottle(limits: settings.loginThrottle, key: serverKey), clock: clock, settings: settings.tokens,
+            transactions: transactions, store: store, hasher: hasher, throttle: throttle, clock: clock, settings: settings.tokens,
             serverKey: serverKey, signUps: RateLimit(limit: settings.signUpsPerHour, window: 3600), revocations: revocations,
             logger: logger
         ))
@@ -49,7 +52,10 @@ public struct AuthModule: Sendable {
     /// Registers the hourly token pruning.
     public func register(in registry: JobRegistry) throws {
         let service = self.service
-        try registry.registerHousekeeping(Self.pruneTokens) { _ = try await service.pruneTokens(olderThan: 24 * 3600) }
+        try registry.registerHousekeeping(Self.pruneTokens) {
+            _ = try await service.pruneTokens(olderThan: 24 * 3600)
+            if let shared = service.throttle as? SharedSignInThrottle { _ = try await shared.prune(now: service.clock.now()) }
+        }
     }
 
     /// The module's HTTP routes (`/v1/auth/...`, `/v1/me`, `/v1/admin/accounts`).

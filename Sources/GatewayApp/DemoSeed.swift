@@ -5,7 +5,6 @@ import Logging
 import GatewayHTTP
 import Auth
 import Foundation
-import GRDB
 import GatewayCore
 import Jobs
 import Scheduling
@@ -14,6 +13,9 @@ import Gradebook
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {
     let app: GatewayApplication
+
+    /// The advisory lock instances seed a shared database under, one after another.
+    static let lock: Int64 = 0x6761_7465_7761_7902
 
     /// Demo accounts. Their documented passwords (README) are used only with
     /// `--demo-passwords documented` (what `make run` passes for its own file); otherwise each

@@ -1,5 +1,4 @@
 public import Gradebook
-import GRDB
 import Push
 import Storage
 
@@ -16,18 +15,18 @@ extension GatewayApplication {
     /// Demo data only in a database made for it: `--demo` marks a new database; a marked one
     /// refuses to serve without `--demo` (its accounts' passwords were published or printed),
     /// and an unmarked one (real data) refuses `--demo` (which would add those accounts to it).
-    static func checkDemoMark(database: GatewayDatabase, demo: Bool, isNew: Bool) throws {
-        let marked = try database.pool.read { db in try DatabaseMarks.isMarked(DatabaseMarks.demo, in: db) }
+    static func checkDemoMark(storage: GatewayStorage, demo: Bool, isNew: Bool) throws {
+        let marked = try storage.isMarked(DatabaseMarks.demo)
         switch (demo, marked) {
         case (true, false) where isNew:
-            try database.pool.write { db in try DatabaseMarks.mark(DatabaseMarks.demo, in: db) }
+            try storage.mark(DatabaseMarks.demo)
         case (true, false):
             throw StartupRefusal(
-                "--demo needs a new database, and \(database.path) already holds data: demo accounts with known passwords would be added to it. Use another --database."
+                "--demo needs a new database, and \(storage) already holds data: demo accounts with known passwords would be added to it. Use another --database."
             )
         case (false, true):
             throw StartupRefusal(
-                "\(database.path) is a demo database (its accounts' passwords were published); serve it only with --demo, or use another --database."
+                "\(storage) is a demo database (its accounts' passwords were published); serve it only with --demo, or use another --database."
             )
         default:
             break
@@ -37,7 +36,9 @@ extension GatewayApplication {
     /// Seeds the demo data when asked to and the database holds no accounts yet.
     public func seedDemoIfRequested() async throws {
         guard configuration.demo else { return }
-        try await DemoSeed(app: self).run()
+        // Instances started together on one PostgreSQL database seed in turn: the first seeds,
+        // the others find the data there and leave it.
+        try await storage.exclusively(DemoSeed.lock) { try await DemoSeed(app: self).run() }
     }
 
     /// Refuses to serve while stored credentials are sealed under keys this server doesn't have
@@ -49,7 +50,7 @@ extension GatewayApplication {
         throw StartupRefusal(
             "\(report.unreadable.count) of \(report.checked) stored credentials can't be opened with the vault's keys\(keys): "
                 + "the key file (\(vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
-                + "`gateway vault forget-unreadable --database \(configuration.databasePath) --yes` to delete those stored accounts."
+                + "`gateway vault forget-unreadable --database \(storage) --yes` to delete those stored accounts."
         )
     }
 }

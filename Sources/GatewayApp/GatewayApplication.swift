@@ -27,14 +27,12 @@ public import Web
 /// builds the services, mounts every module's routes behind the shared middleware, and runs
 /// the HTTP server and background services under one service group.
 public struct GatewayApplication: Sendable {
-    /// Schema modules in dependency order.
-    public static let schemaModules: [any SchemaModule.Type] = [
-        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
-        PushSchema.self,
-    ]
+    /// SQLite schema modules in dependency order (``GatewayStorage/sqliteModules``).
+    public static var schemaModules: [any SchemaModule.Type] { GatewayStorage.sqliteModules }
 
     public let configuration: GatewayConfiguration
-    public let database: GatewayDatabase
+    /// The database: the SQLite file, or the PostgreSQL database all instances share.
+    public let storage: GatewayStorage
     public let clock: any GatewayClock
     public let auth: AuthService
     public let catalog: CatalogService
@@ -82,18 +80,23 @@ public struct GatewayApplication: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        self.database = try GatewayDatabase(path: configuration.databasePath, modules: Self.schemaModules)
-        let isNew = try database.isNew()
-        try database.migrate()
-        try Self.checkDemoMark(database: database, demo: configuration.demo, isNew: isNew)
-        self.vault = try VaultKeyProvider(
-            environment: configuration.environment, databasePath: configuration.databasePath, keyFilePath: configuration.vaultKeyFile
+        let storage = try GatewayStorage.open(
+            try DatabaseLocation.parse(configuration.databasePath, environment: configuration.environment),
+            connections: configuration.databaseConnections, logger: logger
         )
-        let stores = GatewayStores.sqlite(database: database, vault: vault)
+        self.storage = storage
+        let database = storage.transactions
+        let isNew = try storage.isNew()
+        try storage.migrate()
+        try Self.checkDemoMark(storage: storage, demo: configuration.demo, isNew: isNew)
+        self.vault = try VaultKeyProvider(
+            source: storage.vaultKeySource(environment: configuration.environment, keyFile: configuration.vaultKeyFile)
+        )
+        let stores = storage.stores(vault: vault)
 
         self.jobs = JobsRuntime(transactions: database, stores: stores.jobs, clock: clock, configuration: configuration.jobs, logger: logger)
         let auth = try AuthModule.live(
-            transactions: database, store: stores.accounts, hasher: configuration.makePasswordHasher(), clock: clock,
+            transactions: database, store: stores.accounts, signInLedger: stores.signInLedger, hasher: configuration.makePasswordHasher(), clock: clock,
             settings: configuration.authSettings, revocations: [SchedulingModule.credentialRevocation(stores: stores.scheduling)],
             logger: logger
         )
@@ -181,7 +184,7 @@ public struct GatewayApplication: Sendable {
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
         OpsRoutes(
-            database: database, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
+            storage: storage, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
             metricsReaders: OpsRoutes.loopback + configuration.trustedProxies
         )
             .register(with: guarded, on: router)
@@ -284,10 +287,16 @@ public struct GatewayApplication: Sendable {
             "serving",
             metadata: [
                 "address": "\(configuration.host):\(configuration.port)",
-                "database": "\(configuration.databasePath)",
-                "sqlite": "\((try? database.sqliteVersion()) ?? "?")",
+                "database": "\(storage)",
+                "engine": "\(storage.engineVersion())",
             ]
         )
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            await storage.shutdown()
+            throw error
+        }
+        await storage.shutdown()
     }
 }

@@ -14,7 +14,12 @@ public import Registration
 public struct GatewayConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
+    /// The database: a SQLite file path, or a `postgres://` / `postgresql://` URL
+    /// (``DatabaseLocation``).
     public var databasePath = "./data/gateway.sqlite"
+    /// On PostgreSQL, the most connections this instance opens (its pool). Every instance
+    /// opens up to this many: keep instances × this below the server's `max_connections`.
+    public var databaseConnections = 16
     /// Serve a demo database: a new one is seeded and marked as a demo; a marked one is served
     /// only with this set, and an unmarked one refuses it.
     public var demo = false

@@ -7,7 +7,7 @@ import Storage
 
 /// Liveness, readiness, metrics and the API contract.
 struct OpsRoutes {
-    let database: GatewayDatabase
+    let storage: GatewayStorage
     let openAPIPath: String?
     /// When set, `/metrics` (and `/metrics/`) answer only requests with
     /// `Authorization: Bearer <token>`, compared in constant time: the app guards its metrics
@@ -20,7 +20,7 @@ struct OpsRoutes {
     static let loopback = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"].compactMap(AddressRange.init)
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
-        let database = self.database
+        let storage = self.storage
         let openAPIPath = self.openAPIPath
         let metricsToken = self.metricsToken, metricsReaders = self.metricsReaders
 
@@ -29,7 +29,7 @@ struct OpsRoutes {
         }
 
         // Readiness: the database answers and every migration is applied. `?deep=1` also runs
-        // PRAGMA integrity_check, which reads the whole file, so only admins may ask for it.
+        // the integrity check (SQLite reads the whole file), so only admins may ask for it.
         guarded.group(router, "readyz", access: .public).get { request, context in
             var context = context
             let deep = ["1", "true"].contains(request.uri.queryParameters["deep"].map(String.init) ?? "")
@@ -38,11 +38,11 @@ struct OpsRoutes {
                 guard let identity = context.identity else { throw Problem.unauthenticated() }
                 guard identity.role >= .admin else { throw Problem.forbidden("Only admins may run the deep check.") }
             }
-            let ready = database.isReady()
+            let ready = await storage.isReady()
             var body: [String: String] = ["status": ready ? "ready" : "not-ready", "database": ready ? "ok" : "unavailable"]
             var healthy = ready
             if deep {
-                let report = (try? database.integrityCheck()) ?? ["check failed"]
+                let report = (try? await storage.integrityCheck()) ?? ["check failed"]
                 body["integrity"] = report.joined(separator: "; ")
                 healthy = healthy && report == ["ok"]
             }

@@ -34,8 +34,11 @@ import Synchronization
 /// under a server key (never the text, so a 1 MiB username costs 17 bytes), each counter holds
 /// at most its limit of entries, and the tables hold at most `capacity` counters and
 /// `knownCapacity` known pairs, evicting the longest idle first. IPv6 counts per /64.
-/// The state is in memory: it protects one process.
-public final class LoginThrottle: Sendable {
+/// The state here is in memory: it protects one process (an upstream's sign-ins, tests). The
+/// gateway's own sign-ins use Auth's shared throttle, which keeps the same counters, by the
+/// same rules (``counters(username:address:pair:known:)``, ``delay(for:limit:now:)``), in the
+/// database every instance shares.
+public final class LoginThrottle: SignInThrottling {
     public struct Limits: Sendable {
         /// Failures for one username from one client address.
         public var failuresPerUsername: Int
@@ -74,18 +77,55 @@ public final class LoginThrottle: Sendable {
     }
 
     /// A 128-bit tag of what a counter counts (its kind is part of the MAC'd message).
-    struct Key: Hashable, Sendable {
-        let high: UInt64
-        let low: UInt64
+    public struct Key: Hashable, Sendable {
+        public let high: UInt64
+        public let low: UInt64
+
+        public init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+        }
+
+        /// The 16 bytes, big-endian: how a shared ledger stores the counter.
+        public var bytes: Data {
+            var data = Data(count: 16)
+            for index in 0..<8 {
+                data[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+                data[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+            }
+            return data
+        }
+    }
+
+    /// One counter an attempt belongs to, with its limit; address counters count failures only.
+    public struct Counter: Sendable {
+        public let key: Key
+        public let limit: Int
+        public let isAddress: Bool
     }
 
     /// A reserved attempt: it counts as a failure until ``succeeded(_:now:)`` gives it back.
     public struct Attempt: Sendable {
-        let keys: [Key]
-        let pair: Key
-        let address: (key: Key, limit: Int)?
-        let known: Bool
-        let at: Date
+        /// The counters reserved (all but the address's).
+        public let keys: [Key]
+        /// The (username, address) pair.
+        public let pair: Key
+        /// The address's counter, counted when the attempt fails.
+        public let address: (key: Key, limit: Int)?
+        /// Whether the pair was known (signed in from there lately).
+        public let known: Bool
+        public let at: Date
+        /// Identifies the reservation in a shared ledger (random; unused in memory).
+        public let reservation: Int64
+
+        public init(keys: [Key], pair: Key, address: (key: Key, limit: Int)?, known: Bool, at: Date, reservation: Int64 = 0) {
+            self.keys = keys
+            self.pair = pair
+            self.address = address
+            self.known = known
+            self.at = at
+            self.reservation = reservation
+        }
     }
 
     private struct State {
@@ -107,17 +147,17 @@ public final class LoginThrottle: Sendable {
     /// Reserves an attempt, or answers how many seconds to wait. The attempt counts against
     /// every counter it belongs to at once.
     public func begin(username: String, address: String?, now: Date) -> Result<Attempt, Throttled> {
-        let pair = tag("p", username, address.map(Self.network) ?? "-")
+        let pair = pairKey(username: username, address: address)
         return state.withLock { state in
             let known = address != nil && state.known[pair].map { now.timeIntervalSince($0) < limits.knownAddressLifetime } == true
             let counters = self.counters(username: username, address: address, pair: pair, known: known)
             var wait: TimeInterval = 0
-            for (key, limit, _) in counters {
-                wait = max(wait, delay(for: state.failures[key] ?? [], limit: limit, now: now))
+            for counter in counters {
+                wait = max(wait, delay(for: state.failures[counter.key] ?? [], limit: counter.limit, now: now))
             }
             if wait > 0 { return .failure(Throttled(retryAfterSeconds: max(1, Int(wait.rounded(.up))))) }
             let reserved = counters.filter { !$0.isAddress }
-            for (key, limit, _) in reserved { record(key, limit: limit, now: now, in: &state) }
+            for counter in reserved { record(counter.key, limit: counter.limit, now: now, in: &state) }
             let addressCounter = counters.first { $0.isAddress }.map { (key: $0.key, limit: $0.limit) }
             return .success(Attempt(keys: reserved.map(\.key), pair: pair, address: addressCounter, known: known, at: now))
         }
@@ -172,12 +212,12 @@ public final class LoginThrottle: Sendable {
 
     /// Seconds a new attempt would wait now, or nil: a read-only look (tests, diagnostics).
     public func retryAfter(username: String, address: String?, now: Date) -> Int? {
-        let pair = tag("p", username, address.map(Self.network) ?? "-")
+        let pair = pairKey(username: username, address: address)
         return state.withLock { state in
             let known = address != nil && state.known[pair].map { now.timeIntervalSince($0) < limits.knownAddressLifetime } == true
             var wait: TimeInterval = 0
-            for (key, limit, _) in counters(username: username, address: address, pair: pair, known: known) {
-                wait = max(wait, delay(for: state.failures[key] ?? [], limit: limit, now: now))
+            for counter in counters(username: username, address: address, pair: pair, known: known) {
+                wait = max(wait, delay(for: state.failures[counter.key] ?? [], limit: counter.limit, now: now))
             }
             return wait > 0 ? max(1, Int(wait.rounded(.up))) : nil
         }
@@ -188,19 +228,30 @@ public final class LoginThrottle: Sendable {
         state.withLock { ($0.failures.count, $0.known.count) }
     }
 
-    /// The counters an attempt belongs to, with their limits.
-    private func counters(username: String, address: String?, pair: Key, known: Bool) -> [(key: Key, limit: Int, isAddress: Bool)] {
-        if known { return [(knownGuard(pair), limits.failuresFromKnownAddress, false)] }
-        var keys = [(key: pair, limit: limits.failuresPerUsername, isAddress: false), (tag("u", username, ""), limits.failuresPerUsernameOverall, false)]
-        if let address { keys.append((tag("a", Self.network(address), ""), limits.failuresPerAddress, true)) }
+    /// The (username, address) pair's key.
+    public func pairKey(username: String, address: String?) -> Key {
+        tag("p", username, address.map(Self.network) ?? "-")
+    }
+
+    /// The counters an attempt belongs to, with their limits: the known pair's own counter
+    /// alone, else the pair's, the username's and the address's.
+    public func counters(username: String, address: String?, pair: Key, known: Bool) -> [Counter] {
+        if known { return [Counter(key: knownGuard(pair), limit: limits.failuresFromKnownAddress, isAddress: false)] }
+        var keys = [
+            Counter(key: pair, limit: limits.failuresPerUsername, isAddress: false),
+            Counter(key: tag("u", username, ""), limit: limits.failuresPerUsernameOverall, isAddress: false),
+        ]
+        if let address { keys.append(Counter(key: tag("a", Self.network(address), ""), limit: limits.failuresPerAddress, isAddress: true)) }
         return keys
     }
 
-    private func knownGuard(_ pair: Key) -> Key { Key(high: pair.high ^ 0x6b6e_6f77_6e00_0000, low: pair.low) }
+    /// The counter of failures from an address the pair is known at.
+    public func knownGuard(_ pair: Key) -> Key { Key(high: pair.high ^ 0x6b6e_6f77_6e00_0000, low: pair.low) }
 
     /// The wait a counter imposes: none below its limit; past it, `firstDelay` doubled for each
-    /// failure beyond the limit, from the latest failure, capped at the window.
-    private func delay(for failures: [Date], limit: Int, now: Date) -> TimeInterval {
+    /// failure beyond the limit, from the latest failure, capped at the window. `failures` are
+    /// in time order.
+    public func delay(for failures: [Date], limit: Int, now: Date) -> TimeInterval {
         let recent = failures.filter { now.timeIntervalSince($0) < limits.window }
         guard recent.count >= limit, let latest = recent.last else { return 0 }
         let excess = min(recent.count - limit, 30)
@@ -242,4 +293,21 @@ public final class LoginThrottle: Sendable {
 /// A refused attempt: how long to wait.
 public struct Throttled: Error, Sendable, Equatable {
     public let retryAfterSeconds: Int
+
+    public init(retryAfterSeconds: Int) { self.retryAfterSeconds = retryAfterSeconds }
+}
+
+/// Where sign-in attempts are reserved and counted: ``LoginThrottle`` in one process's memory,
+/// or a ledger in the database all instances share (Auth's `SharedSignInThrottle`).
+public protocol SignInThrottling: Sendable {
+    /// Reserves an attempt, or answers how long to wait.
+    func begin(username: String, address: String?, now: Date) async throws -> Result<LoginThrottle.Attempt, Throttled>
+    /// The password was right.
+    func succeeded(_ attempt: LoginThrottle.Attempt, now: Date) async throws
+    /// The password was wrong.
+    func failed(_ attempt: LoginThrottle.Attempt, now: Date) async throws
+    /// No verdict was reached: the reservation is given back.
+    func withdraw(_ attempt: LoginThrottle.Attempt) async throws
+    /// Seconds a new attempt would wait now, or nil (nothing is reserved).
+    func retryAfter(username: String, address: String?, now: Date) async throws -> Int?
 }

@@ -1,4 +1,6 @@
+public import Contracts
 public import GRDB
+import PostgresNIO
 
 /// What a database is, written into it: for now, whether it was made for the demo. The table
 /// belongs to Storage (the database as a whole), not to a feature module.
@@ -18,21 +20,31 @@ public enum StorageSchema: SchemaModule {
     ]
 }
 
-/// Reads and writes the marks.
+/// Reads and writes the marks, on either backend.
 public enum DatabaseMarks {
     /// The mark of a database made by `serve --demo`: it holds demo accounts whose passwords
     /// were published or printed, so it must never be served as a real one.
     public static let demo = "demo"
 
-    public static func isMarked(_ name: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM database_marks WHERE name = ?)", arguments: [name]) ?? false
+    public static func isMarked(_ name: String, in transaction: any StoreTransaction) throws -> Bool {
+        if let db = transaction as? Database {
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM database_marks WHERE name = ?)", arguments: [name]) ?? false
+        }
+        return try transaction.postgres().query("SELECT EXISTS (SELECT 1 FROM database_marks WHERE name = \(name))").first?.decode(Bool.self) ?? false
     }
 
-    public static func mark(_ name: String, value: String = "1", in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO database_marks (name, value, marked_at) VALUES (?, ?, CURRENT_TIMESTAMP)",
-            arguments: [name, value]
-        )
+    public static func mark(_ name: String, value: String = "1", in transaction: any StoreTransaction) throws {
+        if let db = transaction as? Database {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO database_marks (name, value, marked_at) VALUES (?, ?, CURRENT_TIMESTAMP)",
+                arguments: [name, value]
+            )
+            return
+        }
+        try transaction.postgres().execute("""
+            INSERT INTO database_marks (name, value, marked_at) VALUES (\(name), \(value), now())
+            ON CONFLICT (name) DO UPDATE SET value = excluded.value, marked_at = excluded.marked_at
+            """)
     }
 }
 

@@ -18,7 +18,7 @@ struct CreateUser: AsyncParsableCommand {
         abstract: "Create an account of any role. Without --password, the password is read from stdin."
     )
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "Username or email address.") var username: String
     @Option(help: "Password (prefer stdin: a flag shows up in the process list and shell history).") var password: String?
     @Option(help: "student, instructor or admin.") var role: Role
@@ -26,7 +26,7 @@ struct CreateUser: AsyncParsableCommand {
 
     func run() async throws {
         var config = GatewayConfiguration()
-        config.databasePath = try Env.sqliteDatabasePath(database)
+        config.databasePath = try Env.database(database)
         let secret: String
         if let password {
             secret = password

@@ -10,25 +10,22 @@ enum Env {
         return value
     }
 
-    /// The database location from `--database`, else `GATEWAY_DATABASE`, else the default file,
-    /// as a SQLite path. A `postgres://` URL is recognised (and its password never printed), but
-    /// not every module has its PostgreSQL stores yet, so it is refused with a clear error rather
-    /// than taken for a file name; any other URL scheme is refused too.
-    static func sqliteDatabasePath(_ option: String?) throws -> String {
-        let location: DatabaseLocation
+    /// The database from `--database`, else `GATEWAY_DATABASE`, else the default file: a
+    /// SQLite path, or a `postgres://` / `postgresql://` URL. Checked here, so that a mistyped
+    /// URL is a clear error (its password never printed) rather than a file name.
+    static func database(_ option: String?) throws -> String {
+        let value = option ?? string("database") ?? defaultDatabasePath
         do {
-            location = try DatabaseLocation.parse(option ?? string("database") ?? defaultDatabasePath)
+            _ = try DatabaseLocation.parse(value)
         } catch let error as DatabaseLocationError {
             throw GatewayCLIError("--database: \(error)")
         }
-        switch location {
-        case .sqlite(let path):
-            return path
-        case .postgres(let settings):
-            throw GatewayCLIError(
-                "--database \(settings): PostgreSQL is not available in this build yet (Push has no PostgreSQL stores so far; see docs/postgres.md). Give a SQLite file path."
-            )
-        }
+        return value
+    }
+
+    /// ``database(_:)`` parsed.
+    static func databaseLocation(_ option: String?) throws -> DatabaseLocation {
+        try DatabaseLocation.parse(database(option))
     }
 
     static func bool(_ flag: String) -> Bool {

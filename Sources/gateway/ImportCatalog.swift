@@ -22,7 +22,7 @@ struct ImportCatalog: AsyncParsableCommand {
         case native, umdio
     }
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "native or umdio.") var format: Format
     @Flag(help: "Apply nothing when any row is bad.") var strict = false
     @Option(help: "College of new subjects from a umd.io file (the format has none).") var college: String?
@@ -42,7 +42,7 @@ struct ImportCatalog: AsyncParsableCommand {
         } catch let error as CatalogFileError {
             throw GatewayCLIError(error.description)
         }
-        let path = try Env.sqliteDatabasePath(database)
+        let path = try Env.database(database)
         var configuration = GatewayConfiguration()
         configuration.databasePath = path
         configuration.registration = try registration.settings()

@@ -21,7 +21,7 @@ struct ImportRatings: AsyncParsableCommand {
         case json, csv
     }
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "json or csv; by default from the file's extension.") var format: Format?
     @Flag(help: "Remove every rating the file does not name.") var replace = false
     @Argument(help: "The ratings file.") var file: String
@@ -30,7 +30,7 @@ struct ImportRatings: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else { throw GatewayCLIError("cannot read \(file)") }
         let chosen = format ?? (file.lowercased().hasSuffix(".csv") ? .csv : .json)
         var configuration = GatewayConfiguration()
-        configuration.databasePath = try Env.sqliteDatabasePath(database)
+        configuration.databasePath = try Env.database(database)
         configuration.logLevel = .error
         let app = try GatewayApplication(configuration: configuration)
         let summary: RatingService.ImportSummary

@@ -8,7 +8,7 @@ import Logging
 import Storage
 
 /// `gateway jobs list|retry|cancel`: operator commands on the job queue, against the database
-/// file directly (the server may be running: SQLite handles the concurrency).
+/// directly (servers may be running: the database handles the concurrency).
 struct Jobs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
@@ -18,12 +18,16 @@ struct Jobs: AsyncParsableCommand {
 
     /// The job service on the database, without workers.
     static func service(database: String?) throws -> JobsService {
-        let path = try Env.sqliteDatabasePath(database)
-        let db = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
-        try db.migrate()
+        let logger = Logger(label: "jobs-cli")
+        let storage = try GatewayStorage.open(try Env.databaseLocation(database), connections: 2, logger: logger)
+        try storage.migrate()
         var config = JobsConfiguration()
         config.workersEnabled = false
-        return JobsRuntime(transactions: db, stores: .sqlite(database: db), clock: SystemClock(), configuration: config, logger: Logger(label: "jobs-cli")).service
+        let stores: JobsStores = switch storage {
+        case .sqlite(let database): .sqlite(database: database)
+        case .postgres(let database): .postgres(database: database)
+        }
+        return JobsRuntime(transactions: storage.transactions, stores: stores, clock: SystemClock(), configuration: config, logger: logger).service
     }
 
     static func run<T>(_ body: () async throws -> T) async throws -> T {
@@ -38,7 +42,7 @@ struct Jobs: AsyncParsableCommand {
 struct JobsList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List jobs, newest first.")
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "Only these states, comma-separated (available, scheduled, running, retryable, completed, discarded, cancelled).") var state: String?
     @Option(help: "Only this queue.") var queue: String?
     @Option(help: "Only this kind.") var kind: String?
@@ -80,7 +84,7 @@ struct JobsList: AsyncParsableCommand {
 struct JobsRetry: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make a job available to run now.")
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Argument(help: "The job's id.") var id: Int64
 
     func run() async throws {
@@ -93,7 +97,7 @@ struct JobsRetry: AsyncParsableCommand {
 struct JobsCancel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a job that has not finished.")
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Argument(help: "The job's id.") var id: Int64
 
     func run() async throws {

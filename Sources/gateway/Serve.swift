@@ -16,7 +16,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Address to listen on (GATEWAY_HOST).") var host: String?
     @Option(help: "Port to listen on (GATEWAY_PORT).") var port: Int?
-    @Option(help: "SQLite database file, created with its folder (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, created with its folder, or a postgres:// URL that many instances may share (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(name: .customLong("database-connections"), help: "On PostgreSQL, the most connections this instance opens (GATEWAY_DATABASE_CONNECTIONS). Default: 16") var databaseConnections: Int?
     @Flag(help: "Serve a demo database: a new one is seeded and marked; a marked one needs this flag (GATEWAY_DEMO=1).") var demo = false
     @Option(name: .customLong("demo-passwords"), help: "generated (random, printed once; the default) or documented (the README's, as make run uses) (GATEWAY_DEMO_PASSWORDS).") var demoPasswords: String?
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for native TLS (GATEWAY_TLS_CERT).") var tlsCert: String?
@@ -52,7 +53,9 @@ struct Serve: AsyncParsableCommand {
         var config = GatewayConfiguration()
         config.host = host ?? Env.string("host") ?? config.host
         config.port = try port ?? Env.int("port") ?? config.port
-        config.databasePath = try Env.sqliteDatabasePath(database)
+        config.databasePath = try Env.database(database)
+        config.databaseConnections = try databaseConnections ?? Env.int("database-connections") ?? config.databaseConnections
+        guard (1...1000).contains(config.databaseConnections) else { throw GatewayCLIError("--database-connections must be between 1 and 1000") }
         config.demo = demo || Env.bool("demo")
         if let raw = demoPasswords ?? Env.string("demo-passwords") {
             guard let value = GatewayConfiguration.DemoPasswords(rawValue: raw) else {

@@ -27,7 +27,7 @@ struct RotateKey: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "The vault key file. Default: <database>.vault-keys") var keyFile: String?
     @Flag(help: "Keys come from GATEWAY_VAULT_KEY: re-seal every row under the current one.") var env = false
 
@@ -56,7 +56,7 @@ struct ForgetUnreadable: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "SQLite database file (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
+    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "The vault key file. Default: <database>.vault-keys") var keyFile: String?
     @Flag(help: "Delete them (without it, only count them).") var yes = false
 
@@ -77,7 +77,7 @@ struct ForgetUnreadable: AsyncParsableCommand {
 /// the default) and its vault key file, logging errors only.
 func vaultApplication(database: String?, keyFile: String?) throws -> GatewayApplication {
     var configuration = GatewayConfiguration()
-    configuration.databasePath = try Env.sqliteDatabasePath(database)
+    configuration.databasePath = try Env.database(database)
     configuration.vaultKeyFile = keyFile
     configuration.logLevel = .error
     return try GatewayApplication(configuration: configuration)

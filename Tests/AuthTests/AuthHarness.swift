@@ -23,9 +23,15 @@ struct AuthHarness {
         auth = AuthService(
             transactions: database, store: SQLiteAccountStore(),
             hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 1),
-            throttle: LoginThrottle(key: key), clock: clock, serverKey: key, signUps: signUps
+            throttle: SharedSignInThrottle(rules: LoginThrottle(key: key), transactions: database, ledger: SQLiteSignInLedgerStore()),
+            clock: clock, serverKey: key, signUps: signUps
         )
         accounts = AuthAccountDirectory(service: auth, credentialCacheSeconds: 600)
+    }
+
+    /// Entries the sign-in throttle keeps (reservations and failures).
+    func throttleEntries() throws -> Int {
+        try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auth_sign_in_entries") ?? 0 }
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }

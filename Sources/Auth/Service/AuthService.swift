@@ -35,7 +35,8 @@ public final class AuthService: Sendable {
     public let transactions: any TransactionRunner
     public let store: any AccountStoring
     public let hasher: PasswordHasher
-    public let throttle: LoginThrottle
+    /// Sign-in attempts, reserved and counted (shared by every instance on the database).
+    public let throttle: any SignInThrottling
     public let clock: any GatewayClock
     public let settings: Settings
     /// Sign-ups per client address (v1 accounts and SDSU `addstudent` alike).
@@ -47,7 +48,7 @@ public final class AuthService: Sendable {
     let logger: Logger
 
     public init(
-        transactions: any TransactionRunner, store: any AccountStoring, hasher: PasswordHasher, throttle: LoginThrottle,
+        transactions: any TransactionRunner, store: any AccountStoring, hasher: PasswordHasher, throttle: any SignInThrottling,
         clock: any GatewayClock, settings: Settings = Settings(), serverKey: SymmetricKey = SymmetricKey(size: .bits256),
         signUps: RateLimit = RateLimit(limit: 10, window: 3600), revocations: [any CredentialRevocation] = [],
         logger: Logger = Logger(label: "auth")
@@ -130,15 +131,20 @@ public final class AuthService: Sendable {
             guard try await running.value else { throw AuthError.invalidCredentials }
             return usable
         }
-        let attempt = try reserveAttempt(username: signInName, clientAddress: clientAddress)
+        // A credential verified lately (the same student's app, warm) is not a guess: nothing is
+        // reserved or counted for it, but a throttled name or address still waits, as a hash
+        // would.
+        if let usable, let id = usable.id,
+            cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
+        {
+            if let wait = try await throttle.retryAfter(username: signInName, address: clientAddress, now: clock.now()) {
+                throw AuthError.throttled(retryAfterSeconds: wait)
+            }
+            return usable
+        }
+        let attempt = try await reserveAttempt(username: signInName, clientAddress: clientAddress)
         let valid: Bool
         do {
-            if let usable, let id = usable.id,
-                cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
-            {
-                throttle.succeeded(attempt, now: clock.now())
-                return usable
-            }
             if let cache, let usable {
                 let hasher = self.hasher
                 valid = try await cache.sharedVerification(redID: signInName, passwordHash: usable.passwordHash, password: password) {
@@ -148,22 +154,22 @@ public final class AuthService: Sendable {
                 valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: client)
             }
         } catch {
-            throttle.withdraw(attempt)
+            try? await throttle.withdraw(attempt)
             throw error
         }
         guard valid, let usable, let id = usable.id else {
-            throttle.failed(attempt, now: clock.now())
+            try await throttle.failed(attempt, now: clock.now())
             logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: signInName))"])
             throw AuthError.invalidCredentials
         }
-        throttle.succeeded(attempt, now: clock.now())
+        try await throttle.succeeded(attempt, now: clock.now())
         cache?.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
         return usable
     }
 
     /// Reserves a sign-in attempt in the throttle, or throws ``AuthError/throttled(retryAfterSeconds:)``.
-    func reserveAttempt(username: String, clientAddress: String?) throws -> LoginThrottle.Attempt {
-        switch throttle.begin(username: username, address: clientAddress, now: clock.now()) {
+    func reserveAttempt(username: String, clientAddress: String?) async throws -> LoginThrottle.Attempt {
+        switch try await throttle.begin(username: username, address: clientAddress, now: clock.now()) {
         case .success(let attempt): return attempt
         case .failure(let throttled): throw AuthError.throttled(retryAfterSeconds: throttled.retryAfterSeconds)
         }

@@ -1,4 +1,4 @@
-import GRDB
+import Storage
 import GatewayCore
 import GatewayHTTP
 import Hummingbird
@@ -50,8 +50,8 @@ struct ErrorResponses: Sendable {
             default:
                 return Problem(type: "http-\(error.status.code)", title: error.status.reasonPhrase, status: error.status, detail: error.body)
             }
-        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED:
-            context.logger.warning("database busy", metadata: ["error": "\(error.resultCode)"])
+        case let error where DatabaseAvailability.isTemporarilyUnavailable(error):
+            context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             return .unavailable(retryAfterSeconds: 1, detail: "The database is busy; try again.")
         default:
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])

@@ -8,9 +8,10 @@ import Scheduling
 import Storage
 
 /// Every module's stores on one backend: the one place that names concrete store types. A
-/// second backend is a second factory beside ``sqlite(database:vault:)``.
+/// backend is a factory: ``sqlite(database:vault:)`` and ``postgres(database:vault:)``.
 struct GatewayStores {
     var accounts: any AccountStoring
+    var signInLedger: any SignInLedgerStoring
     var catalog: CatalogStores
     var scheduling: SchedulingStores
     var gradebook: GradebookStores
@@ -25,9 +26,19 @@ struct GatewayStores {
     /// The stores on the gateway's SQLite file; Push's device keys are sealed by `vault`.
     static func sqlite(database: GatewayDatabase, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
-            accounts: SQLiteAccountStore(), catalog: .sqlite(), scheduling: .sqlite(), gradebook: .sqlite(),
+            accounts: SQLiteAccountStore(), signInLedger: SQLiteSignInLedgerStore(), catalog: .sqlite(), scheduling: .sqlite(), gradebook: .sqlite(),
             push: .sqlite(database: database, sealer: VaultSecretSealing(vault: vault)), jobs: .sqlite(database: database),
             registration: { catalog, jobs in .sqlite(catalog: catalog, jobs: jobs) }
+        )
+    }
+
+    /// The stores on a PostgreSQL database that many instances share; Push's device keys are
+    /// sealed by `vault`.
+    static func postgres(database: GatewayPostgres, vault: VaultKeyProvider) -> GatewayStores {
+        GatewayStores(
+            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), catalog: .postgres(), scheduling: .postgres(), gradebook: .postgres(),
+            push: .postgres(sealer: VaultSecretSealing(vault: vault)), jobs: .postgres(database: database),
+            registration: { catalog, jobs in .postgres(catalog: catalog, jobs: jobs) }
         )
     }
 }

@@ -189,11 +189,23 @@ extension GatewayPostgres: TransactionRunner {
 
     /// Connects once outside the pool, blocking the caller: start-up only.
     public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        let connection = try PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: 0, logger: logger
-        ).wait()
+        try atStartup(.read) { try body($0) }
+    }
+
+    /// Runs one unit of work on a connection of its own, outside the pool, blocking the
+    /// caller: for start-up (migrations, marks, first reads), before anything is served, so
+    /// that it needs neither the pool nor the concurrency pool's threads.
+    public func atStartup<T>(_ isolation: Isolation, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: 0, logger: logger
+            ).wait()
+        } catch {
+            throw PostgresUnreachable(settings: settings, error: error)
+        }
         defer { try? connection.close().wait() }
-        return try Self.run(.read, on: PostgresTransaction(connection: connection, logger: logger), body)
+        return try Self.run(isolation, on: PostgresTransaction(connection: connection, logger: logger), body)
     }
 
     /// The settings for a connection of its own, outside the pool (start-up reads, and the
@@ -240,4 +252,23 @@ extension GatewayPostgres: TransactionRunner {
 /// The database's connections are closing: ``GatewayPostgres/shutdown()`` has begun.
 public struct PostgresShutDown: Error, CustomStringConvertible {
     public var description: String { "the PostgreSQL connections are shut down" }
+}
+
+/// The database could not be reached or refused this instance: which one (never its password)
+/// and why, in words an operator can act on.
+public struct PostgresUnreachable: Error, CustomStringConvertible {
+    public let description: String
+
+    init(settings: PostgresSettings, error: any Error) {
+        description = "cannot connect to PostgreSQL at \(settings): \(Self.reason(error))"
+    }
+
+    /// The server's message, or the network's error; not `PSQLError`'s own description, which
+    /// hides everything.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return String(describing: underlying) }
+        return "\(error.code)"
+    }
 }

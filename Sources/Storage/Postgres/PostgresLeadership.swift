@@ -61,3 +61,22 @@ public final class PostgresLeadership: Sendable {
         try? await held?.close()
     }
 }
+
+extension GatewayPostgres {
+    /// Runs `body` while this instance holds the session-level advisory lock `key`, waiting
+    /// for any other instance that holds it: work that many instances starting together must
+    /// do one after another (seeding a demo database). The lock lives on a connection of its
+    /// own and goes with it, also when this process dies.
+    public func exclusively<T: Sendable>(_ key: Int64, _ body: () async throws -> T) async throws -> T {
+        let connection = try await dedicatedConnection()
+        do {
+            try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
+            let result = try await body()
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}

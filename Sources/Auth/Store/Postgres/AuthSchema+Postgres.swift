@@ -39,5 +39,19 @@ extension AuthSchema: PostgresSchemaModule {
             VALUES ('server-key', decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'))
             """,
         ]),
+        PostgresMigration("auth.003.shared-sign-in-throttle", [
+            """
+            CREATE TABLE auth_sign_in_entries (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                counter bytea NOT NULL,
+                at timestamptz NOT NULL,
+                reservation bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_sign_in_entries_counter ON auth_sign_in_entries (counter, at)",
+            "CREATE INDEX auth_sign_in_entries_reservation ON auth_sign_in_entries (reservation) WHERE reservation <> 0",
+            "CREATE INDEX auth_sign_in_entries_age ON auth_sign_in_entries (at)",
+            "CREATE TABLE auth_known_addresses (pair bytea PRIMARY KEY, signed_in_at timestamptz NOT NULL)",
+        ]),
     ]
 }

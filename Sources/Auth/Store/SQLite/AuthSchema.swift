@@ -3,7 +3,7 @@ public import Storage
 
 /// The Auth module's tables: accounts and bearer tokens (stored as SHA-256 only).
 public enum AuthSchema: SchemaModule {
-    public static let tables = ["accounts", "access_tokens", "auth_secrets"]
+    public static let tables = ["accounts", "access_tokens", "auth_secrets", "auth_sign_in_entries", "auth_known_addresses"]
     public static let migrations: [Migration] = [
         Migration("auth.001.accounts-and-tokens") { db in
             try db.execute(sql: """
@@ -38,6 +38,26 @@ public enum AuthSchema: SchemaModule {
                     value BLOB NOT NULL CHECK (length(value) >= 32)
                 ) WITHOUT ROWID;
                 INSERT INTO auth_secrets (name, value) VALUES ('server-key', randomblob(32));
+                """)
+        },
+        Migration("auth.003.shared-sign-in-throttle") { db in
+            // The sign-in throttle's counters, shared by every process on the file: one row per
+            // attempt reserved or failure counted, on a counter (an HMAC tag), with the
+            // reservation it belongs to (0 for failures counted against an address); and the
+            // (username, address) pairs that signed in lately.
+            try db.execute(sql: """
+                CREATE TABLE auth_sign_in_entries (
+                    counter BLOB NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    reservation INTEGER NOT NULL
+                );
+                CREATE INDEX auth_sign_in_entries_counter ON auth_sign_in_entries(counter, at_ms);
+                CREATE INDEX auth_sign_in_entries_reservation ON auth_sign_in_entries(reservation) WHERE reservation <> 0;
+                CREATE INDEX auth_sign_in_entries_age ON auth_sign_in_entries(at_ms);
+                CREATE TABLE auth_known_addresses (
+                    pair BLOB PRIMARY KEY,
+                    signed_in_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
                 """)
         },
     ]

@@ -1,0 +1,34 @@
+import GRDB
+import PostgresNIO
+
+/// Tells an error that means "the database can't serve this right now" from one that means
+/// the request or the code is wrong, on either backend: the first answers 503 with
+/// `Retry-After` (a client may try again), the second 500.
+public enum DatabaseAvailability {
+    /// SQLite busy or locked past the busy timeout; PostgreSQL unreachable, out of connections,
+    /// shutting down or starting up, or still conflicting after every retry of a unit; or this
+    /// process's connections closing.
+    public static func isTemporarilyUnavailable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as DatabaseError:
+            return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        case is PostgresShutDown:
+            return true
+        case let error as PSQLError:
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown:
+                return true
+            case .server:
+                guard let state = error.serverInfo?[.sqlState] else { return false }
+                // 08: connection exceptions; 53300: too many connections; 57P01-57P03: the
+                // server is shutting down or starting up; 40001/40P01: conflicts that outlasted
+                // every retry of the unit.
+                return state.hasPrefix("08") || ["53300", "57P01", "57P02", "57P03", "40001", "40P01"].contains(state)
+            default:
+                return false
+            }
+        default:
+            return false
+        }
+    }
+}
