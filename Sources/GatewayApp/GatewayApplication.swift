@@ -36,6 +36,8 @@ public struct GatewayApplication: Sendable {
     public let clock: any GatewayClock
     public let auth: AuthService
     public let catalog: CatalogService
+    /// The Catalog module, as its factory built it (its change feed on PostgreSQL).
+    public let catalogModule: CatalogModule
     /// The catalog's academic terms (`/v1/terms`, `/v1/admin/terms`).
     public let terms: TermService
     public let registration: RegistrationService
@@ -136,6 +138,7 @@ public struct GatewayApplication: Sendable {
 
         self.auth = auth.service
         self.catalog = catalog.catalog
+        self.catalogModule = catalog
         self.terms = catalog.terms
         self.registration = registration.service
         self.scheduling = scheduling
@@ -230,6 +233,7 @@ public struct GatewayApplication: Sendable {
     public func backgroundServices() -> [any Service] {
         var services: [any Service] = []
         if configuration.jobs.workersEnabled { services.append(jobs.pool) }
+        if catalogModule.changes != nil { services.append(BackgroundTask(name: "catalog-changes") { [catalogModule] in await catalogModule.followChanges() }) }
         return services
     }
 

@@ -10,6 +10,8 @@ import Synchronization
 /// - Catalog changes made in this process call ``reload()``. Changes made by another process
 ///   (`gateway import-catalog` against a live database) are noticed within
 ///   `refreshInterval`: at most that often, a reader checks the catalog version.
+/// - With instances sharing a PostgreSQL database, each follows the others' seat and catalog
+///   changes as they commit (``follow(_:)`` on a ``CatalogChangeFeed``).
 /// - Readers take a snapshot (two copy-on-write references) under a lock held for nanoseconds,
 ///   then filter without any lock.
 public final class CatalogCache: Sendable {
@@ -83,6 +85,22 @@ public final class CatalogCache: Sendable {
             state.seats = merged
             state.checkedAt = .now
             return Snapshot(index: index, seats: merged)
+        }
+    }
+
+    /// Follows `feed` until the task is cancelled: seat changes made through other instances are
+    /// read and applied as they are announced, a new catalog version rebuilds the index, and a
+    /// resync (the feed's start, a reconnection) reads everything once. A failed read is logged
+    /// by the next refresh: the catalog stays as it was until then.
+    public func follow(_ feed: any CatalogChangeFeed) async {
+        await feed.follow { [self] change in
+            switch change {
+            case .catalog, .resync:
+                _ = try? await reload()
+            case .seats(let ids):
+                let store = self.store
+                if let counts = try? await transactions.read({ db in try store.seatCounts(of: ids, in: db) }) { apply(counts) }
+            }
         }
     }
 

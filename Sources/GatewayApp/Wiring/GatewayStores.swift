@@ -36,7 +36,7 @@ struct GatewayStores {
     /// sealed by `vault`.
     static func postgres(database: GatewayPostgres, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
-            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), catalog: .postgres(), scheduling: .postgres(), gradebook: .postgres(),
+            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), catalog: .postgres(database: database), scheduling: .postgres(), gradebook: .postgres(),
             push: .postgres(sealer: VaultSecretSealing(vault: vault)), jobs: .postgres(database: database),
             registration: { catalog, jobs in .postgres(catalog: catalog, jobs: jobs) }
         )

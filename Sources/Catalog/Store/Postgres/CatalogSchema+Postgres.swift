@@ -83,5 +83,36 @@ extension CatalogSchema: PostgresSchemaModule {
             """,
             "CREATE INDEX catalog_terms_first_day ON catalog_terms (first_day, id)",
         ]),
+        PostgresMigration("catalog.pg.002.change-notices", [
+            // Every committed change to a class's seat numbers, and every new catalog version,
+            // is announced on `gateway_catalog` (``PostgresCatalogChangeFeed``): each instance's
+            // in-memory catalog follows changes made through any other at once. PostgreSQL
+            // delivers a transaction's notices at its commit, and one notice per distinct
+            // payload.
+            """
+            CREATE FUNCTION registration_classes_announce_seats() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('gateway_catalog', 'seats:' || NEW.id);
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER registration_classes_seats_changed AFTER UPDATE OF seats, enrolled, held, waitlist ON registration_classes
+            FOR EACH ROW WHEN (OLD.seats IS DISTINCT FROM NEW.seats OR OLD.enrolled IS DISTINCT FROM NEW.enrolled
+                OR OLD.held IS DISTINCT FROM NEW.held OR OLD.waitlist IS DISTINCT FROM NEW.waitlist)
+            EXECUTE FUNCTION registration_classes_announce_seats()
+            """,
+            """
+            CREATE FUNCTION registration_catalog_announce_version() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('gateway_catalog', 'catalog');
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER registration_catalog_version_changed AFTER UPDATE ON registration_catalog_version
+            FOR EACH ROW EXECUTE FUNCTION registration_catalog_announce_version()
+            """,
+        ]),
     ]
 }
