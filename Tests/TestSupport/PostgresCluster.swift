@@ -28,7 +28,7 @@ public final class PostgresCluster: Sendable {
 
     /// Runs blocking work (a child process) on a Dispatch thread, so that it never holds one of
     /// the few threads of Swift's concurrency pool that every other test shares.
-    static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }

@@ -16,8 +16,8 @@ struct TermRoutesTests {
 
     static func json(_ text: String) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
 
-    @Test func adminsCreateReplaceAndDeleteTermsAndAnyoneReadsThem() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func adminsCreateReplaceAndDeleteTermsAndAnyoneReadsThem(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         try await gateway.withRouter { client in
@@ -108,8 +108,8 @@ struct TermRoutesTests {
         }
     }
 
-    @Test func bodiesThatAreNotATermAre400AndLargeOnes413() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func bodiesThatAreNotATermAre400AndLargeOnes413(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let huge = #"{"id": "x", "name": ""# + String(repeating: "a", count: 1 << 20) + #""}"#
@@ -129,8 +129,8 @@ struct TermRoutesTests {
 
     /// The admin routes answer like every other admin route: 401 without credentials, 403 for
     /// a role below admin. Reading terms needs no credentials.
-    @Test func onlyAdminsChangeTerms() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func onlyAdminsChangeTerms(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.account("sam", role: .student)
         let instructor = try await gateway.account("ina", role: .instructor)
@@ -155,8 +155,8 @@ struct TermRoutesTests {
     }
 
     /// `serve --demo` seeds a term for every term its catalog uses.
-    @Test func theDemoSeedsItsCatalogsTerms() async throws {
-        let gateway = try TestGateway { $0.demo = true }
+    @Test(arguments: GatewayBackend.all) func theDemoSeedsItsCatalogsTerms(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend) { $0.demo = true }
         defer { gateway.cleanUp() }
         try await gateway.app.seedDemoIfRequested()
         let terms = try await gateway.app.terms.terms()

@@ -9,8 +9,8 @@ import Testing
 
 @Suite("Accounts and tokens through the real router")
 struct AuthFlowTests {
-    @Test func signUpAnswers201WithTheAccountAndNoHash() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func signUpAnswers201WithTheAccountAndNoHash(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let reply = try await client.json(.post, "/v1/accounts", body: #"{"username":"Ada.L","password":"analytical-engine","email":"ada@example.edu"}"#)
@@ -25,8 +25,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func signUpRejectsWeakPasswordsTakenNamesAndRoleEscalation() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func signUpRejectsWeakPasswordsTakenNamesAndRoleEscalation(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let short = try await client.json(.post, "/v1/accounts", body: #"{"username":"bob","password":"short"}"#)
@@ -49,8 +49,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func tokenIssueUseExpiryAndRevocation() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func tokenIssueUseExpiryAndRevocation(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client in
@@ -81,8 +81,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func defaultLifetimeIs120MinutesAndOutOfRangeIsRejected() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func defaultLifetimeIs120MinutesAndOutOfRangeIsRejected(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client in
@@ -97,8 +97,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func wrongPasswordAndUnknownUserAnswerTheSame403() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func wrongPasswordAndUnknownUserAnswerTheSame403(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"frank","password":"a fine passphrase"}"#)
@@ -113,8 +113,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func httpBasicIssuesATokenAndAuthenticatesRoutes() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func httpBasicIssuesATokenAndAuthenticatesRoutes(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"gina","password":"a fine passphrase"}"#)
@@ -129,8 +129,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func missingTokenIs401AndWrongRoleIs403() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func missingTokenIs401AndWrongRoleIs403(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.account("stu", role: .student)
         let admin = try await gateway.account("root", role: .admin)
@@ -153,8 +153,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test func repeatedFailuresAreThrottledWithRetryAfter() async throws {
-        let gateway = try TestGateway { $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 600) }
+    @Test(arguments: GatewayBackend.all) func repeatedFailuresAreThrottledWithRetryAfter(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend) { $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 600) }
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client in
@@ -216,9 +216,9 @@ struct AuthFlowTests {
 
     /// `--require-https` behind a proxy: X-Forwarded-Proto counts only from a configured proxy,
     /// and the admin's deep readiness check is not a plain-HTTP probe.
-    @Test func requireHTTPSBelievesOnlyConfiguredProxiesAndGuardsDeepReadiness() async throws {
+    @Test(arguments: GatewayBackend.all) func requireHTTPSBelievesOnlyConfiguredProxiesAndGuardsDeepReadiness(_ backend: GatewayBackend) async throws {
         let https: HTTPFields = [HTTPField.Name("X-Forwarded-Proto")!: "https"]
-        let untrusted = try TestGateway { $0.requireHTTPS = true; $0.trustedProxies = [AddressRange("10.0.0.0/8")!] }
+        let untrusted = try await TestGateway.make(backend) { $0.requireHTTPS = true; $0.trustedProxies = [AddressRange("10.0.0.0/8")!] }
         defer { untrusted.cleanUp() }
         try await untrusted.withLiveServer { client async throws in
             #expect(try await client.json(.get, "/healthz").status == .ok)
@@ -226,7 +226,7 @@ struct AuthFlowTests {
             #expect(try await client.json(.get, "/v1/registration/subjects", headers: https).status == .forbidden)
             #expect(try await client.json(.get, "/readyz?deep=1").status == .forbidden)
         }
-        let trusted = try TestGateway { $0.requireHTTPS = true; $0.trustedProxies = AddressRange.loopback }
+        let trusted = try await TestGateway.make(backend) { $0.requireHTTPS = true; $0.trustedProxies = AddressRange.loopback }
         defer { trusted.cleanUp() }
         try await trusted.withLiveServer { client async throws in
             #expect(try await client.json(.get, "/v1/registration/subjects", headers: https).status == .ok)

@@ -8,8 +8,8 @@ import Testing
 /// Admins manage gradebook sources; the rules that keep users from choosing upstream URLs.
 @Suite("Gradebook sources over HTTP")
 struct GradebookSourceRoutesTests {
-    @Test func adminsManageSourcesAndBadDefinitionsNameTheirField() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func adminsManageSourcesAndBadDefinitionsNameTheirField(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("ada", role: .student)

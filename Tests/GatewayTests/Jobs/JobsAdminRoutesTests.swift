@@ -12,14 +12,14 @@ import Testing
 @Suite("Jobs admin endpoints")
 struct JobsAdminRoutesTests {
     /// A gateway whose workers are off: tests run jobs with `drain()`.
-    static func gateway() throws -> TestGateway {
-        try TestGateway { $0.jobs.workersEnabled = false }
+    static func gateway(_ backend: GatewayBackend) async throws -> TestGateway {
+        try await TestGateway.make(backend) { $0.jobs.workersEnabled = false }
     }
 
     static func items(_ reply: HTTPReply) -> [[String: Any]] { reply.object["items"] as? [[String: Any]] ?? [] }
 
-    @Test func onlyAdminsReachTheJobEndpoints() async throws {
-        let gateway = try Self.gateway()
+    @Test(arguments: GatewayBackend.all) func onlyAdminsReachTheJobEndpoints(_ backend: GatewayBackend) async throws {
+        let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.account("student1", role: .student)
         try await gateway.withRouter { client async throws in
@@ -30,8 +30,8 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test func diagnosticJobsRunEndToEndAndShowInTheAdminViews() async throws {
-        let gateway = try Self.gateway()
+    @Test(arguments: GatewayBackend.all) func diagnosticJobsRunEndToEndAndShowInTheAdminViews(_ backend: GatewayBackend) async throws {
+        let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
         let jobs = gateway.app.jobs
@@ -95,8 +95,8 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test func refusesKindsAdminsMayNotEnqueueAndBadBodies() async throws {
-        let gateway = try Self.gateway()
+    @Test(arguments: GatewayBackend.all) func refusesKindsAdminsMayNotEnqueueAndBadBodies(_ backend: GatewayBackend) async throws {
+        let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
         gateway.app.jobs.registry.register(kind: "internal.thing", args: NoPayload.self) { _, _ in .complete }
@@ -110,8 +110,8 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test func paginatesRetriesCancelsAndDeletes() async throws {
-        let gateway = try Self.gateway()
+    @Test(arguments: GatewayBackend.all) func paginatesRetriesCancelsAndDeletes(_ backend: GatewayBackend) async throws {
+        let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
         try await gateway.withRouter { client async throws in
@@ -146,8 +146,8 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test func pausesResumesQueuesAndManagesSchedules() async throws {
-        let gateway = try Self.gateway()
+    @Test(arguments: GatewayBackend.all) func pausesResumesQueuesAndManagesSchedules(_ backend: GatewayBackend) async throws {
+        let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
         let jobs = gateway.app.jobs

@@ -18,8 +18,8 @@ import Testing
 struct PushDeviceTests {
     static let apnsToken = String(repeating: "ab", count: 32)
 
-    @Test func studentsRegisterDevicesAndOthersNeverSeeThem() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func studentsRegisterDevicesAndOthersNeverSeeThem(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
@@ -62,8 +62,8 @@ struct PushDeviceTests {
         }
     }
 
-    @Test func oneEventNotifiesEachDeviceOnceAndDeliveryIsRecorded() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all) func oneEventNotifiesEachDeviceOnceAndDeliveryIsRecorded(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let admin = try await gateway.account("root", role: .admin)
@@ -75,9 +75,7 @@ struct PushDeviceTests {
         let note = OutgoingNotification(id: "offer-9", category: "waitlist.offer", title: "A seat is yours", body: "Claim it", urgent: true)
         #expect(try await gateway.app.push.notify(accountID: accountID, uniqueKey: "offer:9", note) == 2)
         #expect(try await gateway.app.push.notify(accountID: accountID, uniqueKey: "offer:9", note) == 0, "a replayed event notifies nobody again")
-        let deliveries = try await gateway.app.database.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT args FROM jobs WHERE kind = 'push.deliver' ORDER BY id")
-        }
+        let deliveries = try await gateway.app.jobs.service.list(states: nil, queue: nil, kind: "push.deliver", limit: 50)
         #expect(deliveries.count == 2)
         let pending = try await gateway.app.push.recent(state: .pending, deviceIDs: nil, limit: 10)
         #expect(pending.count == 2)
@@ -101,8 +99,8 @@ struct PushDeviceTests {
         }
     }
 
-    @Test func registrationEventsBecomeNotifications() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
+    @Test(arguments: GatewayBackend.all) func registrationEventsBecomeNotifications(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend) { $0.registration.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
         let student = try await gateway.student("100000021"), leaver = try await gateway.student("100000022")
         _ = try await gateway.app.devices.register(accountID: student, DeviceService.Registration(channel: "log"))
@@ -129,7 +127,7 @@ struct PushDeviceTests {
 
 @Suite("Web Push key")
 struct VAPIDKeyRouteTests {
-    @Test func browsersGetTheKeyOnlyWhereWebPushIsConfigured() async throws {
+    @Test(arguments: GatewayBackend.all) func browsersGetTheKeyOnlyWhereWebPushIsConfigured(_ backend: GatewayBackend) async throws {
         let (app, directory) = try GradebookDemoTests.gateway()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await app.makeApplication().test(.router) { client async throws in
@@ -138,7 +136,7 @@ struct VAPIDKeyRouteTests {
             let key = try #require(reply.object["publicKey"] as? String)
             #expect(key.count == 87, "a 65-byte uncompressed point in unpadded base64url")
         }
-        let plain = try TestGateway { $0.environment = [:] }
+        let plain = try await TestGateway.make(backend) { $0.environment = [:] }
         defer { plain.cleanUp() }
         try await plain.withRouter { client async throws in
             #expect(try await client.json(.get, "/v1/push/vapid-public-key").status == .notFound)

@@ -33,8 +33,8 @@ struct RegistrationSDSUContractTests {
 
     static let sampleStudent = #"{"firstname":"Roger","lastname":"Whitney","redid":"123456003","password":"password","email":"whitney@sdsu.edu"}"#
 
-    @Test func subjectlist() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func subjectlist(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let reply = try await client.json(.get, "/registration/subjectlist")
@@ -55,8 +55,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test func classidslistGETAndPOST() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func classidslistGETAndPOST(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         let expected = [7033, 7036, 7038, 7041, 7046, 7049, 7051, 7052]
         try await gateway.withRouter { client in
@@ -125,8 +125,8 @@ struct RegistrationSDSUContractTests {
         #expect(object["seats"] as? Int == 48 && object["enrolled"] as? Int == 48, "7036 is full", sourceLocation: sourceLocation)
     }
 
-    @Test func classdetailsGETAndPOST() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func classdetailsGETAndPOST(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let get = try await client.json(.get, "/registration/classdetails?classid=7036")
@@ -151,8 +151,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test func addstudent() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func addstudent(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             Self.expectSingle(try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent), "ok", "Student Added")
@@ -188,8 +188,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test func registerWaitlistDropAndReset() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func registerWaitlistDropAndReset(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             _ = try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent)
@@ -262,8 +262,8 @@ struct RegistrationSDSUContractTests {
         text.matches(of: /"([^"]+)":/).map { String($0.output.1) }
     }
 
-    @Test func catalogAnswersWriteKeysInTheSeedsOrder() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func catalogAnswersWriteKeysInTheSeedsOrder(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let details = try await client.json(.get, "/registration/classdetails?classid=7036")
@@ -283,8 +283,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test func unknownURLsAnswer404WithHTML() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func unknownURLsAnswer404WithHTML(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             for (method, uri) in [(HTTPRequest.Method.get, "/registration/subjectlists"), (.get, "/registration/SubjectList"), (.post, "/registration/subjectlist"), (.delete, "/registration/resetstudent")] {

@@ -34,7 +34,8 @@ extension TestGateway {
     }
 
     func seats(of classID: Int64) async throws -> SeatCount {
-        try await app.database.pool.read { db in try SQLiteCatalogStore().seatCounts(of: [classID], in: db)[classID]! }
+        let store: any CatalogStoring = if case .postgres = app.storage { PostgresCatalogStore() } else { SQLiteCatalogStore() }
+        return try await app.storage.transactions.read { db in try store.seatCounts(of: [classID], in: db)[classID]! }
     }
 
     /// Jobs of a kind, as (args JSON, run_at ms).

@@ -14,8 +14,8 @@ import Testing
 /// and admin catalog management.
 @Suite("v1 registration API")
 struct RegistrationV1Tests {
-    @Test func catalogBrowsingWithFiltersAndCursors() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func catalogBrowsingWithFiltersAndCursors(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let subjects = try await client.json(.get, "/v1/registration/subjects")
@@ -57,8 +57,8 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test func theStudentsOwnRegistration() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func theStudentsOwnRegistration(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         let token = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client in
@@ -112,8 +112,8 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test func claimingAnOfferedSeatOverV1AndSDSU() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
+    @Test(arguments: GatewayBackend.all) func claimingAnOfferedSeatOverV1AndSDSU(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend) { $0.registration.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let leaver = try await gateway.student("100000001")
@@ -138,8 +138,8 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test func theSettingsArePublicAndFollowTheConfiguration() async throws {
-        let gateway = try await TestGateway.registration {
+    @Test(arguments: GatewayBackend.all) func theSettingsArePublicAndFollowTheConfiguration(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend) {
             $0.registration.classLimit = 5
             $0.registration.waitlistPolicy = .offer
             $0.registration.offerWindow = 90 * 60
@@ -156,7 +156,7 @@ struct RegistrationV1Tests {
             let ada = try await gateway.account("ada", role: .student)
             #expect(try await client.json(.get, "/v1/me/registration", token: ada).object["classLimit"] as? Int == 5)
         }
-        let defaults = try await TestGateway.registration()
+        let defaults = try await TestGateway.registration(backend)
         defer { defaults.cleanUp() }
         try await defaults.withRouter { client in
             let settings = try await client.json(.get, "/v1/registration/settings")
@@ -165,8 +165,8 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test func adminsManageTheCatalogAndSeeRosters() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func adminsManageTheCatalogAndSeeRosters(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("stu", role: .student)
@@ -201,8 +201,8 @@ struct RegistrationV1Tests {
 
 @Suite("Red id changes")
 struct RegistrationRedIDChangeTests {
-    @Test func changingTheRedIDOfAnAddstudentAccountRenamesItsSignIn() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: GatewayBackend.all) func changingTheRedIDOfAnAddstudentAccountRenamesItsSignIn(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let added = try await client.json(

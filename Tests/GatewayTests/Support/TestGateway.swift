@@ -42,7 +42,11 @@ struct TestGateway {
         try await makeApplication().test(.live) { client in try await body(client) }
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+    /// Removes the test's folder; on PostgreSQL the connections close in the background.
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: directory)
+        if case .postgres = app.storage { Task { [storage = app.storage] in await storage.shutdown() } }
+    }
 
     /// An admin account (created on first use) as the identity services act for.
     func adminIdentity() async throws -> Identity {
