@@ -170,6 +170,7 @@ let package = Package(
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -349,7 +350,7 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
-                "Push", "Contracts", "GatewayCore", "HTTPClient", "TestSupport",
+                "Push", "Auth", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"],
