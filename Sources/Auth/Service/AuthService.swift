@@ -119,7 +119,6 @@ public final class AuthService: Sendable {
         guard !signInName.isEmpty, signInName.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
             throw AuthError.invalidCredentials
         }
-        let client = clientAddress.map(LoginThrottle.network)
         // One indexed lookup on this thread (the credential cache makes it most of a check).
         let usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled ? nil : $0 }
         // A request whose exact credential is being verified right now (the same student's app
@@ -142,29 +141,43 @@ public final class AuthService: Sendable {
             }
             return usable
         }
+        // The attempt is reserved, counted and hashed once per credential at a time: requests
+        // with the same credential that arrive meanwhile wait for that verification.
+        let valid: Bool
+        if let cache, let usable {
+            valid = try await cache.sharedVerification(redID: signInName, passwordHash: usable.passwordHash, password: password) { [self] in
+                try await verifyCounted(password, encoded: usable.passwordHash, signInName: signInName, clientAddress: clientAddress)
+            }
+        } else {
+            valid = try await verifyCounted(password, encoded: usable?.passwordHash, signInName: signInName, clientAddress: clientAddress)
+        }
+        guard valid, let usable, let id = usable.id else {
+            logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: signInName))"])
+            throw AuthError.invalidCredentials
+        }
+        cache?.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
+        return usable
+    }
+
+    /// One counted guess: reserves the attempt in the throttle (or throws
+    /// ``AuthError/throttled(retryAfterSeconds:)``), verifies the password against `encoded`
+    /// (the decoy hash when nil), and records the verdict; no verdict (the hasher saturated or
+    /// failing) gives the reservation back.
+    func verifyCounted(_ password: String, encoded: String?, signInName: String, clientAddress: String?) async throws -> Bool {
         let attempt = try await reserveAttempt(username: signInName, clientAddress: clientAddress)
         let valid: Bool
         do {
-            if let cache, let usable {
-                let hasher = self.hasher
-                valid = try await cache.sharedVerification(redID: signInName, passwordHash: usable.passwordHash, password: password) {
-                    try await hasher.verify(password, encoded: usable.passwordHash, client: client)
-                }
-            } else {
-                valid = try await hasher.verify(password, encoded: usable?.passwordHash, client: client)
-            }
+            valid = try await hasher.verify(password, encoded: encoded, client: clientAddress.map(LoginThrottle.network))
         } catch {
             try? await throttle.withdraw(attempt)
             throw error
         }
-        guard valid, let usable, let id = usable.id else {
+        if valid, encoded != nil {
+            try await throttle.succeeded(attempt, now: clock.now())
+        } else {
             try await throttle.failed(attempt, now: clock.now())
-            logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: signInName))"])
-            throw AuthError.invalidCredentials
         }
-        try await throttle.succeeded(attempt, now: clock.now())
-        cache?.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
-        return usable
+        return valid && encoded != nil
     }
 
     /// Reserves a sign-in attempt in the throttle, or throws ``AuthError/throttled(retryAfterSeconds:)``.

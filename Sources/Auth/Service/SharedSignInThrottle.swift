@@ -24,7 +24,14 @@ public struct SharedSignInThrottle: SignInThrottling {
         self.ledger = ledger
     }
 
+    /// `date` to the millisecond, as both backends store it: a wait computed from a stored
+    /// time and the current one then never grows by a rounding.
+    static func stored(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
     public func begin(username: String, address: String?, now: Date) async throws -> Result<LoginThrottle.Attempt, Throttled> {
+        let now = Self.stored(now)
         let rules = self.rules, ledger = self.ledger
         let pair = rules.pairKey(username: username, address: address)
         let reservation = Int64.random(in: 1...Int64.max)
@@ -42,6 +49,7 @@ public struct SharedSignInThrottle: SignInThrottling {
     }
 
     public func succeeded(_ attempt: LoginThrottle.Attempt, now: Date) async throws {
+        let now = Self.stored(now)
         let rules = self.rules, ledger = self.ledger
         try await transactions.write { transaction in
             try ledger.release(reservation: attempt.reservation, in: transaction)
@@ -52,6 +60,7 @@ public struct SharedSignInThrottle: SignInThrottling {
 
     public func failed(_ attempt: LoginThrottle.Attempt, now: Date) async throws {
         guard let address = attempt.address else { return }
+        let now = Self.stored(now)
         let ledger = self.ledger
         try await transactions.write { transaction in
             try ledger.record(counters: [address.key.bytes], at: now, reservation: 0, in: transaction)
@@ -64,6 +73,7 @@ public struct SharedSignInThrottle: SignInThrottling {
     }
 
     public func retryAfter(username: String, address: String?, now: Date) async throws -> Int? {
+        let now = Self.stored(now)
         let rules = self.rules, ledger = self.ledger
         let pair = rules.pairKey(username: username, address: address)
         let wait = try await transactions.readPreferringInline { transaction in

@@ -74,12 +74,12 @@ struct JobsCrashTests {
         let total = 8
         for _ in 0..<total {
             let (status, _) = try await Self.post(
-                port: server.port, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":{"seconds":1.5}}"#, token: token)
+                port: server.port, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":{"seconds":4}}"#, token: token)
             try #require(status == 201)
         }
 
         let store = try Self.observer(path)
-        try #require(try await eventually(seconds: 60) { try Self.jobs(store).contains { $0.state == "running" } })
+        try #require(try await eventually(seconds: 180) { try Self.jobs(store).contains { $0.state == "running" } })
         server.kill9()
         let atKill = try Self.jobs(store)
         let interrupted = Set(atKill.filter { $0.state == "running" }.map(\.id))

@@ -26,7 +26,7 @@ struct DeviceKeySealingTests {
     /// nor the file's bytes); deliveries still sign with the secret shown at registration, and
     /// key rotation re-seals them.
     @Test func deviceKeysAreSealedAndDeliveriesStillSign() async throws {
-        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(60))
+        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(300))
         defer { receiver.stop() }
         let gateway = try TestGateway {
             $0.allowInsecurePushEndpoints = true
@@ -90,7 +90,7 @@ struct DeviceKeySealingTests {
     /// when the server starts, its clear columns emptied (and the bytes gone from the files),
     /// and it still gets signed deliveries; starting again changes nothing.
     @Test func clearKeysFromTheOldSchemaAreSealedAtStart() async throws {
-        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(60))
+        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(300))
         defer { receiver.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -181,7 +181,7 @@ struct DeviceKeySealingTests {
     /// but never delivered to (nothing reaches its receiver, unsigned or otherwise), the server
     /// refuses to start counting it, and forgetting the unreadable deletes the device.
     @Test func deviceKeysUnderALostVaultKeyAreNeverUsedAndCanBeForgotten() async throws {
-        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(60))
+        let receiver = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(300))
         defer { receiver.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

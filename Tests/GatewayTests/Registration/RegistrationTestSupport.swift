@@ -6,6 +6,7 @@ import Foundation
 import GRDB
 import GatewayApp
 import Registration
+import Jobs
 
 extension TestGateway {
     /// A gateway whose catalog holds the seed's fixtures (Astronomy and Computer Science).
@@ -40,8 +41,15 @@ extension TestGateway {
 
     /// Jobs of a kind, as (args JSON, run_at ms).
     func jobs(kind: String) async throws -> [(args: String, runAt: Int64)] {
-        try await app.database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT args, run_at FROM jobs WHERE kind = ? ORDER BY id", arguments: [kind]).map { ($0[0], $0[1]) }
+        if case .sqlite(let database) = app.storage {
+            return try await database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT args, run_at FROM jobs WHERE kind = ? ORDER BY id", arguments: [kind]).map { ($0[0], $0[1]) }
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try await app.jobs.service.list(states: nil, queue: nil, kind: kind, limit: 1000).reversed().map { job in
+            (String(decoding: try encoder.encode(job.args), as: UTF8.self), Int64((job.scheduledAt.timeIntervalSince1970 * 1000).rounded()))
         }
     }
 }

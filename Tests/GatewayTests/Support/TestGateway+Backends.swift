@@ -29,9 +29,11 @@ extension TestGateway {
             return try await PostgresCluster.offThread {
                 try TestGateway { config in
                     config.databasePath = url
-                    config.databaseConnections = 4
-                    config.environment[VaultKeySource.keyVariable] = TestGateway.postgresVaultKey
+                    config.databaseConnections = 3
                     configure(&config)
+                    if config.environment[VaultKeySource.keyVariable] == nil, config.vaultKeyFile == nil {
+                        config.environment[VaultKeySource.keyVariable] = TestGateway.postgresVaultKey
+                    }
                 }
             }
         }
