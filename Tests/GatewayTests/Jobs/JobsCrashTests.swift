@@ -89,7 +89,7 @@ struct JobsCrashTests {
 
         server = try ServingGateway(arguments: arguments)
         try #require(await server.waitUntilServing())
-        let finished = try await eventually(seconds: 60) { try Self.jobs(store).allSatisfy { $0.state == "completed" } }
+        let finished = try await eventually(seconds: 120) { try Self.jobs(store).allSatisfy { $0.state == "completed" } }
         #expect(server.terminate() == 0)
         #expect(finished)
 
