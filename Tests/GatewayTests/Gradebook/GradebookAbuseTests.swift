@@ -56,15 +56,23 @@ struct GradebookAbuseTests {
             let before = try await Self.upstreamRequests(client)
             var statuses: [HTTPResponse.Status] = []
             var retryAfter: String?
+            var fifthAt: ContinuousClock.Instant?
+            var withinDelay = 0
             for n in 0..<40 {
                 let (status, retry) = try await Self.get(client, "/gradebook/1/auth.txt", Self.basic("jdoe", "guess-\(n)"), from: "203.0.113.7")
                 statuses.append(status)
                 if status == .tooManyRequests { retryAfter = retry }
+                if n == 4 { fifthAt = .now }
+                // The throttle's first delay is 15 s of real time: a loaded machine may take longer
+                // for these requests, and then one more guess is rightly let through.
+                if let fifthAt, ContinuousClock.now - fifthAt < .seconds(14) { withinDelay = n + 1 }
             }
             #expect(statuses.prefix(5).allSatisfy { $0 == .unauthorized }, "\(statuses)")
-            #expect(statuses.dropFirst(5).allSatisfy { $0 == .tooManyRequests }, "\(statuses)")
+            #expect(statuses.prefix(withinDelay).dropFirst(5).allSatisfy { $0 == .tooManyRequests }, "\(statuses)")
             #expect(Int(retryAfter ?? "") ?? 0 >= 1)
-            #expect(try await Self.upstreamRequests(client) - before == 5, "only the first five guesses reached the upstream")
+            let checked = statuses.filter { $0 == .unauthorized }.count
+            #expect(withinDelay < 40 || checked == 5, "\(statuses)")
+            #expect(try await Self.upstreamRequests(client) - before == checked, "only the guesses let through reached the upstream")
 
             // The same username from other addresses: each may try, until the username's own
             // limit over all addresses; grades.json and the v1 routes count alike.
