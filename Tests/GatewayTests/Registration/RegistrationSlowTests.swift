@@ -67,7 +67,9 @@ struct RegistrationSlowTests {
         }
         print("soak, \(policy) policy, \(Self.seconds) s: \(counts.sorted { $0.key < $1.key })")
         #expect((counts[SDSUResponses.courseAdded] ?? 0) > 50, "the soak did real work: \(counts)")
-        #expect((counts["Time conflict"] ?? 0) > 0, "the soak met time conflicts: \(counts)")
+        // Time conflicts come up only now and then in random traffic (none in some runs), so they
+        // are not required here; RegistrationEnrollmentTests and the SDSU contract tests check
+        // them every time.
         try await Self.checkInvariants(gateway, classLimit: 3)
     }
 
