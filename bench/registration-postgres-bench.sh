@@ -29,11 +29,13 @@ GATEWAY_VAULT_KEY=$(head -c 32 /dev/urandom | base64)
 SERVERS=()
 serve() { # serve N: instance N on port PORT+N
     local port=$((PORT + $1))
-    "$BIN" serve --demo --signups-per-hour 100000 --database "$DB" --database-connections 16 --port "$port" --log-level error >/dev/null &
+    "$BIN" serve --demo --signups-per-hour 100000 --database "$DB" --database-connections 16 --port "$port" --log-level error \
+        >"$DIR/instance-$1.log" 2>&1 &
     SERVERS+=($!)
     PIDS+=($!)
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return; sleep 0.2; done
-    echo "instance $1 did not start" >&2
+    echo "instance $1 did not start:" >&2
+    tail -20 "$DIR/instance-$1.log" >&2
     exit 1
 }
 cpu() { # the gateway processes' user+system CPU seconds so far

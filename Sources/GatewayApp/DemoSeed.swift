@@ -15,7 +15,7 @@ struct DemoSeed {
     let app: GatewayApplication
 
     /// The advisory lock instances seed a shared database under, one after another.
-    static let lock: Int64 = 0x6761_7465_7761_7902
+    static let lock = AdvisoryLocks.demoSeed
 
     /// Demo accounts. Their documented passwords (README) are used only with
     /// `--demo-passwords documented` (what `make run` passes for its own file); otherwise each

@@ -23,7 +23,7 @@ public protocol PostgresSchemaModule: Sendable {
 extension GatewayPostgres {
     /// A fixed key for the migration lock (`pg_advisory_xact_lock`): any number, the same in
     /// every gateway instance.
-    static let migrationLock: Int64 = 0x6761_7465_7761_7901
+    static let migrationLock = AdvisoryLocks.migrations
 
     /// Applies the modules' migrations that haven't run, in order, in one transaction.
     /// Instances starting together take turns through an advisory lock, so each migration runs

@@ -13,6 +13,7 @@ import FoundationNetworking
 struct MultiInstanceSlowTests {
     static let password = "a fine passphrase"
 
+
     struct Busy: Error {}
 
     /// One reply, read.
@@ -49,7 +50,7 @@ struct MultiInstanceSlowTests {
         throw Busy()
     }
 
-    static func token(_ instance: ServingGateway, _ username: String, client: String) async throws -> String {
+    static func token(_ instance: ServingGateway, _ username: String, password: String = password, client: String) async throws -> String {
         let issued = try await send(instance, "POST", "/v1/auth/token", body: #"{"username":"\#(username)","password":"\#(password)"}"#, client: client)
         return try #require(issued.object["token"] as? String, "\(issued.status) \(issued.body)")
     }
@@ -209,5 +210,26 @@ struct MultiInstanceSlowTests {
         }
         let notDone = try await Self.send(servers[0], "GET", "/v1/admin/jobs?state=available,running,retryable,scheduled&limit=100", token: admin)
         #expect(((notDone.object["items"] as? [[String: Any]]) ?? []).isEmpty, "\(notDone.body.prefix(300))")
+    }
+
+    /// `serve --demo` on an empty database seeds and marks it once: an instance started while
+    /// the first serves finds the data and serves it too, seeding nothing again.
+    @Test func furtherDemoInstancesServeTheSeededDatabaseWithoutSeedingAgain() async throws {
+        let url = try await PostgresCluster.start().database("demo")
+        let environment = [VaultKeySource.keyVariable: TestGateway.postgresVaultKey]
+        let first = try ServingGateway(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
+        defer { _ = first.terminate() }
+        let second = try ServingGateway(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
+        defer { _ = second.terminate() }
+        for instance in [first, second] {
+            let admin = try await Self.token(instance, "admin", password: "demo-admin-pass", client: "198.51.100.2")
+            let accounts = try await Self.send(instance, "GET", "/v1/admin/accounts?limit=50", token: admin)
+            #expect(((accounts.object["items"] as? [Any]) ?? []).count == 3, "the three demo accounts, once: \(accounts.body.prefix(300))")
+            let classes = try await Self.send(instance, "GET", "/registration/classidslist?subjectid=8")
+            #expect(classes.status == 200 && classes.body.hasPrefix("["))
+        }
+        // Without --demo, a demo database is refused.
+        let refused = try GatewayBinary.run(["serve", "--database", url, "--port", "0"], environment: environment, timeout: 120)
+        #expect(refused.status != 0 && refused.stderr.contains("demo database"), "\(refused.stderr)")
     }
 }

@@ -76,7 +76,7 @@ final class ServingGateway: @unchecked Sendable {
     let port: Int
     private let watchdog: Watchdog
 
-    init(arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300) throws {
+    init(arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-port-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: portFile) }
         process.executableURL = GatewayBinary.url
@@ -87,7 +87,7 @@ final class ServingGateway: @unchecked Sendable {
         try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
         // The server writes the file once it listens (renamed into place, never half written).
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(startTimeout)
         var found: Int?
         while found == nil, Date() < deadline, process.isRunning {
             found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -96,7 +96,7 @@ final class ServingGateway: @unchecked Sendable {
         guard let found, found > 0 else {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             watchdog.cancel()
-            throw NotServing(description: "gateway serve did not report a listening port within 60 s")
+            throw NotServing(description: "gateway serve did not report a listening port within \(Int(startTimeout)) s")
         }
         port = found
     }

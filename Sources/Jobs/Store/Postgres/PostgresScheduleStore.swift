@@ -18,7 +18,7 @@ public struct PostgresScheduleStore: ScheduleStoring {
     public let leadership: PostgresLeadership
 
     /// The advisory lock key of schedule leadership: the same in every instance.
-    public static let leaderLock: Int64 = 0x6761_7465_7761_7902
+    public static let leaderLock = AdvisoryLocks.scheduleLeader
 
     public init(database: GatewayPostgres, leadership: PostgresLeadership? = nil) {
         self.database = database

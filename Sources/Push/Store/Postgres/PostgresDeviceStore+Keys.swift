@@ -6,19 +6,8 @@ import Storage
 /// The sealed keys of `push_devices` on PostgreSQL (``DeviceKeys``): sealing on write, opening
 /// on read, and the compare-and-swap key rotation uses. Keys are only ever sealed here: the
 /// schema has no clear-key columns (``PushSchema``'s PostgreSQL migration).
-extension PostgresDeviceStore {
-    /// What reading a row's keys gave.
-    enum KeysRead {
-        /// Opened from `sealed_keys` (empty keys when the row has none).
-        case opened(DeviceKeys)
-        /// Sealed, but this store has no vault or the vault can't open them.
-        case unavailable
-    }
-
-    func seal(_ keys: DeviceKeys, deviceID: Int64, accountID: Int64?) throws -> String {
-        guard let sealer else { throw DeviceKeysUnsealable() }
-        return try sealer.seal(try keys.plaintext(), context: DeviceKeys.context(deviceID: deviceID, accountID: accountID))
-    }
+extension PostgresDeviceStore: DeviceKeySealing {
+    typealias KeysRead = DeviceKeysRead
 
     /// The keys sealed in a row. A row without sealed keys has none (its device then reads as
     /// unusable when its channel needs keys, as a SQLite row with empty clear columns does).

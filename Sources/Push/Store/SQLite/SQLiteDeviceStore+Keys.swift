@@ -11,19 +11,8 @@ public struct DeviceKeysUnsealable: Error, Sendable, CustomStringConvertible {
 
 /// The sealed keys of `push_devices` (``DeviceKeys``): sealing on write, opening on read,
 /// sealing rows written in clear before `push.008`, and the compare-and-swap key rotation uses.
-extension SQLiteDeviceStore {
-    /// What reading a row's keys gave.
-    enum KeysRead {
-        /// Opened from `sealed_keys`, or read from the clear columns of a row not sealed yet.
-        case opened(DeviceKeys)
-        /// Sealed, but this store has no vault or the vault can't open them.
-        case unavailable
-    }
-
-    func seal(_ keys: DeviceKeys, deviceID: Int64, accountID: Int64?) throws -> String {
-        guard let sealer else { throw DeviceKeysUnsealable() }
-        return try sealer.seal(try keys.plaintext(), context: DeviceKeys.context(deviceID: deviceID, accountID: accountID))
-    }
+extension SQLiteDeviceStore: DeviceKeySealing {
+    typealias KeysRead = DeviceKeysRead
 
     func keys(of row: Row) -> KeysRead {
         guard let sealed: String = row["sealed_keys"] else {

@@ -182,28 +182,9 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         ).map { ($0["gradebook_account_id"], $0["student_id"]) }
     }
 
-    /// The clear columns of an address; its keys go sealed into `sealed_keys` (``DeviceKeys``).
-    struct Columns {
-        var channel: Device.Channel
-        var token: String?, environment: String?, topic: String?
-        var endpoint: String?
-        var email: String?
-    }
+    typealias Columns = DeviceAddressColumns
 
-    static func columns(_ address: DeviceAddress) -> Columns {
-        switch address {
-        case .apns(let token, let environment, let topic):
-            return Columns(channel: .apns, token: token, environment: environment.rawValue, topic: topic)
-        case .webPush(let endpoint, _, _):
-            return Columns(channel: .webpush, endpoint: endpoint.absoluteString)
-        case .webhook(let url, _):
-            return Columns(channel: .webhook, endpoint: url.absoluteString)
-        case .email(let address):
-            return Columns(channel: .email, email: address)
-        case .log:
-            return Columns(channel: .log)
-        }
-    }
+    static func columns(_ address: DeviceAddress) -> Columns { Columns(address) }
 
     /// The device a row holds, its keys opened (``keys(of:)``); nil for a row it can't read.
     func device(_ row: Row) -> Device? {
