@@ -79,7 +79,7 @@ run_wrk "$DIR/three" 3
 cat "$DIR/three".[012]
 
 # The ceiling: the same transaction as pgbench's custom script, on the same students and class.
-read -r LO HI < <(psql "$DB" -Atc "SELECT min(id), max(id) FROM registration_students" | tr '|' ' ')
+read -r LO HI < <(psql "$DB" -Atc "SELECT min(account_id), max(account_id) FROM registration_students" | tr '|' ' ')
 cat > "$DIR/register.sql" <<SQL
 \set s random($LO, $HI)
 \set op random(0, 1)

@@ -5,6 +5,24 @@ import PostgresNIO
 /// the request or the code is wrong, on either backend: the first answers 503 with
 /// `Retry-After` (a client may try again), the second 500.
 public enum DatabaseAvailability {
+    /// Whether `error` aborted the whole transaction for a conflict with another (PostgreSQL's
+    /// serialization failure or deadlock), so that catching it in a savepoint is not enough:
+    /// the unit of work must let it through, and the runner runs the unit again from the start.
+    public static func isConflict(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return GatewayPostgres.isConflict(error)
+    }
+
+    /// What an operator needs from such an error, and nothing a query carried: SQLite's result
+    /// code, or PostgreSQL's SQLSTATE and message kind.
+    public static func summary(_ error: any Error) -> String {
+        switch error {
+        case let error as DatabaseError: "\(error.resultCode)"
+        case let error as PSQLError: "\(error.code) \(error.serverInfo?[.sqlState] ?? "")"
+        default: String(describing: type(of: error))
+        }
+    }
+
     /// SQLite busy or locked past the busy timeout; PostgreSQL unreachable, out of connections,
     /// shutting down or starting up, or still conflicting after every retry of a unit; or this
     /// process's connections closing.

@@ -6,7 +6,8 @@ import Testing
 struct CancellationAndConcurrencyTests {
     @Test func cancellingTheTaskAbortsARunningTransfer() async throws {
         try await withTestServer { server in
-            let client = makeClient()
+            // The client's own timeout is far past the server's answer: only cancellation ends it.
+            let client = makeClient(timeout: .seconds(100))
             defer { client.shutdown() }
             let task = Task {
                 try await client.execute(OutboundRequest(url: server.url("/sleep/30000")))
@@ -28,11 +29,11 @@ struct CancellationAndConcurrencyTests {
 
     @Test func cancellingAQueuedRequestReturnsImmediately() async throws {
         try await withTestServer { server in
-            let client = makeClient(threads: 1)
+            let client = makeClient(threads: 1, timeout: .seconds(100))
             defer { client.shutdown() }
             // The slow request holds the only thread far longer than a loaded machine needs to
             // start the second task; it is cancelled at the end, not waited for.
-            let busy = Task { try await client.execute(OutboundRequest(url: server.url("/sleep/20000"))) }
+            let busy = Task { try await client.execute(OutboundRequest(url: server.url("/sleep/60000"))) }
             // Wait until the only thread is busy with the slow request (bounded: 10 s).
             for _ in 0..<200 where server.stats.totalRequests == 0 { try await Task.sleep(for: .milliseconds(50)) }
             try #require(server.stats.totalRequests == 1)

@@ -51,7 +51,7 @@ struct ErrorResponses: Sendable {
                 return Problem(type: "http-\(error.status.code)", title: error.status.reasonPhrase, status: error.status, detail: error.body)
             }
         case let error where DatabaseAvailability.isTemporarilyUnavailable(error):
-            context.logger.warning("database unavailable", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            context.logger.warning("database unavailable", metadata: ["error": "\(DatabaseAvailability.summary(error))"])
             return .unavailable(retryAfterSeconds: 1, detail: "The database is busy; try again.")
         default:
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])

@@ -9,7 +9,9 @@ import Synchronization
 /// changes) queue to one writer, which runs a batch of them in one SQLite transaction, each in
 /// its own savepoint, and answers each caller after the commit.
 ///
-/// - A unit of work that throws is rolled back to its savepoint alone; the others commit.
+/// - A unit of work that throws is rolled back to its savepoint alone; the others commit. A
+///   conflict for which PostgreSQL aborts the whole transaction (a serialization failure or a
+///   deadlock) runs the whole batch again, every unit with it.
 /// - A unit that returns `.failure` keeps what it wrote first (expired offers swept on the way),
 ///   as it did in a transaction of its own; its caller gets the refusal after the commit.
 /// - If the commit fails, every caller of the batch gets the error: nothing of it is stored.
@@ -20,7 +22,7 @@ import Synchronization
 /// SQLite has one writer at a time anyway; batching turns N commits (N fsyncs and N lock
 /// hand-offs) into one, while each caller still sees its own outcome.
 final class RegistrationWriter: Sendable {
-    typealias Work = @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) -> Void
+    typealias Work = @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Void
 
     private struct Item: Sendable {
         let run: Work
@@ -59,6 +61,10 @@ final class RegistrationWriter: Sendable {
         let work: Work = { db, now, touched in
             do {
                 slot.store(.success(try transactions.savepoint(in: db) { try body(db, now, &touched) }))
+            } catch where DatabaseAvailability.isConflict(error) {
+                // PostgreSQL aborted the whole transaction for a conflict with another instance's:
+                // the batch runs again from the start (the runner's retry), every unit with it.
+                throw error
             } catch {
                 slot.store(.failure(error))
             }
@@ -89,7 +95,7 @@ final class RegistrationWriter: Sendable {
             do {
                 let counts = try await transactions.write { db in
                     var touched = Set<Int64>()
-                    for item in batch { item.run(db, clock.now(), &touched) }
+                    for item in batch { try item.run(db, clock.now(), &touched) }
                     let counts = try stores.catalog.seatCounts(of: touched, in: db)
                     try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: clock.now(), in: db)
                     return counts

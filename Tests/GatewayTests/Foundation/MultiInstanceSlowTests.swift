@@ -210,6 +210,17 @@ struct MultiInstanceSlowTests {
         }
         let notDone = try await Self.send(servers[0], "GET", "/v1/admin/jobs?state=available,running,retryable,scheduled&limit=100", token: admin)
         #expect(((notDone.object["items"] as? [[String: Any]]) ?? []).isEmpty, "\(notDone.body.prefix(300))")
+
+        // Recurring schedules fired once per tick across the three (and the restarted) instances:
+        // every job of a schedule is for a different tick.
+        var ticks = 0
+        for kind in ["registration.sweep-offers", "push.poll-grades"] {
+            let listed = try await Self.send(servers[1], "GET", "/v1/admin/jobs?kind=\(kind)&limit=100", token: admin)
+            let scheduled = ((listed.object["items"] as? [[String: Any]]) ?? []).compactMap { $0["scheduledAt"] as? String }
+            #expect(Set(scheduled).count == scheduled.count, "\(kind) ran twice for one tick: \(scheduled)")
+            ticks += scheduled.count
+        }
+        #expect(ticks >= 2, "each schedule ticked at least once")
     }
 
     /// `serve --demo` on an empty database seeds and marks it once: an instance started while

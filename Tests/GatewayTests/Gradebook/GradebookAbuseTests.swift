@@ -58,11 +58,18 @@ struct GradebookAbuseTests {
             var retryAfter: String?
             var fifthAt: ContinuousClock.Instant?
             var withinDelay = 0
+            var v1Checked = false
             for n in 0..<40 {
                 let (status, retry) = try await Self.get(client, "/gradebook/1/auth.txt", Self.basic("jdoe", "guess-\(n)"), from: "203.0.113.7")
                 statuses.append(status)
                 if status == .tooManyRequests { retryAfter = retry }
                 if n == 4 { fifthAt = .now }
+                if n == 5, let fifthAt, ContinuousClock.now - fifthAt < .seconds(14) {
+                    // Within the first delay, the v1 route shares the throttle.
+                    let v1 = try await Self.get(client, "/v1/gradebook/1/sections", Self.basic("jdoe", "guess-0"), from: "203.0.113.7")
+                    #expect(v1.0 == .tooManyRequests, "the v1 route shares the throttle")
+                    v1Checked = true
+                }
                 // The throttle's first delay is 15 s of real time: a loaded machine may take longer
                 // for these requests, and then one more guess is rightly let through.
                 if let fifthAt, ContinuousClock.now - fifthAt < .seconds(14) { withinDelay = n + 1 }
@@ -78,8 +85,7 @@ struct GradebookAbuseTests {
             // limit over all addresses; grades.json and the v1 routes count alike.
             let (fromElsewhere, _) = try await Self.get(client, "/gradebook/1/grades.json?record=sections", Self.basic("jdoe", "another"), from: "198.51.100.1")
             #expect(fromElsewhere == .unauthorized)
-            let v1 = try await Self.get(client, "/v1/gradebook/1/sections", Self.basic("jdoe", "guess-0"), from: "203.0.113.7")
-            #expect(v1.0 == .tooManyRequests, "the v1 route shares the throttle")
+            #expect(v1Checked || withinDelay <= 5, "the v1 route was tried within the delay")
             // Another student at the throttled address signs in upstream as before.
             let (other, _) = try await Self.get(client, "/gradebook/1/auth.txt", Self.basic("asmith", "gradebook-test-1"), from: "203.0.113.7")
             #expect(other == .ok)
