@@ -70,7 +70,7 @@ struct MultiInstanceSlowTests {
 
     static func serve(_ url: String, _ environment: [String: String]) throws -> ServingGateway {
         try ServingGateway(
-            arguments: ["--database", url, "--trust-proxy", "--database-connections", "8", "--job-lease-seconds", "3", "--job-poll-ms", "200"],
+            arguments: ["--database", url, "--trust-proxy", "--database-connections", "8", "--job-lease-seconds", "3", "--job-poll-ms", "200", "--grade-poll-tick-seconds", "1"],
             environment: environment, lifetime: 600
         )
     }
@@ -208,19 +208,17 @@ struct MultiInstanceSlowTests {
             #expect(job["state"] as? String == "completed")
             #expect((job["errors"] as? [Any] ?? []).count <= 1, "at most the killed attempt failed")
         }
-        let notDone = try await Self.send(servers[0], "GET", "/v1/admin/jobs?state=available,running,retryable,scheduled&limit=100", token: admin)
+        let notDone = try await Self.send(servers[0], "GET", "/v1/admin/jobs?state=available,running,retryable,scheduled&kind=diagnostics.sleep&limit=100", token: admin)
         #expect(((notDone.object["items"] as? [[String: Any]]) ?? []).isEmpty, "\(notDone.body.prefix(300))")
 
         // Recurring schedules fired once per tick across the three (and the restarted) instances:
-        // every job of a schedule is for a different tick.
-        var ticks = 0
+        // every job of a schedule is for a different tick (grade polls tick every second here).
         for kind in ["registration.sweep-offers", "push.poll-grades"] {
             let listed = try await Self.send(servers[1], "GET", "/v1/admin/jobs?kind=\(kind)&limit=100", token: admin)
             let scheduled = ((listed.object["items"] as? [[String: Any]]) ?? []).compactMap { $0["scheduledAt"] as? String }
             #expect(Set(scheduled).count == scheduled.count, "\(kind) ran twice for one tick: \(scheduled)")
-            ticks += scheduled.count
+            if kind == "push.poll-grades" { #expect(scheduled.count >= 3, "grade polls ticked: \(scheduled)") }
         }
-        #expect(ticks >= 2, "each schedule ticked at least once")
     }
 
     /// `serve --demo` on an empty database seeds and marks it once: an instance started while
