@@ -9,6 +9,13 @@ public protocol TransactionRunner: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in one write transaction: everything it does commits together or not at all.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// ``write(_:)`` for a unit that runs in turn with every other unit of `lane`, across all
+    /// instances: on PostgreSQL the units of a lane wait for each other (a session advisory
+    /// lock held around the transaction) instead of aborting each other for conflicts and
+    /// starting over, which a hot row (one class everyone wants) makes nearly certain. The
+    /// transaction stays SERIALIZABLE, so writers outside the lane are still safe. SQLite has
+    /// one writer anyway. Keys come from `AdvisoryLocks`.
+    func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// ``write(_:)`` for a small write on the request path (enqueueing a job): when no other
     /// write is running or queued, it runs on the calling thread at once, without the two
     /// thread hops of an async write (which cost more than a one-row insert and its commit);
@@ -44,6 +51,11 @@ extension GatewayDatabase: TransactionRunner {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await writeSQLite { db in try body(db) }
+    }
+
+    /// One writer at a time already.
+    public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await write(body)
     }
 
     public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Storage
 import TestSupport
+import Synchronization
 import Testing
 
 /// What the PostgreSQL runner promises every store: a unit commits whole or not at all, a
@@ -63,6 +64,40 @@ struct PostgresTransactionTests {
         }
         #expect(try await Self.value(database) == Int64(units))
         await database.shutdown()
+    }
+
+    /// Units of one lane from two instances take turns: each runs once, none is aborted for a
+    /// conflict and run again (the same read-then-write units outside a lane conflict and retry).
+    @Test func unitsOfOneLaneTakeTurnsAcrossInstancesAndNeverRunTwice() async throws {
+        let first = try await TestPostgres.database("lane", modules: [CounterSchema.self])
+        let second = GatewayPostgres(settings: first.settings, connections: 4, logger: .init(label: "second"))
+        second.start()
+        final class Runs: Sendable { let count = Atomic<Int>(0) }
+        let runs = Runs()
+        let units = 40
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for unit in 0..<units {
+                let database = unit.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    try await database.write(inTurn: AdvisoryLocks.registrationWriter) { tx in
+                        runs.count.add(1, ordering: .relaxed)
+                        let transaction = try tx.postgres()
+                        let value = try transaction.query("SELECT value FROM counters WHERE name = 'c'").first!.decode(Int64.self)
+                        try transaction.execute("UPDATE counters SET value = \(value + 1) WHERE name = 'c'")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await Self.value(first) == Int64(units))
+        #expect(runs.count.load(ordering: .relaxed) == units, "no unit ran twice")
+        // The lane's lock is released after every unit: an ordinary session takes it at once.
+        let free = try await first.transaction(.read) { tx in
+            try tx.query("SELECT pg_try_advisory_lock(\(AdvisoryLocks.registrationWriter))").first!.decode(Bool.self)
+        }
+        #expect(free)
+        await second.shutdown()
+        await first.shutdown()
     }
 
     @Test func migrationsRunOnceEvenWhenInstancesStartTogether() async throws {

@@ -20,7 +20,9 @@ import Synchronization
 ///   announced in that transaction (``OpenSeatAnnouncer``).
 ///
 /// SQLite has one writer at a time anyway; batching turns N commits (N fsyncs and N lock
-/// hand-offs) into one, while each caller still sees its own outcome.
+/// hand-offs) into one, while each caller still sees its own outcome. On PostgreSQL the
+/// instances' writers take turns too (``TransactionRunner/write(inTurn:_:)``): their batches
+/// touch the same few popular classes, and taking turns beats aborting and starting over.
 final class RegistrationWriter: Sendable {
     typealias Work = @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Void
 
@@ -93,7 +95,7 @@ final class RegistrationWriter: Sendable {
             guard !batch.isEmpty else { return }
             let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
             do {
-                let counts = try await transactions.write { db in
+                let counts = try await transactions.write(inTurn: AdvisoryLocks.registrationWriter) { db in
                     var touched = Set<Int64>()
                     for item in batch { try item.run(db, clock.now(), &touched) }
                     let counts = try stores.catalog.seatCounts(of: touched, in: db)

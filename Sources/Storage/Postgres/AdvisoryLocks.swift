@@ -8,4 +8,8 @@ public enum AdvisoryLocks {
     public static let scheduleLeader: Int64 = 0x6761_7465_7761_7902
     /// Seeding a demo database, one instance after another (session-level, while seeding).
     public static let demoSeed: Int64 = 0x6761_7465_7761_7903
+    /// Registration's group-commit writers, one batch at a time over all instances (session-level,
+    /// around each batch's transaction): a class everyone races for would otherwise abort most
+    /// batches for conflicts and run them again.
+    public static let registrationWriter: Int64 = 0x6761_7465_7761_7904
 }

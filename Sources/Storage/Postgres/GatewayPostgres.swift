@@ -126,13 +126,24 @@ public final class GatewayPostgres: Sendable {
 
     /// Runs `body` in one transaction on a leased connection and a pool thread, again from the
     /// start when the server aborts it for a conflict.
-    public func transaction<T: Sendable>(_ isolation: Isolation, _ body: @escaping @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    ///
+    /// With `turn`, the connection holds that session advisory lock from before BEGIN until
+    /// after COMMIT or ROLLBACK, so the lock's units run one after another, each with a snapshot
+    /// taken after the previous one committed (a lock taken inside the transaction would come
+    /// after its snapshot).
+    public func transaction<T: Sendable>(
+        _ isolation: Isolation, inTurn turn: Int64? = nil, _ body: @escaping @Sendable (PostgresTransaction) throws -> T
+    ) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await client.withConnection { connection in
                     try await self.threads.runIfActive {
-                        try Self.run(isolation, on: PostgresTransaction(connection: connection, logger: self.logger), body)
+                        let transaction = PostgresTransaction(connection: connection, logger: self.logger)
+                        guard let turn else { return try Self.run(isolation, on: transaction, body) }
+                        try transaction.execute("SELECT pg_advisory_lock(\(turn))")
+                        defer { _ = try? transaction.execute("SELECT pg_advisory_unlock(\(turn))") }
+                        return try Self.run(isolation, on: transaction, body)
                     }
                 }
             } catch let error as PSQLError where attempt < Self.attempts && Self.isConflict(error) {
@@ -176,6 +187,10 @@ extension GatewayPostgres: TransactionRunner {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await transaction(.write) { try body($0) }
+    }
+
+    public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await transaction(.write, inTurn: lane) { try body($0) }
     }
 
     /// No inline path on PostgreSQL: every unit goes over the network anyway.
