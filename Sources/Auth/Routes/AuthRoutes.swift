@@ -98,7 +98,7 @@ public struct AuthRoutes: Sendable {
             .patch { request, context in
                 let identity = try context.requireIdentity()
                 guard let id = context.parameters.get("accountId").flatMap(Int64.init) else {
-                    throw Problem.badRequest("The account id must be an integer.", invalidFields: ["accountId"])
+                    throw AuthError.accountNotFound(nil) // no account can have it
                 }
                 let body = try await GatewayJSON.decode(AdminUpdate.self, from: request, context: context)
                 let account = try await service.updateAccount(id: id, disabled: body.disabled, role: body.role, by: identity)

@@ -105,7 +105,10 @@ public enum CatalogViews {
     }
 
     /// The 404 problem for a class id nothing has.
-    public static func classNotFound(_ id: Int64) -> Problem {
+    public static func classNotFound(_ id: Int64) -> Problem { classNotFound("\(id)") }
+
+    /// The same for an id as written in the address.
+    public static func classNotFound(_ id: String) -> Problem {
         Problem(type: "class-not-found", title: "Class not found", status: .notFound, detail: "No class has id \(id).")
     }
 }

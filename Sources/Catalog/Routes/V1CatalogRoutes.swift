@@ -32,14 +32,14 @@ public struct V1CatalogRoutes: Sendable {
         }
     }
 
-    /// The class id path parameter; a non-number is a 400 problem.
     /// The most subjects one class query may name.
     public static let maximumSubjects = 200
 
+    /// The class id path parameter; one no class can have (not a number, or past 64 bits) is
+    /// the same 404 as an id no class has.
     public static func classID(_ context: GatewayContext) throws -> Int64 {
-        guard let raw = context.parameters.get("classId"), let id = Int64(raw) else {
-            throw Problem.badRequest("The class id must be an integer.", invalidFields: ["classId"])
-        }
+        let raw = context.parameters.get("classId") ?? ""
+        guard let id = Int64(raw) else { throw CatalogViews.classNotFound(String(raw.prefix(40))) }
         return id
     }
 

@@ -59,7 +59,10 @@ struct GradebookAdminRoutes: Sendable {
             return try GatewayJSON.response(GradebookViews.Source(source, health: health[source.id], now: now))
         }
         group.put(":sourceId") { request, context in
-            let id = try Self.id(context)
+            // Creates when missing: an id no source can have is the request's mistake, not a 404.
+            guard let id = context.parameters.get("sourceId").flatMap(Int64.init), id > 0 else {
+                throw GradebookError.invalid(field: "sourceId", message: "The source id must be a positive integer of at most 64 bits.")
+            }
             let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
             let source = try body.source(id: id)
             let created = try await service.put(source)
@@ -74,7 +77,7 @@ struct GradebookAdminRoutes: Sendable {
     }
 
     static func id(_ context: GatewayContext) throws -> Int64 {
-        guard let raw = context.parameters.get("sourceId"), let id = Int64(raw), id > 0 else { throw GradebookError.sourceNotFound(0) }
+        guard let raw = context.parameters.get("sourceId"), let id = Int64(raw), id > 0 else { throw GradebookError.sourceNotFound(String((context.parameters.get("sourceId") ?? "").prefix(40))) }
         return id
     }
 }

@@ -81,7 +81,7 @@ struct GradebookV1Routes: Sendable {
     static func resolve(
         _ request: Request, _ context: GatewayContext, _ service: GradebookService, _ authenticator: any Authenticator
     ) async throws -> (Int64, GradebookService.CredentialSource, Bool) {
-        guard let raw = context.parameters.get("sourceId"), let source = Int64(raw), source > 0 else { throw GradebookError.sourceNotFound(0) }
+        guard let raw = context.parameters.get("sourceId"), let source = Int64(raw), source > 0 else { throw GradebookError.sourceNotFound(String((context.parameters.get("sourceId") ?? "").prefix(40))) }
         let refresh = request.uri.queryParameters.get("refresh").map { ["1", "true"].contains($0) } ?? false
         let header = request.headers[.authorization] ?? ""
         if header.lowercased().hasPrefix("basic ") {

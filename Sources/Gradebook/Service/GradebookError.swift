@@ -1,7 +1,8 @@
 /// Why a gradebook request was refused or failed. Never carries a password.
 public enum GradebookError: Error, Sendable, Equatable {
     /// No source has this id (404).
-    case sourceNotFound(Int64)
+    /// No source has this id (as written in the address when it is no number at all).
+    case sourceNotFound(String)
     /// A field of the request is unusable (422 naming it).
     case invalid(field: String, message: String)
     /// A source with this id exists already (409).

@@ -28,13 +28,13 @@ public final class GradebookSourceService: Sendable {
     public func source(id: Int64) async throws -> GradebookSource {
         let now = ContinuousClock.now
         if let current = cached.withLock({ $0 }), now - current.loadedAt < refreshInterval {
-            guard let found = current.sources[id] else { throw GradebookError.sourceNotFound(id) }
+            guard let found = current.sources[id] else { throw GradebookError.sourceNotFound("\(id)") }
             return found
         }
         let all = try await transactions.read { [store] db in try store.sources(in: db) }
         let table = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         cached.withLock { $0 = (table, now) }
-        guard let found = table[id] else { throw GradebookError.sourceNotFound(id) }
+        guard let found = table[id] else { throw GradebookError.sourceNotFound("\(id)") }
         return found
     }
 
@@ -71,7 +71,7 @@ public final class GradebookSourceService: Sendable {
     public func delete(id: Int64) async throws {
         let deleted = try await transactions.write { [store] db in try store.delete(id: id, in: db) }
         invalidate()
-        guard deleted else { throw GradebookError.sourceNotFound(id) }
+        guard deleted else { throw GradebookError.sourceNotFound("\(id)") }
     }
 
     static func check(_ source: GradebookSource) throws(GradebookError) {

@@ -55,6 +55,9 @@ public struct JobsAdminRoutes: Sendable {
                 }
                 let args = body.args ?? .object([:])
                 guard args.isObject else { throw Problem.validation("'args' must be a JSON object.", field: "args") }
+                if let problem = registry.argumentsProblem(kind: body.kind, arguments: args.jsonData) {
+                    throw Problem.validation(problem, field: "args")
+                }
                 let queue = body.queue ?? "default"
                 try Self.checkQueueName(queue, field: "queue")
                 if let attempts = body.maxAttempts, !(1...100).contains(attempts) {

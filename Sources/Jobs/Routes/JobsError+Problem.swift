@@ -13,6 +13,8 @@ extension JobsError: ProblemConvertible {
             .conflict("job-running", title: "The job is running", detail: "Job \(id) is running; cancel it first.")
         case .scheduleNotFound(let name):
             .notFound("No schedule is named '\(name)'.")
+        case .queueNotFound(let name):
+            .notFound("No queue is named '\(name)': queues are those configured (--job-queues), declared by a job kind, or holding jobs.")
         }
     }
 }

@@ -6,8 +6,18 @@ import Foundation
 /// cancellation) and completes, `diagnostics.fail` always throws.
 public enum Diagnostics {
     public struct SleepArgs: Codable, Sendable {
+        /// 0 to 3600.
         public let seconds: Double
         public init(seconds: Double) { self.seconds = seconds }
+
+        public init(from decoder: any Decoder) throws {
+            enum Keys: String, CodingKey { case seconds }
+            let container = try decoder.container(keyedBy: Keys.self)
+            seconds = try container.decode(Double.self, forKey: .seconds)
+            guard seconds.isFinite, (0...3600).contains(seconds) else {
+                throw DecodingError.dataCorruptedError(forKey: .seconds, in: container, debugDescription: "must be between 0 and 3600 seconds.")
+            }
+        }
     }
 
     public struct FailArgs: Codable, Sendable {

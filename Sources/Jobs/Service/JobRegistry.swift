@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Job handlers by kind, and the recurring schedules modules declare.
@@ -15,6 +15,10 @@ public final class JobRegistry: Sendable {
     struct Handler: Sendable {
         let kind: String
         let adminEnqueueable: Bool
+        /// The queue its jobs go to unless the enqueuer says otherwise (nil: not declared).
+        let queue: String?
+        /// Decodes arguments without running: what is wrong with them, or nil.
+        let checkArguments: @Sendable (Data) -> String?
         let run: @Sendable (Data, JobContext) async throws -> JobOutcome
     }
 
@@ -29,11 +33,21 @@ public final class JobRegistry: Sendable {
     ///
     /// - Parameter adminEnqueueable: whether admins may enqueue this kind through
     ///   `POST /v1/admin/jobs` (the diagnostics kinds are).
+    /// - Parameter queue: the queue its jobs usually go to, so operators can pause it before
+    ///   any job of it exists.
     public func register<Args: Decodable & Sendable>(
-        kind: String, args: Args.Type = Args.self, adminEnqueueable: Bool = false,
+        kind: String, args: Args.Type = Args.self, queue: String? = nil, adminEnqueueable: Bool = false,
         handler: @escaping @Sendable (Args, JobContext) async throws -> JobOutcome
     ) {
-        let entry = Handler(kind: kind, adminEnqueueable: adminEnqueueable) { data, context in
+        let check: @Sendable (Data) -> String? = { data in
+            do {
+                _ = try JobRegistry.decoder.decode(Args.self, from: data)
+                return nil
+            } catch {
+                return JobArgumentsProblem.describe(error)
+            }
+        }
+        let entry = Handler(kind: kind, adminEnqueueable: adminEnqueueable, queue: queue, checkArguments: check) { data, context in
             let args: Args
             do {
                 args = try JobRegistry.decoder.decode(Args.self, from: data)
@@ -59,6 +73,15 @@ public final class JobRegistry: Sendable {
 
     func handler(for kind: String) -> Handler? { handlers.withLock { $0[kind] } }
 
+    /// The queues the registered kinds declare.
+    public var declaredQueues: Set<String> { handlers.withLock { Set($0.values.compactMap(\.queue)) } }
+
+    /// What is wrong with `arguments` for `kind`'s handler (a missing field, a wrong type, a
+    /// value out of range), or nil when they decode; nil for an unknown kind too.
+    public func argumentsProblem(kind: String, arguments: Data) -> String? {
+        handler(for: kind)?.checkArguments(arguments)
+    }
+
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -77,4 +100,36 @@ struct ArgumentsDoNotDecode: Error, CustomStringConvertible {
 struct UnknownKind: Error, CustomStringConvertible {
     let kind: String
     var description: String { "no handler is registered for kind '\(kind)'" }
+}
+
+/// A readable account of why a job's arguments do not decode, naming the field.
+enum JobArgumentsProblem {
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            "'\(path(context.codingPath + [key]))' is required."
+        case DecodingError.typeMismatch(let type, let context):
+            "'\(path(context.codingPath))' must be \(noun(type))."
+        case DecodingError.valueNotFound(let type, let context):
+            "'\(path(context.codingPath))' must be \(noun(type)), not null."
+        case DecodingError.dataCorrupted(let context):
+            context.codingPath.isEmpty ? "The arguments are not valid: \(context.debugDescription)" : "'\(path(context.codingPath))': \(context.debugDescription)"
+        default:
+            "The arguments are not valid."
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        (["args"] + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }).joined(separator: ".")
+    }
+
+    static func noun(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type: "a number"
+        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "of another type"
+        }
+    }
 }

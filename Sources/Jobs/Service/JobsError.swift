@@ -9,4 +9,6 @@ public enum JobsError: Error, Sendable, Equatable {
     /// Deleting a running job.
     case jobRunning(Int64)
     case scheduleNotFound(String)
+    /// A queue no process works, no kind declares and no job or pause names.
+    case queueNotFound(String)
 }

@@ -32,7 +32,7 @@ public final class JobsRuntime: Sendable {
         self.enqueuer = stores.enqueuer
         self.service = JobsService(
             transactions: transactions, admin: stores.admin, enqueuer: stores.enqueuer, schedules: stores.schedules,
-            clock: clock, configuration: configuration, running: running, signals: stores.signals
+            clock: clock, configuration: configuration, running: running, signals: stores.signals, registry: registry
         )
         self.pool = WorkerPool(
             store: stores.queue, schedules: stores.schedules, signals: stores.signals, remoteSignals: stores.remoteSignals, registry: registry,

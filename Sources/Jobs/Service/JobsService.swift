@@ -15,6 +15,7 @@ public struct JobsService: Sendable {
     public let schedules: any ScheduleStoring
     let running: RunningJobs
     let signals: JobSignals
+    let registry: JobRegistry
 
     /// A queue as operators see it.
     public struct QueueStatus: Encodable, Sendable, Equatable {
@@ -37,6 +38,25 @@ public struct JobsService: Sendable {
         /// queue and no job of it runs in any process: most likely nothing works it (a queue
         /// missing from `--job-queues`, or workers switched off everywhere).
         public let unworked: Bool
+
+        public func encode(to encoder: any Encoder) throws {
+            enum K: String, CodingKey {
+                case name, paused, limit, running, counts, latencySeconds, completedLastHour, failedLastHour
+                case completedLastDay, failedLastDay, unworked
+            }
+            var c = encoder.container(keyedBy: K.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(paused, forKey: .paused)
+            try c.encode(limit, forKey: .limit) // null when not worked here: the key is always there
+            try c.encode(running, forKey: .running)
+            try c.encode(counts, forKey: .counts)
+            try c.encode(latencySeconds, forKey: .latencySeconds)
+            try c.encode(completedLastHour, forKey: .completedLastHour)
+            try c.encode(failedLastHour, forKey: .failedLastHour)
+            try c.encode(completedLastDay, forKey: .completedLastDay)
+            try c.encode(failedLastDay, forKey: .failedLastDay)
+            try c.encode(unworked, forKey: .unworked)
+        }
     }
 
     /// A schedule as operators see it.
@@ -80,9 +100,10 @@ public struct JobsService: Sendable {
 
     init(
         transactions: any TransactionRunner, admin: any JobAdminStoring, enqueuer: any JobEnqueuing, schedules: any ScheduleStoring,
-        clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs, signals: JobSignals
+        clock: any GatewayClock, configuration: JobsConfiguration, running: RunningJobs, signals: JobSignals, registry: JobRegistry
     ) {
         self.signals = signals
+        self.registry = registry
         self.transactions = transactions
         self.admin = admin
         self.enqueuer = enqueuer
@@ -203,17 +224,32 @@ public struct JobsService: Sendable {
         )
     }
 
+    /// The queues an operator can act on: those this process is configured to work, those the
+    /// registered kinds declare, and those holding jobs or a pause. A made-up name is none of
+    /// them (pausing it would only leave a row behind).
+    public func knownQueues() async throws -> Set<String> {
+        let now = clock.now()
+        let numbers = try await transactions.read { [admin] db in try admin.queueNumbers(now: now, in: db) }
+        return Set(numbers.keys).union(configuration.queues.keys).union(registry.declaredQueues)
+    }
+
     /// Pauses a queue in every process: no new claims (running jobs finish). Jobs can still be
     /// enqueued to it.
     public func pause(queue: String) async throws {
+        try await requireKnown(queue)
         let now = clock.now()
         try await transactions.write { [admin] db in try admin.setPaused(true, queue: queue, now: now, in: db) }
     }
 
     public func resume(queue: String) async throws {
+        try await requireKnown(queue)
         let now = clock.now()
         try await transactions.write { [admin] db in try admin.setPaused(false, queue: queue, now: now, in: db) }
         signals.notify(queue)
+    }
+
+    func requireKnown(_ queue: String) async throws {
+        guard try await knownQueues().contains(queue) else { throw JobsError.queueNotFound(queue) }
     }
 
     // MARK: Schedules

@@ -21,7 +21,7 @@ extension JobRegistry {
         _ kind: JobKind<Payload>, adminEnqueueable: Bool = false,
         handler: @escaping @Sendable (Payload, JobContext) async throws -> JobOutcome
     ) {
-        register(kind: kind.name, args: Payload.self, adminEnqueueable: adminEnqueueable, handler: handler)
+        register(kind: kind.name, args: Payload.self, queue: kind.queue, adminEnqueueable: adminEnqueueable, handler: handler)
     }
 
     /// Registers a module's housekeeping: `chore` runs as `kind` every `seconds` (and once

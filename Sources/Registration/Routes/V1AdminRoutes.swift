@@ -79,7 +79,10 @@ struct V1AdminRoutes: Sendable {
             )
         }
         group.put("classes/:classId") { request, context in
-            let classID = try V1CatalogRoutes.classID(context)
+            // Creates when missing: an id no class can have is the request's mistake, not a 404.
+            guard let classID = context.parameters.get("classId").flatMap(Int64.init) else {
+                throw Problem.validation("The class id must be an integer of at most 64 bits.", field: "classId")
+            }
             let body = try await GatewayJSON.decode(NativeCatalogFormat.ClassRow.self, from: request, context: context)
             if let id = body.id, id != classID {
                 throw Problem.validation("The body's id (\(id)) differs from the path's (\(classID)).", field: "id")
@@ -105,7 +108,7 @@ struct V1AdminRoutes: Sendable {
         // An admin binds a red id to an account (the only way besides addstudent under `roster`).
         group.put("students/:accountId/profile") { request, context in
             guard let raw = context.parameters.get("accountId"), let accountID = Int64(raw) else {
-                throw Problem.badRequest("The account id must be an integer.", invalidFields: ["accountId"])
+                throw Problem.notFound("No account has this id.") // not a number, or past 64 bits
             }
             let body = try await GatewayJSON.decode(V1EnrollmentRoutes.ProfileRequest.self, from: request, context: context)
             let profile = try await service.students.saveProfileAsAdmin(

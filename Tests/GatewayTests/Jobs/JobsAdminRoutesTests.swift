@@ -91,7 +91,19 @@ struct JobsAdminRoutesTests {
             let after = try await client.json(.get, "/v1/admin/queues", token: admin)
             let unworked = Self.items(after).first { $0["name"] as? String == "nobody-works-this" }
             #expect(unworked?["unworked"] as? Bool == true)
-            #expect(unworked?["limit"] == nil || unworked?["limit"] is NSNull, "this process does not work it")
+            #expect(unworked?["limit"] is NSNull, "this process does not work it: limit is there, and null")
+
+            // Only a queue that exists can be paused: a made-up name is 404 and leaves nothing behind.
+            #expect(try await client.json(.post, "/v1/admin/queues/made-up-queue/pause", token: admin).status == .notFound)
+            #expect(try await client.json(.post, "/v1/admin/queues/made-up-queue/resume", token: admin).status == .notFound)
+            let listed = try await client.json(.get, "/v1/admin/queues", token: admin)
+            #expect(!Self.items(listed).contains { $0["name"] as? String == "made-up-queue" })
+            let paused = try await client.json(.post, "/v1/admin/queues/nobody-works-this/pause", token: admin)
+            #expect(paused.status == .ok && paused.object["paused"] as? Bool == true)
+            // A kind's declared queue can be paused before any job of it exists.
+            let push = try await client.json(.post, "/v1/admin/queues/push/pause", token: admin)
+            #expect(push.status == .ok && push.object["paused"] as? Bool == true)
+            #expect(try await client.json(.post, "/v1/admin/queues/push/resume", token: admin).object["paused"] as? Bool == false)
         }
     }
 
@@ -105,6 +117,13 @@ struct JobsAdminRoutesTests {
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","args":[1]}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","queue":"bad queue"}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"args":{}}"#, token: admin).status == .badRequest)
+            // Arguments are checked against the kind at enqueue, not found wrong on every attempt.
+            for (args, named) in [("{}", "'args.seconds' is required"), (#"{"seconds":"x"}"#, "'args.seconds' must be a number"), (#"{"seconds":99999}"#, "between 0 and 3600")] {
+                let refused = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":\#(args)}"#, token: admin)
+                #expect(refused.status == .unprocessableContent, "\(args)")
+                #expect((refused.object["detail"] as? String ?? "").contains(named), "\(refused.object)")
+            }
+            #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":{"seconds":0}}"#, token: admin).status == .created)
             #expect(try await client.json(.get, "/v1/admin/jobs/999", token: admin).status == .notFound)
             #expect(try await client.json(.get, "/v1/admin/jobs/abc", token: admin).status == .notFound)
         }
