@@ -55,8 +55,11 @@ public struct JobsAdminRoutes: Sendable {
                 }
                 let args = body.args ?? .object([:])
                 guard args.isObject else { throw Problem.validation("'args' must be a JSON object.", field: "args") }
-                if let problem = registry.argumentsProblem(kind: body.kind, arguments: args.jsonData) {
-                    throw Problem.validation(problem, field: "args")
+                do {
+                    try registry.checkArguments(kind: body.kind, arguments: args.jsonData)
+                } catch {
+                    let explanation = DecodingExplanation(error, decoding: args.jsonData, under: "args")
+                    throw Problem.validation(explanation.detail, field: explanation.field ?? "args")
                 }
                 let queue = body.queue ?? "default"
                 try Self.checkQueueName(queue, field: "queue")

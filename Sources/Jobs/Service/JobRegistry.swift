@@ -17,8 +17,8 @@ public final class JobRegistry: Sendable {
         let adminEnqueueable: Bool
         /// The queue its jobs go to unless the enqueuer says otherwise (nil: not declared).
         let queue: String?
-        /// Decodes arguments without running: what is wrong with them, or nil.
-        let checkArguments: @Sendable (Data) -> String?
+        /// Decodes arguments without running, throwing the decoder's error.
+        let checkArguments: @Sendable (Data) throws -> Void
         let run: @Sendable (Data, JobContext) async throws -> JobOutcome
     }
 
@@ -39,14 +39,7 @@ public final class JobRegistry: Sendable {
         kind: String, args: Args.Type = Args.self, queue: String? = nil, adminEnqueueable: Bool = false,
         handler: @escaping @Sendable (Args, JobContext) async throws -> JobOutcome
     ) {
-        let check: @Sendable (Data) -> String? = { data in
-            do {
-                _ = try JobRegistry.decoder.decode(Args.self, from: data)
-                return nil
-            } catch {
-                return JobArgumentsProblem.describe(error)
-            }
-        }
+        let check: @Sendable (Data) throws -> Void = { data in _ = try JobRegistry.decoder.decode(Args.self, from: data) }
         let entry = Handler(kind: kind, adminEnqueueable: adminEnqueueable, queue: queue, checkArguments: check) { data, context in
             let args: Args
             do {
@@ -76,10 +69,11 @@ public final class JobRegistry: Sendable {
     /// The queues the registered kinds declare.
     public var declaredQueues: Set<String> { handlers.withLock { Set($0.values.compactMap(\.queue)) } }
 
-    /// What is wrong with `arguments` for `kind`'s handler (a missing field, a wrong type, a
-    /// value out of range), or nil when they decode; nil for an unknown kind too.
-    public func argumentsProblem(kind: String, arguments: Data) -> String? {
-        handler(for: kind)?.checkArguments(arguments)
+    /// Decodes `arguments` as `kind`'s handler would, without running it: throws the
+    /// decoder's error (a missing field, a wrong type, a value out of range). An unknown kind
+    /// passes.
+    public func checkArguments(kind: String, arguments: Data) throws {
+        try handler(for: kind)?.checkArguments(arguments)
     }
 
     static let decoder: JSONDecoder = {
@@ -100,36 +94,4 @@ struct ArgumentsDoNotDecode: Error, CustomStringConvertible {
 struct UnknownKind: Error, CustomStringConvertible {
     let kind: String
     var description: String { "no handler is registered for kind '\(kind)'" }
-}
-
-/// A readable account of why a job's arguments do not decode, naming the field.
-enum JobArgumentsProblem {
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            "'\(path(context.codingPath + [key]))' is required."
-        case DecodingError.typeMismatch(let type, let context):
-            "'\(path(context.codingPath))' must be \(noun(type))."
-        case DecodingError.valueNotFound(let type, let context):
-            "'\(path(context.codingPath))' must be \(noun(type)), not null."
-        case DecodingError.dataCorrupted(let context):
-            context.codingPath.isEmpty ? "The arguments are not valid: \(context.debugDescription)" : "'\(path(context.codingPath))': \(context.debugDescription)"
-        default:
-            "The arguments are not valid."
-        }
-    }
-
-    static func path(_ keys: [any CodingKey]) -> String {
-        (["args"] + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }).joined(separator: ".")
-    }
-
-    static func noun(_ type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Float.Type: "a number"
-        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        default: "of another type"
-        }
-    }
 }

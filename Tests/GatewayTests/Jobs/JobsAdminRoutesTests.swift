@@ -118,7 +118,7 @@ struct JobsAdminRoutesTests {
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","queue":"bad queue"}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"args":{}}"#, token: admin).status == .badRequest)
             // Arguments are checked against the kind at enqueue, not found wrong on every attempt.
-            for (args, named) in [("{}", "'args.seconds' is required"), (#"{"seconds":"x"}"#, "'args.seconds' must be a number"), (#"{"seconds":99999}"#, "between 0 and 3600")] {
+            for (args, named) in [("{}", "Missing field 'args.seconds'"), (#"{"seconds":"x"}"#, "'args.seconds' should be a number"), (#"{"seconds":99999}"#, "between 0 and 3600")] {
                 let refused = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":\#(args)}"#, token: admin)
                 #expect(refused.status == .unprocessableContent, "\(args)")
                 #expect((refused.object["detail"] as? String ?? "").contains(named), "\(refused.object)")
