@@ -104,9 +104,14 @@ struct GradebookV1Routes: Sendable {
         return (term, try text(context, "course"))
     }
 
+    /// A path value as the student wrote it: percent-decoded first (`CS%20101` is `CS 101`, and
+    /// 34 × `%61` is 34 characters), then 1 to 100 characters with no control characters.
     static func text(_ context: GatewayContext, _ name: String) throws -> String {
-        guard let value = context.parameters.get(name), !value.isEmpty, value.utf8.count <= 100 else {
-            throw GradebookError.invalid(field: name, message: "\(name) must be 1 to 100 characters.")
+        guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding else {
+            throw GradebookError.invalid(field: name, message: "\(name) is not validly percent-encoded.")
+        }
+        guard !value.isEmpty, value.count <= 100, value.utf8.count <= 400, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw GradebookError.invalid(field: name, message: "\(name) must be 1 to 100 characters, none of them control characters.")
         }
         return value
     }

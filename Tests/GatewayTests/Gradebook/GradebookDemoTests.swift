@@ -71,6 +71,19 @@ struct GradebookDemoTests {
                 (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
             }
             let user = try #require(enrollments.first?["username"] as? String)
+            // Path values count as decoded: the course percent-encoded reaches the same section,
+            // 34 × %61 is 34 characters (not 102), and 101 characters or a control one are refused.
+            let encodedCourse = course.utf8.map { String(format: "%%%02X", $0) }.joined()
+            let sameSection = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(encodedCourse)/enrollments", method: .get, headers: auth) { response in
+                (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            }
+            #expect(sameSection.count == enrollments.count && !sameSection.isEmpty)
+            let thirtyFour = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(String(repeating: "%61", count: 34))/enrollments", method: .get, headers: auth) { $0.status }
+            #expect(thirtyFour != .unprocessableContent)
+            for refused in [String(repeating: "a", count: 101), "a%0Ab", "%E0%A4%A"] {
+                let status = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(refused)/enrollments", method: .get, headers: auth) { $0.status }
+                #expect(status == .unprocessableContent, "\(refused)")
+            }
             let assignments = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(course)/enrollments/\(user)/assignments", method: .get, headers: auth) { response in
                 (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
             }
