@@ -67,7 +67,8 @@ struct SDSURoutes: Sendable {
         } else {
             throw SDSUBadRequest("Missing parameter subjectid")
         }
-        guard !subjects.isEmpty else { return SDSUResponses.json(text: SDSUJSON.idList([])) }
+        // Every field is checked, whatever the subjects: an empty list answers [] only for a
+        // request that is otherwise right.
         guard let level = CourseLevel.filter(parsing: try parameters.optionalString("level", numbersAllowed: false)) else {
             return try SDSUResponses.error("Invalid level, use lower, upper or graduate")
         }
@@ -80,6 +81,7 @@ struct SDSURoutes: Sendable {
             guard let time = TimeOfDay(parsing: raw) else { return try SDSUResponses.error("Invalid endtime \(raw)") }
             query.endsAtOrBefore = time
         }
+        guard !subjects.isEmpty else { return SDSUResponses.json(text: SDSUJSON.idList([])) }
         return SDSUResponses.json(text: SDSUJSON.idList(try await service.catalog.classIDs(matching: query)))
     }
 

@@ -88,6 +88,14 @@ struct RegistrationSDSUContractTests {
             #expect(unknownSubject.body == "[]")
             let noSubjects = try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[]}"#)
             #expect(noSubjects.body == "[]")
+            // No subjects does not excuse the other fields: each is checked as with subjects.
+            Self.expectSingle(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[],"level":"freshman"}"#), "error", "Invalid level, use lower, upper or graduate")
+            Self.expectSingle(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[],"endtime":"2599"}"#), "error", "Invalid endtime 2599")
+            Self.expectBadRequest(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[], "level": 5}"#))
+            // classids: a known type with no such class is an empty answer; a wrong type is 400.
+            #expect(try await client.json(.post, "/registration/classdetails", body: #"{"classids":[0]}"#).body == "[]")
+            Self.expectBadRequest(try await client.json(.post, "/registration/classdetails", body: #"{"classids":"x"}"#))
+            Self.expectBadRequest(try await client.json(.post, "/registration/classdetails", body: #"{"classids":["x"]}"#))
 
             // Invalid values: 200 with {"error"}; missing or mistyped parameters: 400 with JSON.
             Self.expectSingle(try await client.json(.get, "/registration/classidslist?subjectid=8&level=freshman"), "error", "Invalid level, use lower, upper or graduate")
