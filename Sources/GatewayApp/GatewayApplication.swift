@@ -179,10 +179,11 @@ public struct GatewayApplication: Sendable {
             limit: configuration.maxBodyBytes,
             exceptions: [RegistrationRoutes.importPath: configuration.maxImportBytes, SchedulingRoutes.ratingsPath: configuration.maxImportBytes]
         ))
+        let allowedMethods = AllowedMethods()
         router.add(middleware: FrontDoorMiddleware(
             admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
             accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix]),
-            securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil)
+            securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil), allowedMethods: allowedMethods
         ))
 
         let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
@@ -205,6 +206,7 @@ public struct GatewayApplication: Sendable {
             GradebookSimulator(data: .demo, adminToken: configuration.simulatorAdminToken)
                 .register(on: router, prefix: Self.simulatorPrefix)
         }
+        allowedMethods.load(HeadRequests.servedRoutes(router))
         return router
     }
 

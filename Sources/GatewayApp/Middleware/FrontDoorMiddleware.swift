@@ -13,7 +13,8 @@ import Hummingbird
 ///    so the metrics and the access log see the status the client got;
 /// 4. the security headers (``SecurityHeaders``) and the request id on the response, the metrics (``RequestMetrics``) and the access
 ///    line (``AccessLog``);
-/// 5. for HEAD, the body dropped and the headers kept (``HeadRequests``).
+/// 5. a 404 for a path served with other methods made a 405 with `Allow` (``AllowedMethods``);
+/// 6. for HEAD, the body dropped and the headers kept (``HeadRequests``).
 struct FrontDoorMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let admissions: [any RequestAdmission]
@@ -21,6 +22,8 @@ struct FrontDoorMiddleware: RouterMiddleware {
     let metrics: RequestMetrics
     let accessLog: AccessLog
     let securityHeaders: SecurityHeaders
+    /// The methods each served path takes: another method there is a 405, not a 404.
+    let allowedMethods: AllowedMethods
 
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
@@ -37,6 +40,12 @@ struct FrontDoorMiddleware: RouterMiddleware {
         } catch {
             failed = true
             response = errors.response(for: error, request: request, context: context, requestID: requestID)
+        }
+        if response.status == .notFound, let refusal = allowedMethods.refusal(for: request) {
+            // No route took this method here (a served method's own 404 is left alone).
+            response = errors.response(for: HTTPError(.methodNotAllowed), request: request, context: context, requestID: requestID)
+            // A protocol that knows no 405 (the SDSU one answers 404) gets no Allow either.
+            if response.status == .methodNotAllowed { response.headers[.allow] = refusal.allow }
         }
         securityHeaders.apply(to: &response.headers)
         response.headers[.requestID] = requestID
