@@ -11,13 +11,20 @@ extension AuthService {
         accountID: Int64, current: String, new: String, keepingToken tokenID: Int64?, clientAddress: String?
     ) async throws {
         guard let account = try await account(id: accountID) else { throw AuthError.accountNotFound(nil) }
-        do {
-            _ = try await verifyCredentials(username: account.username, password: current, clientAddress: clientAddress)
-        } catch AuthError.invalidCredentials {
-            throw AuthError.invalidField("currentPassword", message: "The current password is not right.")
-        }
+        // Counted apart from sign-ins: whoever holds a stolen token can guess here until this
+        // route's own throttle answers 429, but can't lock the owner out of signing in.
+        let confirmed = current.utf8.count <= PasswordPolicy.maximumBytes
+            ? try await verifyCounted(
+                current, encoded: account.passwordHash, signInName: Self.passwordChangeName(accountID), clientAddress: clientAddress,
+                countingAddress: false
+            )
+            : false
+        guard confirmed else { throw AuthError.invalidField("currentPassword", message: "The current password is not right.") }
         try await setPassword(accountID: accountID, to: new, username: account.username, keepingToken: tokenID)
     }
+
+    /// The throttle's name for one account's password changes: no sign-in name can be it.
+    static func passwordChangeName(_ accountID: Int64) -> String { "\u{1}password-change \(accountID)" }
 
     /// Sets a password without the old one (for admins and tests), after the policy check.
     /// Revokes every token of the account except `keepingToken`, and every other module's

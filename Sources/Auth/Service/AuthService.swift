@@ -163,8 +163,13 @@ public final class AuthService: Sendable {
     /// ``AuthError/throttled(retryAfterSeconds:)``), verifies the password against `encoded`
     /// (the decoy hash when nil), and records the verdict; no verdict (the hasher saturated or
     /// failing) gives the reservation back.
-    func verifyCounted(_ password: String, encoded: String?, signInName: String, clientAddress: String?) async throws -> Bool {
-        let attempt = try await reserveAttempt(username: signInName, clientAddress: clientAddress)
+    ///
+    /// With `countingAddress` false, the attempt counts against `signInName` alone: the
+    /// address's counters (shared by everyone behind it) stay as they were.
+    func verifyCounted(
+        _ password: String, encoded: String?, signInName: String, clientAddress: String?, countingAddress: Bool = true
+    ) async throws -> Bool {
+        let attempt = try await reserveAttempt(username: signInName, clientAddress: countingAddress ? clientAddress : nil)
         let valid: Bool
         do {
             valid = try await hasher.verify(password, encoded: encoded, client: clientAddress.map(LoginThrottle.network))

@@ -37,6 +37,28 @@ struct AccountManagementTests {
         }
     }
 
+    /// Someone holding a stolen token guesses the current password: this route's own throttle
+    /// stops them (429), and the owner still signs in at once, from the same address too.
+    @Test func wrongCurrentPasswordsAreThrottledHereWithoutLockingTheOwnerOut() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.cleanUp() }
+        let stolen = try await gateway.account("ivy", role: .student, password: "first passphrase")
+        try await gateway.withRouter { client async throws in
+            var statuses: [Int] = []
+            for guess in 0..<12 {
+                let reply = try await client.json(
+                    .put, "/v1/me/password", body: #"{"currentPassword":"guess \#(guess)","newPassword":"second passphrase"}"#, token: stolen
+                )
+                statuses.append(Int(reply.status.code))
+            }
+            #expect(statuses.prefix(5).allSatisfy { $0 == 422 }, "\(statuses)")
+            #expect(statuses.dropFirst(5).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"ivy","password":"first passphrase"}"#).status == .created)
+            // The owner's own sign-in failures are counted apart as before.
+            #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"ivy","password":"not it"}"#).status == .forbidden)
+        }
+    }
+
     @Test func adminsDisableAndReenableAccountsButNotTheirOwn() async throws {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
