@@ -44,7 +44,8 @@ struct FrontDoorMiddleware: RouterMiddleware {
         if response.status == .notFound, let refusal = allowedMethods.refusal(for: request) {
             // No route took this method here (a served method's own 404 is left alone).
             response = errors.response(for: HTTPError(.methodNotAllowed), request: request, context: context, requestID: requestID)
-            // A protocol that knows no 405 (the SDSU one answers 404) gets no Allow either.
+            // The SDSU protocol answers any URL it does not serve, wrong method included, with its
+            // HTML 404 (seed 000); that answer gets no Allow.
             if response.status == .methodNotAllowed { response.headers[.allow] = refusal.allow }
         }
         securityHeaders.apply(to: &response.headers)

@@ -25,9 +25,11 @@ struct MethodNotAllowedTests {
                 #expect(reply.status == .methodNotAllowed, "\(method) \(path): \(reply.status)")
                 #expect(reply.headers[.allow] == allow, "\(method) \(path): \(reply.headers[.allow] ?? "no Allow")")
             }
-            // The SDSU protocol knows 200, 400, 404 and 500: a wrong method is its HTML 404.
+            // The SDSU protocol answers a URL asked with a method it does not take as one it does
+            // not have: its HTML 404 (seed 000), with no Allow.
             let sdsu = try await client.json(.put, "/registration/subjectlist")
             #expect(sdsu.status == .notFound && sdsu.headers[.allow] == nil)
+            #expect(sdsu.headers[.contentType]?.hasPrefix("text/html") == true)
             let problem = try await client.json(.delete, "/v1/registration/classes")
             #expect(problem.headers[.contentType]?.hasPrefix("application/problem+json") == true)
             #expect(try await client.json(.get, "/v1/no-such-thing", token: admin).status == .notFound)
