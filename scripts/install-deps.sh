@@ -52,6 +52,10 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   if [ ! -x "$VENV/bin/openapi-spec-validator" ]; then
     "$VENV/bin/pip" install -q --disable-pip-version-check openapi-spec-validator==0.9.0 >/dev/null
   fi
+  # Contract fuzzing (scripts/fuzz-contract.sh): `make test` runs a short pass.
+  if [ ! -x "$VENV/bin/schemathesis" ]; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check schemathesis==4.32.5 >/dev/null
+  fi
   if ! "$VENV/bin/python" -c "import icalendar, recurring_ical_events" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check icalendar==7.3.0 recurring-ical-events==3.8.2 >/dev/null
   fi
