@@ -38,11 +38,13 @@ public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
-/// Reads `limit` from a query, clamped to `1...maximum`; a non-number is ``InvalidInput``.
+/// Reads `limit` from a query: absent is `defaultLimit`; anything but an integer in
+/// `1...maximum` is ``InvalidInput`` (the spec's bounds, so a client learns them rather than
+/// getting fewer items than it asked for without a word).
 public func pageLimit(_ raw: String?, default defaultLimit: Int = 50, maximum: Int = 200) throws -> Int {
     guard let raw else { return defaultLimit }
-    guard let value = Int(raw), value > 0 else {
-        throw InvalidInput("'limit' must be a positive integer.", field: "limit")
+    guard let value = Int(raw), (1...maximum).contains(value) else {
+        throw InvalidInput("'limit' must be an integer from 1 to \(maximum).", field: "limit")
     }
-    return min(value, maximum)
+    return value
 }

@@ -89,7 +89,7 @@ public struct PushRoutes: Sendable {
                 }
                 state = parsed
             }
-            let limit = min(200, max(1, Int(request.uri.queryParameters.get("limit") ?? "") ?? 50))
+            let limit = try pageLimit(request.uri.queryParameters.get("limit"))
             let items = try await push.recent(state: state, deviceIDs: nil, limit: limit)
             let counts = try await push.counts()
             return try GatewayJSON.response(PushViews.Outbox(
