@@ -29,8 +29,9 @@ export SWIFT_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=no
 test: deps openapi-validate
 	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests
+	python3 scripts/check-deploy.py $$($(SWIFT) build --show-bin-path)/gateway
 	$(SWIFT) test --skip-build
-	bash scripts/fuzz-contract.sh --short
+	bash scripts/fuzz-contract.sh --short --binary $$($(SWIFT) build --show-bin-path)/gateway
 
 openapi-validate: deps
 	@.venv/bin/openapi-spec-validator openapi/openapi.yaml

@@ -101,10 +101,13 @@ for role in admin student anonymous; do
   status=$?
   generated=$(grep -Eo '[0-9]+ generated' "$DIR/$role.txt" | tail -1 | grep -Eo '[0-9]+' || echo 0)
   total=$((total + generated))
+  mkdir -p artifacts/fuzz && cp "$DIR/$role.txt" "artifacts/fuzz/$BACKEND-$role.txt"
   if [ $status -ne 0 ]; then
     failed=1
-    echo "-- failures as $role:"
-    sed -n '/^=* FAILURES =*$/,$p' "$DIR/$role.txt" | head -400
+    # One line per failure (operation and check); the whole report, with a curl line per
+    # failure, stays in artifacts/fuzz/.
+    echo "-- failures as $role (artifacts/fuzz/$BACKEND-$role.txt has each with a curl line):"
+    awk '/^_+ [A-Z]+ .* _+$/ { op = $0; gsub(/^_+ | _+$/, "", op) } /^- ST[0-9]+/ { sub(/^- /, ""); print "   " op ": " $0 }' "$DIR/$role.txt" | sort | uniq -c
   fi
   grep -E '^(Test cases|  (Selected|Tested))' "$DIR/$role.txt"
 done

@@ -32,7 +32,7 @@ struct OpsRoutes {
         // the integrity check (SQLite reads the whole file), so only admins may ask for it.
         guarded.group(router, "readyz", access: .public).get { request, context in
             var context = context
-            let deep = ["1", "true"].contains(request.uri.queryParameters["deep"].map(String.init) ?? "")
+            let deep = try queryFlag(request.uri.queryParameters["deep"].map(String.init), name: "deep")
             if deep {
                 context.identity = try await guarded.authenticator.authenticate(request, context: context)
                 guard let identity = context.identity else { throw Problem.unauthenticated() }

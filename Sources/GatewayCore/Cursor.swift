@@ -48,3 +48,14 @@ public func pageLimit(_ raw: String?, default defaultLimit: Int = 50, maximum: I
     }
     return value
 }
+
+/// Reads a yes/no query flag: absent is `false`; `true`, `1`, `yes`, `false`, `0` or `no` (any
+/// case) say which; anything else is ``InvalidInput`` naming the flag, not a silent `false`.
+public func queryFlag(_ raw: String?, name: String) throws -> Bool {
+    guard let raw else { return false }
+    switch raw.lowercased() {
+    case "true", "1", "yes": return true
+    case "false", "0", "no": return false
+    default: throw InvalidInput("'\(name)' is true or false.", field: name)
+    }
+}

@@ -118,8 +118,9 @@ struct SDSUParameters: Sendable {
     /// request (`classdetails` with 200,000 copies of one id once made 100 MB of JSON).
     static let maximumListLength = 500
 
-    /// A required list of integers (`subjectids`, `classids`); a single integer is accepted as
-    /// a list of one. Repeated ids count once (first occurrence first); more than
+    /// A required list of integers (`subjectids`, `classids`): comma-separated in a query, a
+    /// JSON array in a body (a bare number is as wrong a type as a string: 400, seed 000's
+    /// "JSON array of integers"). Repeated ids count once (first occurrence first); more than
     /// ``maximumListLength`` distinct ids answer the protocol's `{"error": ...}`.
     func intList(_ name: String) throws -> [Int64] {
         var seen = Set<Int64>()
@@ -140,7 +141,6 @@ struct SDSUParameters: Sendable {
         case .json(let object):
             switch object[name] {
             case nil, .null: throw SDSUBadRequest("Missing parameter \(name)")
-            case .int(let value): return [value]
             case .array(let items):
                 return try items.map { item in
                     switch item {

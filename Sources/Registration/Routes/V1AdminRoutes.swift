@@ -23,7 +23,7 @@ struct V1AdminRoutes: Sendable {
 
         group.post("imports") { request, context in
             let format = request.uri.queryParameters["format"].map(String.init) ?? "native"
-            let strict = Self.flag("strict", in: request)
+            let strict = try queryFlag(request.uri.queryParameters.get("strict"), name: "strict")
             let buffer: ByteBuffer
             do {
                 buffer = try await request.body.collect(upTo: context.maxUploadSize)
@@ -93,7 +93,7 @@ struct V1AdminRoutes: Sendable {
         }
         group.delete("classes/:classId") { request, context in
             let classID = try V1CatalogRoutes.classID(context)
-            let drop = Self.flag("dropStudents", in: request)
+            let drop = try queryFlag(request.uri.queryParameters.get("dropStudents"), name: "dropStudents")
             let dropped = try await V1EnrollmentRoutes.run { try await service.admin.deleteClass(id: classID, dropStudents: drop) }
             return try GatewayJSON.response(Deleted(classId: classID, droppedAccountIds: dropped))
         }
@@ -119,10 +119,6 @@ struct V1AdminRoutes: Sendable {
     }
 
     /// A yes/no query parameter: `1` or `true` (any case) is yes, anything else or absent is no.
-    static func flag(_ name: String, in request: Request) -> Bool {
-        ["1", "true"].contains(request.uri.queryParameters[Substring(name)].map { $0.lowercased() } ?? "")
-    }
-
     /// A class definition from a request body, checked like an imported row.
     static func classRow(_ body: NativeCatalogFormat.ClassRow, id: Int64?) throws -> CatalogDocument.Class {
         switch NativeCatalogFormat.classRow(body, label: "class", defaultTerm: nil) {

@@ -21,7 +21,7 @@ struct RatingRoutes: Sendable {
             let contentType = request.headers[.contentType]?.lowercased() ?? ""
             let format = request.uri.queryParameters.get("format")?.lowercased()
                 ?? (contentType.contains("csv") ? "csv" : "json")
-            let replace = request.uri.queryParameters.get("replace").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+            let replace = try queryFlag(request.uri.queryParameters.get("replace"), name: "replace")
             let buffer = try await request.body.collect(upTo: context.maxUploadSize)
             let summary = try await service.importRatings(Data(buffer: buffer), format: format, replace: replace)
             return try GatewayJSON.response(RatingImportView(summary))

@@ -92,9 +92,12 @@ struct RegistrationSDSUContractTests {
             Self.expectSingle(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[],"level":"freshman"}"#), "error", "Invalid level, use lower, upper or graduate")
             Self.expectSingle(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[],"endtime":"2599"}"#), "error", "Invalid endtime 2599")
             Self.expectBadRequest(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":[], "level": 5}"#))
-            // classids: a known type with no such class is an empty answer; a wrong type is 400.
+            // classids: an array with no such class is an empty answer; any other type is 400,
+            // a bare number as much as a string (the seed: "JSON array of integers").
             #expect(try await client.json(.post, "/registration/classdetails", body: #"{"classids":[0]}"#).body == "[]")
             Self.expectBadRequest(try await client.json(.post, "/registration/classdetails", body: #"{"classids":"x"}"#))
+            Self.expectBadRequest(try await client.json(.post, "/registration/classdetails", body: #"{"classids":0}"#))
+            Self.expectBadRequest(try await client.json(.post, "/registration/classidslist", body: #"{"subjectids":8}"#))
             Self.expectBadRequest(try await client.json(.post, "/registration/classdetails", body: #"{"classids":["x"]}"#))
 
             // Invalid values: 200 with {"error"}; missing or mistyped parameters: 400 with JSON.
