@@ -30,6 +30,6 @@ struct Gateway: AsyncParsableCommand {
         commandName: "gateway",
         abstract: "Campus Gateway: registration, schedules, gradebooks and push for student apps.",
         discussion: "Every flag can also be set by an environment variable: GATEWAY_ and the flag in upper case (for example GATEWAY_DATABASE).",
-        subcommands: [Serve.self, Migrate.self, CopyDatabase.self, Admin.self, Jobs.self, ImportCatalog.self, ImportRatings.self, Vault.self, RegistrationBench.self, PushBench.self]
+        subcommands: [Serve.self, Migrate.self, CopyDatabase.self, Backup.self, Admin.self, Jobs.self, ImportCatalog.self, ImportRatings.self, Vault.self, RegistrationBench.self, PushBench.self]
     )
 }
