@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import Synchronization
+import TestSupport
 import Testing
 
 /// `gateway backup` while the server serves sign-ups: the copy passes the integrity check, and
@@ -15,27 +17,25 @@ struct BackupTests {
         let server = try ServingGateway(arguments: ["--database", live, "--signups-per-hour", "100000"], lifetime: 300)
         defer { _ = server.terminate() }
 
-        // Sign-ups keep coming while the backup runs.
-        let load = Task { () -> [(String, Date)] in
-            var confirmed: [(String, Date)] = []
+        // Sign-ups keep coming while the backup runs; the backup starts once some are confirmed.
+        let confirmed = Confirmed()
+        let load = Task {
             for n in 0..<400 where !Task.isCancelled {
                 let name = "backup-student-\(n)"
                 // Cancelled at the end: the request in flight then fails, and the loop stops.
                 guard let reply = try? await MultiInstanceSlowTests.send(
                     server, "POST", "/v1/accounts", body: #"{"username":"\#(name)","password":"a long enough passphrase \#(n)"}"#
                 ) else { break }
-                if reply.status == 201 { confirmed.append((name, Date())) }
+                if reply.status == 201 { confirmed.add(name) }
             }
-            return confirmed
         }
-        try await Task.sleep(for: .milliseconds(1500))
-        let started = Date()
+        #expect(try await eventually(seconds: 120) { confirmed.names.count >= 3 }, "sign-ups are being confirmed")
+        let before = confirmed.names
         let backup = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(backup.status == 0, "\(backup.stderr)")
         load.cancel()
-        let confirmed = try await load.value
-        let before = confirmed.filter { $0.1 < started }.map(\.0)
-        #expect(!before.isEmpty, "the load was running when the backup began")
+        _ = await load.value
+        #expect(!before.isEmpty)
 
         let restored = try DatabaseQueue(path: copy)
         let (integrity, names) = try await restored.read { db in
@@ -61,4 +61,11 @@ struct BackupTests {
         let postgres = try GatewayBinary.run(["backup", "--database", "postgres://gateway@127.0.0.1:1/none", "--to", copy + "2"])
         #expect(postgres.status != 0 && postgres.stderr.contains("pg_dump"))
     }
+}
+
+/// The sign-ups the server confirmed so far, in order.
+private final class Confirmed: Sendable {
+    private let list = Mutex<[String]>([])
+    func add(_ name: String) { list.withLock { $0.append(name) } }
+    var names: [String] { list.withLock { $0 } }
 }
