@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 import Push
 import Synchronization
@@ -64,7 +63,7 @@ final class APNsStandIn {
         process.standardOutput = FileHandle.nullDevice
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
-        try ProcessLaunch.run(process)
+        try process.run()
 
         let deadline = Date().addingTimeInterval(30)
         var port: Int?
@@ -137,7 +136,7 @@ final class APNsStandIn {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try ProcessLaunch.run(process)
+        try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

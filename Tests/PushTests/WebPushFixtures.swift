@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 import HTTPClient
 @testable import Push
@@ -52,7 +51,7 @@ enum PythonFixtures {
         process.standardInput = handles[0]
         process.standardOutput = handles[1]
         process.standardError = handles[2]
-        try ProcessLaunch.run(process)
+        try process.run()
         for handle in handles { try? handle.close() }
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -113,7 +112,7 @@ final class PushReceiver {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handles[0]
         process.standardError = handles[1]
-        try ProcessLaunch.run(process)
+        try process.run()
         for handle in handles { try? handle.close() }
         var port: Int?
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))

@@ -1,4 +1,3 @@
-import TestSupport
 import Catalog
 import Foundation
 import Scheduling
@@ -129,7 +128,7 @@ struct CalendarInteropTests {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try ProcessLaunch.run(process)
+        try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 import Testing
 
@@ -12,7 +11,7 @@ struct TLSTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = Watchdog(process, seconds: 30)
         defer { watchdog.cancel() }
         let data = out.fileHandleForReading.readDataToEndOfFile()
@@ -74,7 +73,7 @@ struct TLSTests {
         server.standardOutput = try FileHandle(forWritingTo: output)
         server.standardError = FileHandle.nullDevice
         server.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.run(server)
+        try server.run()
         let watchdog = Watchdog(server, seconds: 30)
         defer {
             watchdog.cancel()

@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -38,7 +37,7 @@ enum GatewayBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = Watchdog(process, seconds: timeout)
         defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
@@ -85,7 +84,7 @@ final class ServingGateway: @unchecked Sendable {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
         // The server writes the file once it listens (renamed into place, never half written).
         let deadline = Date().addingTimeInterval(startTimeout)
