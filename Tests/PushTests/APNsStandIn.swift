@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Push
 import Synchronization
@@ -63,7 +64,7 @@ final class APNsStandIn {
         process.standardOutput = FileHandle.nullDevice
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
-        try process.run()
+        try ProcessLaunch.run(process)
 
         let deadline = Date().addingTimeInterval(30)
         var port: Int?
@@ -136,7 +137,7 @@ final class APNsStandIn {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try ProcessLaunch.run(process)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

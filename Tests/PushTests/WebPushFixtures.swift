@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClient
 @testable import Push
@@ -51,7 +52,7 @@ enum PythonFixtures {
         process.standardInput = handles[0]
         process.standardOutput = handles[1]
         process.standardError = handles[2]
-        try process.run()
+        try ProcessLaunch.run(process)
         for handle in handles { try? handle.close() }
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -112,7 +113,7 @@ final class PushReceiver {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handles[0]
         process.standardError = handles[1]
-        try process.run()
+        try ProcessLaunch.run(process)
         for handle in handles { try? handle.close() }
         var port: Int?
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))

@@ -1,3 +1,4 @@
+import TestSupport
 import Catalog
 import Foundation
 import Scheduling
@@ -128,7 +129,7 @@ struct CalendarInteropTests {
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try process.run()
+        try ProcessLaunch.run(process)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

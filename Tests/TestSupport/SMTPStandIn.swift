@@ -103,7 +103,7 @@ public final class SMTPStandIn: @unchecked Sendable {
         let stderr = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderr)
-        try process.run()
+        try ProcessLaunch.run(process)
         // Wait for the condition (the port file), bounded so a broken stand-in fails the test.
         let deadline = Date().addingTimeInterval(30)
         var found: Int?
@@ -165,7 +165,7 @@ public final class SMTPStandIn: @unchecked Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try ProcessLaunch.run(process)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct TLSTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         let watchdog = Watchdog(process, seconds: 30)
         defer { watchdog.cancel() }
         let data = out.fileHandleForReading.readDataToEndOfFile()
@@ -73,7 +74,7 @@ struct TLSTests {
         server.standardOutput = try FileHandle(forWritingTo: output)
         server.standardError = FileHandle.nullDevice
         server.standardInput = FileHandle.nullDevice
-        try server.run()
+        try ProcessLaunch.run(server)
         let watchdog = Watchdog(server, seconds: 30)
         defer {
             watchdog.cancel()

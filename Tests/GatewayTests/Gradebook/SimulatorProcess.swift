@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// A self-signed certificate for 127.0.0.1 and localhost, made with openssl for one test.
@@ -17,7 +18,7 @@ struct TestCertificate {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw GatewayBinary.Missing(description: "openssl could not make a test certificate") }
     }
@@ -43,7 +44,7 @@ final class SimulatorProcess: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         watchdog = Watchdog(process, seconds: lifetime)
         var found: Int?
         for _ in 0..<200 {

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -37,7 +38,7 @@ enum GatewayBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        try process.run()
+        try ProcessLaunch.run(process)
         let watchdog = Watchdog(process, seconds: timeout)
         defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
@@ -84,7 +85,7 @@ final class ServingGateway: @unchecked Sendable {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         watchdog = Watchdog(process, seconds: lifetime)
         // The server writes the file once it listens (renamed into place, never half written).
         let deadline = Date().addingTimeInterval(startTimeout)
