@@ -25,13 +25,6 @@ run: deps
 ## each target imports, then the whole test suite.
 ## A crash prints only the crashed thread's frames (what a CI log's tail can show).
 export SWIFT_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=none,images=none
-## Foundation's Process.run() on Linux (swift-corelibs-foundation, fixed upstream in #5472, not
-## in Swift 6.3.1) copies 256 bytes of every /proc/self/fd entry name. With many descriptors
-## open (a parallel test run), the last entry can sit at the end of glibc's 32 KiB readdir
-## buffer, and the copy then crosses into an unmapped page: signal 11 in the test process,
-## about one run in five (it was the CI crash at stop 29). Allocations of 32 KiB and more are
-## mmapped whole here, so that buffer always has its page's slack after it.
-test check-slow fuzz-data: export GLIBC_TUNABLES = glibc.malloc.mmap_threshold=32768
 
 test: deps openapi-validate
 	python3 scripts/check-manifest.py
