@@ -19,7 +19,11 @@ PORT=${PORT:-18191}
 bench_build gateway
 BIN=$BINDIR/gateway
 CLUSTER=$(mktemp -u /tmp/gateway-bench-pg-XXXXXX)
-bench_extra_cleanup() { bash scripts/pg-cluster.sh stop "$CLUSTER" >/dev/null 2>&1 || true; }
+bench_extra_cleanup() {
+    # The gateways first (they may be stopped for the ceiling's run: CONT so TERM reaches them).
+    for pid in ${SERVERS[@]+"${SERVERS[@]}"}; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+    bash scripts/pg-cluster.sh stop "$CLUSTER" >/dev/null 2>&1 || true
+}
 URL=$(bash scripts/pg-cluster.sh start "$CLUSTER" --watch $$ --durable)
 psql "$URL" -qc "CREATE DATABASE registration"
 DB=${URL/\/postgres\?/\/registration?}
