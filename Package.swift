@@ -244,7 +244,6 @@ let package = Package(
                 "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 "Contracts", "HTTPClient", "Push",
             ],
             swiftSettings: swiftSettings

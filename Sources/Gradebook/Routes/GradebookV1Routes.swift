@@ -82,7 +82,12 @@ struct GradebookV1Routes: Sendable {
         _ request: Request, _ context: GatewayContext, _ service: GradebookService, _ authenticator: any Authenticator
     ) async throws -> (Int64, GradebookService.CredentialSource, Bool) {
         guard let raw = context.parameters.get("sourceId"), let source = Int64(raw), source > 0 else { throw GradebookError.sourceNotFound(String((context.parameters.get("sourceId") ?? "").prefix(40))) }
-        let refresh = request.uri.queryParameters.get("refresh").map { ["1", "true"].contains($0) } ?? false
+        let refresh: Bool
+        do {
+            refresh = try queryFlag(request.uri.queryParameters.get("refresh"), name: "refresh")
+        } catch {
+            throw GradebookError.invalid(field: "refresh", message: "refresh is true or false (1 or 0).")
+        }
         let header = request.headers[.authorization] ?? ""
         if header.lowercased().hasPrefix("basic ") {
             guard let credentials = BasicAuthorization.parse(header) else { throw GradebookError.credentialsRequired }

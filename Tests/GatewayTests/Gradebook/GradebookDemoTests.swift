@@ -80,6 +80,8 @@ struct GradebookDemoTests {
             #expect(sameSection.count == enrollments.count && !sameSection.isEmpty)
             let thirtyFour = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(String(repeating: "%61", count: 34))/enrollments", method: .get, headers: auth) { $0.status }
             #expect(thirtyFour != .unprocessableContent)
+            let unreadableFlag = try await client.execute(uri: "/v1/gradebook/1/sections?refresh=maybe", method: .get, headers: auth) { $0.status }
+            #expect(unreadableFlag == .unprocessableContent, "refresh is true or false, not a silent no")
             for refused in [String(repeating: "a", count: 101), "a%0Ab", "%E0%A4%A"] {
                 let status = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(refused)/enrollments", method: .get, headers: auth) { $0.status }
                 #expect(status == .unprocessableContent, "\(refused)")
