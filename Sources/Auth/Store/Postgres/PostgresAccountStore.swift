@@ -115,6 +115,12 @@ public struct PostgresAccountStore: AccountStoring {
         return inserted
     }
 
+    /// Positions in ``liveToken(hash:now:in:)``'s query: the token's columns, then the account's.
+    enum LiveTokenColumn {
+        static let id = 0, accountID = 1, tokenHash = 2, createdAt = 3, expiresAt = 4, revokedAt = 5
+        static let account = 6, username = 7, email = 8, passwordHash = 9, role = 10, accountCreatedAt = 11, disabled = 12
+    }
+
     public func liveToken(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> (AccessToken, Account)? {
         guard let row = try transaction.postgres().query("""
             SELECT t.id, t.account_id, t.token_hash, t.created_at, t.expires_at, t.revoked_at,
@@ -124,16 +130,19 @@ public struct PostgresAccountStore: AccountStoring {
             """).first
         else { return nil }
         let cells = row.makeRandomAccess()
+        typealias C = LiveTokenColumn
         let token = AccessToken(
-            id: try cells[0].decode(Int64.self), accountID: try cells[1].decode(Int64.self), tokenHash: try cells[2].decode(Data.self),
-            createdAt: try cells[3].decode(Date.self), expiresAt: try cells[4].decode(Date.self), revokedAt: try cells[5].decode(Date?.self)
+            id: try cells[C.id].decode(Int64.self), accountID: try cells[C.accountID].decode(Int64.self),
+            tokenHash: try cells[C.tokenHash].decode(Data.self), createdAt: try cells[C.createdAt].decode(Date.self),
+            expiresAt: try cells[C.expiresAt].decode(Date.self), revokedAt: try cells[C.revokedAt].decode(Date?.self)
         )
         var account = Account(
-            username: try cells[7].decode(String.self), email: try cells[8].decode(String?.self), passwordHash: try cells[9].decode(String.self),
-            role: Role(rawValue: try cells[10].decode(String.self)) ?? .student, createdAt: try cells[11].decode(Date.self)
+            username: try cells[C.username].decode(String.self), email: try cells[C.email].decode(String?.self),
+            passwordHash: try cells[C.passwordHash].decode(String.self),
+            role: Role(rawValue: try cells[C.role].decode(String.self)) ?? .student, createdAt: try cells[C.accountCreatedAt].decode(Date.self)
         )
-        account.id = try cells[6].decode(Int64.self)
-        account.disabled = try cells[12].decode(Bool.self)
+        account.id = try cells[C.account].decode(Int64.self)
+        account.disabled = try cells[C.disabled].decode(Bool.self)
         return (token, account)
     }
 

@@ -49,6 +49,13 @@ public struct PostgresCatalogStore: CatalogStoring {
             """)
     }
 
+    /// Positions in ``loadIndex(in:)``'s class query past the eight columns decoded as a tuple
+    /// (`c.id` … `c.links`): the seat counters, then the course's columns.
+    enum IndexColumn {
+        static let seats = 8, enrolled = 9, held = 10, waitlist = 11, revision = 12
+        static let subjectID = 13, number = 14, suffix = 15, title = 16, fullTitle = 17, description = 18, prerequisite = 19, units = 20
+    }
+
     public func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
         let transaction = try transaction.postgres()
         let version = try self.version(in: transaction)
@@ -75,21 +82,23 @@ public struct PostgresCatalogStore: CatalogStoring {
             let (id, term, scheduleNumber, section, instructors, meetingType, component, links) =
                 try row.decode((Int64, String, String, String, String, String, String, String).self)
             let cells = row.makeRandomAccess()
-            let subjectID = try cells[13].decode(Int64.self)
+            typealias C = IndexColumn
+            let subjectID = try cells[C.subjectID].decode(Int64.self)
             let subject = subjects[subjectID]
             classes.append(CatalogClass(
                 id: id, term: term, subjectID: subjectID, subjectCode: subject?.code ?? "", department: subject?.title ?? "",
                 college: subject?.college ?? "",
-                courseNumber: CourseNumber(number: try cells[14].decode(Int.self), suffix: try cells[15].decode(String.self)),
-                title: try cells[16].decode(String.self), fullTitle: try cells[17].decode(String.self),
-                description: try cells[18].decode(String.self), prerequisite: try cells[19].decode(String.self),
-                units: try cells[20].decode(String.self), section: section, scheduleNumber: scheduleNumber,
+                courseNumber: CourseNumber(number: try cells[C.number].decode(Int.self), suffix: try cells[C.suffix].decode(String.self)),
+                title: try cells[C.title].decode(String.self), fullTitle: try cells[C.fullTitle].decode(String.self),
+                description: try cells[C.description].decode(String.self), prerequisite: try cells[C.prerequisite].decode(String.self),
+                units: try cells[C.units].decode(String.self), section: section, scheduleNumber: scheduleNumber,
                 instructors: CatalogText.splitInstructors(instructors), meetingType: meetingType, meetings: meetings[id] ?? [],
                 component: component, links: CatalogText.splitLinks(links)
             ))
             seats[id] = SeatCount(
-                seats: try cells[8].decode(Int.self), enrolled: try cells[9].decode(Int.self), held: try cells[10].decode(Int.self),
-                waitlist: try cells[11].decode(Int.self), revision: try cells[12].decode(Int64.self)
+                seats: try cells[C.seats].decode(Int.self), enrolled: try cells[C.enrolled].decode(Int.self),
+                held: try cells[C.held].decode(Int.self), waitlist: try cells[C.waitlist].decode(Int.self),
+                revision: try cells[C.revision].decode(Int64.self)
             )
         }
         let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)

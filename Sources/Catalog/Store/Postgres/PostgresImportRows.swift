@@ -71,6 +71,12 @@ struct PostgresImportRows: CatalogImportRows {
         try PostgresCatalogStore().classID(term: term, scheduleNumber: scheduleNumber, in: transaction)
     }
 
+    /// Positions in ``storedClass(id:)``'s query past the nine columns decoded as a tuple
+    /// (`id` … `base_enrolled`).
+    enum StoredClassColumn {
+        static let baseWaitlist = 9, enrolled = 10, held = 11, waitlist = 12, component = 13, links = 14
+    }
+
     func storedClass(id: Int64) throws -> StoredClass? {
         try transaction.query("""
             SELECT id, term, course_id, schedule_number, section, instructors, meeting_type, seats, base_enrolled,
@@ -79,11 +85,16 @@ struct PostgresImportRows: CatalogImportRows {
             let (id, term, courseID, scheduleNumber, section, instructors, meetingType, seats, baseEnrolled) =
                 try row.decode((Int64, String, Int64, String, String, String, String, Int, Int).self)
             let cells = row.makeRandomAccess()
+            typealias C = StoredClassColumn
             return StoredClass(
                 id: id, courseID: courseID,
-                text: [term, scheduleNumber, section, instructors, meetingType, try cells[13].decode(String.self), try cells[14].decode(String.self)],
-                seats: seats, baseEnrolled: baseEnrolled, baseWaitlist: try cells[9].decode(Int.self), enrolled: try cells[10].decode(Int.self),
-                held: try cells[11].decode(Int.self), waitlist: try cells[12].decode(Int.self)
+                text: [
+                    term, scheduleNumber, section, instructors, meetingType,
+                    try cells[C.component].decode(String.self), try cells[C.links].decode(String.self),
+                ],
+                seats: seats, baseEnrolled: baseEnrolled, baseWaitlist: try cells[C.baseWaitlist].decode(Int.self),
+                enrolled: try cells[C.enrolled].decode(Int.self), held: try cells[C.held].decode(Int.self),
+                waitlist: try cells[C.waitlist].decode(Int.self)
             )
         }
     }

@@ -13,16 +13,19 @@ public struct PostgresJobAdminStore: JobAdminStoring {
         id, kind, queue, state, attempt, max_attempts, priority, args, errors::text, unique_key, run_at, attempted_at, locked_by,
         lease_until, finalized_at, created_at
         """
+    /// Positions in ``columns`` past the eleven decoded as a tuple (`id` … `run_at`).
+    enum RecordColumn { static let attemptedAt = 11, lockedBy = 12, leaseUntil = 13, finalizedAt = 14, createdAt = 15 }
 
     static func record(_ row: PostgresRow) throws -> JobRecord {
         let (id, kind, queue, state, attempt, maxAttempts, priority, args, errors, uniqueKey, runAt) =
             try row.decode((Int64, String, String, String, Int, Int, Int, String, String, String?, Int64).self)
         let cells = row.makeRandomAccess()
-        let attemptedAt = try cells[11].decode(Int64?.self)
-        let lockedBy = try cells[12].decode(String?.self)
-        let leaseUntil = try cells[13].decode(Int64?.self)
-        let finalizedAt = try cells[14].decode(Int64?.self)
-        let createdAt = try cells[15].decode(Int64.self)
+        typealias C = RecordColumn
+        let attemptedAt = try cells[C.attemptedAt].decode(Int64?.self)
+        let lockedBy = try cells[C.lockedBy].decode(String?.self)
+        let leaseUntil = try cells[C.leaseUntil].decode(Int64?.self)
+        let finalizedAt = try cells[C.finalizedAt].decode(Int64?.self)
+        let createdAt = try cells[C.createdAt].decode(Int64.self)
         return JobRecord(
             id: id, kind: kind, queue: queue, state: JobState(rawValue: state) ?? .available, attempt: attempt, maxAttempts: maxAttempts,
             priority: priority, args: JSONValue(jsonText: args), errors: JobRecord.decodeErrors(errors), uniqueKey: uniqueKey,

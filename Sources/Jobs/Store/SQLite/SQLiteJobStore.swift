@@ -90,6 +90,8 @@ public struct SQLiteJobStore: JobQueueStoring {
             RETURNING jobs.id, jobs.attempt
             """
     }
+    /// Positions in ``completeManySQL(_:)``'s `RETURNING` list.
+    enum CompletedColumn { static let id = 0, attempt = 1 }
 
     /// The statement sizes completions are recorded in (larger first): few distinct statements
     /// for the statement cache.
@@ -112,7 +114,7 @@ public struct SQLiteJobStore: JobQueueStoring {
             }
             let statement = try db.cachedStatement(sql: completeManySQLs[size]!)
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
-                recorded.insert(LeaseKey(id: row[0], attempt: row[1]))  // RETURNING id, attempt
+                recorded.insert(LeaseKey(id: row[CompletedColumn.id], attempt: row[CompletedColumn.attempt]))
             }
         }
         return recorded
