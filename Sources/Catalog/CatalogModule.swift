@@ -26,29 +26,3 @@ public struct CatalogModule: Sendable {
         await catalog.cache.follow(changes)
     }
 }
-
-/// Everything the Catalog keeps, as one value per backend: the seam where a second backend
-/// plugs in.
-public struct CatalogStores: Sendable {
-    public var catalog: any CatalogStoring
-    public var terms: any TermStoring
-    /// Other instances' changes, announced (nil on SQLite: one process serves a file).
-    public var changes: (any CatalogChangeFeed)?
-
-    public init(catalog: any CatalogStoring, terms: any TermStoring, changes: (any CatalogChangeFeed)? = nil) {
-        self.catalog = catalog
-        self.terms = terms
-        self.changes = changes
-    }
-
-    /// The stores on the gateway's SQLite file (``CatalogSchema``'s tables).
-    public static func sqlite() -> CatalogStores { CatalogStores(catalog: SQLiteCatalogStore(), terms: SQLiteTermStore()) }
-
-    /// The stores on a PostgreSQL database (``CatalogSchema``'s PostgreSQL tables).
-    public static func postgres() -> CatalogStores { CatalogStores(catalog: PostgresCatalogStore(), terms: PostgresTermStore()) }
-
-    /// The stores on a PostgreSQL database, following the changes other instances announce.
-    public static func postgres(database: GatewayPostgres) -> CatalogStores {
-        CatalogStores(catalog: PostgresCatalogStore(), terms: PostgresTermStore(), changes: PostgresCatalogChangeFeed(database: database))
-    }
-}

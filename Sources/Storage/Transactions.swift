@@ -3,7 +3,8 @@ public import GRDB
 import Synchronization
 
 /// Runs units of work in transactions of the storage backend. Services take this, not the
-/// database: a PostgreSQL backend would be a second implementation with its own stores.
+/// database: SQLite (``GatewayDatabase``) and PostgreSQL (``GatewayPostgres``) each implement it,
+/// with stores of their own.
 public protocol TransactionRunner: Sendable {
     /// Runs `body` in a read transaction (a consistent snapshot).
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
@@ -16,22 +17,27 @@ public protocol TransactionRunner: Sendable {
     /// transaction stays SERIALIZABLE, so writers outside the lane are still safe. SQLite has
     /// one writer anyway. Keys come from `AdvisoryLocks`.
     func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
-    /// ``write(_:)`` for a small write on the request path (enqueueing a job): when no other
-    /// write is running or queued, it runs on the calling thread at once, without the two
-    /// thread hops of an async write (which cost more than a one-row insert and its commit);
-    /// otherwise it queues like ``write(_:)``, suspended rather than holding a thread. Only
-    /// for bodies that are short. (A write by another process, such as an operator's command,
-    /// can still make the inline path wait, up to the busy timeout.)
+    /// ``write(_:)`` for a small write on the request path (enqueueing a job): the same
+    /// transaction and the same guarantees, where a backend may save the cost of scheduling it.
+    /// Only for bodies that are short. On SQLite, when no other write is running or queued, it
+    /// runs on the calling thread at once, without the two thread hops of an async write (which
+    /// cost more than a one-row insert and its commit); otherwise it queues like ``write(_:)``,
+    /// suspended rather than holding a thread (a write by another process, such as an
+    /// operator's command, can still make the inline path wait, up to the busy timeout). On
+    /// PostgreSQL it is ``write(_:)``: every unit goes over the network anyway.
     func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// ``read(_:)`` for a short indexed lookup on the request path (a credential or token
-    /// check): when one of a few connections kept for this is free, it runs on the calling
-    /// thread at once, without the two thread hops of ``read(_:)`` (which cost more than the
-    /// lookup); otherwise it reads the usual way. It never waits for a connection. Never use it
-    /// for a scan or anything that may take long.
+    /// check), where a backend may save the cost of scheduling it. Never use it for a scan or
+    /// anything that may take long.
     ///
-    /// No transaction is opened (that would double the statements of a one-row lookup): each
-    /// statement sees the latest commit, so a body of several statements may see a commit
-    /// land between them. Use ``read(_:)`` when they must agree.
+    /// Callers may rely on each statement seeing the latest commit, not on several statements
+    /// agreeing: a body of several statements may see a commit land between them. Use
+    /// ``read(_:)`` when they must agree. On SQLite, when one of a few connections kept for
+    /// this is free, it runs on the calling thread at once, without the two thread hops of
+    /// ``read(_:)`` (which cost more than the lookup), and opens no transaction (that would
+    /// double the statements of a one-row lookup); otherwise it reads the usual way, and it
+    /// never waits for a kept connection. On PostgreSQL it is ``read(_:)``, a REPEATABLE READ
+    /// transaction (so there its statements do agree).
     func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
     /// services before anything is served).
@@ -39,6 +45,11 @@ public protocol TransactionRunner: Sendable {
     /// Runs `body` inside a savepoint of the open write transaction `transaction`: when it
     /// throws, what it wrote is rolled back and the error rethrown, and the enclosing
     /// transaction goes on (group commit runs many callers' work in one transaction this way).
+    /// Savepoints nest. When undoing the savepoint itself fails, SQLite rolls the whole
+    /// enclosing transaction back (its commit then fails for every caller in it) and rethrows
+    /// the body's error; PostgreSQL throws the undo's error instead. On SQLite, a
+    /// `transaction` outside a write transaction throws ``SavepointOutsideTransaction``;
+    /// PostgreSQL does not check (every transaction it hands a unit of work is open).
     func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T
 }
 

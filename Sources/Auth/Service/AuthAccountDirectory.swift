@@ -3,8 +3,9 @@ import GatewayCore
 public import Contracts
 public import Foundation
 
-/// Auth's answer to ``AccountDirectory`` on SQLite: what feature modules may know and do
-/// about accounts, inside their own transactions, without reading Auth's tables.
+/// Auth's answer to ``AccountDirectory``, on whichever backend ``AuthService``'s stores use:
+/// what feature modules may know and do about accounts, inside their own transactions,
+/// without reading Auth's tables.
 ///
 /// Password checks go through the same throttle as v1 sign-ins (keyed by the sign-in name the
 /// protocol uses, a red id for SDSU), verify a decoy hash when the account is unknown, and
