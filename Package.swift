@@ -326,7 +326,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "GatewayCore", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
