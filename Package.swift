@@ -310,6 +310,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "Storage", "Contracts", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

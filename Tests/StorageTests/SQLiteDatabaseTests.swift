@@ -1,31 +1,60 @@
-import Registration
-import Jobs
-import Catalog
-import Auth
-import Contracts
-import TestSupport
 import Foundation
 import GRDB
-import GatewayApp
 import Storage
 import Synchronization
+import TestSupport
 import Testing
 
-@Suite("Storage and migrations")
-struct StorageTests {
+/// The SQLite database on its own (Storage, no feature module): migrations, the WAL log kept
+/// short off the writer's path, and how every connection is configured.
+@Suite("SQLite database and migrations")
+struct SQLiteDatabaseTests {
     static func path() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("storage-\(UUID().uuidString)/nested/db.sqlite").path
     }
 
+    /// A module of this test's own: its first release had one migration, the next adds a second.
+    enum Notes: SchemaModule {
+        static let tables = ["notes", "tags"]
+        static let first = Migration("notes.001.notes") { db in
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        }
+        static let second = Migration("notes.002.tags") { db in
+            try db.execute(sql: "CREATE TABLE tags (note_id INTEGER NOT NULL REFERENCES notes (id), tag TEXT NOT NULL)")
+        }
+        static var migrations: [Migration] { [first, second] }
+    }
+
+    enum NotesFirstRelease: SchemaModule {
+        static let tables = ["notes"]
+        static var migrations: [Migration] { [Notes.first] }
+    }
+
     @Test func emptyDatabaseMigratesAndReportsReady() throws {
-        let db = try GatewayDatabase(path: Self.path(), modules: GatewayApplication.schemaModules)
+        let db = try GatewayDatabase(path: Self.path(), modules: [StorageSchema.self, Notes.self])
         #expect(!db.isReady())
-        #expect(try db.pendingMigrations().count > 0)
+        #expect(try db.pendingMigrations() == ["storage.001.marks", "notes.001.notes", "notes.002.tags"])
         try db.migrate()
         #expect(db.isReady())
         #expect(try db.pendingMigrations().isEmpty)
         try db.migrate()  // idempotent
         #expect(try db.integrityCheck() == ["ok"])
+    }
+
+    @Test func aDatabaseFromAnEarlierSchemaUpgradesInPlace() throws {
+        // Apply only the first release's migrations, write data, then open with the full list:
+        // the rest apply and the data survives.
+        let path = Self.path()
+        let early = try GatewayDatabase(path: path, modules: [NotesFirstRelease.self])
+        try early.migrate()
+        try early.pool.write { conn in try conn.execute(sql: "INSERT INTO notes (body) VALUES ('kept')") }
+        let current = try GatewayDatabase(path: path, modules: [Notes.self])
+        #expect(!current.isReady())
+        #expect(try current.pendingMigrations() == ["notes.002.tags"])
+        try current.migrate()
+        #expect(current.isReady())
+        #expect(try current.pool.read { try String.fetchOne($0, sql: "SELECT body FROM notes") } == "kept")
+        #expect(try current.pendingMigrations().isEmpty)
     }
 
     /// No commit checkpoints the log (so no write waits for a disk flush); the checkpointer's
@@ -81,7 +110,7 @@ struct StorageTests {
     }
 
     @Test func connectionsUseWALForeignKeysAndTheSystemSQLite() throws {
-        let db = try GatewayDatabase(path: Self.path(), modules: GatewayApplication.schemaModules)
+        let db = try GatewayDatabase(path: Self.path(), modules: [Notes.self])
         try db.migrate()
         let (journal, foreignKeys, synchronous, busy) = try db.pool.read { conn in
             (
@@ -95,46 +124,7 @@ struct StorageTests {
         #expect((busy ?? 0) >= 5000)  // GRDB sets at least the configured 5 s
         #expect(try db.sqliteVersion().hasPrefix("3."))
         #expect(throws: DatabaseError.self) {
-            try db.pool.write { conn in
-                try conn.execute(
-                    sql: "INSERT INTO access_tokens (account_id, token_hash, created_at, expires_at) VALUES (999, x'00', 0, 0)"
-                )
-            }
+            try db.pool.write { conn in try conn.execute(sql: "INSERT INTO tags (note_id, tag) VALUES (999, 'dangling')") }
         }
-    }
-
-    @Test func aDatabaseFromAnEarlierSchemaUpgradesInPlace() throws {
-        // Apply only the first module's migrations (as an earlier release would have), write
-        // data, then open with the full list: the rest apply and the data survives.
-        let path = Self.path()
-        let early = try GatewayDatabase(path: path, modules: [PreviousRelease.self])
-        try early.migrate()
-        try early.pool.write { conn in
-            try conn.execute(
-                sql: "INSERT INTO accounts (username, password_hash, role, created_at) VALUES ('kept', 'x', 'student', CURRENT_TIMESTAMP)"
-            )
-        }
-        let current = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
-        #expect(!current.isReady())
-        try current.migrate()
-        #expect(current.isReady())
-        #expect(try current.pool.read { try String.fetchOne($0, sql: "SELECT username FROM accounts") } == "kept")
-        #expect(try current.pendingMigrations().isEmpty)
-    }
-
-    /// The schema the release before the module split shipped: Auth's first migration, Jobs,
-    /// and Registration's three (the catalog's tables among them), in their old order.
-    enum PreviousRelease: SchemaModule {
-        static let tables: [String] = []
-        static var migrations: [Migration] {
-            let catalog = CatalogSchema.migrations, registration = RegistrationSchema.migrations
-            return [AuthSchema.migrations[0]] + JobsSchema.migrations + [catalog[0], registration[0], catalog[1]]
-        }
-    }
-
-    @Test func migrationIdentifiersAreUniqueAndModulePrefixed() {
-        let ids = GatewayApplication.schemaModules.flatMap { $0.migrations.map(\.identifier) }
-        #expect(Set(ids).count == ids.count)
-        for id in ids { #expect(id.split(separator: ".").count >= 3, "\(id) should read module.NNN.name") }
     }
 }

@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import GRDB
-import GatewayApp
 @testable import Storage
 import Synchronization
 import Testing
