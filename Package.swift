@@ -372,7 +372,9 @@ let package = Package(
             name: "RegistrationTests",
             dependencies: [
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,89 @@
+import Catalog
+import Contracts
+import Foundation
+import GRDB
+import PostgresNIO
+@testable import Registration
+import Storage
+import Testing
+import TestSupport
+
+/// Group commit: callers queued behind a running transaction share the next one, each in its
+/// own savepoint. On the module alone (``RegistrationHarness``), on every backend.
+@Suite("Registration group commit")
+struct RegistrationWriterTests {
+    struct Broken: Error {}
+
+    @Sendable static func createScratch(in db: any StoreTransaction) throws {
+        if let sqlite = try? db.sqlite() {
+            try sqlite.execute(sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        } else {
+            try db.postgres().execute("CREATE TABLE scratch (id bigserial PRIMARY KEY, name text NOT NULL)")
+        }
+    }
+
+    @Sendable static func insert(_ name: String, in db: any StoreTransaction) throws {
+        if let sqlite = try? db.sqlite() {
+            try sqlite.execute(sql: "INSERT INTO scratch (name) VALUES (?)", arguments: [name])
+        } else {
+            try db.postgres().execute("INSERT INTO scratch (name) VALUES (\(name))")
+        }
+    }
+
+    @Sendable static func names(in db: any StoreTransaction) throws -> [String] {
+        if let sqlite = try? db.sqlite() { return try String.fetchAll(sqlite, sql: "SELECT name FROM scratch ORDER BY id") }
+        return try db.postgres().query("SELECT name FROM scratch ORDER BY id").map { try $0.decode(String.self) }
+    }
+
+    @Test(arguments: RegistrationBackend.all)
+    func aBatchCommitsOnceAndAFailureRollsBackOnlyItself(_ backend: RegistrationBackend) async throws {
+        try await RegistrationHarness.with(backend) { harness in
+            try await harness.transactions.write { db throws in try Self.createScratch(in: db) }
+            let writer = harness.service.environment.writer
+            let before = writer.batchesCommitted
+            let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            // The first unit holds the writer's transaction open until three more are queued.
+            let first = Task {
+                try await writer.submit { db, _, _ -> Result<Void, RegistrationError> in
+                    try Self.insert("first", in: db)
+                    started.signal()
+                    release.wait()
+                    return .success(())
+                }
+            }
+            await started.waitOffThePool()
+            let ok = Task { try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("ok", in: db); return .success(7) } }
+            let thrown = Task { try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("thrown", in: db); throw Broken() } }
+            let refused = Task {
+                try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("refused", in: db); return .failure(.violation(.classFull)) }
+            }
+            for _ in 0..<1000 where writer.waiting < 3 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(writer.waiting == 3)
+            release.signal()
+
+            try await first.value
+            #expect(try await ok.value == 7)
+            await #expect(throws: Broken.self) { try await thrown.value }
+            await #expect(throws: RegistrationError.violation(.classFull)) { try await refused.value }
+            #expect(writer.batchesCommitted - before == 2, "the three queued units shared one transaction")
+            let names = try await harness.transactions.read { db throws in try Self.names(in: db) }
+            #expect(names == ["first", "ok", "refused"], "the thrown unit was rolled back alone; a refusal keeps what it wrote first")
+        }
+    }
+
+    /// The harness is the whole module: a student added through Auth's directory registers in
+    /// a class of the imported catalog, and the class's counter moves with the enrollment.
+    @Test(arguments: RegistrationBackend.all)
+    func theHarnessRunsTheModuleWithoutHTTP(_ backend: RegistrationBackend) async throws {
+        try await RegistrationHarness.with(backend) { harness in
+            try await harness.importCatalog(RegistrationStoreConformance.catalog(seats: 1))
+            let (a, b) = (try await harness.student("820000001"), try await harness.student("820000002"))
+            try await harness.service.enrollment.register(studentID: a, classID: RegistrationStoreConformance.classID)
+            await #expect(throws: RegistrationError.violation(.classFull)) {
+                try await harness.service.enrollment.register(studentID: b, classID: RegistrationStoreConformance.classID)
+            }
+            #expect(try await RegistrationStoreConformance.seats(harness.opened).enrolled == 1)
+            #expect(try await harness.catalog.classListing(id: RegistrationStoreConformance.classID)?.seats.enrolled == 1, "the cache heard the batch")
+        }
+    }
+}
