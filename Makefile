@@ -30,7 +30,7 @@ test: deps openapi-validate
 	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests
 	python3 scripts/check-deploy.py $$($(SWIFT) build --show-bin-path)/gateway
-	$(SWIFT) test --skip-build
+	@bash scripts/run-tests.sh $(SWIFT) test --skip-build
 	bash scripts/fuzz-contract.sh --short --binary $$($(SWIFT) build --show-bin-path)/gateway
 
 openapi-validate: deps
@@ -39,7 +39,7 @@ openapi-validate: deps
 ## Slow suites kept out of `make test`: fuzzing and soak runs.
 check-slow: deps
 	$(SWIFT) build --build-tests
-	GATEWAY_SLOW_TESTS=1 $(SWIFT) test --skip-build --filter Slow
+	GATEWAY_SLOW_TESTS=1 bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter Slow
 	bash scripts/fuzz-contract.sh --backend sqlite
 	bash scripts/fuzz-contract.sh --backend postgres
 

@@ -22,7 +22,7 @@ final class APNsStandIn {
     let directory: URL
     let baseURL: URL
     let caFile: String
-    private let process: Process
+    private let process: TestProcess
     /// The stand-in's stdin: it exits when this closes, even if the test process dies.
     private let lifeline = Pipe()
 
@@ -57,14 +57,14 @@ final class APNsStandIn {
             "--unregistered-at", String(unregisteredAt), "--max-streams", String(maxStreams), "--workers", String(workers),
         ]
         if let retryAfter { arguments += ["--retry-after", String(retryAfter)] }
-        process = Process()
+        process = TestProcess()
         process.executableURL = python
         process.arguments = arguments
         process.standardInput = lifeline
         process.standardOutput = FileHandle.nullDevice
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
-        try ProcessLaunch.run(process)
+        try process.run()
 
         let deadline = Date().addingTimeInterval(30)
         var port: Int?
@@ -89,7 +89,7 @@ final class APNsStandIn {
         if ProcessInfo.processInfo.environment["APNS_KEEP_STANDIN"] == nil { try? FileManager.default.removeItem(at: directory) }
     }
 
-    private static func end(_ process: Process, lifeline: Pipe) {
+    private static func end(_ process: TestProcess, lifeline: Pipe) {
         try? lifeline.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(5)
@@ -131,13 +131,13 @@ final class APNsStandIn {
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try ProcessLaunch.run(process)
+        try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

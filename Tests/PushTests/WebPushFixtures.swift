@@ -44,7 +44,7 @@ enum PythonFixtures {
         let files = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
         try input.write(to: files[0])
         for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: Data()) }
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = root
@@ -52,7 +52,7 @@ enum PythonFixtures {
         process.standardInput = handles[0]
         process.standardOutput = handles[1]
         process.standardError = handles[2]
-        try ProcessLaunch.run(process)
+        try process.run()
         for handle in handles { try? handle.close() }
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -96,7 +96,7 @@ struct ReceivedRequest: Decodable {
 /// (and by itself when the test process goes away, or after 120 seconds).
 final class PushReceiver {
     let port: Int
-    private let process: Process
+    private let process: TestProcess
     private let directory: URL
 
     init(environment: [String: String]) async throws {
@@ -105,7 +105,7 @@ final class PushReceiver {
         let records = directory.appendingPathComponent("records.jsonl")
         let out = directory.appendingPathComponent("out"), err = directory.appendingPathComponent("err")
         for file in [records, out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: Data()) }
-        process = Process()
+        process = TestProcess()
         process.executableURL = python
         process.arguments = [PythonFixtures.fixtures.appendingPathComponent("push_receiver.py").path, records.path]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -113,7 +113,7 @@ final class PushReceiver {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handles[0]
         process.standardError = handles[1]
-        try ProcessLaunch.run(process)
+        try process.run()
         for handle in handles { try? handle.close() }
         var port: Int?
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))

@@ -122,14 +122,14 @@ struct CalendarInteropTests {
     struct CheckFailed: Error {}
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: Data, error: String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = root
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        try ProcessLaunch.run(process)
+        try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

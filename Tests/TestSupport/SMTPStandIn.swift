@@ -62,7 +62,7 @@ public final class SMTPStandIn: @unchecked Sendable {
     public let caFile: String?
     public let directory: URL
     private let mailDirectory: URL
-    private let process: Process
+    private let process: TestProcess
     private let lifeline = Pipe()
 
     /// `smtp://127.0.0.1:<port>`.
@@ -95,7 +95,7 @@ public final class SMTPStandIn: @unchecked Sendable {
             caFile = nil
         }
         if let username, let password { arguments += ["--user", username, "--password", password] }
-        process = Process()
+        process = TestProcess()
         process.executableURL = python
         process.arguments = arguments
         process.standardInput = lifeline
@@ -103,7 +103,7 @@ public final class SMTPStandIn: @unchecked Sendable {
         let stderr = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderr)
-        try ProcessLaunch.run(process)
+        try process.run()
         // Wait for the condition (the port file), bounded so a broken stand-in fails the test.
         let deadline = Date().addingTimeInterval(30)
         var found: Int?
@@ -152,20 +152,20 @@ public final class SMTPStandIn: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func end(_ process: Process, lifeline: Pipe) {
+    private static func end(_ process: TestProcess, lifeline: Pipe) {
         try? lifeline.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try ProcessLaunch.run(process)
+        try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

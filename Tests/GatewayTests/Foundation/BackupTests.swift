@@ -33,7 +33,6 @@ struct BackupTests {
         let before = confirmed.names
         let backup = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(backup.status == 0, "\(backup.stderr)")
-        #expect(ProcessLaunch.allocatorTuned, "the Process.run() workaround is in force")
         load.cancel()
         _ = await load.value
         #expect(!before.isEmpty)

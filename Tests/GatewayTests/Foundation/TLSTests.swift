@@ -5,14 +5,14 @@ import Testing
 @Suite("Native TLS", .serialized)
 struct TLSTests {
     static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = Watchdog(process, seconds: 30)
         defer { watchdog.cancel() }
         let data = out.fileHandleForReading.readDataToEndOfFile()
@@ -68,13 +68,13 @@ struct TLSTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("s_server-\(UUID().uuidString).out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let server = Process()
+        let server = TestProcess()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", cert, "-key", key, "-www"] + clientArguments
         server.standardOutput = try FileHandle(forWritingTo: output)
         server.standardError = FileHandle.nullDevice
         server.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.run(server)
+        try server.run()
         let watchdog = Watchdog(server, seconds: 30)
         defer {
             watchdog.cancel()

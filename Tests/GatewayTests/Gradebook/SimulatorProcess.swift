@@ -10,7 +10,7 @@ struct TestCertificate {
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
@@ -18,7 +18,7 @@ struct TestCertificate {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw GatewayBinary.Missing(description: "openssl could not make a test certificate") }
     }
@@ -29,7 +29,7 @@ struct TestCertificate {
 /// A `gradebook-sim serve` child process over HTTPS on a loopback port (port 0, reported in a
 /// port file), killed when the test ends or after `lifetime` seconds at the latest.
 final class SimulatorProcess: @unchecked Sendable {
-    let process = Process()
+    let process = TestProcess()
     let port: Int
     let adminToken = "sim-admin-\(UUID().uuidString)"
     private let watchdog: Watchdog
@@ -44,7 +44,7 @@ final class SimulatorProcess: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
         var found: Int?
         for _ in 0..<200 {

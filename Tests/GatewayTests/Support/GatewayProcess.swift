@@ -27,7 +27,7 @@ enum GatewayBinary {
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil, timeout: TimeInterval = 120
     ) throws -> Outcome {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = url
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -38,7 +38,7 @@ enum GatewayBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = Watchdog(process, seconds: timeout)
         defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
@@ -58,7 +58,7 @@ enum GatewayBinary {
 final class Watchdog: @unchecked Sendable {
     private let item: DispatchWorkItem
 
-    init(_ process: Process, seconds: TimeInterval) {
+    init(_ process: TestProcess, seconds: TimeInterval) {
         item = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
     }
@@ -73,7 +73,7 @@ final class Watchdog: @unchecked Sendable {
 final class ServingGateway: @unchecked Sendable {
     struct NotServing: Error, CustomStringConvertible { let description: String }
 
-    let process = Process()
+    let process = TestProcess()
     let port: Int
     private let watchdog: Watchdog
 
@@ -85,7 +85,7 @@ final class ServingGateway: @unchecked Sendable {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
         // The server writes the file once it listens (renamed into place, never half written).
         let deadline = Date().addingTimeInterval(startTimeout)
