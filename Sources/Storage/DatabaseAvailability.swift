@@ -23,6 +23,14 @@ public enum DatabaseAvailability {
         }
     }
 
+    /// A value the database will not store, which only the request can have put there:
+    /// PostgreSQL refuses text holding NUL (22021, 22P05) and an index entry past its size
+    /// (54000). SQLite stores both, so nothing of its maps here.
+    public static func isUnstorableValue(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return ["22021", "22P05", "54000"].contains(state)
+    }
+
     /// SQLite busy or locked past the busy timeout; PostgreSQL unreachable, out of connections,
     /// shutting down or starting up, or still conflicting after every retry of a unit; or this
     /// process's connections closing.

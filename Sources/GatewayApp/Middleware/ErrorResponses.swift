@@ -20,14 +20,25 @@ struct ErrorResponses: Sendable {
         return Self.problem(for: error, context: context).response(instance: path, requestID: requestID)
     }
 
-    /// A body that outgrew the request's limit while it was collected (no declared length, or
-    /// a length that lied) answers the same 413 as a declared one, naming this request's limit.
+    /// Errors that mean the same under every prefix become problems before a protocol's
+    /// renderer sees them, so each protocol answers them in its own form:
+    /// - a body that outgrew the request's limit while it was collected (no declared length,
+    ///   or a length that lied) answers the same 413 as a declared one, naming the limit;
+    /// - a database that can't serve right now answers 503 with `Retry-After`;
+    /// - text the database refuses to store (a NUL character, a value too long for an index)
+    ///   is the request's fault: 400, never a 500.
     static func normalised(_ error: any Error, context: GatewayContext) -> any Error {
         switch error {
         case let error as HTTPError where error.status == .contentTooLarge:
             return Problem.payloadTooLarge(limit: context.maxUploadSize)
         case is NIOTooManyBytesError:
             return Problem.payloadTooLarge(limit: context.maxUploadSize)
+        case let error where DatabaseAvailability.isTemporarilyUnavailable(error):
+            context.logger.warning("database unavailable", metadata: ["error": "\(DatabaseAvailability.summary(error))"])
+            return Problem.unavailable(retryAfterSeconds: 1, detail: "The database is busy; try again.")
+        case let error where DatabaseAvailability.isUnstorableValue(error):
+            context.logger.notice("unstorable value refused", metadata: ["error": "\(DatabaseAvailability.summary(error))"])
+            return Problem.badRequest("A value can't be stored: text may not contain the NUL character (U+0000) and must fit its field.")
         default:
             return error
         }
@@ -50,9 +61,6 @@ struct ErrorResponses: Sendable {
             default:
                 return Problem(type: "http-\(error.status.code)", title: error.status.reasonPhrase, status: error.status, detail: error.body)
             }
-        case let error where DatabaseAvailability.isTemporarilyUnavailable(error):
-            context.logger.warning("database unavailable", metadata: ["error": "\(DatabaseAvailability.summary(error))"])
-            return .unavailable(retryAfterSeconds: 1, detail: "The database is busy; try again.")
         default:
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             return .internalError()

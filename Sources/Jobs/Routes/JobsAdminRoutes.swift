@@ -19,6 +19,21 @@ public struct JobsAdminRoutes: Sendable {
         let scheduledAt: Date?
         let maxAttempts: Int?
         let uniqueKey: String?
+
+        enum Keys: String, CodingKey { case kind, args, queue, priority, scheduledAt, maxAttempts, uniqueKey }
+
+        /// The optional fields may be left out but never null: the contract gives none a null.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            kind = try container.decode(String.self, forKey: .kind)
+            // A null `args` decodes as `.null`, which the object check below refuses.
+            args = container.contains(.args) ? try container.decode(JSONValue.self, forKey: .args) : nil
+            queue = try container.decodeUnlessAbsent(String.self, forKey: .queue)
+            priority = try container.decodeUnlessAbsent(Int.self, forKey: .priority)
+            scheduledAt = try container.decodeUnlessAbsent(Date.self, forKey: .scheduledAt)
+            maxAttempts = try container.decodeUnlessAbsent(Int.self, forKey: .maxAttempts)
+            uniqueKey = try container.decodeUnlessAbsent(String.self, forKey: .uniqueKey)
+        }
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -65,6 +80,9 @@ public struct JobsAdminRoutes: Sendable {
                 try Self.checkQueueName(queue, field: "queue")
                 if let attempts = body.maxAttempts, !(1...100).contains(attempts) {
                     throw Problem.validation("'maxAttempts' must be between 1 and 100.", field: "maxAttempts")
+                }
+                if let key = body.uniqueKey, !(1...200).contains(key.unicodeScalars.count) {
+                    throw Problem.validation("'uniqueKey' is 1 to 200 characters.", field: "uniqueKey")
                 }
                 let job = NewJob(
                     kind: body.kind, rawArgs: args.jsonData, queue: queue, priority: body.priority ?? 0,

@@ -21,6 +21,17 @@ public struct PreferenceRoutes: Sendable {
         let categories: [String: Bool]?
         let quietHours: Quiet?
         let maxPerHour: Int?
+
+        enum CodingKeys: String, CodingKey { case categories, quietHours, maxPerHour }
+
+        /// `quietHours` may be null (none); `categories` and `maxPerHour` may be left out but
+        /// never null, as the contract says.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            categories = try container.decodeUnlessAbsent([String: Bool].self, forKey: .categories)
+            quietHours = try container.decodeIfPresent(Quiet.self, forKey: .quietHours)
+            maxPerHour = try container.decodeUnlessAbsent(Int.self, forKey: .maxPerHour)
+        }
     }
 
     /// The JSON shape: every optional category with its switch, quiet hours or null, the budget.

@@ -61,10 +61,32 @@ public final class DeviceService: Sendable {
             self.auth = auth
             self.url = url
         }
+
+        /// The longest each field may be, whatever the channel (the contract's `maxLength`s).
+        /// (A name is checked again once trimmed, at 100.) Lengths count Unicode scalars, as
+        /// JSON Schema does.
+        var fieldsWithLimits: [(field: String, value: String?, limit: Int)] {
+            [
+                ("name", name, 400), ("token", token, 200), ("environment", environment, 20), ("topic", topic, 200),
+                ("endpoint", endpoint, 2048), ("p256dh", p256dh, 200), ("auth", auth, 200), ("url", url, 2048),
+                ("email", email, 254),
+            ]
+        }
+
+        /// The first field past its limit answers 422 naming it, before any channel rule.
+        func checkLengths() throws {
+            for (field, value, limit) in fieldsWithLimits {
+                if let value, value.unicodeScalars.count > limit {
+                    throw PushError.invalid(field: field, message: "\(field) is at most \(limit) characters.")
+                }
+            }
+        }
     }
 
     /// Registers a device; a webhook's signing secret comes back once (`whsec_...`).
+    /// Every field keeps its length limit, even one the channel ignores.
     public func register(accountID: Int64, _ registration: Registration) async throws -> (Device, webhookSecret: String?) {
+        try registration.checkLengths()
         let (address, secret) = try address(for: registration)
         let name = (registration.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= 100 else { throw PushError.invalid(field: "name", message: "A name is at most 100 characters.") }

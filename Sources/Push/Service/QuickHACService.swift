@@ -201,6 +201,7 @@ public final class QuickHACService: Sendable {
     /// the account.
     public func removeStudent(uuid: String, user: String, student: String) async throws -> Int {
         let device = try await device(uuid)
+        guard (1...64).contains(student.utf8.count) else { throw Refusal(code: 9, message: "bad student id") }
         guard let account = try await lookup(uuid: uuid, user: user) else { return 1 }
         let (removed, left) = try await transactions.write { [devices] db in
             let removed = try devices.unlink(deviceID: device.id, gradebookAccountID: account, studentID: student, in: db)
@@ -211,7 +212,10 @@ public final class QuickHACService: Sendable {
         return removed > 0 ? 0 : 1
     }
 
+    /// The account `user` of the device `uuid`, nil when the device has none by that name. A
+    /// username no account can have (empty, over 200 bytes) is refused (418, lastError 6).
     private func lookup(uuid: String, user: String) async throws -> Int64? {
+        guard (1...200).contains(user.utf8.count) else { throw Refusal(code: 6, message: "bad username or password") }
         do {
             return try await accounts.account(deviceKey: deviceKey.key(uuid), username: user)
         } catch {

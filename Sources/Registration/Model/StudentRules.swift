@@ -74,6 +74,6 @@ public enum SDSUPasswordRule {
 /// Seed 000's email rule: the address must contain an `@`.
 public enum SDSUEmailRule {
     public static func isAcceptable(_ email: String) -> Bool {
-        email.contains("@") && email.count <= 254 && !email.contains(where: { $0.isNewline })
+        email.contains("@") && email.count <= 254 && !email.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

@@ -179,8 +179,14 @@ public struct StudentService: RegistrationUseCase {
 
     func validateProfile(firstName: String, lastName: String, email: String) throws {
         if !SDSUEmailRule.isAcceptable(email) { throw RegistrationError.invalidEmail }
-        if firstName.isEmpty || firstName.count > 100 { throw RegistrationError.invalidName(field: "firstname") }
-        if lastName.isEmpty || lastName.count > 100 { throw RegistrationError.invalidName(field: "lastname") }
+        if !Self.isAcceptableName(firstName) { throw RegistrationError.invalidName(field: "firstname") }
+        if !Self.isAcceptableName(lastName) { throw RegistrationError.invalidName(field: "lastname") }
+    }
+
+    /// A name is 1 to 100 characters with no control characters (NUL, escapes, line breaks):
+    /// it shows on rosters and in mail, and a NUL is something PostgreSQL will not store.
+    static func isAcceptableName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 100 && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     func validateRedID(_ redID: String) async throws {

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import GatewayHTTP
 
 /// The JSON body of `POST /v1/scheduling/builds`, before its fields are checked.
 struct BuildRequestBody: Decodable {
@@ -34,6 +35,19 @@ struct BuildRequestBody: Decodable {
         let days: Double?
         let laterStart: Double?
         let earlierEnd: Double?
+
+        enum Keys: String, CodingKey { case gpa, rating, gaps, days, laterStart, earlierEnd }
+
+        /// Each weight may be left out, never null.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            gpa = try container.decodeUnlessAbsent(Double.self, forKey: .gpa)
+            rating = try container.decodeUnlessAbsent(Double.self, forKey: .rating)
+            gaps = try container.decodeUnlessAbsent(Double.self, forKey: .gaps)
+            days = try container.decodeUnlessAbsent(Double.self, forKey: .days)
+            laterStart = try container.decodeUnlessAbsent(Double.self, forKey: .laterStart)
+            earlierEnd = try container.decodeUnlessAbsent(Double.self, forKey: .earlierEnd)
+        }
     }
 
     let term: String
@@ -47,6 +61,27 @@ struct BuildRequestBody: Decodable {
     let maxCourses: Int?
     let weights: Weights?
     let limit: Int?
+
+    enum Keys: String, CodingKey {
+        case term, courses, pinned, excluded, blocked, openSeatsOnly, minUnits, maxUnits, maxCourses, weights, limit
+    }
+
+    /// The optional fields may be left out but are never null (the contract gives none of
+    /// them a null): a null is refused naming the field, not read as the default.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        term = try container.decode(String.self, forKey: .term)
+        courses = try container.decode([CourseEntry].self, forKey: .courses)
+        pinned = try container.decodeUnlessAbsent([Int64].self, forKey: .pinned)
+        excluded = try container.decodeUnlessAbsent([Int64].self, forKey: .excluded)
+        blocked = try container.decodeUnlessAbsent([Blocked].self, forKey: .blocked)
+        openSeatsOnly = try container.decodeUnlessAbsent(Bool.self, forKey: .openSeatsOnly)
+        minUnits = try container.decodeUnlessAbsent(Double.self, forKey: .minUnits)
+        maxUnits = try container.decodeUnlessAbsent(Double.self, forKey: .maxUnits)
+        maxCourses = try container.decodeUnlessAbsent(Int.self, forKey: .maxCourses)
+        weights = try container.decodeUnlessAbsent(Weights.self, forKey: .weights)
+        limit = try container.decodeUnlessAbsent(Int.self, forKey: .limit)
+    }
 
     /// The checked request; the first unusable field is named in the error.
     func checked() throws(SchedulingError) -> BuildRequest {

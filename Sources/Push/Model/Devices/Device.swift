@@ -77,7 +77,7 @@ public enum DeviceRules {
     /// An APNs device token: 64 to 200 hex digits.
     public static func apnsToken(_ raw: String) throws(DeviceProblem) -> String {
         let token = raw.lowercased()
-        guard (64...200).contains(token.count), token.count % 2 == 0, token.allSatisfy(\.isHexDigit) else {
+        guard (64...200).contains(token.count), token.count % 2 == 0, token.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
             throw DeviceProblem(field: "token", reason: "must be the device token in hex (64 to 200 digits)")
         }
         return token
