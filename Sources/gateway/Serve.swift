@@ -14,8 +14,8 @@ struct Serve: AsyncParsableCommand {
         discussion: "With --demo, an empty database is seeded with demo accounts and data (see README)."
     )
 
-    @Option(help: "Address to listen on (GATEWAY_HOST).") var host: String?
-    @Option(help: "Port to listen on (GATEWAY_PORT).") var port: Int?
+    @Option(help: "Address to listen on; 0.0.0.0 for every interface (GATEWAY_HOST). Default: 127.0.0.1") var host: String?
+    @Option(help: "Port to listen on; 0 picks a free one (GATEWAY_PORT). Default: 8080") var port: Int?
     @Option(help: "A SQLite file, created with its folder, or a postgres:// URL that many instances may share (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(name: .customLong("database-connections"), help: "On PostgreSQL, the most connections this instance opens (GATEWAY_DATABASE_CONNECTIONS). Default: 16") var databaseConnections: Int?
     @Flag(help: "Serve a demo database: a new one is seeded and marked; a marked one needs this flag (GATEWAY_DEMO=1).") var demo = false
@@ -25,20 +25,20 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("gradebook-ca-file"), help: "Extra CA bundle trusted for upstream gradebooks (GATEWAY_GRADEBOOK_CA_FILE).") var gradebookCAFile: String?
     @Option(name: .customLong("gradebook-timeout"), help: "Seconds an upstream gradebook request may take (GATEWAY_GRADEBOOK_TIMEOUT). Default: 10") var gradebookTimeout: Int?
     @Option(name: .customLong("gradebook-cache-seconds"), help: "Seconds upstream answers are cached per user; 0 turns caching off (GATEWAY_GRADEBOOK_CACHE_SECONDS). Default: 30") var gradebookCacheSeconds: Int?
-    @Flag(name: .customLong("allow-insecure-push-endpoints"), help: "Let webhook URLs and Web Push endpoints use http and private addresses: a demo on one machine only (GATEWAY_ALLOW_INSECURE_PUSH_ENDPOINTS).") var allowInsecurePushEndpoints = false
+    @Flag(name: .customLong("allow-insecure-push-endpoints"), help: "Let webhook URLs and Web Push endpoints use http and private addresses: a demo on one machine only (GATEWAY_ALLOW_INSECURE_PUSH_ENDPOINTS=1).") var allowInsecurePushEndpoints = false
     @Option(name: .customLong("push-allowed-destinations"), help: "Private networks and host names webhooks and Web Push endpoints may reach, https still required, e.g. 10.20.0.0/16,hooks.campus.internal (GATEWAY_PUSH_ALLOWED_DESTINATIONS).") var pushAllowedDestinations: String?
     @Option(name: .customLong("quickhac-topic"), help: "APNs topic (bundle id) of QuickHAC devices (GATEWAY_QUICKHAC_TOPIC). Default: com.quickhac.ios") var quickHACTopic: String?
     @Option(name: .customLong("vault-key-file"), help: "The credential vault's key file (GATEWAY_VAULT_KEY_FILE). Default: <database>.vault-keys, unless GATEWAY_VAULT_KEY is set") var vaultKeyFile: String?
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy on this host (loopback peers only) (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
     @Option(name: .customLong("trusted-proxies"), help: "Trust X-Forwarded-Proto/-For only from peers in these networks, e.g. 10.0.0.5/32,fd00::/8 (GATEWAY_TRUSTED_PROXIES).") var trustedProxies: String?
-    @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving (useful with --port 0).") var portFile: String?
+    @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving (useful with --port 0) (GATEWAY_PORT_FILE).") var portFile: String?
     @Option(name: .customLong("grade-poll-tick-seconds"), help: "How often the grade-poll schedule looks for students whose poll fell due, in seconds (GATEWAY_GRADE_POLL_TICK_SECONDS). Default: 60") var gradePollTickSeconds: Int?
     @Option(name: .customLong("quickhac-requests-per-minute"), help: "Requests one client network (IPv4 address, IPv6 /64) may make to the QuickHAC API (/ios/) per minute; 0 for no limit (GATEWAY_QUICKHAC_REQUESTS_PER_MINUTE). Default: 60") var quickHACRequestsPerMinute: Int?
     @Option(name: .customLong("builds-per-minute"), help: "Schedule builds one client address may ask for per minute; 0 for no limit (GATEWAY_BUILDS_PER_MINUTE). Default: 60") var buildsPerMinute: Int?
     @Option(name: .customLong("signups-per-hour"), help: "Self-service sign-ups one client address may make per hour (GATEWAY_SIGNUPS_PER_HOUR). Default: 30") var signUpsPerHour: Int?
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle client connection is closed (GATEWAY_IDLE_TIMEOUT). Default: 60") var idleTimeout: Int?
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL).") var logLevel: String?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL). Default: info") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
     @Option(name: .customLong("max-import-mib"), help: "Largest catalog upload to the admin import endpoint, in MiB (GATEWAY_MAX_IMPORT_MIB). Default: 32") var maxImportMiB: Int?
     @Option(name: .customLong("sdsu-term"), help: "The one catalog term the SDSU protocol (/registration/...) serves (GATEWAY_SDSU_TERM). Default: 2018-fall, the demo's") var sdsuTerm: String?
@@ -88,10 +88,10 @@ struct Serve: AsyncParsableCommand {
             config.auth.maxTokenMinutes = max
             config.auth.defaultTokenMinutes = min(config.auth.defaultTokenMinutes, max)
         }
-        config.portFile = portFile
+        config.portFile = portFile ?? Env.string("port-file")
         config.gradebookCAFile = gradebookCAFile ?? Env.string("gradebook-ca-file")
         config.vaultKeyFile = vaultKeyFile ?? Env.string("vault-key-file")
-        config.allowInsecurePushEndpoints = allowInsecurePushEndpoints || Env.string("allow-insecure-push-endpoints") == "1"
+        config.allowInsecurePushEndpoints = allowInsecurePushEndpoints || Env.bool("allow-insecure-push-endpoints")
         if config.allowInsecurePushEndpoints, !config.demo {
             throw GatewayCLIError("--allow-insecure-push-endpoints is for a demo on one machine: use it with --demo only")
         }

@@ -28,7 +28,7 @@ struct RotateKey: AsyncParsableCommand {
     )
 
     @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
-    @Option(help: "The vault key file. Default: <database>.vault-keys") var keyFile: String?
+    @Option(name: [.customLong("vault-key-file"), .customLong("key-file")], help: "The vault key file, as serve has it (GATEWAY_VAULT_KEY_FILE). Default: <database>.vault-keys, unless GATEWAY_VAULT_KEY is set") var keyFile: String?
     @Flag(help: "Keys come from GATEWAY_VAULT_KEY: re-seal every row under the current one.") var env = false
 
     func run() async throws {
@@ -57,7 +57,7 @@ struct ForgetUnreadable: AsyncParsableCommand {
     )
 
     @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
-    @Option(help: "The vault key file. Default: <database>.vault-keys") var keyFile: String?
+    @Option(name: [.customLong("vault-key-file"), .customLong("key-file")], help: "The vault key file, as serve has it (GATEWAY_VAULT_KEY_FILE). Default: <database>.vault-keys, unless GATEWAY_VAULT_KEY is set") var keyFile: String?
     @Flag(help: "Delete them (without it, only count them).") var yes = false
 
     func run() async throws {
@@ -74,11 +74,12 @@ struct ForgetUnreadable: AsyncParsableCommand {
 }
 
 /// The application the vault commands work on: the database (the option, GATEWAY_DATABASE or
-/// the default) and its vault key file, logging errors only.
+/// the default) and its vault key file (the option, GATEWAY_VAULT_KEY_FILE as `serve` reads it,
+/// or the default beside the database), logging errors only.
 func vaultApplication(database: String?, keyFile: String?) throws -> GatewayApplication {
     var configuration = GatewayConfiguration()
     configuration.databasePath = try Env.database(database)
-    configuration.vaultKeyFile = keyFile
+    configuration.vaultKeyFile = keyFile ?? Env.string("vault-key-file")
     configuration.logLevel = .error
     return try GatewayApplication(configuration: configuration)
 }
