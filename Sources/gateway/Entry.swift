@@ -5,6 +5,7 @@ import Foundation
 @main
 struct Entry {
     static func main() async {
+        MemoryTuning.returnLargeBlocksToTheSystem(environment: ProcessInfo.processInfo.environment)
         do {
             var command = try Gateway.parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

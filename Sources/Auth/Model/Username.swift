@@ -30,14 +30,26 @@ public enum UsernameError: Error, Equatable {
     }
 }
 
-/// A deliberately loose email check: one `@`, a non-empty local part, and a dotted domain.
+/// An email address as HTML forms accept one (WHATWG's "valid email address", ASCII): a local
+/// part of letters, digits and ``localCharacters`` with single dots between, one `@`, and a
+/// domain of two or more labels of letters, digits and inner hyphens. No spaces, no control
+/// characters, no quoted local parts: every address a student types works, and nothing that
+/// could break a mail header or a log line gets in.
 public enum Email {
+    static let localCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~-")
+    static let labelCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+
     public static func isPlausible(_ value: String) -> Bool {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, value.count <= 254 else { return false }
-        let domain = parts[1]
-        guard domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..") else { return false }
-        return !value.contains(where: { $0.isWhitespace })
+        guard parts.count == 2, value.utf8.count <= 254 else { return false }
+        let local = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts[0].isEmpty, parts[0].utf8.count <= 64, local.allSatisfy({ !$0.isEmpty && $0.allSatisfy(localCharacters.contains) }) else {
+            return false
+        }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            (1...63).contains(label.count) && label.allSatisfy(labelCharacters.contains) && label.first != "-" && label.last != "-"
+        }
     }
 }
 
