@@ -8,6 +8,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import TestSupport
 
 /// Issue 20, Medium 1: the gradebook proxy is no password oracle, and strangers can't starve a
 /// source. Against the demo's simulator in this process (source 1: 8 at once), with loopback as
@@ -133,6 +134,7 @@ struct GradebookAbuseTests {
                 body: ByteBuffer(string: #"{"mode": "slow", "delayMs": 3000}"#)
             ) { $0.status }
             #expect(fault == .ok)
+            let before = try await Self.upstreamRequests(client)
             // Real concurrent connections (libcurl), each stranger from an address of its own.
             let port = try #require(client.port)
             let http = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(20), allowedDestinations: .loopback))
@@ -152,7 +154,10 @@ struct GradebookAbuseTests {
                     return try await group.reduce(into: [Int]()) { $0.append($1) }
                 }
             }
-            try await Task.sleep(for: .milliseconds(500))
+            // The strangers hold every slot anonymous callers may (half of source 1's 8): the
+            // simulator has their requests, and sits on them for 3 s.
+            let held = await eventually(seconds: 20) { ((try? await Self.upstreamRequests(client)) ?? 0) - before >= 4 }
+            #expect(held, "the strangers reached the slow upstream")
             let student = try await get("/v1/gradebook/1/sections", ["Authorization": "Bearer \(token)"])
             #expect(student == 200, "the signed-in student's request found a slot")
             let statuses = try await strangers.value

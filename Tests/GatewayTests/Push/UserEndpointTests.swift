@@ -136,8 +136,19 @@ struct UserEndpointTests {
         defer { workers.cancel() }
         let flooded = await eventually(seconds: 10) { hanging.acceptedConnections + alsoHanging.acceptedConnections >= 2 }
         #expect(flooded, "the flood reached the hanging webhooks")
-        // Let the workers go through the whole flood once.
-        try await Task.sleep(for: .milliseconds(500))
+        // Let the workers go through the whole flood once: every delivery has been tried, two
+        // hang on their hosts and the rest are snoozed (due again only later on the manual clock).
+        let database = gateway.app.database
+        let wentThrough = await eventually(seconds: 20) {
+            let (tried, running) = (try? await database.pool.read { db in
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE kind = 'push.deliver' AND attempted_at IS NOT NULL") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs WHERE kind = 'push.deliver' AND state = 'running'") ?? 0
+                )
+            }) ?? (0, 0)
+            return tried == 40 && running <= 2
+        }
+        #expect(wentThrough, "the workers tried every delivery of the flood")
 
         let started = ContinuousClock.now
         let adaID = try await Self.accountID(gateway, "ada")
