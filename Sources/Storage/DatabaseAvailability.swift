@@ -31,13 +31,22 @@ public enum DatabaseAvailability {
         return ["22021", "22P05", "54000"].contains(state)
     }
 
-    /// SQLite busy or locked past the busy timeout; PostgreSQL unreachable, out of connections,
-    /// shutting down or starting up, or still conflicting after every retry of a unit; or this
-    /// process's connections closing.
+    /// SQLite's storage refusing writes: the disk is full (`SQLITE_FULL`) or the file or its
+    /// filesystem became read-only (`SQLITE_READONLY`). Nothing the request did; reads still
+    /// work, and writes work again once an operator makes room, without a restart.
+    public static func isStorageUnwritable(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_READONLY
+    }
+
+    /// SQLite busy or locked past the busy timeout, or its storage unwritable
+    /// (``isStorageUnwritable(_:)``); PostgreSQL unreachable, out of connections, shutting down
+    /// or starting up, or still conflicting after every retry of a unit; or this process's
+    /// connections closing.
     public static func isTemporarilyUnavailable(_ error: any Error) -> Bool {
         switch error {
         case let error as DatabaseError:
-            return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+            return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED || isStorageUnwritable(error)
         case is PostgresShutDown:
             return true
         case let error as PSQLError:

@@ -76,9 +76,23 @@ public final class GatewayDatabase: Sendable {
         }
     }
 
-    /// Whether the database answers and every migration has been applied.
+    /// Whether the database answers, every migration has been applied, and it can take writes
+    /// (``hasRoomToWrite(minimumFreeBytes:)``): a full disk fails every write while reads go on.
     public func isReady() -> Bool {
-        (try? pool.read { db in try migrator.hasCompletedMigrations(db) }) ?? false
+        hasRoomToWrite() && ((try? pool.read { db in try migrator.hasCompletedMigrations(db) }) ?? false)
+    }
+
+    /// Whether the file can be written and its filesystem is mounted read-write with at least
+    /// `minimumFreeBytes` free to this process (root may use the blocks reserved for it). A
+    /// filesystem that can't be asked counts as writable.
+    public func hasRoomToWrite(minimumFreeBytes: UInt64 = 1 << 20) -> Bool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var stats = statvfs()
+        guard statvfs(folder, &stats) == 0 else { return true }
+        if stats.f_flag & UInt(ST_RDONLY) != 0 { return false }
+        if access(path, W_OK) != 0 && errno != ENOENT { return false }
+        let blocks = geteuid() == 0 ? UInt64(stats.f_bfree) : UInt64(stats.f_bavail)
+        return blocks * UInt64(stats.f_frsize) >= minimumFreeBytes
     }
 
     /// `PRAGMA integrity_check`: "ok" or the list of problems SQLite found.

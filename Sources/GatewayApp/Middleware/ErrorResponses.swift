@@ -24,7 +24,8 @@ struct ErrorResponses: Sendable {
     /// renderer sees them, so each protocol answers them in its own form:
     /// - a body that outgrew the request's limit while it was collected (no declared length,
     ///   or a length that lied) answers the same 413 as a declared one, naming the limit;
-    /// - a database that can't serve right now answers 503 with `Retry-After`;
+    /// - a database that can't serve right now answers 503 with `Retry-After`: busy (1 s), or
+    ///   its storage full or read-only (30 s: that lasts until an operator makes room);
     /// - text the database refuses to store (a NUL character, a value too long for an index)
     ///   is the request's fault: 400, never a 500.
     static func normalised(_ error: any Error, context: GatewayContext) -> any Error {
@@ -33,6 +34,9 @@ struct ErrorResponses: Sendable {
             return Problem.payloadTooLarge(limit: context.maxUploadSize)
         case is NIOTooManyBytesError:
             return Problem.payloadTooLarge(limit: context.maxUploadSize)
+        case let error where DatabaseAvailability.isStorageUnwritable(error):
+            context.logger.error("database storage refuses writes", metadata: ["error": "\(DatabaseAvailability.summary(error))"])
+            return Problem.unavailable(retryAfterSeconds: 30, detail: "The database can't store changes right now; try again later.")
         case let error where DatabaseAvailability.isTemporarilyUnavailable(error):
             context.logger.warning("database unavailable", metadata: ["error": "\(DatabaseAvailability.summary(error))"])
             return Problem.unavailable(retryAfterSeconds: 1, detail: "The database is busy; try again.")
