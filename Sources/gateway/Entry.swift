@@ -30,7 +30,11 @@ struct Gateway: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
         abstract: "Campus Gateway: registration, schedules, gradebooks and push for student apps.",
-        discussion: "Every flag can also be set by an environment variable: GATEWAY_ and the flag in upper case (for example GATEWAY_DATABASE).",
+        discussion: """
+            Every setting can also come from an environment variable: GATEWAY_ and the flag in upper case (for example \
+            GATEWAY_DATABASE), for every flag of serve, every --database, and the vault key file. One-off arguments of a \
+            single run (what to copy or import and where, a new user's fields, job list filters, --json) are flags only.
+            """,
         subcommands: [Serve.self, Migrate.self, CopyDatabase.self, Backup.self, Admin.self, Jobs.self, ImportCatalog.self, ImportRatings.self, Vault.self, RegistrationBench.self, PushBench.self]
     )
 }
