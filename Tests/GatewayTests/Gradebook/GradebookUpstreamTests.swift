@@ -26,7 +26,7 @@ struct GradebookUpstreamTests {
         let gateway: TestGateway
         let direct: CurlHTTPClient
 
-        init(timeoutSeconds: Int = 2) async throws {
+        init(timeoutSeconds: Int = 2, configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
             certificate = try TestCertificate()
             simulator = try SimulatorProcess(certificate: certificate)
             let ca = certificate.certificate
@@ -34,6 +34,7 @@ struct GradebookUpstreamTests {
                 config.gradebookCAFile = ca
                 config.gradebookTimeoutSeconds = timeoutSeconds
                 config.environment = [:]
+                configure(&config)
             }
             direct = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(10), additionalCAFile: ca, allowedDestinations: .loopback))
             _ = try await gateway.app.gradebookSources.put(GradebookSource(

@@ -1,9 +1,14 @@
 import Catalog
 import Foundation
 import GatewayApp
+import GatewayCore
 import HTTPClient
+import HTTPTypes
 import HummingbirdTesting
+import Jobs
+import Push
 import Registration
+import TestSupport
 import Testing
 
 /// The upstream fault drill (`make check-slow`): while four clients keep asking the gateway for
@@ -11,7 +16,10 @@ import Testing
 /// HTTPS process) turns slow, answers 500 or 401, sends truncated JSON, or drops connections.
 /// The clients get the documented answers, and nothing else slows down: `/healthz` and a
 /// catalog page, probed the whole time, keep their p99 within 2x of the no-fault phase of the
-/// same run.
+/// same run. Last, a student's webhook that never answers takes a flood of deliveries from the
+/// job workers, with the same bound. (How each push channel answers its own failures, APNs,
+/// Web Push, webhooks and SMTP, is tested per channel: `APNsChannelTests`, `WebPushTests`,
+/// `UserEndpointTests`, `SMTPTests`.)
 ///
 /// A p99 of a millisecond moves by a millisecond on a busy machine, so each ratio is taken
 /// against the baseline or 10 ms, whichever is larger: the drill catches a stall (a thread or a
@@ -50,7 +58,9 @@ struct UpstreamFaultDrillSlowTests {
     }
 
     @Test func healthAndCatalogKeepTheirP99WhileTheUpstreamMisbehaves() async throws {
-        let rig = try await GradebookUpstreamTests.Rig(timeoutSeconds: 2)
+        let rig = try await GradebookUpstreamTests.Rig(timeoutSeconds: 2) { $0.allowInsecurePushEndpoints = true }
+        let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(300))
+        defer { hanging.stop() }
         defer { rig.stop() }
         try await rig.gateway.app.registration.admin.seedDemoCatalogIfEmpty(size: .fixtures)
         let client = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(30), allowedDestinations: .loopback))
@@ -125,6 +135,39 @@ struct UpstreamFaultDrillSlowTests {
                     )
                 }
             }
+            // Push: a student's webhook that never answers, flooded with 60 deliveries that the
+            // job workers take on while the probes run.
+            let student = try await rig.gateway.account("flooded", role: .student)
+            let device = try await live.json(.post, "/v1/me/devices", body: #"{"channel": "webhook", "url": "\#(hanging.url())"}"#, token: student)
+            let deviceID = try UserEndpointTests.deviceID(device)
+            for n in 0..<60 {
+                let note = OutgoingNotification(id: "drill-\(n)", category: "seat.open", title: "Seat open", body: "Hurry", urgent: true)
+                #expect(try await rig.gateway.app.push.notify(deviceID: Int64(deviceID), uniqueKey: "drill-\(n)", note))
+            }
+            let pool = rig.gateway.app.jobs.pool
+            let workers = Task { try await pool.run() }
+            defer { workers.cancel() }
+            #expect(await eventually(seconds: 10) { hanging.acceptedConnections >= 1 }, "the deliveries reached the hanging webhook")
+            let deadline = ContinuousClock.now + .seconds(Self.phaseSeconds)
+            var health: [Double] = [], catalog: [Double] = []
+            while ContinuousClock.now < deadline {
+                let probe = await get("/healthz"), page = await get("/v1/registration/classes?limit=20")
+                #expect(probe.status == 200 && page.status == 200, "probes during the webhook flood: \(probe.status) \(page.status)")
+                health.append(probe.ms)
+                catalog.append(page.ms)
+            }
+            if let baseline {
+                let healthRatio = Self.p99(health) / max(baseline.health, Self.floorMs)
+                let catalogRatio = Self.p99(catalog) / max(baseline.catalog, Self.floorMs)
+                lines.append(
+                    "webhook that never answers: healthz p99 \(Self.rounded(Self.p99(health))) ms (x\(Self.rounded(healthRatio))), "
+                        + "catalog p99 \(Self.rounded(Self.p99(catalog))) ms (x\(Self.rounded(catalogRatio))), \(hanging.acceptedConnections) connections held"
+                )
+                #expect(healthRatio <= 2, "webhook flood: /healthz p99 \(Self.p99(health)) ms against \(baseline.health) ms")
+                #expect(catalogRatio <= 2, "webhook flood: catalog p99 \(Self.p99(catalog)) ms against \(baseline.catalog) ms")
+            }
+            #expect(hanging.acceptedConnections <= 2, "at most 2 deliveries in flight to one host: \(hanging.acceptedConnections)")
+
             try await rig.fault(#"{"mode": "none"}"#)
             // After the faults, the upstream serves again through the gateway.
             let recovered = await get("/gradebook/7/grades.json?record=sections&refresh=1", basic: true)
