@@ -18,6 +18,7 @@ public enum DatabaseAvailability {
     public static func summary(_ error: any Error) -> String {
         switch error {
         case let error as DatabaseError: "\(error.resultCode)"
+        case let error as PostgresUnavailable: error.reason
         case let error as PSQLError: "\(error.code) \(error.serverInfo?[.sqlState] ?? "")"
         default: String(describing: type(of: error))
         }
@@ -47,7 +48,7 @@ public enum DatabaseAvailability {
         switch error {
         case let error as DatabaseError:
             return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED || isStorageUnwritable(error)
-        case is PostgresShutDown:
+        case is PostgresShutDown, is PostgresUnavailable:
             return true
         case let error as PSQLError:
             switch error.code {

@@ -137,7 +137,7 @@ public final class GatewayPostgres: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await client.withConnection { connection in
+                return try await withPooledConnection { connection in
                     try await self.threads.runIfActive {
                         let transaction = PostgresTransaction(connection: connection, logger: self.logger)
                         guard let turn else { return try Self.run(isolation, on: transaction, body) }
@@ -150,6 +150,46 @@ public final class GatewayPostgres: Sendable {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 10)))))
             }
+        }
+    }
+
+    /// How long a unit of work waits for a connection of the pool.
+    ///
+    /// postgres-nio keeps a request waiting while it can't connect, until its circuit breaker
+    /// trips a minute after the first failed attempt (then with an error of its own), so with
+    /// the server down every request hung for a minute and then answered 500. Past this wait, or
+    /// when the lease fails, the unit throws ``PostgresUnavailable``: a 503 with `Retry-After`.
+    /// A pool whose connections all stay busy this long is overloaded, and 503 is right too.
+    static let connectionWait: Duration = .seconds(5)
+
+    /// Runs `body` on a connection of the pool, waiting for one at most ``connectionWait``.
+    /// Once `body` has begun, it runs to its end whatever the time.
+    func withPooledConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let lease = LeaseState()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                do {
+                    return try await self.client.withConnection { connection in
+                        // Too late: the caller was already told the database is unavailable.
+                        guard lease.begin() else { throw CancellationError() }
+                        return try await body(connection)
+                    }
+                } catch where !lease.began {
+                    throw PostgresUnavailable(reason: PostgresUnreachable.reason(error))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: Self.connectionWait)
+                guard lease.giveUp() else { return nil }
+                throw PostgresUnavailable(reason: "no connection within \(Self.connectionWait)")
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
         }
     }
 
@@ -262,6 +302,26 @@ extension GatewayPostgres: TransactionRunner {
     public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
         try transaction.postgres().savepoint(body)
     }
+}
+
+/// Whether a unit of work got its connection in time (``GatewayPostgres/withPooledConnection(_:)``):
+/// the lease and the timer race to settle it once.
+final class LeaseState: Sendable {
+    /// 0 waiting, 1 the body began, 2 given up.
+    private let state = Atomic<Int>(0)
+
+    /// The connection came; false when the caller had given up already.
+    func begin() -> Bool { state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged }
+    /// The wait is over; false when the body had begun.
+    func giveUp() -> Bool { state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged }
+    var began: Bool { state.load(ordering: .acquiring) == 1 }
+}
+
+/// No connection of the pool could be had in time: the server is unreachable (down,
+/// restarting, the network) or every connection stayed busy. A 503 with `Retry-After`.
+public struct PostgresUnavailable: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { "PostgreSQL is unavailable: \(reason)" }
 }
 
 /// The database's connections are closing: ``GatewayPostgres/shutdown()`` has begun.

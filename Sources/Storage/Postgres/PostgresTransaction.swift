@@ -1,5 +1,7 @@
 public import Contracts
+import Dispatch
 public import Logging
+import NIOCore
 public import PostgresNIO
 
 /// One open PostgreSQL transaction, as the PostgreSQL stores get it: a leased connection that
@@ -21,7 +23,33 @@ public final class PostgresTransaction: StoreTransaction, @unchecked Sendable {
     /// Runs a statement and returns its rows.
     @discardableResult
     public func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) throws -> PostgresQueryResult {
-        try connection.query(query, logger: logger, file: file, line: line).wait()
+        guard !connection.isClosed else { throw PostgresUnavailable(reason: "the connection is closed") }
+        return try Self.wait(for: connection.query(query, logger: logger, file: file, line: line), on: connection)
+    }
+
+    /// How long a statement's answer may be missing once its connection has closed.
+    static let closedGrace: DispatchTimeInterval = .seconds(1)
+
+    /// Waits on this (pool) thread for a statement's answer.
+    ///
+    /// postgres-nio (1.33) never completes a statement written to a connection that had just
+    /// closed (the write fails with nobody to tell), and a plain `wait()` then blocks the thread
+    /// for good: with PostgreSQL stopped, the pool threads stuck one after another until the
+    /// instance served nothing, not even after PostgreSQL was back, and never finished shutting
+    /// down. So the wait looks at the connection twice a second, and a statement still
+    /// unanswered ``closedGrace`` after its connection closed fails with ``PostgresUnavailable``.
+    static func wait<T: Sendable>(for future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+        let answered = DispatchSemaphore(value: 0)
+        future.whenComplete { _ in answered.signal() }
+        var closedAt: DispatchTime?
+        while answered.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
+            guard connection.isClosed else { continue }
+            if let closedAt, DispatchTime.now() >= closedAt + closedGrace {
+                throw PostgresUnavailable(reason: "the connection closed under a statement")
+            }
+            closedAt = closedAt ?? .now()
+        }
+        return try future.wait()
     }
 
     /// Runs a statement and returns how many rows it inserted, updated or deleted.
