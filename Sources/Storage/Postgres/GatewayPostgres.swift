@@ -153,16 +153,21 @@ public final class GatewayPostgres: Sendable {
         }
     }
 
-    /// How long a unit of work waits for a connection of the pool.
+    /// How long a unit of work waits for a connection of the pool before asking whether the
+    /// server can be reached at all.
     ///
     /// postgres-nio keeps a request waiting while it can't connect, until its circuit breaker
     /// trips a minute after the first failed attempt (then with an error of its own), so with
-    /// the server down every request hung for a minute and then answered 500. Past this wait, or
-    /// when the lease fails, the unit throws ``PostgresUnavailable``: a 503 with `Retry-After`.
-    /// A pool whose connections all stay busy this long is overloaded, and 503 is right too.
+    /// the server down every request hung for a minute and then answered 500. After this wait
+    /// the unit checks the server's address: when nothing accepts a connection there, it throws
+    /// ``PostgresUnavailable`` (a 503 with `Retry-After`). A server that answers means the pool
+    /// is only busy, and the unit goes on waiting, up to ``busyPoolWait`` in all: a burst (or a
+    /// loaded test machine) must not turn into 503s while PostgreSQL is up.
     static let connectionWait: Duration = .seconds(5)
+    /// The longest a unit waits for a connection while the server is reachable.
+    static let busyPoolWait: Duration = .seconds(60)
 
-    /// Runs `body` on a connection of the pool, waiting for one at most ``connectionWait``.
+    /// Runs `body` on a connection of the pool, waiting for one as ``connectionWait`` says.
     /// Once `body` has begun, it runs to its end whatever the time.
     func withPooledConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let lease = LeaseState()
@@ -179,9 +184,18 @@ public final class GatewayPostgres: Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: Self.connectionWait)
-                guard lease.giveUp() else { return nil }
-                throw PostgresUnavailable(reason: "no connection within \(Self.connectionWait)")
+                let started = ContinuousClock.now
+                while true {
+                    try? await Task.sleep(for: Self.connectionWait)
+                    if lease.began || Task.isCancelled { return nil }
+                    let waited = started.duration(to: .now)
+                    let reachable = await self.serverAcceptsConnections()
+                    if reachable, waited < Self.busyPoolWait { continue }
+                    guard lease.giveUp() else { return nil }
+                    throw PostgresUnavailable(
+                        reason: reachable ? "no free connection within \(waited)" : "nothing accepts connections at \(self.settings)"
+                    )
+                }
             }
             while let result = try await group.next() {
                 if let result {
@@ -190,6 +204,24 @@ public final class GatewayPostgres: Sendable {
                 }
             }
             throw CancellationError()
+        }
+    }
+
+    /// Whether something accepts a connection at the server's address within a second (a
+    /// connection opened and closed at once, no PostgreSQL handshake).
+    func serverAcceptsConnections() async -> Bool {
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.seconds(1))
+        do {
+            let channel: any Channel
+            if let directory = settings.socketDirectory {
+                channel = try await bootstrap.connect(unixDomainSocketPath: "\(directory)/.s.PGSQL.\(settings.port)").get()
+            } else {
+                channel = try await bootstrap.connect(host: settings.host, port: settings.port).get()
+            }
+            try? await channel.close()
+            return true
+        } catch {
+            return false
         }
     }
 
