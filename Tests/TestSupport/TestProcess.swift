@@ -118,6 +118,20 @@ public final class TestProcess: @unchecked Sendable {
     /// Sends SIGTERM.
     public func terminate() { signal(SIGTERM) }
 
+    /// SIGTERM, then waits for the exit; the exit status.
+    @discardableResult
+    public func terminateAndWait() -> Int32 {
+        terminate()
+        waitUntilExit()
+        return terminationStatus
+    }
+
+    /// SIGKILL (no shutdown at all), then reaps the child.
+    public func killAndWait() {
+        signal(SIGKILL)
+        waitUntilExit()
+    }
+
     /// Sends `signal` while the child runs.
     public func signal(_ signal: Int32) {
         if isRunning { _ = kill(processIdentifier, signal) }

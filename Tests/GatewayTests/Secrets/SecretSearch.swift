@@ -213,16 +213,13 @@ final class LoggingGateway: @unchecked Sendable {
     /// SIGTERM, then waits for the exit.
     @discardableResult
     func terminate() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        watchdog.cancel()
-        return process.terminationStatus
+        defer { watchdog.cancel() }
+        return process.terminateAndWait()
     }
 
     /// SIGKILL: no shutdown at all.
     func kill9() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.killAndWait()
         watchdog.cancel()
     }
 }

@@ -124,14 +124,9 @@ final class ServingGateway: @unchecked Sendable {
     }
 
     func terminate() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        watchdog.cancel()
-        return process.terminationStatus
+        defer { watchdog.cancel() }
+        return process.terminateAndWait()
     }
 
-    func kill9() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func kill9() { process.killAndWait() }
 }
