@@ -31,15 +31,24 @@ struct CrashDrillSlowTests {
         var acknowledged: Int { added + dropped + waitlisted + unwaitlisted + signUps.count + schedules.count + jobs.count }
     }
 
-    /// The port the load sends to; 0 while no server listens.
+    /// The ports the load sends to (one per instance; 0 while that instance doesn't listen):
+    /// each request goes to one of those listening, picked at random, as a load balancer would.
     final class Target: Sendable {
-        let port = Atomic<Int>(0)
+        let ports: Mutex<[Int]>
         let stop = Atomic<Bool>(false)
         let tally = Mutex(Tally())
 
+        init(instances: Int = 1) { ports = Mutex(Array(repeating: 0, count: instances)) }
+
+        /// Instance `index` listens on `port` (0: it doesn't).
+        func set(_ index: Int, port: Int) { ports.withLock { $0[index] = port } }
+
+        /// A listening instance's port, or 0 when none listens.
+        var port: Int { ports.withLock { $0.filter { $0 > 0 }.randomElement() ?? 0 } }
+
         /// Sends and counts: nil (no answer) is counted as unanswered.
         func send(_ method: String, _ path: String, body: String? = nil, token: String? = nil) async -> Drill.Reply? {
-            let port = self.port.load(ordering: .acquiring)
+            let port = self.port
             guard port > 0 else {
                 try? await Task.sleep(for: .milliseconds(20))
                 return nil
@@ -74,7 +83,7 @@ struct CrashDrillSlowTests {
         }
         while target.running {
             try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
-            if target.port.load(ordering: .acquiring) == 0 { continue }
+            if target.port == 0 { continue }
             let roll = Int.random(in: 0..<10)
             if roll == 0 {
                 saved += 1
@@ -265,7 +274,7 @@ struct CrashDrillSlowTests {
         // The load, against whichever server listens.
         let studentTokens = tokens, smallClasses = classes
         let target = Target()
-        target.port.store(port, ordering: .releasing)
+        target.set(0, port: port)
         let began = ContinuousClock.now
         let load = Task {
             await withTaskGroup(of: (Int, [Int64: Seat])?.self) { group in
@@ -287,17 +296,17 @@ struct CrashDrillSlowTests {
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...1500)))
             let victim = server
             try await Drill.offThread { victim.kill9() }
-            target.port.store(0, ordering: .releasing)
+            target.set(0, port: 0)
             let down = ContinuousClock.now
             server = try await Self.serve(path)
             restarts.append(Drill.seconds(since: down))
-            target.port.store(server.port, ordering: .releasing)
+            target.set(0, port: server.port)
         }
         // The last server serves a while, then dies the same way, and the load stops.
         try await Task.sleep(for: .seconds(2))
         let last = server
         try await Drill.offThread { last.kill9() }
-        target.port.store(0, ordering: .releasing)
+        target.set(0, port: 0)
         target.stop.store(true, ordering: .releasing)
         let models = await load.value
         let loadSeconds = Drill.seconds(since: began)

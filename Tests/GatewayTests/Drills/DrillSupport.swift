@@ -166,6 +166,16 @@ final class ScratchPostgres: Sendable {
         return url.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
     }
 
+    /// Rows of a query in database `name` through psql, each a list of its columns' text
+    /// (NULL is empty). Blocking; call through ``Drill/offThread(_:)``.
+    func rows(_ query: String, database name: String) throws -> [[String]] {
+        let ran = try Drill.run([
+            "psql", "-X", "-q", "-t", "-A", "-F", "|", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "gateway", "-d", name, "-c", query,
+        ])
+        guard ran.status == 0 else { throw Failure(description: "psql failed: \(ran.output)") }
+        return ran.output.split(separator: "\n", omittingEmptySubsequences: true).map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+    }
+
     /// Stops the server and removes the directory.
     func destroy() {
         _ = try? Drill.run(["bash", Self.script, "stop", directory])
