@@ -318,24 +318,7 @@ struct CrashDrillSlowTests {
         let file = try await Drill.offThread { try Snapshot(path: path, students: Self.students, classes: classes) }
         #expect(file.integrity == ["ok"])
         #expect(file.foreignKeyViolations == 0, "no row points at a missing row")
-        var known = 0
-        for (n, seats) in models {
-            for (classID, seat) in seats {
-                let pair = [Int64(n), classID]
-                switch seat {
-                case .enrolled: #expect(file.enrolled.contains(pair), "student \(n) was told 'Course added' for \(classID) last, and isn't enrolled")
-                case .waitlisted: #expect(file.waitlisted.contains(pair), "student \(n) was told they were waitlisted for \(classID) last, and isn't")
-                case .absent:
-                    #expect(!file.enrolled.contains(pair) && !file.waitlisted.contains(pair), "student \(n) was told they left \(classID) last (or never joined), and is still in it")
-                case .unknown: break
-                }
-                if seat != .unknown { known += 1 }
-            }
-        }
-        #expect(known >= Self.students * classes.count / 2, "most pairs' final state is known: \(known)")
-        for n in 0..<Self.students {
-            #expect(file.enrolled.filter { $0[0] == Int64(n) }.count <= 3, "student \(n) holds more than the class limit")
-        }
+        let known = Self.expectAcknowledged(models, enrolled: file.enrolled, waitlisted: file.waitlisted, classes: classes.count)
         // Seats: never more enrolled than seats, and the counters agree with the rows.
         #expect(file.overfullClasses == 0)
         for classID in classes {

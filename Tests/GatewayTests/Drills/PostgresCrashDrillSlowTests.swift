@@ -189,24 +189,7 @@ struct PostgresCrashDrillSlowTests {
 
         // With no instance running: the database holds every acknowledged answer and breaks no rule.
         let db = try await Drill.offThread { try Snapshot(cluster: cluster, database: name, students: Base.students, classes: classes) }
-        var known = 0
-        for (n, seats) in models {
-            for (classID, seat) in seats {
-                let pair = [Int64(n), classID]
-                switch seat {
-                case .enrolled: #expect(db.enrolled.contains(pair), "student \(n) was told 'Course added' for \(classID) last, and isn't enrolled")
-                case .waitlisted: #expect(db.waitlisted.contains(pair), "student \(n) was told they were waitlisted for \(classID) last, and isn't")
-                case .absent:
-                    #expect(!db.enrolled.contains(pair) && !db.waitlisted.contains(pair), "student \(n) was told they left \(classID) last (or never joined), and is still in it")
-                case .unknown: break
-                }
-                if seat != .unknown { known += 1 }
-            }
-        }
-        #expect(known >= Base.students * classes.count / 2, "most pairs' final state is known: \(known)")
-        for n in 0..<Base.students {
-            #expect(db.enrolled.filter { $0[0] == Int64(n) }.count <= 3, "student \(n) holds more than the class limit")
-        }
+        let known = Base.expectAcknowledged(models, enrolled: db.enrolled, waitlisted: db.waitlisted, classes: classes.count)
         #expect(db.overfullClasses == 0, "classes over capacity (enrolled + held > seats)")
         for (rule, count) in db.violations.sorted(by: { $0.key < $1.key }) { #expect(count == 0, "\(rule): \(count)") }
         for classID in classes {
