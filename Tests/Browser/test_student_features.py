@@ -2,9 +2,12 @@
 classes; a course watched for open seats from the catalog, with the notification categories;
 a saved schedule's private calendar feed (create, fetch, revoke); the builder's pinned classes,
 unit limits and its warning over the registration's class limit; an email address added and
-confirmed with the code the demo's log mailer logs. The demo is set up through the
+confirmed with the code the demo's log mailer logs; a browser subscribed with an old Web Push key
+renewed. The demo is set up through the
 API (an admin adds a one-seat class; other students take and free its seat)."""
+import base64
 import json
+import os
 import random
 import unittest
 import urllib.error
@@ -336,6 +339,46 @@ class StudentFeatureTests(unittest.TestCase):
         self.assertEqual(unlabelled_controls(b), [])
         self.assertNoConsoleErrors()
 
+    def test_g_a_browser_subscribed_with_an_old_key_is_renewed(self):
+        """A browser whose Web Push subscription was made with an earlier VAPID key (the server's
+        key changed since: push services refuse the old key's deliveries) is told so on the
+        Notifications page, and Renew subscribes it again with the current key and replaces its
+        device. Headless Chromium has no push service, so the page's service worker registration
+        and PushManager are stand-ins that record what the page asks of them; the devices and the
+        key are the gateway's."""
+        b = self.b
+        username, token = new_student("renewer", profile=False)
+        p256dh, auth = web_push_keys()
+        status, old = api("POST", "/v1/me/devices", {
+            "channel": "webpush", "name": "Chrome (web app)", "endpoint": "https://push.example.com/send/old", "p256dh": p256dh, "auth": auth}, token)
+        self.assertEqual(status, 201, old)
+        old_id = old["device"]["id"]
+        # A fresh page: no stand-in an earlier test left in this window (test_f's fetch).
+        b.driver.get("about:blank")
+        self.sign_in(username, "catalog", "Catalog")
+        b.driver.execute_script(PUSH_STAND_IN, p256dh, auth, old_id)
+        b.click(b.css("nav a[href='#/notifications']"))
+        browser = "section[aria-labelledby=browser-title]"
+        b.text_in(f"{browser} [role=status]", "no longer reach this browser")
+        b.click(b.xpath("//section[@aria-labelledby='browser-title']//button[contains(., 'Renew')]"))
+        b.until(lambda: b.driver.execute_script("return window.pushStandIn.subscribed") == 1, "subscribed again")
+        b.until(lambda: b.driver.execute_script("return localStorage.getItem('campus-gateway.webpush-device')") != str(old_id), "the new device kept")
+        new_id = int(b.driver.execute_script("return localStorage.getItem('campus-gateway.webpush-device')"))
+        stand_in = b.driver.execute_script(
+            "const s = window.pushStandIn; return {unsubscribed: s.unsubscribed, key: Array.from(s.subscribedWith)}")
+        self.assertEqual(stand_in["unsubscribed"], 1, "the old key's subscription ended")
+        _, vapid = api("GET", "/v1/push/vapid-public-key")
+        self.assertEqual(bytes(stand_in["key"]), base64.urlsafe_b64decode(vapid["publicKey"] + "=" * (-len(vapid["publicKey"]) % 4)))
+        self.assertEqual(api("GET", f"/v1/me/devices/{old_id}", token=token)[0], 404, "the old device is gone")
+        status, device = api("GET", f"/v1/me/devices/{new_id}", token=token)
+        self.assertEqual(status, 200, device)
+        self.assertEqual(device["channel"], "webpush")
+        # Shown again, the page finds the subscription current: no warning, no renewal.
+        b.text_in(f"{browser} p", "This browser is registered as")
+        b.until(lambda: not b.all(f"{browser} .warning"), "the warning gone")
+        self.assertEqual(b.driver.execute_script("return window.pushStandIn.subscribed"), 1)
+        self.assertNoConsoleErrors()
+
 
 # Answers GET /v1/me/devices with a device of a channel the page doesn't know.
 FAKE_DEVICES = """
@@ -353,6 +396,46 @@ window.fetch = async (input, init) => {
 
 # Four courses of the demo's 2018-fall term, two sections each, that fit together in sixteen
 # ways: more classes than the default limit of three.
+
+def web_push_keys():
+    """A browser subscription's keys, base64url: a P-256 public key (65 bytes) and a 16-byte secret."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    public = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    encode = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    return encode(public), encode(os.urandom(16))
+
+
+# Stands in for the browser's push service in the page: a service worker registration whose
+# PushManager holds one subscription, first one made with another key (65 bytes of 4s). Records
+# unsubscriptions, subscriptions and the key asked for. Arguments: p256dh, auth, the device id
+# this browser registered.
+PUSH_STAND_IN = """
+const [p256dh, auth, deviceId] = arguments;
+localStorage.setItem('campus-gateway.webpush-device', String(deviceId));
+const made = (key, endpoint) => ({
+  endpoint, options: { applicationServerKey: key.buffer },
+  unsubscribe: async () => { window.pushStandIn.unsubscribed += 1; window.pushStandIn.current = null; return true; },
+  toJSON: () => ({ endpoint, keys: { p256dh, auth } }),
+});
+window.pushStandIn = { unsubscribed: 0, subscribed: 0, subscribedWith: [], current: made(new Uint8Array(65).fill(4), 'https://push.example.com/send/old') };
+const registration = { pushManager: {
+  getSubscription: async () => window.pushStandIn.current,
+  subscribe: async (options) => {
+    const key = new Uint8Array(options.applicationServerKey);
+    window.pushStandIn.subscribed += 1;
+    window.pushStandIn.subscribedWith = key;
+    window.pushStandIn.current = made(key, 'https://push.example.com/send/new');
+    return window.pushStandIn.current;
+  },
+} };
+Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: {
+  register: async () => registration, ready: Promise.resolve(registration), getRegistration: async () => registration,
+} });
+Notification.requestPermission = async () => 'granted';
+"""
+
+
 BUILDER_COURSES = ("CS 100", "CS 210", "CS 310", "CS 480")
 
 

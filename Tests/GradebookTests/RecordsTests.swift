@@ -84,6 +84,23 @@ import Testing
         let reordered = GradebookSnapshot(sections: [(Self.section, [Self.assignment(3, []), Self.assignment(1, [Self.score(12, 8, counts: false), Self.score(10, 6)])])])
         #expect(GradebookDiff(from: after, to: reordered).isEmpty)
     }
+
+    /// Each change has an identity of its own (its notification's key), except a change seen
+    /// again: a score changed back is news, a score hidden and shown again is not.
+    @Test func aScoreChangedBackIsANewChangeAndAHiddenOneShownAgainIsNot() {
+        func snapshot(_ scores: [GradebookScore]) -> GradebookSnapshot { GradebookSnapshot(sections: [(Self.section, [Self.assignment(1, scores)])]) }
+        func identities(_ from: GradebookSnapshot, _ to: GradebookSnapshot) -> [String] { GradeChangeList(from: from, to: to).items.map { "\($0.item) \($0.hash)" } }
+        let empty = snapshot([]), five = snapshot([Self.score(10, 5)]), seven = snapshot([Self.score(10, 7)])
+        let posted = identities(empty, five), raised = identities(five, seven), undone = identities(seven, five)
+        #expect(posted.count == 1 && raised.count == 1 && undone.count == 1)
+        #expect(Set(posted + raised + undone).count == 3, "new, changed and changed back: three changes, \(posted + raised + undone)")
+        #expect(identities(empty, five) == posted, "a score hidden and shown again, or seen by another poll: the same change")
+        // An earlier submission counting again, after a later one took its place.
+        let first = snapshot([Self.score(10, 5), Self.score(11, 6, counts: false)])
+        let second = snapshot([Self.score(10, 5, counts: false), Self.score(11, 6)])
+        let back = identities(second, first)
+        #expect(back.count == 1 && !identities(empty, first).contains(back[0]), "counting again is news: \(back)")
+    }
 }
 
 @Suite struct SourceValidationTests {

@@ -212,10 +212,12 @@ struct CurlHTTPClientTests {
     }
 
     @Test func connectionRefusedIsReported() async throws {
-        // Learn a free port by starting a server and stopping it again.
-        let server = try await TestHTTPServer.start()
-        let url = server.url("/echo")
-        try await server.shutdown()
+        // A port bound for this test and never listened on: connections to it are refused, and
+        // no other test's server can take it meanwhile (a port freed by a stopped server could
+        // be, by the parallel suite).
+        let closed = try ClosedPort()
+        defer { closed.release() }
+        let url = URL(string: "http://127.0.0.1:\(closed.port)/echo")!
 
         let client = makeClient()
         defer { client.shutdown() }

@@ -49,11 +49,14 @@ public struct PushJobHandlers: Sendable {
             ))
             return .complete
         }
-        registry.register(PushJobs.waitlistEnrolled) { args, _ in
+        registry.register(PushJobs.waitlistEnrolled) { args, context in
             guard try await registration.isEnrolled(accountID: args.accountId, classID: args.classId) else { return .complete }
             let label = try await directory.label(classID: args.classId)
-            try await service.notify(accountID: args.accountId, uniqueKey: "enrolled:\(args.accountId):\(args.classId)", OutgoingNotification(
-                id: "enrolled-\(args.accountId)-\(args.classId)", category: "waitlist.enrolled",
+            // One job per promotion (queued with it), so its id names this promotion: a student
+            // enrolled from the line into the same class again later is told again, while a
+            // replay of this job adds nothing.
+            try await service.notify(accountID: args.accountId, uniqueKey: "enrolled:\(args.accountId):\(args.classId):\(context.jobID)", OutgoingNotification(
+                id: "enrolled-\(args.accountId)-\(args.classId)-\(context.jobID)", category: "waitlist.enrolled",
                 title: RegistrationNoticeText.enrolledTitle(label, classID: args.classId),
                 body: RegistrationNoticeText.enrolledBody(label, classID: args.classId),
                 data: RegistrationNoticeText.data(label, classID: args.classId), urgent: true

@@ -6,7 +6,8 @@ import Testing
 
 /// `gateway serve --demo` on a SQLite file, killed with SIGKILL ten times under a mixed load
 /// (SDSU registrations, drops and waitlists on a few small classes, sign-ups, saved schedules,
-/// admin jobs, reads) and started again on the same file each time. Whatever the server said
+/// admin jobs, reads, grade polls and webhook deliveries: ``NotificationDrill``) and started
+/// again on the same file each time. Whatever the server said
 /// it did must be in the file afterwards; what it never answered may or may not be. Slow:
 /// `make check-slow`.
 @Suite("Drill Slow: kill -9 under load on SQLite", .serialized, .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
@@ -72,126 +73,12 @@ struct CrashDrillSlowTests {
 
     static func credentials(_ redID: String) -> String { "redid=\(redID)&password=\(password)" }
 
-    /// One student's load: registrations, drops and waitlists on `classes` (one at a time, as a
-    /// student's app makes them), saved schedules and reads; returns what the answers say of each class.
-    static func student(_ n: Int, token: String, classes: [Int64], target: Target) async -> [Int64: Seat] {
-        var seats = Dictionary(uniqueKeysWithValues: classes.map { ($0, Seat.absent) })
-        let who = credentials(redID(n))
-        var saved = 0
-        func sdsu(_ action: String, _ classID: Int64) async -> Drill.Reply? {
-            await target.send("GET", "/registration/\(action)?\(who)&courseid=\(classID)")
-        }
-        while target.running {
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
-            if target.port == 0 { continue }
-            let roll = Int.random(in: 0..<10)
-            if roll == 0 {
-                saved += 1
-                let name = "drill \(n)-\(saved)"
-                let picked = classes.shuffled().prefix(Int.random(in: 1...classes.count))
-                let reply = await target.send(
-                    "POST", "/v1/me/schedules", body: #"{"name":"\#(name)","term":"\#(term)","classIds":[\#(picked.map(String.init).joined(separator: ","))]}"#,
-                    token: token
-                )
-                if let reply, reply.status == 201, let id = reply.object["id"] as? Int {
-                    target.tally.withLock { $0.schedules.append((Int64(id), name)) }
-                }
-                continue
-            }
-            if roll == 1 {
-                if await target.send("GET", "/registration/studentclasses?\(who)") != nil { target.tally.withLock { $0.reads += 1 } }
-                continue
-            }
-            let classID = classes.randomElement()!
-            switch seats[classID]! {
-            case .absent:
-                guard let reply = await sdsu("registerclass", classID) else { seats[classID] = .unknown; continue }
-                if reply.ok == "Course added" {
-                    seats[classID] = .enrolled
-                    target.tally.withLock { $0.added += 1 }
-                } else if reply.error == "Course is full" {
-                    guard let waited = await sdsu("waitlistclass", classID) else { seats[classID] = .unknown; continue }
-                    if waited.ok == "Course added" {
-                        seats[classID] = .waitlisted
-                        target.tally.withLock { $0.waitlisted += 1 }
-                    } else {
-                        target.tally.withLock { $0.refused += 1 }
-                    }
-                } else {
-                    // Refused (class limit, waitlist limit, busy): nothing changed.
-                    target.tally.withLock { $0.refused += 1 }
-                }
-            case .enrolled:
-                guard let reply = await sdsu("unregisterclass", classID) else { seats[classID] = .unknown; continue }
-                if reply.ok == "Course dropped" {
-                    seats[classID] = .absent
-                    target.tally.withLock { $0.dropped += 1 }
-                }
-            case .waitlisted:
-                guard let reply = await sdsu("unwaitlistclass", classID) else { seats[classID] = .unknown; continue }
-                if reply.ok == "Course dropped" {
-                    seats[classID] = .absent
-                    target.tally.withLock { $0.unwaitlisted += 1 }
-                }
-            case .unknown:
-                // A request that got no answer: find out by leaving the class, whatever it was.
-                guard let reply = await sdsu("unregisterclass", classID) else { continue }
-                if reply.ok == "Course dropped" {
-                    seats[classID] = .absent
-                    target.tally.withLock { $0.dropped += 1 }
-                } else if reply.error == "Student not in course" {
-                    guard let line = await sdsu("unwaitlistclass", classID) else { continue }
-                    if line.ok == "Course dropped" {
-                        seats[classID] = .absent
-                        target.tally.withLock { $0.unwaitlisted += 1 }
-                    } else if line.error == "Student not on waitlist" {
-                        seats[classID] = .absent
-                    }
-                }
-            }
-        }
-        return seats
-    }
-
-    /// Admin jobs, each with a key of its own.
-    static func jobs(admin: String, target: Target) async {
-        var n = 0
-        while target.running {
-            n += 1
-            let reply = await target.send("POST", "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","uniqueKey":"drill-\#(n)"}"#, token: admin)
-            if let reply, reply.status == 201, let id = reply.object["id"] as? Int {
-                target.tally.withLock { $0.jobs.append(Int64(id)) }
-            } else if let reply, reply.status == 200 {
-                target.tally.withLock { $0.unexpected.append("job drill-\(n) answered 200: a live job already had its key") }
-            }
-            try? await Task.sleep(for: .milliseconds(60))
-        }
-    }
-
-    /// New students signing up through the SDSU protocol, and catalog reads.
-    static func signUpsAndReads(classes: [Int64], target: Target) async {
-        var n = 1000
-        while target.running {
-            n += 1
-            let redID = redID(n)
-            let reply = await target.send(
-                "POST", "/registration/addstudent",
-                body: #"{"firstname":"Drill","lastname":"N\#(n)","redid":"\#(redID)","password":"\#(password)","email":"d\#(n)@sdsu.edu"}"#
-            )
-            if reply?.ok == "Student Added" { target.tally.withLock { $0.signUps.append(redID) } }
-            for classID in classes where target.running {
-                if await target.send("GET", "/registration/classdetails?classid=\(classID)") != nil { target.tally.withLock { $0.reads += 1 } }
-            }
-            try? await Task.sleep(for: .milliseconds(150))
-        }
-    }
-
     static func serve(_ path: String) async throws -> ServingGateway {
         try await Drill.offThread {
             try ServingGateway(
                 arguments: [
                     "--demo", "--demo-passwords", "documented", "--database", path, "--job-poll-ms", "100", "--job-lease-seconds", "5",
-                    "--signups-per-hour", "100000",
+                    "--signups-per-hour", "100000", "--allow-insecure-push-endpoints",
                 ],
                 lifetime: 600, startTimeout: 120
             )
@@ -250,51 +137,27 @@ struct CrashDrillSlowTests {
 
         // Four small classes at times that never conflict, and students who want them.
         let admin = try #require(await Drill.token(port: port, "admin", "demo-admin-pass"))
-        var madeClasses: [Int64] = []
-        for (n, (days, start, end)) in [("MW", "0800", "0850"), ("MW", "0900", "0950"), ("TTH", "0800", "0850"), ("TTH", "0900", "0950")].enumerated() {
-            let made = await Drill.send(
-                port: port, "POST", "/v1/admin/registration/classes",
-                body: #"{"term":"\#(Self.term)","subject":"CS","course":"540","section":"D\#(n)","scheduleNumber":"3990\#(n)","seats":3,"#
-                    + #""instructors":["A. TURING"],"meetings":[{"days":"\#(days)","start":"\#(start)","end":"\#(end)","building":"GMCS","room":"101"}]}"#,
-                token: admin
-            )
-            madeClasses.append(Int64(try #require(made?.object["id"] as? Int, "\(made?.status ?? 0) \(made?.body ?? "no answer")")))
-        }
-        let classes = madeClasses
-        var tokens: [String] = []
-        for n in 0..<Self.students {
-            let added = await Drill.send(
-                port: port, "POST", "/registration/addstudent",
-                body: #"{"firstname":"Drill","lastname":"S\#(n)","redid":"\#(Self.redID(n))","password":"\#(Self.password)","email":"s\#(n)@sdsu.edu"}"#
-            )
-            #expect(added?.ok == "Student Added", "\(added?.body ?? "no answer")")
-            tokens.append(try #require(await Drill.token(port: port, Self.redID(n), Self.password)))
-        }
+        let classes = try await Self.makeSmallClasses(port: port, admin: admin)
+        let tokens = try await Self.signUpStudents(ports: [port])
+
+        // Webhook devices for everyone, stored gradebook accounts for half, the baseline polls.
+        let notices = try NotificationDrill(directory: directory, database: try .sqlite(path))
+        defer { notices.stop() }
+        try await notices.setUp(port: port, admin: admin, tokens: tokens, gradebookStudents: Self.students / 2)
 
         // The load, against whichever server listens.
-        let studentTokens = tokens, smallClasses = classes
         let target = Target()
         target.set(0, port: port)
         let began = ContinuousClock.now
-        let load = Task {
-            await withTaskGroup(of: (Int, [Int64: Seat])?.self) { group in
-                for n in 0..<Self.students {
-                    let token = studentTokens[n]
-                    group.addTask { (n, await Self.student(n, token: token, classes: smallClasses, target: target)) }
-                }
-                group.addTask { await Self.jobs(admin: admin, target: target); return nil }
-                group.addTask { await Self.signUpsAndReads(classes: smallClasses, target: target); return nil }
-                var models: [Int: [Int64: Seat]] = [:]
-                for await result in group { if let (n, seats) = result { models[n] = seats } }
-                return models
-            }
-        }
+        let load = Self.startLoad(tokens: tokens, classes: classes, admin: admin, notices: notices, target: target)
 
         // Ten kills at random moments, each followed by a start on the same file.
         var restarts: [Double] = []
+        var kills: [ContinuousClock.Instant] = []
         for _ in 0..<Self.kills {
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...1500)))
             let victim = server
+            kills.append(.now)
             try await Drill.offThread { victim.kill9() }
             target.set(0, port: 0)
             let down = ContinuousClock.now
@@ -305,6 +168,7 @@ struct CrashDrillSlowTests {
         // The last server serves a while, then dies the same way, and the load stops.
         try await Task.sleep(for: .seconds(2))
         let last = server
+        kills.append(.now)
         try await Drill.offThread { last.kill9() }
         target.set(0, port: 0)
         target.stop.store(true, ordering: .releasing)
@@ -352,6 +216,8 @@ struct CrashDrillSlowTests {
             let rows = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_enrollments WHERE class_id = ?", arguments: [classID]) }
             #expect(details?.object["enrolled"] as? Int == rows, "class \(classID) served \(details?.body.prefix(80) ?? "nothing"), file has \(rows ?? -1)")
         }
+        // Every notification delivered, each grade change told once, redeliveries only across kills.
+        let delivered = try await notices.check(kills: kills)
         #expect(server.terminate() == 0)
         #expect(try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
 
@@ -361,7 +227,7 @@ struct CrashDrillSlowTests {
                 + "\(tally.sent) requests, \(tally.unanswered) unanswered, \(tally.acknowledged) writes acknowledged "
                 + "(registered \(tally.added), dropped \(tally.dropped), waitlisted \(tally.waitlisted), left waitlist \(tally.unwaitlisted), "
                 + "sign-ups \(tally.signUps.count), schedules \(tally.schedules.count), jobs \(tally.jobs.count)), refused \(tally.refused), reads \(tally.reads); "
-                + "final state of \(known) of \(Self.students * classes.count) student-class pairs known and checked"
+                + "final state of \(known) of \(Self.students * classes.count) student-class pairs known and checked; \(delivered)"
         )
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Gradebook
+import Storage
 import Synchronization
 import TestSupport
 import Testing
 
 /// The crash drill on PostgreSQL: two `gateway serve --demo` instances on one database of a
 /// cluster of the drill's own, behind a stand-in load balancer (each request to either), under
-/// the SQLite drill's mixed load; one of them (alternately) killed with SIGKILL ten times and
+/// the SQLite drill's mixed load (grade polls and webhook deliveries included); one of them (alternately) killed with SIGKILL ten times and
 /// started again each time. Whatever either said it did must be in the database afterwards.
 /// Slow: `make check-slow`.
 @Suite("Drill Slow: kill -9 of one of two instances under load on PostgreSQL", .serialized, .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
@@ -20,7 +21,7 @@ struct PostgresCrashDrillSlowTests {
             try ServingGateway(
                 arguments: [
                     "--demo", "--demo-passwords", "documented", "--database", url, "--job-poll-ms", "100", "--job-lease-seconds", "5",
-                    "--signups-per-hour", "100000",
+                    "--signups-per-hour", "100000", "--allow-insecure-push-endpoints",
                 ],
                 environment: [VaultKeySource.keyVariable: TestGateway.postgresVaultKey],
                 lifetime: 600, startTimeout: 120
@@ -110,28 +111,9 @@ struct PostgresCrashDrillSlowTests {
 
         // Four small classes at times that never conflict, and students who want them.
         let admin = try #require(await Drill.token(port: port, "admin", "demo-admin-pass"))
-        var madeClasses: [Int64] = []
-        for (n, (days, start, end)) in [("MW", "0800", "0850"), ("MW", "0900", "0950"), ("TTH", "0800", "0850"), ("TTH", "0900", "0950")].enumerated() {
-            let made = await Drill.send(
-                port: port, "POST", "/v1/admin/registration/classes",
-                body: #"{"term":"\#(Base.term)","subject":"CS","course":"540","section":"D\#(n)","scheduleNumber":"3990\#(n)","seats":3,"#
-                    + #""instructors":["A. TURING"],"meetings":[{"days":"\#(days)","start":"\#(start)","end":"\#(end)","building":"GMCS","room":"101"}]}"#,
-                token: admin
-            )
-            madeClasses.append(Int64(try #require(made?.object["id"] as? Int, "\(made?.status ?? 0) \(made?.body ?? "no answer")")))
-        }
-        let classes = madeClasses
+        let classes = try await Base.makeSmallClasses(port: port, admin: admin)
         servers.append(try await Self.serve(url))
-        var tokens: [String] = []
-        for n in 0..<Base.students {
-            let at = servers[n % Self.instances].port
-            let added = await Drill.send(
-                port: at, "POST", "/registration/addstudent",
-                body: #"{"firstname":"Drill","lastname":"S\#(n)","redid":"\#(Base.redID(n))","password":"\#(Base.password)","email":"s\#(n)@sdsu.edu"}"#
-            )
-            #expect(added?.ok == "Student Added", "\(added?.body ?? "no answer")")
-            tokens.append(try #require(await Drill.token(port: at, Base.redID(n), Base.password)))
-        }
+        let tokens = try await Base.signUpStudents(ports: servers.map(\.port))
         // Each instance knows of the classes the first made (the second's catalog follows notices).
         for server in servers {
             for classID in classes {
@@ -141,34 +123,31 @@ struct PostgresCrashDrillSlowTests {
             }
         }
 
+        // Webhook devices for everyone, stored gradebook accounts for half, the baseline polls.
+        let scratch = try Drill.scratchDirectory("postgres-crash-drill")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (drillDatabase, pool) = try NotificationDrill.Database.postgres(cluster, database: name, url: url)
+        let notices = try NotificationDrill(directory: scratch, database: drillDatabase)
+        defer { notices.stop() }
+        try await notices.setUp(port: port, admin: admin, tokens: tokens, gradebookStudents: Base.students / 2)
+
         // The load, spread over whichever instances listen.
-        let studentTokens = tokens, smallClasses = classes
         let target = Base.Target(instances: Self.instances)
         for (index, server) in servers.enumerated() { target.set(index, port: server.port) }
         let setUp = Drill.seconds(since: started)
         let began = ContinuousClock.now
-        let load = Task {
-            await withTaskGroup(of: (Int, [Int64: Base.Seat])?.self) { group in
-                for n in 0..<Base.students {
-                    let token = studentTokens[n]
-                    group.addTask { (n, await Base.student(n, token: token, classes: smallClasses, target: target)) }
-                }
-                group.addTask { await Base.jobs(admin: admin, target: target); return nil }
-                group.addTask { await Base.signUpsAndReads(classes: smallClasses, target: target); return nil }
-                var models: [Int: [Int64: Base.Seat]] = [:]
-                for await result in group { if let (n, seats) = result { models[n] = seats } }
-                return models
-            }
-        }
+        let load = Base.startLoad(tokens: tokens, classes: classes, admin: admin, notices: notices, target: target)
 
         // Ten kills of one instance at random moments (alternating which), each followed by a
         // start of a new one in its place; the other serves throughout.
         var restarts: [Double] = []
+        var kills: [ContinuousClock.Instant] = []
         for cycle in 0..<Self.kills {
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...1500)))
             let index = cycle % Self.instances
             let victim = servers[index]
             target.set(index, port: 0)
+            kills.append(.now)
             try await Drill.offThread { victim.kill9() }
             let down = ContinuousClock.now
             servers[index] = try await Self.serve(url)
@@ -179,6 +158,7 @@ struct PostgresCrashDrillSlowTests {
         try await Task.sleep(for: .seconds(2))
         for index in servers.indices { target.set(index, port: 0) }
         let last = servers
+        kills.append(.now)
         try await Drill.offThread { for server in last { server.kill9() } }
         target.stop.store(true, ordering: .releasing)
         let models = await load.value
@@ -234,6 +214,9 @@ struct PostgresCrashDrillSlowTests {
                 #expect(details?.object["enrolled"] as? Int == rows, "class \(classID) served \(details?.body.prefix(80) ?? "nothing") on \(server.port), database has \(rows ?? -1)")
             }
         }
+        // Every notification delivered, each grade change told once, redeliveries only across kills.
+        let delivered = try await notices.check(kills: kills)
+        await pool.shutdown()
         for server in servers { #expect(server.terminate() == 0) }
 
         let averageRestart = restarts.reduce(0, +) / Double(max(restarts.count, 1))
@@ -244,7 +227,7 @@ struct PostgresCrashDrillSlowTests {
                 + "\(tally.sent) requests, \(tally.unanswered) unanswered, \(tally.acknowledged) writes acknowledged "
                 + "(registered \(tally.added), dropped \(tally.dropped), waitlisted \(tally.waitlisted), left waitlist \(tally.unwaitlisted), "
                 + "sign-ups \(tally.signUps.count), schedules \(tally.schedules.count), jobs \(tally.jobs.count)), refused \(tally.refused), reads \(tally.reads); "
-                + "final state of \(known) of \(Base.students * classes.count) student-class pairs known and checked"
+                + "final state of \(known) of \(Base.students * classes.count) student-class pairs known and checked; \(delivered)"
         )
     }
 }

@@ -34,13 +34,23 @@ final class SimulatorProcess: @unchecked Sendable {
     let adminToken = "sim-admin-\(UUID().uuidString)"
     private let watchdog: Watchdog
 
-    init(certificate: TestCertificate, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
+    /// Over HTTPS with `certificate`, whose folder keeps the port file.
+    convenience init(certificate: TestCertificate, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
+        try self.init(certificate: certificate, directory: certificate.directory, prefix: prefix, lifetime: lifetime)
+    }
+
+    /// Over plain HTTP (a development source), the port file in `directory`.
+    convenience init(plainIn directory: URL, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
+        try self.init(certificate: nil, directory: directory, prefix: prefix, lifetime: lifetime)
+    }
+
+    private init(certificate: TestCertificate?, directory: URL, prefix: String, lifetime: TimeInterval) throws {
         let binary = GatewayBinary.url.deletingLastPathComponent().appendingPathComponent("gradebook-sim")
-        let portFile = certificate.directory.appendingPathComponent("port").path
+        let portFile = directory.appendingPathComponent("sim-port").path
         process.executableURL = binary
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile, "--tls-certificate", certificate.certificate,
-            "--tls-key", certificate.key, "--admin-token", adminToken, "--prefix", prefix, "--log-level", "error",
+        let tls = certificate.map { ["--tls-certificate", $0.certificate, "--tls-key", $0.key] } ?? []
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile] + tls + [
+            "--admin-token", adminToken, "--prefix", prefix, "--log-level", "error",
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

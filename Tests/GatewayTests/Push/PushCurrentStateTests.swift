@@ -96,4 +96,34 @@ struct PushCurrentStateTests {
         try await enqueue(try NewJob(PushJobs.waitlistEnrolled, .init(accountId: watcher, classId: 7030)))
         #expect(try await Self.told(gateway).last == "\(watcher):waitlist.enrolled")
     }
+
+    /// Each promotion from the line is its own event: a student enrolled from the waitlist into
+    /// a class, who leaves it and is enrolled from the line again, hears "you're in" twice (the
+    /// first notification's key once kept the second from being queued).
+    @Test func aSecondPromotionIntoTheSameClassIsToldAgain() async throws {
+        let gateway = try await TestGateway.registration {
+            $0.registration.waitlistPolicy = .auto
+            $0.jobs.workersEnabled = false
+        }
+        defer { gateway.cleanUp() }
+        let service = gateway.registration
+        let promoted = try await gateway.student("100000021"), holder = try await gateway.student("100000022")
+        try await Self.logDevice(gateway, for: promoted)
+        try await gateway.openSeats(1, in: 7030)
+        for round in 1...2 {
+            try await service.enrollment.register(studentID: holder, classID: 7030)
+            _ = try await service.enrollment.joinWaitlist(studentID: promoted, classID: 7030)
+            try await service.enrollment.drop(studentID: holder, classID: 7030)
+            _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+            #expect(try await RegistrationClassDirectory(service: service).isEnrolled(accountID: promoted, classID: 7030), "round \(round): promoted from the line")
+            #expect(
+                try await Self.told(gateway) == Array(repeating: "\(promoted):waitlist.enrolled", count: round),
+                "round \(round): told once per promotion"
+            )
+            try await service.enrollment.drop(studentID: promoted, classID: 7030)
+        }
+        // Each with an id of its own: a receiver that drops repeated ids keeps both.
+        let ids = try await gateway.app.push.recent(state: nil, deviceIDs: nil, limit: 10).map(\.notification.id)
+        #expect(Set(ids).count == 2, "two notifications with ids of their own: \(ids)")
+    }
 }

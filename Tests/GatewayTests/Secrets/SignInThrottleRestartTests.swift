@@ -36,7 +36,8 @@ struct SignInThrottleRestartTests {
         #expect(throttled.status == 429)
         let retryAfter = try #require(throttled.header("Retry-After").flatMap { Int($0) })
         #expect(retryAfter >= 1 && retryAfter <= 15)
-        #expect(try await Self.signIn(before, Self.password).status == 429, "the right password waits too")
+        // (The right password is not tried here: under a loaded machine the delay may pass
+        // before it is answered, and a sign-in clears the counters this test is about.)
 
         // A crash: no shutdown, nothing flushed on the way out. Then a new server on the file.
         first.kill9()
@@ -44,11 +45,13 @@ struct SignInThrottleRestartTests {
         defer { second.kill9() }
         let after = ChildClient(port: second.port)
         let elapsed = lastFailure.duration(to: .now)
-        let withinDelay = elapsed < .seconds(retryAfter - 1)
+        // A margin of 3 s: a refusal is answered without hashing, so the check below lands well
+        // inside the delay when this holds.
+        let withinDelay = elapsed < .seconds(retryAfter - 3)
         if withinDelay {
             // (Only then: past the delay the right password would sign in and clear the counters.)
             let right = try await Self.signIn(after, Self.password)
-            #expect(right.status == 429, "restarted after \(elapsed), within the \(retryAfter) s delay: still throttled")
+            #expect(right.status == 429, "restarted after \(elapsed), within the \(retryAfter) s delay: still throttled, the right password too")
             let wait = try #require(right.header("Retry-After").flatMap { Int($0) })
             #expect(wait <= retryAfter, "the delay runs on from the failure before the restart (\(wait) s, was \(retryAfter) s)")
         }

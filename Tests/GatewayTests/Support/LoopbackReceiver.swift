@@ -22,6 +22,8 @@ final class LoopbackReceiver: Sendable {
         /// Header names lowercased.
         var headers: [String: String]
         var body: Data
+        /// When it had been read whole.
+        var arrived = ContinuousClock.now
     }
 
     private struct State {

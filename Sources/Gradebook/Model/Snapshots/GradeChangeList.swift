@@ -1,4 +1,6 @@
 public import Contracts
+import Crypto
+import Foundation
 
 /// The changes between two snapshots that are news to a student, each with what its
 /// notification says and what makes it unique: new scores, and scores whose shown value
@@ -10,7 +12,11 @@ public struct GradeChangeList: Sendable, Equatable {
         public var course: String
         public var assignment: String
         public var display: String
-        /// The scored item's stable key, and a hash of its content: together, the change's identity.
+        /// The scored item's stable key, and a hash that, with it, is the change's identity: of
+        /// a new score, its content (the same score hidden by the upstream and shown again is
+        /// no news); of a changed score, its content before and after, so a score changed back
+        /// (a regrade undone, an earlier submission counting again) is news again, while a
+        /// repeated poll of one change is not.
         public var item: String
         public var hash: String
     }
@@ -29,8 +35,16 @@ public struct GradeChangeList: Sendable, Equatable {
             add(.newScore, assignmentKey: score.assignmentKey, display: score.displayScore, item: score.key, hash: score.contentHash)
         }
         for (before, after) in diff.changedScores where before.displayScore != after.displayScore || (after.counts && !before.counts) {
-            add(.changedScore, assignmentKey: after.assignmentKey, display: after.displayScore, item: after.key, hash: after.contentHash)
+            add(
+                .changedScore, assignmentKey: after.assignmentKey, display: after.displayScore, item: after.key,
+                hash: Self.transition(from: before.contentHash, to: after.contentHash)
+            )
         }
         self.items = items
+    }
+
+    /// A change's hash: 32 hex digits, as long as a content hash (keys stay short).
+    static func transition(from before: String, to after: String) -> String {
+        SHA256.hash(data: Data("\(before)>\(after)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

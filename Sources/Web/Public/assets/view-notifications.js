@@ -36,6 +36,52 @@ function base64urlToBytes(text) {
   return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
 }
 
+// Whether a subscription was made with the server's current VAPID key. A browser that doesn't
+// say which key it used is taken at its word.
+function madeWithKey(subscription, publicKey) {
+  const used = subscription?.options?.applicationServerKey;
+  if (!used) return true;
+  const mine = new Uint8Array(used), theirs = base64urlToBytes(publicKey);
+  return mine.length === theirs.length && mine.every((byte, i) => byte === theirs[i]);
+}
+
+// This browser's subscription with the server's current key (a new one when the server's key
+// changed since the last: push services refuse the old key's deliveries), registered as a
+// device; the device it replaces, if any, is removed. Answers the new device.
+async function subscribeThisBrowser(replacing) {
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') throw new Error('Notifications are blocked for this site. Allow them in the browser settings and try again.');
+  const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  await navigator.serviceWorker.ready;
+  const { publicKey } = await api.get('/v1/push/vapid-public-key', {}, { auth: false });
+  let subscription = await registration.pushManager.getSubscription();
+  if (subscription && !madeWithKey(subscription, publicKey)) {
+    await subscription.unsubscribe();
+    subscription = null;
+  }
+  if (!subscription) {
+    subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlToBytes(publicKey) });
+  }
+  const json = subscription.toJSON();
+  const created = await api.post('/v1/me/devices', {
+    channel: 'webpush', name: browserName(), endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth,
+  });
+  localStorage.setItem(DEVICE_KEY, String(created.device.id));
+  if (replacing && replacing.id !== created.device.id) await api.del(`/v1/me/devices/${replacing.id}`);
+  return created.device;
+}
+
+// Whether the registered device still reaches this browser: its subscription is there, made
+// with the server's current key, and the gateway hasn't given up on it.
+async function stillReaches(device) {
+  if (!device.active) return false;
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  const subscription = await registration?.pushManager.getSubscription();
+  if (!subscription) return false;
+  const { publicKey } = await api.get('/v1/push/vapid-public-key', {}, { auth: false });
+  return madeWithKey(subscription, publicKey);
+}
+
 function browserSection(devices, ctx) {
   const slot = errorSlot();
   const status = h('p', { class: 'note', role: 'status' });
@@ -49,21 +95,13 @@ function browserSection(devices, ctx) {
   const storedId = Number(localStorage.getItem(DEVICE_KEY)) || null;
   const registered = devices.find((d) => d.id === storedId && d.channel === 'webpush');
   const subscribe = button('Notify me in this browser', (e) => busy(e.currentTarget, slot, async () => {
-    const permission = await Notification.requestPermission();
-    if (permission !== 'granted') throw new Error('Notifications are blocked for this site. Allow them in the browser settings and try again.');
-    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-    await navigator.serviceWorker.ready;
-    const { publicKey } = await api.get('/v1/push/vapid-public-key', {}, { auth: false });
-    let subscription = await registration.pushManager.getSubscription();
-    if (!subscription) {
-      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlToBytes(publicKey) });
-    }
-    const json = subscription.toJSON();
-    const created = await api.post('/v1/me/devices', {
-      channel: 'webpush', name: browserName(), endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth,
-    });
-    localStorage.setItem(DEVICE_KEY, String(created.device.id));
+    await subscribeThisBrowser(null);
     ctx.toast('This browser will get notifications.');
+    ctx.go('notifications');
+  }), 'primary');
+  const renew = button('Renew this browser\u2019s notifications', (e) => busy(e.currentTarget, slot, async () => {
+    await subscribeThisBrowser(registered);
+    ctx.toast('This browser will get notifications again.');
     ctx.go('notifications');
   }), 'primary');
   const unsubscribe = button('Stop notifying this browser', (e) => busy(e.currentTarget, slot, async () => {
@@ -74,11 +112,21 @@ function browserSection(devices, ctx) {
     localStorage.removeItem(DEVICE_KEY);
     ctx.go('notifications');
   }), 'secondary');
+  const actions = h('div', { class: 'actions' }, registered ? unsubscribe : subscribe);
   append(section, [
     h('p', { text: registered ? `This browser is registered as “${registered.name || 'Web Push'}”.` : 'Get seat openings, waitlist offers and grade changes as notifications here.' }),
-    h('div', { class: 'actions' }, registered ? unsubscribe : subscribe),
-    status, slot,
+    actions, status, slot,
   ]);
+  if (registered) {
+    // After the server's key changed (or the browser dropped the subscription), notifications
+    // no longer arrive: say so and offer to subscribe again.
+    stillReaches(registered).then((reaches) => {
+      if (reaches || !ctx.isCurrent()) return;
+      status.textContent = 'Notifications no longer reach this browser: the server\u2019s notification key changed or the browser ended the subscription. Renew to get them again.';
+      status.className = 'warning';
+      replace(actions, renew, unsubscribe);
+    }).catch(() => {});
+  }
   return section;
 }
 
