@@ -16,10 +16,14 @@ import Testing
 /// HTTPS process) turns slow, answers 500 or 401, sends truncated JSON, or drops connections.
 /// The clients get the documented answers, and nothing else slows down: `/healthz` and a
 /// catalog page, probed the whole time, keep their p99 within 2x of the no-fault phase of the
-/// same run. Last, a student's webhook that never answers takes a flood of deliveries from the
-/// job workers, with the same bound. (How each push channel answers its own failures, APNs,
-/// Web Push, webhooks and SMTP, is tested per channel: `APNsChannelTests`, `WebPushTests`,
-/// `UserEndpointTests`, `SMTPTests`.)
+/// same run. Then a student's webhook that never answers takes a flood of deliveries, and last
+/// every push channel's peer (webhook, Web Push, SMTP, APNs, each behind a ``FaultyLink``)
+/// hangs, resets, garbles its answer and refuses, in turn, while notifications are queued to
+/// it: nothing is delivered, every failed delivery waits for a later attempt (backoff), the
+/// probes keep the same bound, and once the peers are well again every notification arrives
+/// exactly once. (Each channel's own protocol answers, APNs's 410 or Web Push's 413 say, are
+/// tested per channel: `APNsChannelTests`, `WebPushTests`, `UserEndpointTests`,
+/// `SMTPMailerTests`.)
 ///
 /// A p99 of a millisecond moves by a millisecond on a busy machine, so each ratio is taken
 /// against the baseline or 10 ms, whichever is larger: the drill catches a stall (a thread or a
@@ -39,11 +43,15 @@ struct UpstreamFaultDrillSlowTests {
 
     static let phases: [Phase] = [
         Phase(name: "no fault", fault: nil, expected: [200]),
-        // Slower than the gateway's 2 s upstream timeout: 504, never a hung client.
-        Phase(name: "slow (3 s)", fault: #"{"mode": "slow", "delayMs": 3000}"#, expected: [200, 503, 504]),
-        Phase(name: "500", fault: #"{"mode": "error500"}"#, expected: [500, 502]),
+        // Slower than the gateway's 2 s upstream timeout: 504 (503 when the source's four
+        // request slots are all waiting), never a hung client and never the slow answer.
+        Phase(name: "slow (3 s)", fault: #"{"mode": "slow", "delayMs": 3000}"#, expected: [503, 504]),
+        // The upstream's own 500 is a bad gateway here: the route never answers 500.
+        Phase(name: "500", fault: #"{"mode": "error500"}"#, expected: [502]),
         Phase(name: "truncated JSON", fault: #"{"mode": "truncated"}"#, expected: [502]),
         Phase(name: "connection reset", fault: #"{"mode": "reset"}"#, expected: [502]),
+        // After the faults, the upstream serves again through the gateway, every request.
+        Phase(name: "recovered", fault: nil, expected: [200]),
         // Refused credentials are wrong guesses: the upstream sign-in throttle answers 429 soon,
         // and goes on answering it for its window, so this phase comes last.
         Phase(name: "401", fault: #"{"mode": "unauthorized"}"#, expected: [401, 429]),
@@ -57,8 +65,22 @@ struct UpstreamFaultDrillSlowTests {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
     }
 
+    /// `name: healthz p99 … ms (x…), catalog p99 … ms (x…)` against the baseline, with the
+    /// expectations that both ratios are within 2.
+    static func compare(_ name: String, _ probes: FaultDrillProber.Probes, to baseline: (health: Double, catalog: Double)) -> String {
+        let healthP99 = p99(probes.health), catalogP99 = p99(probes.catalog)
+        let healthRatio = healthP99 / max(baseline.health, floorMs)
+        let catalogRatio = catalogP99 / max(baseline.catalog, floorMs)
+        #expect(probes.failures.isEmpty, "\(name): every probe answered 200 (\(probes.failures))")
+        #expect(healthRatio <= 2, "\(name): /healthz p99 \(healthP99) ms against \(baseline.health) ms")
+        #expect(catalogRatio <= 2, "\(name): catalog p99 \(catalogP99) ms against \(baseline.catalog) ms")
+        return "\(name): healthz p99 \(rounded(healthP99)) ms (x\(rounded(healthRatio))), catalog p99 \(rounded(catalogP99)) ms (x\(rounded(catalogRatio)))"
+    }
+
     @Test func healthAndCatalogKeepTheirP99WhileTheUpstreamMisbehaves() async throws {
-        let rig = try await GradebookUpstreamTests.Rig(timeoutSeconds: 2) { $0.allowInsecurePushEndpoints = true }
+        let peers = try PushFaultPeers()
+        defer { peers.stop() }
+        let rig = try await GradebookUpstreamTests.Rig(timeoutSeconds: 2) { peers.configure(&$0) }
         let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(300))
         defer { hanging.stop() }
         defer { rig.stop() }
@@ -66,75 +88,36 @@ struct UpstreamFaultDrillSlowTests {
         let client = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(30), allowedDestinations: .loopback))
         defer { client.shutdown() }
         try await rig.gateway.withLiveServer { live async throws in
-            let port = try #require(live.port)
-            let base = "http://127.0.0.1:\(port)"
-            func get(_ path: String, basic: Bool = false) async -> (status: Int, ms: Double) {
-                let started = ContinuousClock.now
-                let request = OutboundRequest(
-                    method: .get, url: URL(string: base + path)!,
-                    basicCredentials: basic ? BasicCredentials(username: "test", password: GradebookUpstreamTests.password) : nil
-                )
-                let status = (try? await client.execute(request))?.status ?? -1
-                let elapsed = ContinuousClock.now - started
-                return (status, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            }
+            let prober = FaultDrillProber(client: client, base: "http://127.0.0.1:\(try #require(live.port))")
 
             var baseline: (health: Double, catalog: Double)?
             var lines: [String] = []
             for phase in Self.phases {
                 if let fault = phase.fault { try await rig.fault(fault) } else { try await rig.fault(#"{"mode": "none"}"#) }
-                let deadline = ContinuousClock.now + .seconds(Self.phaseSeconds)
                 // Four gradebook clients (the cache bypassed, so every request goes upstream)
-                // and one prober, all until the phase ends.
-                let (health, catalog, statuses) = await withTaskGroup(of: ([Double], [Double], [Int]).self) { group in
-                    for _ in 0..<4 {
-                        group.addTask {
-                            var seen: [Int] = []
-                            while ContinuousClock.now < deadline {
-                                seen.append(await get("/gradebook/7/grades.json?record=sections&refresh=1", basic: true).status)
-                            }
-                            return ([], [], seen)
-                        }
-                    }
-                    group.addTask {
-                        var health: [Double] = [], catalog: [Double] = [], seen: [Int] = []
-                        while ContinuousClock.now < deadline {
-                            let probe = await get("/healthz")
-                            health.append(probe.ms)
-                            seen.append(probe.status == 200 ? 0 : probe.status)
-                            let page = await get("/v1/registration/classes?limit=20")
-                            catalog.append(page.ms)
-                            seen.append(page.status == 200 ? 0 : page.status)
-                        }
-                        return (health, catalog, seen)
-                    }
-                    var all: ([Double], [Double], [Int]) = ([], [], [])
-                    for await part in group { all.0 += part.0; all.1 += part.1; all.2 += part.2 }
-                    return all
+                // and the prober, all until the phase ends.
+                let (probes, upstream) = await prober.probe(seconds: Self.phaseSeconds, beside: 4) {
+                    await prober.get("/gradebook/7/grades.json?record=sections&refresh=1", basic: true).status
                 }
-                let probes = statuses.filter { $0 == 0 }.count
-                let upstream = statuses.filter { $0 != 0 }
-                #expect(probes == health.count + catalog.count, "\(phase.name): every probe answered 200 (\(Set(statuses)))")
                 let unexpected = Set(upstream).subtracting(phase.expected)
                 #expect(unexpected.isEmpty, "\(phase.name): gradebook answers \(unexpected) outside \(phase.expected.sorted())")
                 #expect(!upstream.isEmpty, "\(phase.name): the gradebook clients were answered")
-                let healthP99 = Self.p99(health), catalogP99 = Self.p99(catalog)
+                if phase.name.hasPrefix("slow") {
+                    #expect(upstream.contains(504), "slow: the 2 s upstream timeout answered 504 (\(Set(upstream)))")
+                }
                 if let baseline {
-                    let healthRatio = healthP99 / max(baseline.health, Self.floorMs)
-                    let catalogRatio = catalogP99 / max(baseline.catalog, Self.floorMs)
-                    lines.append(
-                        "\(phase.name): healthz p99 \(Self.rounded(healthP99)) ms (x\(Self.rounded(healthRatio))), "
-                            + "catalog p99 \(Self.rounded(catalogP99)) ms (x\(Self.rounded(catalogRatio))), \(upstream.count) gradebook answers"
-                    )
-                    #expect(healthRatio <= 2, "\(phase.name): /healthz p99 \(healthP99) ms against \(baseline.health) ms")
-                    #expect(catalogRatio <= 2, "\(phase.name): catalog p99 \(catalogP99) ms against \(baseline.catalog) ms")
+                    lines.append(Self.compare(phase.name, probes, to: baseline) + ", \(upstream.count) gradebook answers")
                 } else {
-                    baseline = (healthP99, catalogP99)
+                    #expect(probes.failures.isEmpty, "no fault: every probe answered 200 (\(probes.failures))")
+                    baseline = (Self.p99(probes.health), Self.p99(probes.catalog))
                     lines.append(
-                        "no fault: healthz p99 \(Self.rounded(healthP99)) ms, catalog p99 \(Self.rounded(catalogP99)) ms, \(upstream.count) gradebook answers"
+                        "no fault: healthz p99 \(Self.rounded(Self.p99(probes.health))) ms, catalog p99 \(Self.rounded(Self.p99(probes.catalog))) ms, "
+                            + "\(upstream.count) gradebook answers"
                     )
                 }
             }
+            let reference = try #require(baseline)
+
             // Push: a student's webhook that never answers, flooded with 60 deliveries that the
             // job workers take on while the probes run.
             let student = try await rig.gateway.account("flooded", role: .student)
@@ -148,30 +131,13 @@ struct UpstreamFaultDrillSlowTests {
             let workers = Task { try await pool.run() }
             defer { workers.cancel() }
             #expect(await eventually(seconds: 10) { hanging.acceptedConnections >= 1 }, "the deliveries reached the hanging webhook")
-            let deadline = ContinuousClock.now + .seconds(Self.phaseSeconds)
-            var health: [Double] = [], catalog: [Double] = []
-            while ContinuousClock.now < deadline {
-                let probe = await get("/healthz"), page = await get("/v1/registration/classes?limit=20")
-                #expect(probe.status == 200 && page.status == 200, "probes during the webhook flood: \(probe.status) \(page.status)")
-                health.append(probe.ms)
-                catalog.append(page.ms)
-            }
-            if let baseline {
-                let healthRatio = Self.p99(health) / max(baseline.health, Self.floorMs)
-                let catalogRatio = Self.p99(catalog) / max(baseline.catalog, Self.floorMs)
-                lines.append(
-                    "webhook that never answers: healthz p99 \(Self.rounded(Self.p99(health))) ms (x\(Self.rounded(healthRatio))), "
-                        + "catalog p99 \(Self.rounded(Self.p99(catalog))) ms (x\(Self.rounded(catalogRatio))), \(hanging.acceptedConnections) connections held"
-                )
-                #expect(healthRatio <= 2, "webhook flood: /healthz p99 \(Self.p99(health)) ms against \(baseline.health) ms")
-                #expect(catalogRatio <= 2, "webhook flood: catalog p99 \(Self.p99(catalog)) ms against \(baseline.catalog) ms")
-            }
+            let flood = await prober.probe(seconds: Self.phaseSeconds).probes
+            lines.append(Self.compare("webhook that never answers", flood, to: reference) + ", \(hanging.acceptedConnections) connections held")
             #expect(hanging.acceptedConnections <= 2, "at most 2 deliveries in flight to one host: \(hanging.acceptedConnections)")
+            hanging.stop()
 
-            try await rig.fault(#"{"mode": "none"}"#)
-            // After the faults, the upstream serves again through the gateway.
-            let recovered = await get("/gradebook/7/grades.json?record=sections&refresh=1", basic: true)
-            #expect(recovered.status == 200 || recovered.status == 429, "after the faults: \(recovered.status)")
+            // Every channel's peer fails in turn.
+            lines += try await Self.pushPhases(rig.gateway, live, peers, prober, reference)
             print("upstream fault drill:\n  " + lines.joined(separator: "\n  "))
         }
     }
