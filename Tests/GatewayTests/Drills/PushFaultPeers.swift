@@ -1,8 +1,7 @@
 import Foundation
 import GatewayApp
 import GatewayCore
-import HTTPTypes
-import HummingbirdTesting
+import HTTPClient
 import Push
 import TestSupport
 import Testing
@@ -67,7 +66,7 @@ final class PushFaultPeers: @unchecked Sendable {
     /// up another channel): ids by channel name. The email address is confirmed with the code
     /// its confirmation mail brought through the healthy link; webhooks and Web Push deliver
     /// once through theirs.
-    func registerDevices(_ gateway: TestGateway, _ live: any TestClientProtocol) async throws -> [String: Int64] {
+    func registerDevices(_ gateway: TestGateway, _ client: FaultDrillProber) async throws -> [String: Int64] {
         var devices: [String: Int64] = [:]
         let subscriber = VAPIDKeys.generate()
         let auth = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
@@ -80,17 +79,17 @@ final class PushFaultPeers: @unchecked Sendable {
         ]
         for (channel, body) in bodies {
             let token = try await gateway.account("drill-\(channel)", role: .student)
-            let created = try await live.json(.post, "/v1/me/devices", body: body, token: token)
-            #expect(created.status == .created, "\(channel): \(created.body)")
-            let id = try UserEndpointTests.deviceID(created)
+            let created = try await client.json(.post, "/v1/me/devices", body: body, token: token)
+            #expect(created.status == 201, "\(channel): \(created.object)")
+            let id = try #require((created.object["device"] as? [String: Any])?["id"] as? Int, "\(created.object)")
             devices[channel] = Int64(id)
             if channel == "email" {
                 let mailed = await eventually(seconds: 20) { [smtp] in !smtp.messages().isEmpty }
                 #expect(mailed, "the confirmation mail came through the healthy SMTP link")
                 let message = try #require(smtp.messages().first)
                 let code = try EmailDeviceTests.code(in: message)
-                let confirmed = try await live.json(.post, "/v1/me/devices/\(id)/confirm", body: #"{"code": "\#(code)"}"#, token: token)
-                #expect(confirmed.status == .ok, "\(confirmed.body)")
+                let confirmed = try await client.json(.post, "/v1/me/devices/\(id)/confirm", body: #"{"code": "\#(code)"}"#, token: token)
+                #expect(confirmed.status == 200, "\(confirmed.object)")
             }
         }
         return devices

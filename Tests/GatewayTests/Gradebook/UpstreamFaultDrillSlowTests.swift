@@ -137,7 +137,7 @@ struct UpstreamFaultDrillSlowTests {
             hanging.stop()
 
             // Every channel's peer fails in turn.
-            lines += try await Self.pushPhases(rig.gateway, live, peers, prober, reference)
+            lines += try await Self.pushPhases(rig.gateway, peers, prober, reference)
             print("upstream fault drill:\n  " + lines.joined(separator: "\n  "))
         }
     }

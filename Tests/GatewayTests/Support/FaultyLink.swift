@@ -15,8 +15,8 @@ import Glibc
 /// - `refusal`: the protocol's own refusal, then closes: HTTP `500`, SMTP `421` (a TLS link has
 ///   none at this level: see ``supports(_:)``).
 ///
-/// Connections held by `hang` are closed when the fault changes, as a stalled peer finally
-/// gives up. Bounded like ``LoopbackReceiver``: it stops itself after `lifetime`.
+/// Changing the fault cuts every open connection (a stalled peer finally gives up; a failing
+/// one drops what it had). Bounded like ``LoopbackReceiver``: it stops itself after `lifetime`.
 final class FaultyLink: Sendable {
     enum Fault: String, Sendable, CaseIterable {
         case none, hang, reset, garbled, refusal
@@ -78,18 +78,22 @@ final class FaultyLink: Sendable {
     /// Whether this link can show `fault` (a TLS link has no refusal of its own).
     func supports(_ fault: Fault) -> Bool { !(fault == .refusal && speech == .tls) }
 
-    /// The fault new connections meet. Changing it closes the connections a `hang` holds.
+    /// The fault connections meet. Changing it cuts every connection open now, relayed ones
+    /// included, as a peer that fails drops what it had (a client reusing one would otherwise
+    /// never see the fault), and closes the connections a `hang` holds.
     var fault: Fault {
         get { state.withLock { $0.fault } }
         set {
             precondition(supports(newValue), "a \(speech) link has no \(newValue)")
-            let held = state.withLock { state in
+            let (open, held) = state.withLock { state in
                 state.fault = newValue
                 let held = state.held
                 state.held = []
                 state.open.subtract(held)
-                return held
+                return (state.open, held)
             }
+            // Threads serve the other open sockets and close them once they see the shutdown.
+            for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
             for fd in held { Self.closeNow(fd) }
         }
     }
