@@ -7,8 +7,11 @@
 #
 # - `make test` runs a short pass on SQLite (`--short`: the conformance checks, a few requests
 #   per operation, without schemathesis's coverage phase).
-# - `make check-slow` runs long passes on both backends (`--checks all`), well over 3,000
-#   requests each.
+# - `make check-slow` runs long passes on both backends (the conformance checks, every phase),
+#   well over 3,000 requests each; a long pass that generates fewer than 3,000 fails.
+# - `make fuzz-data` adds the data checks (`--checks all`).
+# - A signed-in pass must stay signed in: if its token no longer works afterwards (a generated
+#   request revoked it, say), the rest of the pass ran anonymously and the run fails.
 # The conformance checks are what the gateway promises every client: no 5xx, only documented
 # status codes, content types, headers and bodies that match the spec, and 405 for a method a
 # path doesn't take. `--checks all` adds schemathesis's data checks (negative data rejected,
@@ -27,13 +30,14 @@ EXAMPLES=3
 CHECKS=conformance
 BIN=.build/debug/gateway
 PHASES=examples,coverage,fuzzing,stateful
+MINIMUM=3000
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2 ;;
     --examples) EXAMPLES=$2; shift 2 ;;
     --checks) CHECKS=$2; shift 2 ;;
     --binary) BIN=$2; shift 2 ;;
-    --short) PHASES=examples,fuzzing; EXAMPLES=2; shift ;;
+    --short) PHASES=examples,fuzzing; EXAMPLES=2; MINIMUM=0; shift ;;
     *) echo "fuzz-contract: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -87,33 +91,58 @@ ADMIN=$(token admin demo-admin-pass) && STUDENT=$(token student demo-student-pas
 
 failed=0
 total=0
-for role in admin student anonymous; do
+# run_pass NAME [schemathesis arguments...]: one schemathesis run, its report kept as NAME.
+run_pass() {
+  local name=$1
+  shift
+  # One worker: with two, Hypothesis's source inspection in parallel threads has crashed
+  # CPython 3.11's compiler ("AST constructor recursion depth mismatch"), a tool error that
+  # says nothing about the gateway.
+  "$ST" --config-file "$CONFIG" run openapi/openapi.yaml --url "$URL" "$@" --max-examples "$EXAMPLES" --phases "$PHASES" \
+    --workers 1 --warnings off --request-timeout 30 --suppress-health-check all >"$DIR/$name.txt" 2>&1
+  local status=$?
+  local generated
+  generated=$(grep -Eo '[0-9]+ generated' "$DIR/$name.txt" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+  total=$((total + generated))
+  mkdir -p artifacts/fuzz && cp "$DIR/$name.txt" "artifacts/fuzz/$BACKEND-$name.txt"
+  if [ $status -ne 0 ]; then
+    failed=1
+    # One line per failure (operation and check); the whole report, with a curl line per
+    # failure, stays in artifacts/fuzz/.
+    echo "-- failures as $name (artifacts/fuzz/$BACKEND-$name.txt has each with a curl line):"
+    awk '/^_+ [A-Z]+ .* _+$/ { op = $0; gsub(/^_+ | _+$/, "", op) } /^- ST[0-9]+/ { sub(/^- /, ""); print "   " op ": " $0 }' "$DIR/$name.txt" | sort | uniq -c
+  fi
+  grep -E '^(Test cases|  (Selected|Tested))' "$DIR/$name.txt"
+}
+
+# The admin pass goes last: it may disable accounts or change their roles, which would sign the
+# student out. A signed-in pass leaves `DELETE /v1/auth/token` (revoke the presented token) to
+# a run of its own after it, so that it can't sign the rest of the pass out; that the token
+# still works afterwards is checked.
+revoke="DELETE /v1/auth/token"
+for role in student anonymous admin; do
   headers=()
   case "$role" in
     admin) headers=(-H "Authorization: Bearer $ADMIN") ;;
     student) headers=(-H "Authorization: Bearer $STUDENT") ;;
   esac
   echo "== schemathesis as $role on $BACKEND: --max-examples $EXAMPLES, checks $CHECKS"
-  # One worker: with two, Hypothesis's source inspection in parallel threads has crashed
-  # CPython 3.11's compiler ("AST constructor recursion depth mismatch"), a tool error that
-  # says nothing about the gateway.
-  # The admin pass may revoke tokens, disable accounts or change passwords: the student and
-  # anonymous passes come first in effect because each role signs in above, before any pass.
-  "$ST" --config-file "$CONFIG" run openapi/openapi.yaml --url "$URL" "${headers[@]}" --max-examples "$EXAMPLES" --phases "$PHASES" \
-    --workers 1 --warnings off --request-timeout 30 --suppress-health-check all >"$DIR/$role.txt" 2>&1
-  status=$?
-  generated=$(grep -Eo '[0-9]+ generated' "$DIR/$role.txt" | tail -1 | grep -Eo '[0-9]+' || echo 0)
-  total=$((total + generated))
-  mkdir -p artifacts/fuzz && cp "$DIR/$role.txt" "artifacts/fuzz/$BACKEND-$role.txt"
-  if [ $status -ne 0 ]; then
-    failed=1
-    # One line per failure (operation and check); the whole report, with a curl line per
-    # failure, stays in artifacts/fuzz/.
-    echo "-- failures as $role (artifacts/fuzz/$BACKEND-$role.txt has each with a curl line):"
-    awk '/^_+ [A-Z]+ .* _+$/ { op = $0; gsub(/^_+ | _+$/, "", op) } /^- ST[0-9]+/ { sub(/^- /, ""); print "   " op ": " $0 }' "$DIR/$role.txt" | sort | uniq -c
+  if [ ${#headers[@]} -eq 0 ]; then
+    run_pass "$role"
+    continue
   fi
-  grep -E '^(Test cases|  (Selected|Tested))' "$DIR/$role.txt"
+  run_pass "$role" "${headers[@]}" --exclude-name "$revoke"
+  me=$(curl -s -o /dev/null -w '%{http_code}' "$URL/v1/me" "${headers[@]}")
+  if [ "$me" != 200 ]; then
+    failed=1
+    echo "-- the $role token no longer works after its pass (GET /v1/me: $me): part of the pass ran signed out"
+  fi
+  run_pass "$role-revoke" "${headers[@]}" --include-name "$revoke"
 done
+if [ "$total" -lt "$MINIMUM" ]; then
+  failed=1
+  echo "-- only $total requests generated on $BACKEND; a long pass needs at least $MINIMUM"
+fi
 if grep -q "unhandled error" "$DIR/server.log"; then
   failed=1
   echo "-- the server logged unhandled errors:"

@@ -4,8 +4,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// `gateway backup` while the server serves sign-ups: the copy passes the integrity check, and
-/// every account the server confirmed before the backup began is in it (a restore drill).
+/// `gateway backup` while the server serves: under sign-ups, every account the server confirmed
+/// before the backup began is in the copy; under registrations, the copy keeps every invariant
+/// of the crash drill. Either way it passes the integrity check and serves (restore drills).
 @Suite("Backups of a live SQLite database", .serialized)
 struct BackupTests {
     @Test func aBackupTakenUnderLoadIsWholeAndHoldsEveryConfirmedWrite() async throws {
@@ -60,6 +61,66 @@ struct BackupTests {
         #expect(again.status != 0 && again.stderr.contains("exists"))
         let postgres = try GatewayBinary.run(["backup", "--database", "postgres://gateway@127.0.0.1:1/none", "--to", copy + "2"])
         #expect(postgres.status != 0 && postgres.stderr.contains("pg_dump"))
+    }
+
+    /// The restore drill under the crash drill's registration load (SDSU students registering,
+    /// dropping, joining and leaving waitlists of 3-seat classes, saving schedules): writes go
+    /// on while the backup runs, and the copy keeps every invariant the crash drill checks: the
+    /// integrity and foreign-key checks pass, no class holds more students than seats, and each
+    /// class's counters agree with its rows. Then the copy serves.
+    @Test func aBackupTakenUnderRegistrationLoadKeepsEveryInvariant() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-backup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let live = directory.appendingPathComponent("live.sqlite").path
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        let server = try await CrashDrillSlowTests.serve(live)
+        defer { server.kill9() }
+        let admin = try #require(await Drill.token(port: server.port, "admin", "demo-admin-pass"))
+        let classes = try await CrashDrillSlowTests.makeSmallClasses(port: server.port, admin: admin)
+        let tokens = try await CrashDrillSlowTests.signUpStudents(ports: [server.port])
+
+        let target = CrashDrillSlowTests.Target()
+        target.set(0, port: server.port)
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (n, token) in tokens.enumerated() {
+                    group.addTask { _ = await CrashDrillSlowTests.student(n, token: token, classes: classes, target: target) }
+                }
+            }
+        }
+        #expect(await eventually(seconds: 60) { target.tally.withLock { $0.added } >= 5 }, "registrations are being acknowledged")
+        let before = target.tally.withLock { $0.acknowledged }
+        let backup = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
+        let during = target.tally.withLock { $0.acknowledged } - before
+        #expect(backup.status == 0, "\(backup.stderr)")
+        // A little more load after the backup, then stop.
+        try await Task.sleep(for: .milliseconds(500))
+        target.stop.store(true, ordering: .releasing)
+        await load.value
+        let tally = target.tally.withLock { $0 }
+        #expect(tally.unexpected.isEmpty, "\(tally.unexpected.prefix(5))")
+        #expect(during > 0, "writes went on while the backup ran")
+
+        let snapshot = try CrashDrillSlowTests.Snapshot(path: copy, students: CrashDrillSlowTests.students, classes: classes)
+        #expect(snapshot.integrity == ["ok"])
+        #expect(snapshot.foreignKeyViolations == 0)
+        #expect(snapshot.overfullClasses == 0)
+        #expect(snapshot.classes.count == classes.count, "every class is in the copy")
+        for (id, row) in snapshot.classes {
+            #expect(row.rows <= row.seats, "class \(id): \(row.rows) enrolled in \(row.seats) seats")
+            #expect(row.enrolled == row.baseEnrolled + row.rows, "class \(id)'s enrolled counter: \(row)")
+            #expect(row.waitlist == row.baseWaitlist + row.line, "class \(id)'s waitlist counter: \(row)")
+        }
+        #expect(snapshot.redIDs.isSuperset(of: (0..<CrashDrillSlowTests.students).map(CrashDrillSlowTests.redID)), "every student signed up before the load")
+        #expect(!snapshot.enrolled.isEmpty, "the copy holds registrations")
+
+        // The copy serves (a demo database, so with --demo), and its students sign in.
+        server.kill9()
+        let restored = try await CrashDrillSlowTests.serve(copy)
+        defer { restored.kill9() }
+        let signIn = await Drill.send(port: restored.port, "GET", "/registration/studentclasses?\(CrashDrillSlowTests.credentials(CrashDrillSlowTests.redID(0)))")
+        #expect(signIn?.status == 200 && signIn?.error == nil, "\(signIn?.body ?? "no answer")")
     }
 }
 

@@ -1,10 +1,12 @@
 import Foundation
+import Gradebook
 import Testing
 import TestSupport
 
 /// The sign-in throttle lives in the database (Auth's `SharedSignInThrottle`), so a server
-/// killed and started again on the same SQLite file still refuses the guesser: the restart
-/// neither clears the counters nor restarts the delay.
+/// killed and started again on the same database (an SQLite file, or a PostgreSQL database that
+/// every instance shares) still refuses the guesser: the restart neither clears the counters
+/// nor restarts the delay.
 @Suite("Sign-in throttle across a restart", .serialized)
 struct SignInThrottleRestartTests {
     static let password = "a fine passphrase"
@@ -13,13 +15,21 @@ struct SignInThrottleRestartTests {
         try await client.send("POST", "/v1/auth/token", json: #"{"username": "tara", "password": \#(ChildClient.quoted(password))}"#)
     }
 
-    @Test func aKilledAndRestartedServerStillThrottlesTheGuesser() async throws {
+    @Test(arguments: GatewayBackend.all) func aKilledAndRestartedServerStillThrottlesTheGuesser(_ backend: GatewayBackend) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("throttle-restart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let arguments = ["--database", directory.appendingPathComponent("gateway.sqlite").path, "--no-workers"]
+        let database: String, environment: [String: String]
+        switch backend {
+        case .sqlite:
+            (database, environment) = (directory.appendingPathComponent("gateway.sqlite").path, [:])
+        case .postgres:
+            database = try await PostgresCluster.start().database("throttle-restart")
+            environment = [VaultKeySource.keyVariable: TestGateway.postgresVaultKey]
+        }
+        let arguments = ["--database", database, "--no-workers"]
 
-        let first = try LoggingGateway(arguments: arguments, directory: directory, logLevel: "notice")
+        let first = try LoggingGateway(arguments: arguments, directory: directory, logLevel: "notice", environment: environment)
         defer { first.kill9() }
         let before = ChildClient(port: first.port)
         let signUp = try await before.send("POST", "/v1/accounts", json: #"{"username": "tara", "password": "\#(Self.password)"}"#)
@@ -41,7 +51,7 @@ struct SignInThrottleRestartTests {
 
         // A crash: no shutdown, nothing flushed on the way out. Then a new server on the file.
         first.kill9()
-        let second = try LoggingGateway(arguments: arguments, directory: directory, logLevel: "notice")
+        let second = try LoggingGateway(arguments: arguments, directory: directory, logLevel: "notice", environment: environment)
         defer { second.kill9() }
         let after = ChildClient(port: second.port)
         let elapsed = lastFailure.duration(to: .now)
