@@ -9,12 +9,16 @@ public struct NewJob: Sendable {
     /// The handler's arguments, as a JSON object.
     public var args: Data
     public var queue: String
-    /// Lower runs first.
+    /// Lower runs first; within ``NewJob/priorities`` (both stores keep it in 32 bits).
     public var priority: Int
     /// nil runs as soon as a worker is free.
     public var runAt: Date?
     public var maxAttempts: Int
     public var uniqueKey: String?
+
+    /// The priorities a job may have: far more levels than any queue needs, and well inside the
+    /// 32-bit column both stores keep it in.
+    public static let priorities = -1_000_000...1_000_000
 
     public init<Args: Encodable>(
         kind: String, args: Args, queue: String = "default", priority: Int = 0, runAt: Date? = nil,

@@ -81,6 +81,11 @@ public struct JobsAdminRoutes: Sendable {
                 if let attempts = body.maxAttempts, !(1...100).contains(attempts) {
                     throw Problem.validation("'maxAttempts' must be between 1 and 100.", field: "maxAttempts")
                 }
+                if let priority = body.priority, !NewJob.priorities.contains(priority) {
+                    throw Problem.validation(
+                        "'priority' must be between \(NewJob.priorities.lowerBound) and \(NewJob.priorities.upperBound).", field: "priority"
+                    )
+                }
                 if let key = body.uniqueKey, !(1...200).contains(key.unicodeScalars.count) {
                     throw Problem.validation("'uniqueKey' is 1 to 200 characters.", field: "uniqueKey")
                 }
