@@ -50,27 +50,8 @@ final class FaultyLink: Sendable {
         self.host = host
         self.speech = speech
         self.upstreamPort = upstreamPort
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LoopbackReceiver.POSIXFailure(call: "socket") }
-        var address = Self.address(host: host, port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            close(fd)
-            throw LoopbackReceiver.POSIXFailure(call: "bind/listen \(host)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "faulty-link-\(port)"
-        thread.start()
-        let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in stop() }
+        (listener, port) = try LoopbackListener.open(host: host)
+        LoopbackListener.start(name: "faulty-link-\(port)", lifetime: lifetime, acceptLoop: { [self] in acceptLoop() }, stop: { [self] in stop() })
     }
 
     deinit { stop() }
@@ -187,7 +168,7 @@ final class FaultyLink: Sendable {
             return
         }
         let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.address(host: "127.0.0.1", port: upstreamPort)
+        var address = LoopbackListener.address(host: "127.0.0.1", port: upstreamPort)
         let connected = upstream >= 0 && withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         } == 0
@@ -249,13 +230,5 @@ final class FaultyLink: Sendable {
     private static func closeNow(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
-    }
-
-    private static func address(host: String, port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr(host)
-        return address
     }
 }
