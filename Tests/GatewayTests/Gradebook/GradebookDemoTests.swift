@@ -90,6 +90,21 @@ struct GradebookDemoTests {
                 (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
             }
             #expect(!assignments.isEmpty)
+            // The user segment counts as decoded too: percent-encoded it reaches the same
+            // assignments, 34 × %61 is not too long, and 101 characters or a control one are 422.
+            let encodedUser = user.utf8.map { String(format: "%%%02X", $0) }.joined()
+            let sameUser = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(course)/enrollments/\(encodedUser)/assignments", method: .get, headers: auth) { response in
+                (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            }
+            #expect(sameUser.count == assignments.count)
+            let shortUser = try await client.execute(
+                uri: "/v1/gradebook/1/sections/\(term)/\(course)/enrollments/\(String(repeating: "%61", count: 34))/assignments", method: .get, headers: auth
+            ) { $0.status }
+            #expect(shortUser != .unprocessableContent)
+            for refused in [String(repeating: "a", count: 101), "a%0Ab", "%E0%A4%A"] {
+                let status = try await client.execute(uri: "/v1/gradebook/1/sections/\(term)/\(course)/enrollments/\(refused)/assignments", method: .get, headers: auth) { $0.status }
+                #expect(status == .unprocessableContent, "user \(refused)")
+            }
             var sawScores = false
             for assignment in assignments {
                 let scores = assignment["scores"] as? [[String: Any]] ?? []
