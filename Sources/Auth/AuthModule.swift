@@ -44,7 +44,9 @@ public struct AuthModule: Sendable {
         )
         return AuthModule(service: AuthService(
             transactions: transactions, store: store, hasher: hasher, throttle: throttle, clock: clock, settings: settings.tokens,
-            serverKey: serverKey, signUps: RateLimit(limit: settings.signUpsPerHour, window: 3600), revocations: revocations,
+            serverKey: serverKey,
+            signUps: SharedSignUpLimit(limit: settings.signUpsPerHour, transactions: transactions, ledger: signInLedger, key: serverKey),
+            revocations: revocations,
             logger: logger
         ))
     }
@@ -54,7 +56,11 @@ public struct AuthModule: Sendable {
         let service = self.service
         try registry.registerHousekeeping(Self.pruneTokens) {
             _ = try await service.pruneTokens(olderThan: 24 * 3600)
-            if let shared = service.throttle as? SharedSignInThrottle { _ = try await shared.prune(now: service.clock.now()) }
+            if let shared = service.throttle as? SharedSignInThrottle {
+                // Sign-up entries share the ledger: none is pruned before its own window ends.
+                let keep = (service.signUps as? SharedSignUpLimit)?.window ?? 0
+                _ = try await shared.prune(now: service.clock.now(), keepingAtLeast: keep)
+            }
         }
     }
 

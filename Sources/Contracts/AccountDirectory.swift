@@ -7,8 +7,9 @@ public protocol AccountDirectory: Sendable {
     /// Counts a self-service sign-up attempt from `clientAddress`, before anything else is
     /// checked (so probing which names are taken is limited too). Throws
     /// ``AccountDirectoryError/signUpThrottled(retryAfterSeconds:)`` when that address signed up
-    /// too often. Nil (an operator's action) is not counted.
-    func admitSignUp(from clientAddress: String?) throws
+    /// too often (counted across every instance on the database). Nil (an operator's action)
+    /// is not counted.
+    func admitSignUp(from clientAddress: String?) async throws
 
     /// Hashes a password for an account about to be created (argon2id, off the caller's
     /// thread, within the client's share of the hasher). Throws

@@ -48,6 +48,8 @@ public struct GatewayConfiguration: Sendable {
     /// Requests one client network (an IPv4 address, an IPv6 /64) may make to the anonymous
     /// QuickHAC API (`/ios/`) a minute; 0 for no limit.
     public var quickHACRequestsPerMinute = 60
+    /// Confirmation messages the whole gateway sends per channel in any hour.
+    public var confirmationsPerHour = RecipientQuota.defaultHourlyCap
     /// When set, `/metrics` needs `Authorization: Bearer <this>` (at least 16 characters).
     public var metricsToken: String?
     /// Seconds after which an idle client connection is closed.

@@ -29,11 +29,16 @@ public struct PushModule: Sendable {
         public var gradePollTickSeconds: Int
         /// The Web Push public key browsers subscribe with; nil: no Web Push.
         public var vapidPublicKey: String?
+        /// Confirmation messages the whole gateway sends per channel in any hour
+        /// (``RecipientQuota``).
+        public var confirmationsPerHour: Int
 
         public init(
             allowInsecureEndpoints: Bool, allowedDestinations: DestinationAllowList, quickHACTopic: String,
-            quickHACEnvironment: APNsEnvironment, quickHACRequestsPerMinute: Int, gradePollTickSeconds: Int, vapidPublicKey: String?
+            quickHACEnvironment: APNsEnvironment, quickHACRequestsPerMinute: Int, gradePollTickSeconds: Int, vapidPublicKey: String?,
+            confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap
         ) {
+            self.confirmationsPerHour = confirmationsPerHour
             self.allowInsecureEndpoints = allowInsecureEndpoints
             self.allowedDestinations = allowedDestinations
             self.quickHACTopic = quickHACTopic
@@ -78,8 +83,10 @@ public struct PushModule: Sendable {
         lanes: DeliveryLanes, gradebookAccounts: any DeviceGradebookAccounts, ownedGradebookAccounts: any OwnedGradebookAccounts,
         classes: any ClassDirectory & RegistrationCurrentState, clock: any GatewayClock, settings: Settings
     ) throws -> PushModule {
+        let recipientSecret = SymmetricKey(data: try transactions.readAtStartup { db in try stores.confirmationQuota.recipientSecret(in: db) })
         let emails = EmailDevices(
-            transactions: transactions, devices: stores.devices, store: stores.emails, seatAlerts: stores.seatAlerts, jobs: jobs, clock: clock
+            transactions: transactions, devices: stores.devices, store: stores.emails, seatAlerts: stores.seatAlerts, jobs: jobs, clock: clock,
+            recipients: ConfirmationRecipients(store: stores.confirmationQuota, secret: recipientSecret, hourlyCap: settings.confirmationsPerHour)
         )
         let devices = DeviceService(
             transactions: transactions, store: stores.devices, emails: emails, clock: clock,

@@ -1,5 +1,8 @@
 public import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A consistent, checked copy of a live SQLite database (`gateway backup`), taken with SQLite's
 /// online backup API while the server keeps serving.
@@ -15,11 +18,19 @@ public enum SQLiteBackup {
     }
 
     /// Copies the database at `source` to the new file `destination`; returns its page count.
+    ///
+    /// The copy holds password and token hashes, server secrets, grades and personal data: it
+    /// is created readable and writable by its owner only (0600) whatever the umask, and
+    /// neither `destination` nor `<destination>.partial` may be a symbolic link (a link planted
+    /// there would otherwise send the copy, or its mode, wherever it points).
     public static func copy(from source: String, to destination: String) async throws -> Int {
         guard FileManager.default.fileExists(atPath: source) else { throw Failure(description: "\(source) does not exist") }
+        guard !isSymbolicLink(destination) else { throw Failure(description: "\(destination) is a symbolic link; choose a new file") }
         guard !FileManager.default.fileExists(atPath: destination) else { throw Failure(description: "\(destination) exists; choose a new file") }
         let partial = destination + ".partial"
+        guard !isSymbolicLink(partial) else { throw Failure(description: "\(partial) is a symbolic link; remove it first, nothing was written") }
         try? FileManager.default.removeItem(atPath: partial)
+        try createPrivateFile(partial)
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         let pages: Int
@@ -43,5 +54,26 @@ public enum SQLiteBackup {
         }
         try FileManager.default.moveItem(atPath: partial, toPath: destination)
         return pages
+    }
+
+    /// Whether `path` itself is a symbolic link (`lstat`: a link is not followed).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Creates `path` as a new, empty file of mode 0600: exclusively (it must not exist) and
+    /// without following a link, so SQLite then writes into this file and no other. SQLite
+    /// gives the file's journal the file's own mode.
+    static func createPrivateFile(_ path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw Failure(description: "could not create \(path): \(String(cString: strerror(errno))); nothing was written")
+        }
+        defer { close(descriptor) }
+        // The umask may have taken bits away, never added them; set the mode exactly.
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw Failure(description: "could not make \(path) private: \(String(cString: strerror(errno)))")
+        }
     }
 }

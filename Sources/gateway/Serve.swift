@@ -34,6 +34,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxies"), help: "Trust X-Forwarded-Proto/-For only from peers in these networks, e.g. 10.0.0.5/32,fd00::/8 (GATEWAY_TRUSTED_PROXIES).") var trustedProxies: String?
     @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving (useful with --port 0) (GATEWAY_PORT_FILE).") var portFile: String?
     @Option(name: .customLong("grade-poll-tick-seconds"), help: "How often the grade-poll schedule looks for students whose poll fell due, in seconds (GATEWAY_GRADE_POLL_TICK_SECONDS). Default: 60") var gradePollTickSeconds: Int?
+    @Option(name: .customLong("confirmations-per-hour"), help: "Confirmation messages (email today) the whole gateway sends per channel in any hour, whatever the accounts; past it they wait (GATEWAY_CONFIRMATIONS_PER_HOUR). Default: 300") var confirmationsPerHour: Int?
     @Option(name: .customLong("quickhac-requests-per-minute"), help: "Requests one client network (IPv4 address, IPv6 /64) may make to the QuickHAC API (/ios/) per minute; 0 for no limit (GATEWAY_QUICKHAC_REQUESTS_PER_MINUTE). Default: 60") var quickHACRequestsPerMinute: Int?
     @Option(name: .customLong("builds-per-minute"), help: "Schedule builds one client address may ask for per minute; 0 for no limit (GATEWAY_BUILDS_PER_MINUTE). Default: 60") var buildsPerMinute: Int?
     @Option(name: .customLong("signups-per-hour"), help: "Self-service sign-ups one client address may make per hour (GATEWAY_SIGNUPS_PER_HOUR). Default: 30") var signUpsPerHour: Int?
@@ -118,6 +119,10 @@ struct Serve: AsyncParsableCommand {
         if let tick = try gradePollTickSeconds ?? Env.int("grade-poll-tick-seconds") {
             guard (1...86_400).contains(tick) else { throw GatewayCLIError("--grade-poll-tick-seconds must be between 1 and 86400") }
             config.gradePollTickSeconds = tick
+        }
+        if let limit = try confirmationsPerHour ?? Env.int("confirmations-per-hour") {
+            guard (1...1_000_000).contains(limit) else { throw GatewayCLIError("--confirmations-per-hour must be between 1 and 1000000") }
+            config.confirmationsPerHour = limit
         }
         if let limit = try quickHACRequestsPerMinute ?? Env.int("quickhac-requests-per-minute") {
             guard (0...1_000_000).contains(limit) else { throw GatewayCLIError("--quickhac-requests-per-minute must be between 0 and 1000000") }

@@ -13,7 +13,8 @@ struct AuthHarness {
     let auth: AuthService
     let accounts: AuthAccountDirectory
 
-    init(signUps: RateLimit = RateLimit(limit: 10, window: 3600)) throws {
+    /// `signUpsPerHour`: the shared sign-up limit (counted in the database, as a gateway does).
+    init(signUpsPerHour: Int = 10) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("auth-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try GatewayDatabase(path: directory.appendingPathComponent("auth.sqlite").path, modules: [AuthSchema.self])
@@ -24,7 +25,8 @@ struct AuthHarness {
             transactions: database, store: SQLiteAccountStore(),
             hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 1),
             throttle: SharedSignInThrottle(rules: LoginThrottle(key: key), transactions: database, ledger: SQLiteSignInLedgerStore()),
-            clock: clock, serverKey: key, signUps: signUps
+            clock: clock, serverKey: key,
+            signUps: SharedSignUpLimit(limit: signUpsPerHour, transactions: database, ledger: SQLiteSignInLedgerStore(), key: key)
         )
         accounts = AuthAccountDirectory(service: auth, credentialCacheSeconds: 600)
     }

@@ -32,7 +32,7 @@ struct SignInHardeningTests {
 
     /// A taken username costs no hash, and sign-ups from one address are limited.
     @Test func signUpChecksTheUsernameFirstAndIsLimitedPerAddress() async throws {
-        let h = try AuthHarness(signUps: RateLimit(limit: 3, window: 3600))
+        let h = try AuthHarness(signUpsPerHour: 3)
         defer { h.cleanUp() }
         _ = try await h.auth.createAccount(username: "ada", email: "ada@example.edu", password: "correct horse battery", role: .student)
         let hashes = h.auth.hasher.hashCount
@@ -51,8 +51,8 @@ struct SignInHardeningTests {
         _ = try await h.auth.createAccount(username: "dee", email: nil, password: "correct horse battery", role: .student, clientAddress: "198.51.100.2")
         _ = try await h.auth.createAccount(username: "eve", email: nil, password: "correct horse battery", role: .student)
         // SDSU sign-ups count too.
-        #expect(throws: AccountDirectoryError.signUpThrottled(retryAfterSeconds: 3600)) {
-            try h.accounts.admitSignUp(from: "198.51.100.1")
+        await #expect(throws: AccountDirectoryError.signUpThrottled(retryAfterSeconds: 3600)) {
+            try await h.accounts.admitSignUp(from: "198.51.100.1")
         }
     }
 

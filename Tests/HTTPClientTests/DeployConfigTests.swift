@@ -48,7 +48,7 @@ struct DeployConfigTests {
             try #require(words.count >= 3)
             formatNames.append(String(words[1]))
             let used = Self.variables(in: format)
-            #expect(used.contains("uri"))
+            #expect(used.contains("uri") || used.contains("gateway_log_path"), "the format logs the path")
             #expect(used.allSatisfy { !forbidden.contains($0) && !$0.hasPrefix("arg_") }, "query-bearing variable in \(format)")
         }
         // Every access log uses one of those formats; none falls back to "combined" ($request).
@@ -62,6 +62,29 @@ struct DeployConfigTests {
 
     /// Every answer over TLS carries `Strict-Transport-Security`, errors included (`always`),
     /// and plain HTTP only redirects.
+    /// A calendar feed's path is its secret (`/calendar/{token}.ics`). The gateway redacts it in
+    /// its own log, so the proxy's log must not write it either: every format logs the path
+    /// through a map that replaces what follows `/calendar/`, never `$uri` itself.
+    @Test func calendarFeedTokensNeverReachTheAccessLog() throws {
+        let config = try Self.directives()
+        for format in Self.statements("log_format", in: config) {
+            let used = Self.variables(in: format)
+            #expect(!used.contains("uri") && !used.contains("document_uri") && !used.contains("request_filename"), "the raw path in \(format)")
+        }
+        let maps = try #require(config.range(of: "map $uri $gateway_log_path"), "a map of $uri to $gateway_log_path")
+        let body = config[maps.upperBound...].drop { $0 != "{" }.dropFirst().prefix { $0 != "}" }
+        let entries = body.split(separator: ";").map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }.filter { !$0.isEmpty }
+        let calendar = try #require(entries.first { $0.hasPrefix("~^/calendar/") }, "\(entries)")
+        #expect(!calendar.contains("$"), "the feed's path is replaced by a constant: \(calendar)")
+        #expect(entries.contains("default $uri"), "\(entries)")
+        // Every access log writes a format (none the built-in "combined", which logs $request).
+        let names = Self.statements("log_format", in: config).map { String($0.split(separator: " ")[1]) }
+        for log in Self.statements("access_log", in: config) {
+            let words = log.split(separator: " ").map(String.init)
+            #expect(words.dropFirst().first == "off" || (words.count >= 3 && names.contains(words[2])), "\(log)")
+        }
+    }
+
     @Test func httpsIsStrict() throws {
         let config = try Self.directives()
         let headers = Self.statements("add_header", in: config)

@@ -1,3 +1,5 @@
+import Synchronization
+import Logging
 import Foundation
 import GatewayCore
 import HTTPClient
@@ -68,17 +70,23 @@ struct SMTPMailerTests {
         #expect(server.messages().isEmpty)
     }
 
-    @Test func transientRepliesAreRetriedAndPermanentOnesDiscardedWithTheReason() async throws {
+    /// The server's reply may tell whether a mailbox exists or name internal hosts: the reason a
+    /// student reads (the device's `lastError`) says only that the server refused, for now or
+    /// for good; the reply goes to the operator's log.
+    @Test func transientRepliesAreRetriedAndPermanentOnesDiscardedWithTheKindOnly() async throws {
         let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
-        let sender = TransportEmailSender(transport: try Self.mailer(server))
+        let logs = LogLines()
+        let sender = TransportEmailSender(transport: try Self.mailer(server), logger: Logger(label: "test") { _ in LogLines.Handler(sink: logs) })
         try server.reply(with: "451 4.3.0 Mailbox busy, try later")
         let busy = await sender.send(Self.message(), purpose: .notification(id: "n1", category: "test"))
-        guard case .retry(_, let reason) = busy else { Issue.record("\(busy)"); return }
-        #expect(reason.contains("451"))
+        #expect(busy == .retry(after: nil, reason: TransportEmailSender.refusedForNow))
         try server.reply(with: "550 5.1.1 No such user here")
         let gone = await sender.send(Self.message(), purpose: .notification(id: "n1", category: "test"))
-        #expect(gone == .discarded(reason: "the SMTP server answered 550: 5.1.1 No such user here"))
+        #expect(gone == .discarded(reason: TransportEmailSender.refused))
+        #expect(!TransportEmailSender.refused.contains("550") && !TransportEmailSender.refusedForNow.contains("451"))
+        #expect(logs.lines.contains { $0.contains("No such user here") && $0.contains("550") }, "the operator gets the reply: \(logs.lines)")
+        #expect(logs.lines.contains { $0.contains("Mailbox busy") })
         #expect(server.messages().isEmpty)
         try server.reply(with: nil)
         #expect(await sender.send(Self.message(), purpose: .notification(id: "n1", category: "test")) == .delivered(status: 250))
@@ -101,5 +109,25 @@ struct SMTPMailerTests {
         let settings = try SMTPMailer.Configuration(url: URL(string: "smtp://mail.example.edu:587")!, username: "relay-user", password: "hunter2-secret")
         #expect(!"\(settings)".contains("hunter2") && !"\(settings)".contains("relay-user"))
         #expect("\(settings)".contains("smtp://mail.example.edu:587"))
+    }
+}
+
+/// Log lines a test reads back.
+final class LogLines: Sendable {
+    private let storage = Mutex<[String]>([])
+    var lines: [String] { storage.withLock { $0 } }
+
+    struct Handler: LogHandler {
+        let sink: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            let merged = self.metadata.merging(metadata ?? [:]) { $1 }
+            sink.storage.withLock { $0.append("\(message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))") }
+        }
     }
 }

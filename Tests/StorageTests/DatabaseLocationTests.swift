@@ -62,3 +62,40 @@ struct DatabaseLocationTests {
         #expect(throws: DatabaseLocationError.self) { try DatabaseLocation.parse("postgres://u@h/d?options=-c%20x", environment: [:]) }
     }
 }
+
+/// TLS to PostgreSQL can't be stripped by default: a server on another host is `verify-full`
+/// unless the URL says otherwise; libpq's `sslmode` and `sslrootcert` are honoured.
+@Suite("PostgreSQL TLS defaults")
+struct PostgresTLSDefaultTests {
+    static func settings(_ url: String, _ environment: [String: String] = [:]) throws -> PostgresSettings {
+        guard case .postgres(let settings) = try DatabaseLocation.parse(url, environment: environment) else { throw DatabaseLocationError.empty }
+        return settings
+    }
+
+    @Test func anotherHostIsVerifiedFullyUnlessTheURLSaysOtherwise() throws {
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway").tlsMode == .verifyFull)
+        #expect(try Self.settings("postgres://gateway@10.0.0.5:5432/gateway").tlsMode == .verifyFull)
+        #expect(try Self.settings("postgres://gateway@[2001:db8::5]/gateway").tlsMode == .verifyFull)
+        for local in ["localhost", "127.0.0.1", "127.1.2.3", "[::1]"] {
+            #expect(try Self.settings("postgres://gateway@\(local)/gateway").tlsMode == .prefer, "\(local)")
+        }
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway?host=/run/postgresql").tlsMode == .prefer, "a Unix socket")
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway?sslmode=disable").tlsMode == .disable)
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway?sslmode=require").tlsMode == .require)
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway", ["PGSSLMODE": "verify-ca"]).tlsMode == .verifyCA)
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway?sslmode=prefer", ["PGSSLMODE": "disable"]).tlsMode == .prefer, "the URL wins")
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway").description.contains("sslmode=verify-full"))
+    }
+
+    @Test func aRootCertificateIsReadAndMakesRequireVerify() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("campus-ca-\(UUID().uuidString).pem").path
+        try "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let required = try Self.settings("postgres://gateway@db.campus.edu/gateway?sslmode=require&sslrootcert=\(file)")
+        #expect(required.rootCertificateFile == file && required.tlsMode == .verifyCA)
+        let fromEnvironment = try Self.settings("postgres://gateway@db.campus.edu/gateway", ["PGSSLROOTCERT": file])
+        #expect(fromEnvironment.rootCertificateFile == file && fromEnvironment.tlsMode == .verifyFull)
+        #expect(try Self.settings("postgres://gateway@db.campus.edu/gateway?sslrootcert=system").rootCertificateFile == nil)
+        #expect(throws: DatabaseLocationError.self) { try Self.settings("postgres://gateway@db.campus.edu/gateway?sslrootcert=/nonexistent/ca.pem") }
+    }
+}

@@ -20,9 +20,9 @@ public struct AuthAccountDirectory: AccountDirectory {
         self.cache = CredentialCache(lifetime: credentialCacheSeconds)
     }
 
-    public func admitSignUp(from clientAddress: String?) throws {
+    public func admitSignUp(from clientAddress: String?) async throws {
         do {
-            try service.checkSignUpAllowed(from: clientAddress)
+            try await service.checkSignUpAllowed(from: clientAddress)
         } catch AuthError.signUpThrottled(let seconds) {
             throw AccountDirectoryError.signUpThrottled(retryAfterSeconds: seconds)
         }

@@ -39,8 +39,9 @@ public final class AuthService: Sendable {
     public let throttle: any SignInThrottling
     public let clock: any GatewayClock
     public let settings: Settings
-    /// Sign-ups per client address (v1 accounts and SDSU `addstudent` alike).
-    public let signUps: RateLimit
+    /// Sign-ups per client address (v1 accounts and SDSU `addstudent` alike), shared by every
+    /// instance on the database.
+    public let signUps: any SignUpLimiting
     /// The database's server key: usernames reach logs only as HMACs under it.
     let serverKey: SymmetricKey
     /// Other modules' sign-in-free credentials, ended with the tokens (``CredentialRevocation``).
@@ -50,7 +51,7 @@ public final class AuthService: Sendable {
     public init(
         transactions: any TransactionRunner, store: any AccountStoring, hasher: PasswordHasher, throttle: any SignInThrottling,
         clock: any GatewayClock, settings: Settings = Settings(), serverKey: SymmetricKey = SymmetricKey(size: .bits256),
-        signUps: RateLimit = RateLimit(limit: 10, window: 3600), revocations: [any CredentialRevocation] = [],
+        signUps: any SignUpLimiting = RateLimit(limit: 10, window: 3600), revocations: [any CredentialRevocation] = [],
         logger: Logger = Logger(label: "auth")
     ) {
         self.revocations = revocations
@@ -83,7 +84,7 @@ public final class AuthService: Sendable {
         if let reason = PasswordPolicy.violation(password, username: username) {
             throw AuthError.invalidField("password", message: reason)
         }
-        try checkSignUpAllowed(from: clientAddress)
+        try await checkSignUpAllowed(from: clientAddress)
         let taken = try await transactions.read { [email, store] db in
             try store.find(username: username, in: db) != nil ? "username" : try email.flatMap { try store.find(email: $0, in: db) } != nil ? "email" : nil
         }
@@ -194,9 +195,9 @@ public final class AuthService: Sendable {
     }
 
     /// Counts a self-service sign-up from `clientAddress` (nil: an operator's, not counted).
-    func checkSignUpAllowed(from clientAddress: String?) throws {
+    func checkSignUpAllowed(from clientAddress: String?) async throws {
         guard let clientAddress else { return }
-        if let wait = signUps.take(LoginThrottle.network(clientAddress), now: clock.now()) {
+        if let wait = try await signUps.take(clientAddress: clientAddress, now: clock.now()) {
             throw AuthError.signUpThrottled(retryAfterSeconds: wait)
         }
     }

@@ -83,13 +83,13 @@ public struct SharedSignInThrottle: SignInThrottling {
         return wait > 0 ? max(1, Int(wait.rounded(.up))) : nil
     }
 
-    /// Deletes what no longer counts: entries older than the window, pairs not seen for their
-    /// lifetime. How many rows.
-    public func prune(now: Date) async throws -> Int {
+    /// Deletes what no longer counts: entries older than the window (or than `keepingAtLeast`,
+    /// for other counters sharing the ledger), pairs not seen for their lifetime. How many rows.
+    public func prune(now: Date, keepingAtLeast: TimeInterval = 0) async throws -> Int {
         let limits = rules.limits, ledger = self.ledger
         return try await transactions.write { transaction in
             try ledger.prune(
-                entriesBefore: now.addingTimeInterval(-limits.window), knownBefore: now.addingTimeInterval(-limits.knownAddressLifetime),
+                entriesBefore: now.addingTimeInterval(-max(limits.window, keepingAtLeast)), knownBefore: now.addingTimeInterval(-limits.knownAddressLifetime),
                 in: transaction
             )
         }

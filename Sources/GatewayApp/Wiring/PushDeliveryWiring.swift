@@ -74,7 +74,7 @@ struct PushDeliveryWiring {
             allowInsecureEndpoints: configuration.allowInsecurePushEndpoints, allowedDestinations: configuration.pushAllowedDestinations,
             quickHACTopic: configuration.quickHACTopic, quickHACEnvironment: configuration.quickHACEnvironment,
             quickHACRequestsPerMinute: configuration.quickHACRequestsPerMinute, gradePollTickSeconds: configuration.gradePollTickSeconds,
-            vapidPublicKey: vapidKeys?.publicKeyBase64URL
+            vapidPublicKey: vapidKeys?.publicKeyBase64URL, confirmationsPerHour: configuration.confirmationsPerHour
         )
     }
 }

@@ -22,6 +22,12 @@ extension PushError: ProblemConvertible {
                 detail: "Too many confirmation mails were sent lately. Try again later.",
                 extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
             )
+        case .confirmationsPaused(let seconds):
+            Problem(
+                type: "confirmation-mail-limit", title: "Too many confirmation mails", status: .tooManyRequests,
+                detail: "The gateway sent as many confirmation messages as it sends in an hour. Try again later.",
+                extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
+            )
         case .confirmationCodeWrong(let left):
             Problem(
                 type: "confirmation-code-wrong", title: "Wrong confirmation code", status: .unprocessableContent,

@@ -100,7 +100,7 @@ public final class DeviceService: Sendable {
             // Unconfirmed: inactive, mailed nothing but its confirmation until confirmed.
             try emails.admit(accountID: accountID, address: email, existing: existing, now: now, in: db)
             let device = try store.insert(NewDevice(accountID: accountID, name: name, address: address, active: false), at: now, in: db)
-            try emails.queueMail(accountID: accountID, deviceID: device.id, now: now, in: db)
+            try emails.queueMail(accountID: accountID, deviceID: device.id, address: email, now: now, in: db)
             return device
         }
         return (device, secret.map { WebhookSecret(bytes: $0).displayValue })

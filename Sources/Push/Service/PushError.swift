@@ -20,6 +20,9 @@ public enum PushError: Error, Sendable, Equatable {
     case nothingToConfirm
     /// Too many confirmation mails lately; another may go after this many seconds (429).
     case confirmationMailLimit(retryAfterSeconds: Int)
+    /// The gateway sent its hourly cap of confirmation messages; another may go after this
+    /// many seconds (429).
+    case confirmationsPaused(retryAfterSeconds: Int)
     /// The code is wrong; this many tries are left before the mail must be sent again (422).
     case confirmationCodeWrong(attemptsLeft: Int)
     /// The pending confirmation expired or died of wrong codes: ask for a new mail (410).

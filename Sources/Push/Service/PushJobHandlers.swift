@@ -86,6 +86,13 @@ public struct PushJobHandlers: Sendable {
             try await seatAlerts.classOpened(args.label, openSeats: openSeats, event: context.jobID)
             return .complete
         }
+        registry.register(SeatAlertService.foldedOpening) { args, context in
+            // Closed again by the time the fold's hour ended: nothing to tell.
+            let openSeats = try await registration.openSeats(classID: args.label.classId) ?? 0
+            guard openSeats > 0 else { return .complete }
+            try await seatAlerts.sendFolded(args, openSeats: openSeats, event: context.jobID)
+            return .complete
+        }
         registry.register(PushJobs.classClosed) { args, context in
             // Open again before the job ran: a newer open event follows; this close is stale.
             if let open = try await registration.openSeats(classID: args.classId), open > 0 { return .complete }

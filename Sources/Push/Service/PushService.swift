@@ -51,13 +51,21 @@ public final class PushService: Sendable {
     public func notify(accountID: Int64, uniqueKey: String, _ notification: OutgoingNotification) async throws -> Int {
         let now = clock.now()
         return try await transactions.write { [self] db in
-            let preferences = try self.preferences.preferences(accountID: accountID, in: db)
-            var queued = 0
-            for device in try devices.devices(ofAccount: accountID, in: db) where device.active {
-                if try queue(notification, to: device, uniqueKey: uniqueKey, preferences: preferences, now: now, in: db) { queued += 1 }
-            }
-            return queued
+            try notify(accountID: accountID, uniqueKey: uniqueKey, notification, now: now, in: db)
         }
+    }
+
+    /// The same in the caller's transaction, so that a use case queues its notifications
+    /// atomically with the change that causes them (an alert fired and its notice queued, or
+    /// neither).
+    @discardableResult
+    public func notify(accountID: Int64, uniqueKey: String, _ notification: OutgoingNotification, now: Date, in db: any StoreTransaction) throws -> Int {
+        let preferences = try self.preferences.preferences(accountID: accountID, in: db)
+        var queued = 0
+        for device in try devices.devices(ofAccount: accountID, in: db) where device.active {
+            if try queue(notification, to: device, uniqueKey: uniqueKey, preferences: preferences, now: now, in: db) { queued += 1 }
+        }
+        return queued
     }
 
     /// Queues a notification for one device (QuickHAC devices have no account: the defaults apply).

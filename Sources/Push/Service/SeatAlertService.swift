@@ -1,6 +1,8 @@
 public import Contracts
 public import Foundation
 public import GatewayCore
+public import Jobs
+import Metrics
 public import Storage
 
 /// `/v1/me/seat-alerts`: students watch a class or a course for an open seat. Registration
@@ -63,40 +65,99 @@ public final class SeatAlertService: Sendable {
         return try await transactions.write { db in try store.disarm(id: id, of: accountID, in: db) }
     }
 
+    /// Open events past a watcher's flap limit, folded into one alert sent when the limit's
+    /// window frees a slot, if the class is still open then (``SeatAlertFlapLimit``).
+    public static let foldedOpening = JobKind<FoldedOpening>("push.seat-alert-folded", queue: PushJobs.queue)
+
+    public struct FoldedOpening: Codable, Sendable, Equatable {
+        public var alertId: Int64
+        public var accountId: Int64
+        public var label: ClassLabel
+
+        public init(alertId: Int64, accountId: Int64, label: ClassLabel) {
+            self.alertId = alertId
+            self.accountId = accountId
+            self.label = label
+        }
+    }
+
     /// An open event (`event`: the job that reported it): tells every armed watcher of the
-    /// class or its course, once. Returns how many alerts fired.
+    /// class or its course, once, within the flap limit; a watcher past it gets one folded
+    /// alert later. Each alert is marked told and its notification queued in one transaction,
+    /// so a failure leaves the alert armed and the job's retry tells it. Returns how many
+    /// alerts fired now.
     @discardableResult
     public func classOpened(_ label: ClassLabel, openSeats: Int, event: Int64) async throws -> Int {
         let now = clock.now()
-        let store = self.store
-        let fired = try await transactions.write { db in try store.fireOpened(label, at: now, in: db) }
-        for alert in fired {
-            try await push.notify(accountID: alert.accountID, uniqueKey: "seat-alert:\(alert.id):\(event)", OutgoingNotification(
-                id: "seat-alert-\(alert.id)-\(event)", category: "seat.open",
-                title: SeatAlertText.openedTitle(label, openSeats: openSeats),
-                body: SeatAlertText.openedBody(label, openSeats: openSeats, alert: alert),
-                data: Self.data(label, alert: alert), urgent: true, collapseID: "seat-\(label.classId)"
-            ))
+        let (told, folded) = try await transactions.write { [self] db -> (Int, Int) in
+            var told = 0, folded = 0
+            for alert in try store.armedWatchers(of: label, in: db) {
+                let times = try store.toldTimes(alertID: alert.id, classID: label.classId, since: now.addingTimeInterval(-SeatAlertFlapLimit.window), in: db)
+                switch SeatAlertFlapLimit.decide(told: times, now: now) {
+                case .tell:
+                    guard try store.markTold(alertID: alert.id, classID: label.classId, at: now, in: db) else { continue }
+                    try tellOpened(alert, label: label, openSeats: openSeats, key: "\(event)", now: now, in: db)
+                    told += 1
+                case .fold(let at):
+                    // One folded alert per watcher and class at a time (the job's unique key).
+                    try push.jobs.enqueue(
+                        try NewJob(Self.foldedOpening, FoldedOpening(alertId: alert.id, accountId: alert.accountID, label: label), runAt: at,
+                                   maxAttempts: 8, uniqueKey: "seat-alert-folded:\(alert.id):\(label.classId)"),
+                        in: db, now: now
+                    )
+                    folded += 1
+                }
+            }
+            return (told, folded)
         }
-        return fired.count
+        if folded > 0 {
+            Counter(label: "push_seat_alert_flaps_total", dimensions: [("class_id", String(label.classId))]).increment(by: folded)
+        }
+        return told
+    }
+
+    /// A folded alert's time came (the job checked that the class is open now): the watcher is
+    /// told once, unless it was disarmed or removed meanwhile. True when it was told.
+    @discardableResult
+    public func sendFolded(_ folded: FoldedOpening, openSeats: Int, event: Int64) async throws -> Bool {
+        let now = clock.now()
+        return try await transactions.write { [self] db in
+            guard let alert = try store.alert(id: folded.alertId, of: folded.accountId, in: db), alert.armed else { return false }
+            let times = try store.toldTimes(alertID: alert.id, classID: folded.label.classId, since: now.addingTimeInterval(-SeatAlertFlapLimit.window), in: db)
+            guard case .tell = SeatAlertFlapLimit.decide(told: times, now: now),
+                  try store.markTold(alertID: alert.id, classID: folded.label.classId, at: now, in: db) else { return false }
+            try tellOpened(alert, label: folded.label, openSeats: openSeats, key: "folded-\(event)", now: now, in: db)
+            return true
+        }
+    }
+
+    private func tellOpened(_ alert: SeatAlert, label: ClassLabel, openSeats: Int, key: String, now: Date, in db: any StoreTransaction) throws {
+        try push.notify(accountID: alert.accountID, uniqueKey: "seat-alert:\(alert.id):\(key)", OutgoingNotification(
+            id: "seat-alert-\(alert.id)-\(key)", category: "seat.open",
+            title: SeatAlertText.openedTitle(label, openSeats: openSeats),
+            body: SeatAlertText.openedBody(label, openSeats: openSeats, alert: alert),
+            data: Self.data(label, alert: alert), urgent: true, collapseID: "seat-\(label.classId)"
+        ), now: now, in: db)
     }
 
     /// The class closed again (`event`: the job that reported it): alerts told it opened are
-    /// cleared for it, and those with `notifyClosed` are told. Returns how many were told.
+    /// cleared for it, and those with `notifyClosed` are told, in the same transaction.
+    /// Returns how many were told.
     @discardableResult
     public func classClosed(_ label: ClassLabel, event: Int64) async throws -> Int {
-        let store = self.store
-        let told = try await transactions.write { db in try store.fireClosed(classID: label.classId, in: db) }
-        var notified = 0
-        for alert in told where alert.notifyClosed {
-            try await push.notify(accountID: alert.accountID, uniqueKey: "seat-closed:\(alert.id):\(event)", OutgoingNotification(
-                id: "seat-closed-\(alert.id)-\(event)", category: "seat.closed",
-                title: SeatAlertText.closedTitle(label), body: SeatAlertText.closedBody(label, alert: alert),
-                data: Self.data(label, alert: alert), collapseID: "seat-\(label.classId)"
-            ))
-            notified += 1
+        let now = clock.now()
+        return try await transactions.write { [self] db in
+            var notified = 0
+            for alert in try store.fireClosed(classID: label.classId, in: db) where alert.notifyClosed {
+                try push.notify(accountID: alert.accountID, uniqueKey: "seat-closed:\(alert.id):\(event)", OutgoingNotification(
+                    id: "seat-closed-\(alert.id)-\(event)", category: "seat.closed",
+                    title: SeatAlertText.closedTitle(label), body: SeatAlertText.closedBody(label, alert: alert),
+                    data: Self.data(label, alert: alert), collapseID: "seat-\(label.classId)"
+                ), now: now, in: db)
+                notified += 1
+            }
+            return notified
         }
-        return notified
     }
 
     static func data(_ label: ClassLabel, alert: SeatAlert) -> [String: String] {

@@ -12,6 +12,8 @@ public struct PushStores: Sendable {
     public var seatAlerts: any SeatAlertStoring
     public var gradeAlerts: any GradeAlertStoring
     public var emails: any EmailStoring
+    /// Confirmation messages per recipient and channel, across every account.
+    public var confirmationQuota: any ConfirmationQuotaStoring
     public var quickHACKeys: any QuickHACKeyStoring
     public var retention: any PushRetentionStoring
     /// Seals device keys a previous server wrote in clear, before anything is served; how many
@@ -22,8 +24,8 @@ public struct PushStores: Sendable {
     public init(
         devices: any DeviceStoring & DeviceKeyStoring, notifications: any NotificationStoring, preferences: any PreferenceStoring,
         testNotifications: any TestNotificationStoring, seatAlerts: any SeatAlertStoring, gradeAlerts: any GradeAlertStoring,
-        emails: any EmailStoring, quickHACKeys: any QuickHACKeyStoring, retention: any PushRetentionStoring,
-        sealClearKeys: @escaping @Sendable () throws -> Int
+        emails: any EmailStoring, confirmationQuota: any ConfirmationQuotaStoring, quickHACKeys: any QuickHACKeyStoring,
+        retention: any PushRetentionStoring, sealClearKeys: @escaping @Sendable () throws -> Int
     ) {
         self.devices = devices
         self.notifications = notifications
@@ -32,6 +34,7 @@ public struct PushStores: Sendable {
         self.seatAlerts = seatAlerts
         self.gradeAlerts = gradeAlerts
         self.emails = emails
+        self.confirmationQuota = confirmationQuota
         self.quickHACKeys = quickHACKeys
         self.retention = retention
         self.sealClearKeys = sealClearKeys
@@ -44,7 +47,7 @@ public struct PushStores: Sendable {
         return PushStores(
             devices: devices, notifications: SQLiteNotificationStore(), preferences: SQLitePreferenceStore(),
             testNotifications: SQLiteTestNotificationStore(), seatAlerts: SQLiteSeatAlertStore(), gradeAlerts: SQLiteGradeAlertStore(),
-            emails: SQLiteEmailStore(), quickHACKeys: SQLiteQuickHACKeyStore(), retention: SQLiteRetentionStore(),
+            emails: SQLiteEmailStore(), confirmationQuota: SQLiteConfirmationQuotaStore(), quickHACKeys: SQLiteQuickHACKeyStore(), retention: SQLiteRetentionStore(),
             sealClearKeys: { try devices.sealClearKeys(database: database) }
         )
     }
@@ -57,7 +60,7 @@ public struct PushStores: Sendable {
         PushStores(
             devices: PostgresDeviceStore(sealer: sealer), notifications: PostgresNotificationStore(), preferences: PostgresPreferenceStore(),
             testNotifications: PostgresTestNotificationStore(), seatAlerts: PostgresSeatAlertStore(), gradeAlerts: PostgresGradeAlertStore(),
-            emails: PostgresEmailStore(), quickHACKeys: PostgresQuickHACKeyStore(), retention: PostgresRetentionStore(),
+            emails: PostgresEmailStore(), confirmationQuota: PostgresConfirmationQuotaStore(), quickHACKeys: PostgresQuickHACKeyStore(), retention: PostgresRetentionStore(),
             sealClearKeys: { 0 }
         )
     }

@@ -17,9 +17,15 @@ public protocol SeatAlertStoring: Sendable {
     func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool
     /// Stops one of the account's alerts (from an email's unsubscribe link); false when none.
     func disarm(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool
-    /// An open event of the class `label` names: the armed alerts watching the class or its
-    /// course. Each is recorded as told about the class, and disarmed unless it re-arms.
-    func fireOpened(_ label: ClassLabel, at now: Date, in transaction: any StoreTransaction) throws -> [SeatAlert]
+    /// An open event's candidates: the armed alerts watching the class `label` names or its
+    /// course, by id.
+    func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert]
+    /// Records that the alert was told `classID` opened: disarmed unless it re-arms, remembered
+    /// for the close and for the flap limit. Conditional on the alert still being armed: false,
+    /// and nothing changed, when it is not (another open event told it first).
+    func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool
+    /// When the alert was told `classID` opened, after `since` (older records are forgotten).
+    func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date]
     /// The class closed: the alerts that were told it opened (their record is cleared, so a
     /// re-arming alert hears the next opening).
     func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert]

@@ -38,7 +38,7 @@ public struct StudentService: RegistrationUseCase {
         let email = student.email.trimmingCharacters(in: .whitespacesAndNewlines)
         let redID = student.redID.trimmingCharacters(in: .whitespaces)
         do {
-            try accounts.admitSignUp(from: clientAddress)
+            try await accounts.admitSignUp(from: clientAddress)
         } catch let error as AccountDirectoryError {
             throw RegistrationError(error)
         }

@@ -47,7 +47,7 @@ public final class GatewayPostgres: Sendable {
         } else {
             configuration = PostgresClient.Configuration(
                 host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
-                tls: Self.clientTLS(settings.tlsMode)
+                tls: Self.clientTLS(settings)
             )
         }
         configuration.options.maximumConnections = connections
@@ -56,9 +56,11 @@ public final class GatewayPostgres: Sendable {
         threads = NIOThreadPool(numberOfThreads: connections)
     }
 
-    /// libpq's `sslmode`: no TLS (nil), or TLS with this certificate check, insisted on or not.
-    static func tls(_ mode: PostgresSettings.TLSMode) -> (configuration: TLSConfiguration, required: Bool)? {
+    /// libpq's `sslmode`: no TLS (nil), or TLS with this certificate check, insisted on or not;
+    /// a verifying mode trusts `rootCertificateFile` when one is named, else the system's roots.
+    static func tls(_ mode: PostgresSettings.TLSMode, rootCertificateFile: String? = nil) -> (configuration: TLSConfiguration, required: Bool)? {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificateFile { configuration.trustRoots = .file(rootCertificateFile) }
         switch mode {
         case .disable:
             return nil
@@ -77,13 +79,13 @@ public final class GatewayPostgres: Sendable {
         }
     }
 
-    static func clientTLS(_ mode: PostgresSettings.TLSMode) -> PostgresClient.Configuration.TLS {
-        guard let (configuration, required) = tls(mode) else { return .disable }
+    static func clientTLS(_ settings: PostgresSettings) -> PostgresClient.Configuration.TLS {
+        guard let (configuration, required) = tls(settings.tlsMode, rootCertificateFile: settings.rootCertificateFile) else { return .disable }
         return required ? .require(configuration) : .prefer(configuration)
     }
 
-    static func connectionTLS(_ mode: PostgresSettings.TLSMode) throws -> PostgresConnection.Configuration.TLS {
-        guard let (configuration, required) = tls(mode) else { return .disable }
+    static func connectionTLS(_ settings: PostgresSettings) throws -> PostgresConnection.Configuration.TLS {
+        guard let (configuration, required) = tls(settings.tlsMode, rootCertificateFile: settings.rootCertificateFile) else { return .disable }
         let context = try NIOSSLContext(configuration: configuration)
         return required ? .require(context) : .prefer(context)
     }
@@ -306,7 +308,7 @@ extension GatewayPostgres: TransactionRunner {
         }
         return PostgresConnection.Configuration(
             host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
-            tls: try Self.connectionTLS(settings.tlsMode)
+            tls: try Self.connectionTLS(settings)
         )
     }
 

@@ -2,7 +2,15 @@ public import Foundation
 
 /// How to reach a PostgreSQL server, read from a `postgres://user:password@host:port/database`
 /// URL with libpq's meanings: the port defaults to 5432, the user to `postgres`, the database to
-/// the user's name, `sslmode` to `prefer`; `?host=/run/postgresql` names a Unix socket folder.
+/// the user's name; `?host=/run/postgresql` names a Unix socket folder.
+///
+/// TLS follows libpq's `sslmode` and `sslrootcert` (also `PGSSLMODE` and `PGSSLROOTCERT`),
+/// with one stricter default: with no `sslmode`, a server on another host is `verify-full`
+/// (TLS insisted on, chain and host name checked), because `prefer` lets a man in the middle
+/// answer "no TLS" and read the password. Loopback hosts and Unix sockets keep libpq's
+/// `prefer`. `sslrootcert` names the CA file to trust (`system`: the system's roots, also
+/// what a verifying mode uses when none is named); with it, `require` checks the chain as
+/// `verify-ca` does, as in libpq.
 /// The password comes from the URL, else `PGPASSWORD`, else the file named by
 /// `GATEWAY_DATABASE_PASSWORD_FILE` (its first line). It never appears in ``description``.
 public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
@@ -23,13 +31,16 @@ public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var tlsMode: TLSMode
+    /// The CA certificates (PEM) a verifying mode trusts; nil: the system's roots.
+    public var rootCertificateFile: String?
     /// The application name the server shows in `pg_stat_activity`.
     public var applicationName: String
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String, password: String? = nil,
-        database: String, tlsMode: TLSMode = .prefer, applicationName: String = "campus-gateway"
+        database: String, tlsMode: TLSMode = .prefer, rootCertificateFile: String? = nil, applicationName: String = "campus-gateway"
     ) {
+        self.rootCertificateFile = rootCertificateFile
         self.host = host
         self.port = port
         self.socketDirectory = socketDirectory
@@ -50,7 +61,7 @@ public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
             guard let value = item.value else { throw DatabaseLocationError.invalidURL("the parameter \(item.name) has no value") }
             query[item.name] = value
         }
-        let known: Set<String> = ["sslmode", "host", "port", "user", "password", "dbname", "application_name", "connect_timeout"]
+        let known: Set<String> = ["sslmode", "sslrootcert", "host", "port", "user", "password", "dbname", "application_name", "connect_timeout"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw DatabaseLocationError.invalidURL("the parameter \(unknown) is not supported")
         }
@@ -74,9 +85,21 @@ public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
             socketDirectory = nil
             host = hostParameter ?? components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
         }
-        let modeText = query["sslmode"] ?? "prefer"
-        guard let mode = TLSMode(rawValue: modeText) else {
+        let local = socketDirectory != nil || Self.isLoopback(host)
+        let modeText = query["sslmode"] ?? environment["PGSSLMODE"].flatMap { $0.isEmpty ? nil : $0 } ?? (local ? "prefer" : "verify-full")
+        guard var mode = TLSMode(rawValue: modeText) else {
             throw DatabaseLocationError.invalidURL("sslmode \(modeText) is not one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let rootText = query["sslrootcert"] ?? environment["PGSSLROOTCERT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let rootText, rootText != "system" {
+            guard FileManager.default.isReadableFile(atPath: rootText) else {
+                throw DatabaseLocationError.invalidURL("sslrootcert \(rootText) can't be read")
+            }
+            rootCertificateFile = rootText
+            // libpq: with a root certificate, `require` verifies the chain.
+            if mode == .require { mode = .verifyCA }
+        } else {
+            rootCertificateFile = nil
         }
         tlsMode = mode
         applicationName = query["application_name"] ?? "campus-gateway"
@@ -92,9 +115,18 @@ public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether `host` is this machine: `localhost`, 127.0.0.0/8 or ::1.
+    public static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     /// The URL without the password: what logs and error messages show.
     public var description: String {
         var text = "postgres://\(user)@\(host):\(port)/\(database)?sslmode=\(tlsMode.rawValue)"
+        if let rootCertificateFile { text += "&sslrootcert=\(rootCertificateFile)" }
         if let socketDirectory { text += "&host=\(socketDirectory)" }
         return text
     }

@@ -15,15 +15,19 @@ struct TokenLifetimeTests {
     static let signUp = #"{"username": "tess", "password": "a fine passphrase"}"#
 
     /// A second gateway on `first`'s database (as a second instance would be).
-    static func second(of first: TestGateway, _ backend: GatewayBackend) async throws -> TestGateway {
+    static func second(of first: TestGateway, _ backend: GatewayBackend, signUpsPerHour: Int? = nil) async throws -> TestGateway {
         let database = first.app.configuration.databasePath
         switch backend {
         case .sqlite:
-            return try TestGateway { $0.databasePath = database }
+            return try TestGateway { config in
+                config.databasePath = database
+                if let signUpsPerHour { config.signUpsPerHour = signUpsPerHour }
+            }
         case .postgres:
             return try await PostgresCluster.offThread {
                 try TestGateway { config in
                     config.databasePath = database
+                    if let signUpsPerHour { config.signUpsPerHour = signUpsPerHour }
                     config.databaseConnections = 3
                     config.environment[VaultKeySource.keyVariable] = TestGateway.postgresVaultKey
                 }

@@ -14,6 +14,11 @@ extension PushStoreConformance {
 
     static let course = CourseKey(term: "2025-spring", subject: "cs", courseNumber: "540")
 
+    /// An open event as the service runs it: every armed watcher marked told; the ids told.
+    static func fire(_ alerts: any SeatAlertStoring, _ label: ClassLabel, at: Date, in tx: any StoreTransaction) throws -> [Int64] {
+        try alerts.armedWatchers(of: label, in: tx).filter { try alerts.markTold(alertID: $0.id, classID: label.classId, at: at, in: tx) }.map(\.id)
+    }
+
     @Test(arguments: PushBackend.all)
     func seatAlertsAreUpsertedPerTargetAndOwned(_ backend: StoreBackend<PushTestStores>) async throws {
         try await Self.withStores(backend) { transactions, under, ada, grace in
@@ -58,15 +63,15 @@ extension PushStoreConformance {
                 let (every, _) = try alerts.upsert(accountID: grace, target: .course(Self.course), rearm: true, notifyClosed: true, at: Self.start, in: tx)
                 let (elsewhere, _) = try alerts.upsert(accountID: grace, target: .classID(9999), rearm: false, notifyClosed: false, at: Self.start, in: tx)
 
-                let opened = try alerts.fireOpened(Self.label(7036), at: Self.start + 10, in: tx)
-                #expect(opened.map(\.id) == [once.id, every.id], "the class's watch and its course's, not another class's")
+                let opened = try Self.fire(alerts, Self.label(7036), at: Self.start + 10, in: tx)
+                #expect(opened == [once.id, every.id], "the class's watch and its course's, not another class's")
                 #expect(try alerts.alert(id: once.id, of: ada, in: tx)?.armed == false, "told once, then resting")
                 let heard = try #require(try alerts.alert(id: every.id, of: grace, in: tx))
                 #expect(heard.armed && heard.lastNotifiedAt == Self.start + 10, "a re-arming watch stays armed")
                 #expect(try alerts.alert(id: elsewhere.id, of: grace, in: tx)?.lastNotifiedAt == nil)
 
-                #expect(try alerts.fireOpened(Self.label(7036), at: Self.start + 20, in: tx).map(\.id) == [every.id], "the resting one hears nothing")
-                #expect(try alerts.fireOpened(Self.label(7037, section: "02"), at: Self.start + 30, in: tx).map(\.id) == [every.id], "another section of the course")
+                #expect(try Self.fire(alerts, Self.label(7036), at: Self.start + 20, in: tx) == [every.id], "the resting one hears nothing")
+                #expect(try Self.fire(alerts, Self.label(7037, section: "02"), at: Self.start + 30, in: tx) == [every.id], "another section of the course")
 
                 #expect(try alerts.fireClosed(classID: 7036, in: tx).map(\.id) == [once.id, every.id], "both were told 7036 opened")
                 #expect(try alerts.fireClosed(classID: 7036, in: tx).isEmpty, "told once that it closed")
@@ -74,8 +79,39 @@ extension PushStoreConformance {
                 #expect(try alerts.fireClosed(classID: 9999, in: tx).isEmpty, "never opened")
 
                 _ = try alerts.upsert(accountID: ada, target: .classID(7036), rearm: false, notifyClosed: true, at: Self.start + 40, in: tx)
-                #expect(try alerts.fireOpened(Self.label(7036), at: Self.start + 50, in: tx).map(\.id) == [once.id, every.id], "armed again, told again")
+                #expect(try Self.fire(alerts, Self.label(7036), at: Self.start + 50, in: tx) == [once.id, every.id], "armed again, told again")
                 #expect(try alerts.alert(id: once.id, of: ada, in: tx)?.lastNotifiedAt == Self.start + 50)
+            }
+        }
+    }
+
+    /// Marking an alert told is conditional on it being armed, on both backends: of two open
+    /// events that both saw a one-shot alert armed, only the first tells it, and the second
+    /// records nothing (no opening, no told time).
+    @Test(arguments: PushBackend.all)
+    func markingToldIsConditionalAndRemembersTheHour(_ backend: StoreBackend<PushTestStores>) async throws {
+        try await Self.withStores(backend) { transactions, under, ada, grace in
+            let alerts = under.stores.seatAlerts
+            try await transactions.write { tx throws in
+                let (once, _) = try alerts.upsert(accountID: ada, target: .classID(7036), rearm: false, notifyClosed: true, at: Self.start, in: tx)
+                let (every, _) = try alerts.upsert(accountID: grace, target: .classID(7036), rearm: true, notifyClosed: false, at: Self.start, in: tx)
+                let seen = try alerts.armedWatchers(of: Self.label(7036), in: tx).map(\.id)
+                #expect(seen == [once.id, every.id])
+                #expect(try alerts.markTold(alertID: once.id, classID: 7036, at: Self.start + 1, in: tx))
+                #expect(try !alerts.markTold(alertID: once.id, classID: 7036, at: Self.start + 2, in: tx), "no longer armed: not told twice")
+                #expect(try alerts.alert(id: once.id, of: ada, in: tx)?.lastNotifiedAt == Self.start + 1)
+                #expect(try alerts.toldTimes(alertID: once.id, classID: 7036, since: Self.start, in: tx) == [Self.start + 1])
+
+                // A re-arming alert is told each time, and its told times are kept for the hour.
+                for offset in [10.0, 20, 30] {
+                    #expect(try alerts.markTold(alertID: every.id, classID: 7036, at: Self.start + offset, in: tx))
+                }
+                #expect(try alerts.toldTimes(alertID: every.id, classID: 7036, since: Self.start, in: tx) == [Self.start + 10, Self.start + 20, Self.start + 30])
+                #expect(try alerts.toldTimes(alertID: every.id, classID: 7036, since: Self.start + 15, in: tx) == [Self.start + 20, Self.start + 30])
+                #expect(try alerts.toldTimes(alertID: every.id, classID: 7037, since: Self.start, in: tx).isEmpty, "per class")
+                // Past the hour, older times are forgotten when the next is recorded.
+                #expect(try alerts.markTold(alertID: every.id, classID: 7036, at: Self.start + 3615, in: tx))
+                #expect(try alerts.toldTimes(alertID: every.id, classID: 7036, since: .distantPast, in: tx) == [Self.start + 20, Self.start + 30, Self.start + 3615])
             }
         }
     }

@@ -25,11 +25,14 @@ public struct EmailDevices: Sendable {
     let seatAlerts: any SeatAlertStoring
     let jobs: any JobEnqueuing
     let clock: any GatewayClock
+    /// The per-recipient quota and the gateway's hourly cap, across every account.
+    let recipients: ConfirmationRecipients
 
     public init(
         transactions: any TransactionRunner, devices: any DeviceStoring, store: any EmailStoring, seatAlerts: any SeatAlertStoring,
-        jobs: any JobEnqueuing, clock: any GatewayClock
+        jobs: any JobEnqueuing, clock: any GatewayClock, recipients: ConfirmationRecipients
     ) {
+        self.recipients = recipients
         self.transactions = transactions
         self.store = store
         self.seatAlerts = seatAlerts
@@ -39,7 +42,8 @@ public struct EmailDevices: Sendable {
     }
 
     /// Inside the registration's transaction, before the insert: the address is new for the
-    /// account, the account has room for one more unconfirmed address and may get a mail.
+    /// account, the account has room for one more unconfirmed address and may get a mail, and
+    /// the address itself may be mailed (``RecipientQuota``).
     func admit(accountID: Int64, address: String, existing: [Device], now: Date, in db: any StoreTransaction) throws {
         let emails = existing.filter { $0.channel == .email }
         guard !emails.contains(where: { $0.address == .email(address: address) }) else { throw PushError.emailAlreadyRegistered }
@@ -47,11 +51,13 @@ public struct EmailDevices: Sendable {
             throw PushError.unconfirmedEmailLimit(EmailConfirmation.maximumUnconfirmed)
         }
         try checkQuota(accountID: accountID, deviceID: nil, now: now, in: db)
+        try recipients.admit(.email, address: address, now: now, in: db)
     }
 
-    /// Logs a confirmation mail and queues its job, in the caller's transaction.
-    func queueMail(accountID: Int64, deviceID: Int64, now: Date, in db: any StoreTransaction) throws {
+    /// Logs a confirmation mail to `address` and queues its job, in the caller's transaction.
+    func queueMail(accountID: Int64, deviceID: Int64, address: String, now: Date, in db: any StoreTransaction) throws {
         try store.recordMail(accountID: accountID, deviceID: deviceID, at: now, in: db)
+        try recipients.record(.email, address: address, now: now, in: db)
         try jobs.enqueue(try NewJob(Self.confirmationMail, ConfirmationMail(deviceId: deviceID), maxAttempts: 8), in: db, now: now)
     }
 
@@ -68,9 +74,12 @@ public struct EmailDevices: Sendable {
         let now = clock.now()
         try await transactions.write { [self] db in
             guard let device = try devices.device(id: deviceID, in: db), device.accountID == accountID else { throw PushError.deviceNotFound }
-            guard device.channel == .email, device.confirmedAt == nil else { throw PushError.nothingToConfirm }
+            guard device.channel == .email, device.confirmedAt == nil, case .email(let address) = device.address else {
+                throw PushError.nothingToConfirm
+            }
             try checkQuota(accountID: accountID, deviceID: deviceID, now: now, in: db)
-            try queueMail(accountID: accountID, deviceID: deviceID, now: now, in: db)
+            try recipients.admit(.email, address: address, now: now, in: db)
+            try queueMail(accountID: accountID, deviceID: deviceID, address: address, now: now, in: db)
         }
     }
 

@@ -12,7 +12,7 @@ public struct PostgresQuickHACKeyStore: QuickHACKeyStoring {
 
     public func deviceKeySecret(in transaction: any StoreTransaction) throws -> Data {
         guard let row = try transaction.postgres().query("SELECT value FROM push_secrets WHERE name = 'quickhac-device-key'").first else {
-            throw MissingSecret()
+            throw MissingSecret(name: PushSecretName.quickHACDeviceKey)
         }
         return try row.decode(Data.self)
     }

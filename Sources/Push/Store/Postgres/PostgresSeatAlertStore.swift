@@ -74,24 +74,39 @@ public struct PostgresSeatAlertStore: SeatAlertStoring {
         ) > 0
     }
 
-    public func fireOpened(_ label: ClassLabel, at now: Date, in transaction: any StoreTransaction) throws -> [SeatAlert] {
-        let transaction = try transaction.postgres()
+    public func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let course = label.courseKey
-        let armed = try transaction.query("""
+        return try transaction.postgres().query("""
             SELECT \(unescaped: Self.columns) FROM push_seat_alerts
             WHERE armed AND (class_id = \(label.classId)
                 OR (class_id IS NULL AND term = \(course.term) AND subject = \(course.subject) AND course_number = \(course.courseNumber)))
             ORDER BY id
             """).map(Self.alert)
-        for alert in armed {
-            // Conditional on still being armed: the alert is told once per open event.
-            try transaction.execute("UPDATE push_seat_alerts SET last_notified_at = \(now), armed = rearm WHERE id = \(alert.id) AND armed")
-            try transaction.execute("""
-                INSERT INTO push_seat_alert_openings (alert_id, class_id, notified_at) VALUES (\(alert.id), \(label.classId), \(now))
-                ON CONFLICT DO NOTHING
-                """)
-        }
-        return armed
+    }
+
+    public func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+        let transaction = try transaction.postgres()
+        let changed = try transaction.execute(
+            "UPDATE push_seat_alerts SET last_notified_at = \(now), armed = rearm WHERE id = \(alertID) AND armed"
+        )
+        guard changed == 1 else { return false }
+        try transaction.execute("""
+            INSERT INTO push_seat_alert_openings (alert_id, class_id, notified_at) VALUES (\(alertID), \(classID), \(now))
+            ON CONFLICT DO NOTHING
+            """)
+        let horizon = now.addingTimeInterval(-SeatAlertFlapLimit.window)
+        try transaction.execute(
+            "DELETE FROM push_seat_alert_tells WHERE alert_id = \(alertID) AND class_id = \(classID) AND told_at <= \(horizon)"
+        )
+        try transaction.execute("INSERT INTO push_seat_alert_tells (alert_id, class_id, told_at) VALUES (\(alertID), \(classID), \(now))")
+        return true
+    }
+
+    public func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+        try transaction.postgres().query("""
+            SELECT told_at FROM push_seat_alert_tells
+            WHERE alert_id = \(alertID) AND class_id = \(classID) AND told_at > \(since) ORDER BY told_at
+            """).map { try $0.decode(Date.self) }
     }
 
     public func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {

@@ -193,5 +193,33 @@ extension PushSchema: PostgresSchemaModule {
                 replace(gen_random_uuid()::text || gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex')))
             """,
         ]),
+        PostgresMigration("push.pg.002.confirmation-recipients", [
+            """
+            CREATE TABLE push_confirmation_sends (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                channel text NOT NULL CHECK (channel IN ('email', 'sms')),
+                recipient bytea NOT NULL,
+                sent_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX push_confirmation_sends_recipient ON push_confirmation_sends (channel, recipient, sent_at)",
+            "CREATE INDEX push_confirmation_sends_time ON push_confirmation_sends (channel, sent_at)",
+            """
+            INSERT INTO push_secrets (name, value)
+            VALUES ('confirmation-recipient-key', sha256(decode(
+                replace(gen_random_uuid()::text || gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex')))
+            """,
+        ]),
+        PostgresMigration("push.pg.003.seat-alert-tells", [
+            """
+            CREATE TABLE push_seat_alert_tells (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                alert_id bigint NOT NULL REFERENCES push_seat_alerts (id) ON DELETE CASCADE,
+                class_id bigint NOT NULL,
+                told_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX push_seat_alert_tells_alert ON push_seat_alert_tells (alert_id, class_id, told_at)",
+        ]),
     ]
 }

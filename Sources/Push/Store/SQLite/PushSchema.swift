@@ -9,6 +9,7 @@ public enum PushSchema: SchemaModule {
         "push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows",
         "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows",
         "push_email_confirmations", "push_email_mails", "push_unsubscribes", "push_secrets", "push_test_notifications",
+        "push_confirmation_sends", "push_seat_alert_tells",
     ]
 
     public static let migrations: [Migration] = [
@@ -185,6 +186,35 @@ public enum PushSchema: SchemaModule {
                     value BLOB NOT NULL CHECK (length(value) >= 32)
                 ) WITHOUT ROWID;
                 INSERT INTO push_secrets (name, value) VALUES ('quickhac-device-key', randomblob(32));
+                """)
+        },
+        Migration("push.010.confirmation-recipients") { db in
+            // Confirmation messages per recipient (a keyed hash of the normalised address, never
+            // the address) across every account, and the secret the hash is keyed with
+            // (``RecipientQuota``).
+            try db.execute(sql: """
+                CREATE TABLE push_confirmation_sends (
+                    id INTEGER PRIMARY KEY,
+                    channel TEXT NOT NULL CHECK (channel IN ('email', 'sms')),
+                    recipient BLOB NOT NULL,
+                    sent_at DATETIME NOT NULL
+                );
+                CREATE INDEX push_confirmation_sends_recipient ON push_confirmation_sends(channel, recipient, sent_at);
+                CREATE INDEX push_confirmation_sends_time ON push_confirmation_sends(channel, sent_at);
+                INSERT INTO push_secrets (name, value) VALUES ('confirmation-recipient-key', randomblob(32));
+                """)
+        },
+        Migration("push.011.seat-alert-tells") { db in
+            // When each alert was told each class opened, for the last hour: the flap limit
+            // (``SeatAlertFlapLimit``).
+            try db.execute(sql: """
+                CREATE TABLE push_seat_alert_tells (
+                    id INTEGER PRIMARY KEY,
+                    alert_id INTEGER NOT NULL REFERENCES push_seat_alerts(id) ON DELETE CASCADE,
+                    class_id INTEGER NOT NULL,
+                    told_at DATETIME NOT NULL
+                );
+                CREATE INDEX push_seat_alert_tells_alert ON push_seat_alert_tells(alert_id, class_id, told_at);
                 """)
         },
     ]

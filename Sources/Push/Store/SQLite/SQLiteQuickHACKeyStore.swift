@@ -8,8 +8,8 @@ public struct SQLiteQuickHACKeyStore: QuickHACKeyStoring {
 
     public func deviceKeySecret(in transaction: any StoreTransaction) throws -> Data {
         let db = try transaction.sqlite()
-        guard let secret = try Data.fetchOne(db, sql: "SELECT value FROM push_secrets WHERE name = 'quickhac-device-key'") else {
-            throw MissingSecret()
+        guard let secret = try Data.fetchOne(db, sql: "SELECT value FROM push_secrets WHERE name = ?", arguments: [PushSecretName.quickHACDeviceKey]) else {
+            throw MissingSecret(name: PushSecretName.quickHACDeviceKey)
         }
         return secret
     }
@@ -20,7 +20,4 @@ public struct SQLiteQuickHACKeyStore: QuickHACKeyStoring {
     }
 }
 
-/// The migration that makes the secret has not run on this database.
-struct MissingSecret: Error, CustomStringConvertible {
-    var description: String { "push_secrets has no quickhac-device-key: the push migrations have not run" }
-}
+

@@ -86,10 +86,10 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
         return db.changesCount > 0
     }
 
-    public func fireOpened(_ label: ClassLabel, at now: Date, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    public func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let db = try transaction.sqlite()
         let course = label.courseKey
-        let armed = try Row.fetchAll(
+        return try Row.fetchAll(
             db,
             sql: """
                 SELECT \(Column.all) FROM push_seat_alerts
@@ -98,16 +98,30 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
                 """,
             arguments: [label.classId, course.term, course.subject, course.courseNumber]
         ).map(Self.alert)
-        for alert in armed {
-            try db.execute(
-                sql: "UPDATE push_seat_alerts SET last_notified_at = ?, armed = rearm WHERE id = ?", arguments: [now, alert.id]
-            )
-            try db.execute(
-                sql: "INSERT INTO push_seat_alert_openings (alert_id, class_id, notified_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [alert.id, label.classId, now]
-            )
-        }
-        return armed
+    }
+
+    public func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE push_seat_alerts SET last_notified_at = ?, armed = rearm WHERE id = ? AND armed = 1", arguments: [now, alertID])
+        guard db.changesCount == 1 else { return false }
+        try db.execute(
+            sql: "INSERT INTO push_seat_alert_openings (alert_id, class_id, notified_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            arguments: [alertID, classID, now]
+        )
+        try db.execute(
+            sql: "DELETE FROM push_seat_alert_tells WHERE alert_id = ? AND class_id = ? AND told_at <= ?",
+            arguments: [alertID, classID, now.addingTimeInterval(-SeatAlertFlapLimit.window)]
+        )
+        try db.execute(sql: "INSERT INTO push_seat_alert_tells (alert_id, class_id, told_at) VALUES (?, ?, ?)", arguments: [alertID, classID, now])
+        return true
+    }
+
+    public func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+        let db = try transaction.sqlite()
+        return try Date.fetchAll(
+            db, sql: "SELECT told_at FROM push_seat_alert_tells WHERE alert_id = ? AND class_id = ? AND told_at > ? ORDER BY told_at",
+            arguments: [alertID, classID, since]
+        )
     }
 
     public func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {

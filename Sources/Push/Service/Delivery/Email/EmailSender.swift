@@ -14,13 +14,17 @@ public protocol EmailSender: Sendable {
 }
 
 /// Sends through a ``MailTransport`` (the SMTP server): a 4xx reply is retried later, a 5xx
-/// is discarded with the server's reason; no STARTTLS and transport failures are retried
+/// is discarded (the server's reply goes to the log, the student reads only that it refused); no STARTTLS and transport failures are retried
 /// (nothing was sent); a message that can't be rendered safely is discarded. A transport
 /// failure's reason (which becomes the device's `lastError`, read by the student) names its
 /// kind only; libcurl's message, which may name the server's address, goes to the log.
 public struct TransportEmailSender: EmailSender {
     let transport: any MailTransport
     let logger: Logger
+
+    /// What a student reads when the mail server refused a mail for now (4xx), or for good.
+    public static let refusedForNow = "the mail server refused the message for now; it will be tried again"
+    public static let refused = "the mail server refused the message"
 
     public init(transport: any MailTransport, logger: Logger = Logger(label: "campus-gateway.push")) {
         self.transport = transport
@@ -34,8 +38,13 @@ public struct TransportEmailSender: EmailSender {
             return .delivered(status: try await transport.send(message).replyCode)
         } catch let error as MailTransportError {
             switch error {
-            case .rejected(let code, _) where (400..<500).contains(code): return .retry(after: nil, reason: error.description)
-            case .rejected, .invalidMessage: return .discarded(reason: error.description)
+            case .rejected(let code, let reply):
+                // The reply may say whether a mailbox exists, or name internal hosts: it goes to
+                // the operator's log; the student reads the kind of failure only.
+                logger.warning("mail refused by the SMTP server", metadata: ["smtp_code": "\(code)", "smtp_reply": "\(reply)"])
+                if (400..<500).contains(code) { return .retry(after: nil, reason: Self.refusedForNow) }
+                return .discarded(reason: Self.refused)
+            case .invalidMessage: return .discarded(reason: error.description)
             case .startTLSUnavailable: return .retry(after: nil, reason: error.description)
             case .transport(let failure):
                 logger.warning("mail server unreachable", metadata: ["error": "\(failure)"])
