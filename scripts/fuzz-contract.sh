@@ -6,7 +6,10 @@
 #   scripts/fuzz-contract.sh [--backend sqlite|postgres] [--examples N] [--checks conformance|all] [--short] [--binary PATH]
 #
 # - `make test` runs a short pass on SQLite (`--short`: the conformance checks, a few requests
-#   per operation, without schemathesis's coverage phase).
+#   per operation, without schemathesis's coverage phase) with a fixed seed and no example
+#   database, so that CI sends the same requests on every landing and a failure reproduces.
+# - The long passes explore with a fresh seed each run, printed with each pass
+#   (`FUZZ_SEED=N` repeats one; `--seed N` too).
 # - `make check-slow` runs long passes on both backends (the conformance checks, every phase),
 #   well over 3,000 requests each; a long pass that generates fewer than 3,000 fails.
 # - `make fuzz-data` adds the data checks (`--checks all`).
@@ -31,19 +34,32 @@ CHECKS=conformance
 BIN=.build/debug/gateway
 PHASES=examples,coverage,fuzzing,stateful
 MINIMUM=3000
+SEED=${FUZZ_SEED:-}
+SHORT=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2 ;;
     --examples) EXAMPLES=$2; shift 2 ;;
     --checks) CHECKS=$2; shift 2 ;;
     --binary) BIN=$2; shift 2 ;;
-    --short) PHASES=examples,fuzzing; EXAMPLES=2; MINIMUM=0; shift ;;
+    --short) PHASES=examples,fuzzing; EXAMPLES=2; MINIMUM=0; SHORT=1; shift ;;
+    --seed) SEED=$2; shift 2 ;;
     *) echo "fuzz-contract: unknown option $1" >&2; exit 2 ;;
   esac
 done
 ST=.venv/bin/schemathesis
 [ -x "$ST" ] || { echo "fuzz-contract: $ST is missing; run scripts/install-deps.sh" >&2; exit 2; }
 [ -x "$BIN" ] || { echo "fuzz-contract: $BIN is missing; build first" >&2; exit 2; }
+
+# The short pass is reproducible: one fixed seed, and no database of earlier examples (which
+# would make a run depend on the runs before it). Long passes take a new seed unless told.
+DATABASE_ARGS=()
+if [ -z "$SEED" ]; then
+  if [ "$SHORT" = 1 ]; then SEED=20261128; else SEED=$(( (RANDOM << 15 | RANDOM) )); fi
+fi
+if [ "$SHORT" = 1 ]; then DATABASE_ARGS=(--generation-database none); fi
+case "$SEED" in '' | *[!0-9]*) echo "fuzz-contract: --seed takes a whole number" >&2; exit 2 ;; esac
+echo "fuzz-contract: seed $SEED (repeat with FUZZ_SEED=$SEED)"
 
 case "$CHECKS" in conformance | all) ;; *) echo "fuzz-contract: --checks is conformance or all" >&2; exit 2 ;; esac
 DIR=$(mktemp -d /tmp/gateway-fuzz.XXXXXX)
@@ -99,7 +115,7 @@ run_pass() {
   # CPython 3.11's compiler ("AST constructor recursion depth mismatch"), a tool error that
   # says nothing about the gateway.
   "$ST" --config-file "$CONFIG" run openapi/openapi.yaml --url "$URL" "$@" --max-examples "$EXAMPLES" --phases "$PHASES" \
-    --workers 1 --warnings off --request-timeout 30 --suppress-health-check all >"$DIR/$name.txt" 2>&1
+    --seed "$SEED" "${DATABASE_ARGS[@]}" --workers 1 --warnings off --request-timeout 30 --suppress-health-check all >"$DIR/$name.txt" 2>&1
   local status=$?
   local generated
   generated=$(grep -Eo '[0-9]+ generated' "$DIR/$name.txt" | tail -1 | grep -Eo '[0-9]+' || echo 0)
@@ -126,7 +142,7 @@ for role in student anonymous admin; do
     admin) headers=(-H "Authorization: Bearer $ADMIN") ;;
     student) headers=(-H "Authorization: Bearer $STUDENT") ;;
   esac
-  echo "== schemathesis as $role on $BACKEND: --max-examples $EXAMPLES, checks $CHECKS"
+  echo "== schemathesis as $role on $BACKEND: --max-examples $EXAMPLES, checks $CHECKS, seed $SEED"
   if [ ${#headers[@]} -eq 0 ]; then
     run_pass "$role"
     continue

@@ -46,7 +46,9 @@ struct GradebookCompatRoutes: Sendable {
         }
         group.get(":sourceId/auth.txt") { request, context in
             let reply = try await service.probe(sourceID: try Self.sourceID(context), credentials: try Self.credentials(request, context))
-            return Self.response(reply, as: Self.probeType)
+            // Only the probe's 200 is plain text (`access\n`, or a login page the clients read as
+            // a failure); a refusal passes as the protocol's other answers do, as JSON.
+            return Self.response(reply, as: reply.status == 200 ? Self.probeType : Self.recordsType)
         }
     }
 
@@ -96,7 +98,7 @@ struct GradebookCompatRoutes: Sendable {
     /// What `grades.json` answers are, whatever the upstream declared: the gateway never serves
     /// an upstream's `text/html` (or any other type a browser would render) from its own origin.
     static let recordsType = "application/json"
-    /// What `auth.txt` answers are: the probe's `access\n` is plain text.
+    /// What `auth.txt`'s 200 answers are: the probe's `access\n` is plain text.
     static let probeType = "text/plain"
 
     /// The upstream's status and bytes, declared as `contentType` (never the upstream's type).

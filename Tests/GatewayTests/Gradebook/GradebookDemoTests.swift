@@ -42,6 +42,11 @@ struct GradebookDemoTests {
             #expect(String(buffer: probe.body) == "access\n")
             let refused = try await client.execute(uri: "/gradebook/1/auth.txt", method: .get, headers: [.authorization: Self.basic("test", "nope")]) { $0 }
             #expect(refused.status == .unauthorized)
+            // The contract's 401 is JSON, the upstream's refusal included (the short fuzz pass
+            // found it answered as text/plain).
+            #expect(refused.headers[.contentType] == "application/json")
+            #expect(refused.headers[.wwwAuthenticate] == #"Basic realm="gradebook""#)
+            #expect(probe.headers[.contentType] == "text/plain")
 
             let direct = try await client.execute(uri: "/sim/gradebook/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { String(buffer: $0.body) }
             let proxied = try await client.execute(uri: "/gradebook/1/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
