@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 DATABASE ?= ./data/demo.sqlite
 
-.PHONY: run test build release deps check-slow check-browser openapi-validate bench clean fuzz-data
+.PHONY: run test build release deps check-slow check-drills check-browser openapi-validate bench clean fuzz-data
 
 deps:
 	@bash scripts/install-deps.sh
@@ -46,6 +46,15 @@ check-slow: deps
 	GATEWAY_SLOW_TESTS=1 bash scripts/run-tests.sh $(SWIFT) test --skip-build --no-parallel --filter DrillSlowTests
 	bash scripts/fuzz-contract.sh --backend sqlite
 	bash scripts/fuzz-contract.sh --backend postgres
+
+## What CI runs after `make test`: every slow suite trimmed (GATEWAY_SLOW_TESTS=ci): the
+## multi-instance races, the soak, both kill -9 crash drills, the storage-failure drill (the
+## full disk needs root, as CI has) and the upstream fault drill, with fewer kills and shorter
+## phases but the same checks. The drills run one at a time, as in check-slow.
+check-drills: deps
+	$(SWIFT) build --build-tests
+	GATEWAY_SLOW_TESTS=ci bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter Slow --skip DrillSlowTests
+	GATEWAY_SLOW_TESTS=ci bash scripts/run-tests.sh $(SWIFT) test --skip-build --no-parallel --filter DrillSlowTests
 
 ## The fuzzer's data checks (negative data rejected, schema-valid data accepted): what they
 ## still find is listed in docs/security.md.

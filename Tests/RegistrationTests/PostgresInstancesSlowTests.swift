@@ -16,7 +16,7 @@ import Testing
 /// A multi-instance test: `make check-slow` runs it (it loads both cores for seconds, which
 /// timing-sensitive tests elsewhere in `make test` would feel).
 @Suite(
-    "Registration Slow: across instances on PostgreSQL", .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1")
+    "Registration Slow: across instances on PostgreSQL", .enabled(if: SlowSuites.enabled)
 )
 struct PostgresInstancesSlowTests {
     static let classID: Int64 = 801

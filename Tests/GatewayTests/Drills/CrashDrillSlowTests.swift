@@ -10,9 +10,9 @@ import Testing
 /// again on the same file each time. Whatever the server said
 /// it did must be in the file afterwards; what it never answered may or may not be. Slow:
 /// `make check-slow`.
-@Suite("Drill Slow: kill -9 under load on SQLite", .serialized, .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
+@Suite("Drill Slow: kill -9 under load on SQLite", .serialized, .enabled(if: SlowSuites.enabled))
 struct CrashDrillSlowTests {
-    static let kills = 10
+    static let kills = SlowSuites.size(full: 10, trimmed: 3)
     static let students = 8
     static let password = "drill-pass-7"
     static let term = "2018-fall"

@@ -10,10 +10,10 @@ import Testing
 /// the SQLite drill's mixed load (grade polls and webhook deliveries included); one of them (alternately) killed with SIGKILL ten times and
 /// started again each time. Whatever either said it did must be in the database afterwards.
 /// Slow: `make check-slow`.
-@Suite("Drill Slow: kill -9 of one of two instances under load on PostgreSQL", .serialized, .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
+@Suite("Drill Slow: kill -9 of one of two instances under load on PostgreSQL", .serialized, .enabled(if: SlowSuites.enabled))
 struct PostgresCrashDrillSlowTests {
     typealias Base = CrashDrillSlowTests
-    static let kills = 10
+    static let kills = SlowSuites.size(full: 10, trimmed: 3)
     static let instances = 2
 
     static func serve(_ url: String) async throws -> ServingGateway {

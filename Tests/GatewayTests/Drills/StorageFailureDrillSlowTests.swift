@@ -9,7 +9,7 @@ import Testing
 /// that fills up, PostgreSQL stopped mid-load. Meanwhile writes answer 503 problems with
 /// `Retry-After` (never a 500), `/readyz` is red and reads that need no write go on; once the
 /// storage is back, the same process serves writes again by itself. Slow: `make check-slow`.
-@Suite("Drill Slow: storage failures", .serialized, .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
+@Suite("Drill Slow: storage failures", .serialized, .enabled(if: SlowSuites.enabled))
 struct StorageFailureDrillSlowTests {
     /// Saved schedules and admin jobs, one after another, from one student and one admin.
     final class WriteLoad: Sendable {

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// Three real `gateway serve` processes on one PostgreSQL database, as behind a load balancer:
 /// every guarantee one instance gives holds across them. Slow (hundreds of real password hashes,
 /// a process killed and restarted): `make check-slow`.
-@Suite("Multi-instance Slow: three gateway processes on one PostgreSQL", .serialized, .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
+@Suite("Multi-instance Slow: three gateway processes on one PostgreSQL", .serialized, .enabled(if: SlowSuites.enabled))
 struct MultiInstanceSlowTests {
     static let password = "a fine passphrase"
 

@@ -29,9 +29,9 @@ import Testing
 /// against the baseline or 10 ms, whichever is larger: the drill catches a stall (a thread or a
 /// connection pool held by a slow upstream), not scheduler noise.
 @Suite("Upstream fault drill Slow: the rest of the gateway keeps its pace", .serialized,
-       .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
+       .enabled(if: SlowSuites.enabled))
 struct UpstreamFaultDrillSlowTests {
-    static let phaseSeconds = 8.0
+    static let phaseSeconds = SlowSuites.size(full: 8.0, trimmed: 3.0)
     static let floorMs = 10.0
 
     struct Phase {

@@ -18,7 +18,7 @@ import Testing
 /// Slow suites, run by `make check-slow` (GATEWAY_SLOW_TESTS=1): a soak of random enrollment
 /// traffic over loopback HTTP that then checks every invariant in the database, and a fuzz of
 /// the SDSU protocol with malformed parameters.
-@Suite("Registration Slow: soak and fuzz", .enabled(if: ProcessInfo.processInfo.environment["GATEWAY_SLOW_TESTS"] == "1"))
+@Suite("Registration Slow: soak and fuzz", .enabled(if: SlowSuites.enabled))
 struct RegistrationSlowTests {
     /// CS classes of the fixtures, plus three small classes that all meet MW 08:00–09:15 (so
     /// time conflicts are frequent).
@@ -30,7 +30,7 @@ struct RegistrationSlowTests {
           {"id":9103,"subject":"CS","course":"540","section":"73","scheduleNumber":"99103","seats":2,"meetings":[{"days":"MWF","start":"0900","end":"0950"}]}]}
         """#
     static var seconds: Double {
-        ProcessInfo.processInfo.environment["GATEWAY_SOAK_SECONDS"].flatMap(Double.init) ?? 20
+        ProcessInfo.processInfo.environment["GATEWAY_SOAK_SECONDS"].flatMap(Double.init) ?? SlowSuites.size(full: 20, trimmed: 6)
     }
 
     @Test(arguments: [WaitlistPolicy.none, .offer, .auto])
@@ -175,7 +175,7 @@ struct RegistrationSlowTests {
         ]
         try await gateway.withRouter { client in
             var generator = SplitMix(seed: 2026)
-            for _ in 0..<3000 {
+            for _ in 0..<SlowSuites.size(full: 3000, trimmed: 800) {
                 let operation = operations[Int(generator.next() % UInt64(operations.count))]
                 var query: [String] = []
                 for _ in 0..<Int(generator.next() % 5) {
