@@ -43,8 +43,9 @@ public protocol AccountDirectory: Sendable {
     /// Remembers that `password` is the password just sealed as `sealed` for the new account
     /// `accountID`, signed in to as `signInName`, so the account's first sign-ins (an SDSU
     /// client sends the password with every request) need no second hash: a credential the
-    /// gateway has verified serves every route at once, even while the hasher is busy.
-    func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64)
+    /// gateway has verified serves every route at once, even while the hasher is busy. The
+    /// credential is remembered for the client network it came from (`clientAddress`).
+    func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64, clientAddress: String?)
 }
 
 extension AccountDirectory {

@@ -86,8 +86,11 @@ public struct AuthAccountDirectory: AccountDirectory {
         }
     }
 
-    public func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64) {
-        cache.remember(redID: signInName, accountID: accountID, passwordHash: sealed.encoded, password: password, now: service.clock.now())
+    public func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64, clientAddress: String?) {
+        cache.remember(
+            redID: signInName, network: clientAddress.map(LoginThrottle.network), accountID: accountID, passwordHash: sealed.encoded,
+            password: password, now: service.clock.now()
+        )
     }
 
     static func entry(_ account: Account) -> DirectoryAccount {

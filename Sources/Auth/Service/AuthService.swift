@@ -131,15 +131,14 @@ public final class AuthService: Sendable {
             guard try await running.value else { throw AuthError.invalidCredentials }
             return usable
         }
-        // A credential verified lately (the same student's app, warm) is not a guess: nothing is
-        // reserved or counted for it, but a throttled name or address still waits, as a hash
-        // would.
+        // A credential verified lately from this client network (the same student's app, warm)
+        // is not a guess: it consults no throttle and costs no hash. The cache is per network,
+        // so a guesser elsewhere who is being throttled learns nothing from it: the right
+        // password from another network goes through the throttle like any guess.
+        let network = clientAddress.map(LoginThrottle.network)
         if let usable, let id = usable.id,
-            cache?.account(redID: signInName, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
+            cache?.account(redID: signInName, network: network, passwordHash: usable.passwordHash, password: password, now: clock.now()) == id
         {
-            if let wait = try await throttle.retryAfter(username: signInName, address: clientAddress, now: clock.now()) {
-                throw AuthError.throttled(retryAfterSeconds: wait)
-            }
             return usable
         }
         // The attempt is reserved, counted and hashed once per credential at a time: requests
@@ -156,7 +155,7 @@ public final class AuthService: Sendable {
             logger.notice("sign-in failed", metadata: ["username_hmac": "\(logTag(for: signInName))"])
             throw AuthError.invalidCredentials
         }
-        cache?.remember(redID: signInName, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
+        cache?.remember(redID: signInName, network: network, accountID: id, passwordHash: usable.passwordHash, password: password, now: clock.now())
         return usable
     }
 

@@ -3,9 +3,10 @@ import Foundation
 import GatewayCore
 import Synchronization
 
-/// Remembers recently verified red id and password pairs, so that protocol clients (which
-/// send the password with every request) pay one argon2id verification per cache window
-/// instead of one per request.
+/// Remembers recently verified red id and password pairs, per client network (an IPv4
+/// address, an IPv6 /64), so that protocol clients (which send the password with every
+/// request) pay one argon2id verification per cache window instead of one per request, and no
+/// throttle read at all. Being per network, a hit tells nothing to a guesser elsewhere.
 ///
 /// Nothing reversible is kept: an entry is an HMAC-SHA256, under a random per-process key, of
 /// the account's current password hash and the password. A password change alters the hash,
@@ -31,20 +32,26 @@ final class CredentialCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The account id when this pair was verified recently against this exact hash.
-    func account(redID: String, passwordHash: String, password: String, now: Date) -> Int64? {
-        guard lifetime > 0, let entry = entries.withLock({ $0[redID] }), entry.expiresAt > now else { return nil }
+    /// The account id when this pair was verified recently, from this client network (an
+    /// IPv4 address, an IPv6 /64; nil for a caller without one), against this exact hash.
+    func account(redID: String, network: String?, passwordHash: String, password: String, now: Date) -> Int64? {
+        let key = Self.entryKey(redID: redID, network: network)
+        guard lifetime > 0, let entry = entries.withLock({ $0[key] }), entry.expiresAt > now else { return nil }
         return constantTimeEquals(entry.mac, mac(passwordHash: passwordHash, password: password)) ? entry.accountID : nil
     }
 
-    func remember(redID: String, accountID: Int64, passwordHash: String, password: String, now: Date) {
+    func remember(redID: String, network: String?, accountID: Int64, passwordHash: String, password: String, now: Date) {
         guard lifetime > 0 else { return }
         let entry = Entry(accountID: accountID, mac: mac(passwordHash: passwordHash, password: password), expiresAt: now + lifetime)
+        let key = Self.entryKey(redID: redID, network: network)
         entries.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[redID] = entry
+            table[key] = entry
         }
     }
+
+    /// Entries are per red id and client network.
+    static func entryKey(redID: String, network: String?) -> String { redID + "\u{0}" + (network ?? "") }
 
     /// Runs `verify` (an argon2id check of `password` against `passwordHash`) unless the same
     /// check for `redID` is already running, in which case it waits for that one's answer.

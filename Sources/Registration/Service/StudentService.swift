@@ -65,7 +65,7 @@ public struct StudentService: RegistrationUseCase {
                 try stores.students.insert(profile, in: db)
                 return profile
             }
-            accounts.rememberVerified(student.password, sealed: password, signInName: redID, accountID: profile.accountID)
+            accounts.rememberVerified(student.password, sealed: password, signInName: redID, accountID: profile.accountID, clientAddress: clientAddress)
             logger.info("student added", metadata: ["account": "\(profile.accountID)"])
             return profile
         } catch AccountDirectoryError.usernameTaken {
