@@ -66,7 +66,7 @@ public struct GatewayConfiguration: Sendable {
     /// Threads that hash passwords; the rest of the cores serve requests.
     public var passwordHashingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     /// Sign-ins allowed to wait for a hashing thread before new ones get 503.
-    public var passwordHashingQueue = 64
+    public var passwordHashingQueue = 1024
     public var loginThrottle = LoginThrottle.Limits()
     /// Job workers, queues, leases, retention, cron time zone, shutdown timeout.
     public var jobs = JobsConfiguration()
