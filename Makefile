@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 DATABASE ?= ./data/demo.sqlite
 
-.PHONY: run test build release deps check-slow check-drills check-browser openapi-validate bench clean fuzz-data
+.PHONY: run test build release deps check-slow check-drills check-browser openapi-validate bench bench-quick clean fuzz-data
 
 deps:
 	@bash scripts/install-deps.sh
@@ -70,6 +70,12 @@ check-browser:
 
 bench: deps
 	bash bench/run-all.sh
+
+## The key ratios once (a few minutes), beside the last medians in docs/benchmarks.md; flags a
+## figure that moved the wrong way by more than 25%. Run it before resolving an issue that
+## touches Auth, Storage, Registration or the request path.
+bench-quick: deps
+	bash bench/quick.sh
 
 clean:
 	rm -rf .build data

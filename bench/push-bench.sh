@@ -4,6 +4,11 @@
 #     connections, ES256 provider token) to the Python h2 stand-in the tests use
 #     (Tests/PushTests/Fixtures/apns_standin.py, two processes sharing the socket), and the
 #     ceiling: h2load (nghttp2's C client) sending the same requests to the same stand-in.
+#     Every notification must be delivered over at most APNS_CONNECTIONS (4) connections, as
+#     the stand-in saw them (the run fails otherwise); APNS_STREAMS (500) streams each.
+#     APNS_MIN_RATE (notifications/s, off by default) fails the run under that rate: on two
+#     cores the Python stand-in, not the channel, sets the pace. (This was PushTests'
+#     APNsBenchTests, which ran 2,000 of them in every `make test`.)
 #  2. Grade polls per second for ACCOUNTS device accounts against a gradebook-sim process
 #     (fetch sections and scores, snapshot, diff, store; CONCURRENCY at a time), and the
 #     ceiling: wrk on the simulator's sections record; the ratio counts the requests each poll
@@ -12,6 +17,9 @@ source "$(dirname "$0")/lib.sh"
 COUNT=${COUNT:-10000}
 ACCOUNTS=${ACCOUNTS:-1000}
 CONCURRENCY=${CONCURRENCY:-8}
+APNS_CONNECTIONS=${APNS_CONNECTIONS:-4}
+APNS_STREAMS=${APNS_STREAMS:-500}
+APNS_MIN_RATE=${APNS_MIN_RATE:-}
 SIM_PORT=${SIM_PORT:-18095}
 bench_build gateway gradebook-sim
 # The stand-in's lifeline (fd 9) is closed first, so it stops even if a kill is missed.
@@ -27,15 +35,25 @@ PUBLIC=$(openssl ec -in "$DIR/provider.p8" -pubout -outform DER 2>/dev/null | ba
 # The stand-in exits when its stdin closes: a pipe this script holds open until it exits.
 mkfifo "$DIR/lifeline"
 .venv/bin/python Tests/PushTests/Fixtures/apns_standin.py --cert "$DIR/tls-cert.pem" --key "$DIR/tls-key.pem" \
-    --public-key "$PUBLIC" --team-id $TEAM --key-id $KEYID --topic $TOPIC --port-file "$DIR/apns-port" --log /dev/null \
+    --public-key "$PUBLIC" --team-id $TEAM --key-id $KEYID --topic $TOPIC --port-file "$DIR/apns-port" --log "$DIR/apns-requests.jsonl" \
     --workers 2 < "$DIR/lifeline" >/dev/null 2>"$DIR/standin.err" &
 PIDS+=($!)
 exec 9>"$DIR/lifeline"
 for _ in $(seq 1 150); do [ -s "$DIR/apns-port" ] && break; sleep 0.1; done
 APNS_PORT=$(cat "$DIR/apns-port")
-echo "== APNs: $COUNT notifications, 4 connections, stand-in on port $APNS_PORT ($(nproc) cores shared)"
+echo "== APNs: $COUNT notifications, $APNS_CONNECTIONS connections, $APNS_STREAMS streams each, stand-in on port $APNS_PORT ($(nproc) cores shared)"
 "$BINDIR/gateway" push-bench apns --url "https://127.0.0.1:$APNS_PORT" --ca-file "$DIR/tls-cert.pem" --key-file "$DIR/provider.p8" \
-    --team-id $TEAM --key-id $KEYID --topic $TOPIC --count "$COUNT" | tee "$DIR/apns.txt"
+    --team-id $TEAM --key-id $KEYID --topic $TOPIC --count "$COUNT" --connections "$APNS_CONNECTIONS" --streams "$APNS_STREAMS" | tee "$DIR/apns.txt"
+# What the stand-in saw of the gateway's run (before h2load's requests reach it): every request
+# answered 200, over no more connections than the channel may open.
+python3 - "$DIR/apns-requests.jsonl" "$APNS_CONNECTIONS" <<'PY'
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+connections, statuses = {r["conn"] for r in records}, {r["status"] for r in records}
+print(f"stand-in: {len(records)} requests (warm-up included) over {len(connections)} connection(s), statuses {sorted(statuses)}")
+if len(connections) > int(sys.argv[2]) or statuses != {200}:
+    sys.exit(f"APNs: more than {sys.argv[2]} connections, or an answer other than 200")
+PY
 # The ceiling: the same requests (same provider token, headers and body) from h2load.
 JWT=$(.venv/bin/python - "$DIR/provider.p8" $TEAM $KEYID <<'PY'
 import base64, json, sys, time
@@ -56,6 +74,11 @@ grep -E "^(finished in|requests:|status codes:)" "$DIR/h2load.txt"
 APNS_RATE=$(grep apns_rate= "$DIR/apns.txt" | cut -d= -f2)
 python3 -c "print(f'APNs: gateway {float($APNS_RATE):,.0f}/s, h2load {float(\"$H2_RATE\"):,.0f}/s, ratio {float($APNS_RATE)/float(\"$H2_RATE\"):.2f}')"
 bench_figure "APNs notifications/s over h2load's requests/s to the same stand-in" "$(echo "$APNS_RATE / $H2_RATE" | bc -l)"
+bench_figure "APNs notifications/s, $APNS_CONNECTIONS connections to the stand-in" "$APNS_RATE" "/s"
+if [ -n "$APNS_MIN_RATE" ] && [ "$APNS_RATE" -lt "$APNS_MIN_RATE" ]; then
+    echo "APNs: $APNS_RATE/s is under the $APNS_MIN_RATE/s target" >&2
+    exit 1
+fi
 
 # 2. Grade polls
 ADMIN_TOKEN=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')

@@ -83,6 +83,15 @@ print(f"figure|register/drop, cold start: p99|{field(cold, 'p99_ms')}|ms")
 print(f"figure|register/drop, cold start: answers busy or failed|{failed:.0f}|")
 print(f"figure|register/drop, cold start: tx/s over the warm run's|{field(cold, 'requests_per_s') / tps:.3f}|")
 PY
+# An authenticated SDSU read, warm (the student's credential verified by the run above), against
+# an anonymous read in the same server: what a student's app pays per request for its password.
+SC="registration/studentclasses?redid=600000001&password=benchpass1"
+curl -sf "$URL/$SC" >/dev/null
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$URL/$SC" > "$DIR/studentclasses.txt"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$URL/registration/classdetails?classid=7036" > "$DIR/details2.txt"
+SCR=$(rps "$DIR/studentclasses.txt"); D2=$(rps "$DIR/details2.txt")
+printf "| studentclasses (authenticated, warm) | %s | %s | %.2f of classdetails (%s) |\n" "$SCR" "$(p99 "$DIR/studentclasses.txt")" "$(echo "$SCR / $D2" | bc -l)" "$D2"
+bench_figure "studentclasses, authenticated and warm: req/s over classdetails" "$(echo "$SCR / $D2" | bc -l)"
 curl -s "$URL/registration/classdetails?classid=7030" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class 7030 after the run: seats=%d enrolled=%d" % (d["seats"], d["enrolled"]))'
 
 echo "== in-process catalog filters (full demo catalog)"

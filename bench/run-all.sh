@@ -19,7 +19,7 @@ STARTED="$(date -u '+%Y-%m-%d %H:%M') UTC, load average $(cut -d' ' -f1-3 /proc/
 failed=()
 for script in bench/*.sh; do
     name=$(basename "$script" .sh)
-    case "$name" in run-all | lib) continue ;; esac
+    case "$name" in run-all | lib | quick) continue ;; esac
     if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then continue; fi
     for run in $(seq 1 "$RUNS"); do
         echo "== $script, run $run of $RUNS ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))"
