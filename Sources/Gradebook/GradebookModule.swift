@@ -58,7 +58,7 @@ public struct GradebookModule: Sendable {
                 defaultTimeout: timeout, maxRedirects: 0, additionalCAFile: settings.additionalCAFile,
                 allowedDestinations: settings.developmentDestinations, logger: logger
             )),
-            timeout: timeout
+            timeout: timeout, clock: clock
         )
         let upstream = CachedUpstream(transport: transport, cacheLifetime: .seconds(Int64(max(0, settings.cacheSeconds))))
         let sources = GradebookSourceService(transactions: transactions, store: stores.sources, health: stores.sourceHealth, clock: clock)

@@ -18,7 +18,7 @@ struct GradebookAbuseTests {
     static let adminToken = "gradebook-abuse-admin-token"
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    static func gateway() throws -> (GatewayApplication, URL) {
+    static func gateway(clock: ManualClock = ManualClock(Date())) throws -> (GatewayApplication, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
         var config = GatewayConfiguration()
         config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
@@ -30,7 +30,7 @@ struct GradebookAbuseTests {
         config.simulatorAdminToken = adminToken
         config.trustedProxies = AddressRange.loopback
         config.gradebookCacheSeconds = 0
-        return (try GatewayApplication(configuration: config, clock: ManualClock(Date())), directory)
+        return (try GatewayApplication(configuration: config, clock: clock), directory)
     }
 
     static func basic(_ user: String, _ password: String) -> String {
@@ -50,46 +50,49 @@ struct GradebookAbuseTests {
         return try await client.execute(uri: path, method: .get, headers: headers) { ($0.status, $0.headers[.retryAfter]) }
     }
 
+    /// The upstream sign-in throttle runs on the gateway's clock, which this test holds still
+    /// and moves by hand: the exact number of guesses let through, and the exact Retry-After.
     @Test func wrongPasswordsStopReachingTheUpstream() async throws {
-        let (app, directory) = try Self.gateway()
+        let clock = ManualClock(Date())
+        let (app, directory) = try Self.gateway(clock: clock)
         defer { try? FileManager.default.removeItem(at: directory) }
         try await app.makeApplication().test(.live) { client async throws in
             let before = try await Self.upstreamRequests(client)
-            var statuses: [HTTPResponse.Status] = []
-            var retryAfter: String?
-            var fifthAt: ContinuousClock.Instant?
-            var withinDelay = 0
-            var v1Checked = false
-            for n in 0..<40 {
-                // The fifth failure is recorded somewhere between this request's start and its
-                // answer, so its delay runs at least 15 s from the start: timing from the answer
-                // would overrate the window on a loaded machine.
-                if n == 4 { fifthAt = .now }
-                let (status, retry) = try await Self.get(client, "/gradebook/1/auth.txt", Self.basic("jdoe", "guess-\(n)"), from: "203.0.113.7")
-                statuses.append(status)
-                if status == .tooManyRequests { retryAfter = retry }
-                if n == 5, let fifthAt, ContinuousClock.now - fifthAt < .seconds(14) {
-                    // Within the first delay, the v1 route shares the throttle.
-                    let v1 = try await Self.get(client, "/v1/gradebook/1/sections", Self.basic("jdoe", "guess-0"), from: "203.0.113.7")
-                    #expect(v1.0 == .tooManyRequests, "the v1 route shares the throttle")
-                    v1Checked = true
-                }
-                // The throttle's first delay is 15 s of real time: a loaded machine may take longer
-                // for these requests, and then one more guess is rightly let through.
-                if let fifthAt, ContinuousClock.now - fifthAt < .seconds(14) { withinDelay = n + 1 }
+            @Sendable func guess(_ n: Int) async throws -> (HTTPResponse.Status, String?) {
+                try await Self.get(client, "/gradebook/1/auth.txt", Self.basic("jdoe", "guess-\(n)"), from: "203.0.113.7")
             }
-            #expect(statuses.prefix(5).allSatisfy { $0 == .unauthorized }, "\(statuses)")
-            #expect(statuses.prefix(withinDelay).dropFirst(5).allSatisfy { $0 == .tooManyRequests }, "\(statuses)")
-            #expect(Int(retryAfter ?? "") ?? 0 >= 1)
-            let checked = statuses.filter { $0 == .unauthorized }.count
-            #expect(withinDelay < 40 || checked == 5, "\(statuses)")
-            #expect(try await Self.upstreamRequests(client) - before == checked, "only the guesses let through reached the upstream")
+            // 40 guesses at one instant: five reach the upstream (wrong: 401); the other 35 are
+            // refused here, each told to wait the whole first delay (15 s).
+            var replies: [(HTTPResponse.Status, String?)] = []
+            for n in 0..<40 { replies.append(try await guess(n)) }
+            #expect(replies.prefix(5).allSatisfy { $0.0 == .unauthorized }, "\(replies)")
+            #expect(replies.dropFirst(5).allSatisfy { $0.0 == .tooManyRequests && $0.1 == "15" }, "\(replies)")
+            #expect(try await Self.upstreamRequests(client) - before == 5, "only the five guesses let through reached the upstream")
+            // The v1 route shares the throttle.
+            let v1 = try await Self.get(client, "/v1/gradebook/1/sections", Self.basic("jdoe", "guess-0"), from: "203.0.113.7")
+            #expect(v1.0 == .tooManyRequests && v1.1 == "15", "the v1 route shares the throttle: \(v1)")
 
-            // The same username from other addresses: each may try, until the username's own
-            // limit over all addresses; grades.json and the v1 routes count alike.
+            // The delay counts down on the gateway's clock: a second before its end, one second
+            // is left; at its end one guess (exactly one) gets through, and the next delay is
+            // twice as long, then twice again.
+            var allowed = 5
+            for (n, delay) in [(40, 15), (43, 30), (46, 60)] {
+                clock.advance(by: TimeInterval(delay - 1))
+                let early = try await guess(n)
+                #expect(early.0 == .tooManyRequests && early.1 == "1", "1 s before the end of the \(delay) s delay: \(early)")
+                clock.advance(by: 1)
+                let through = try await guess(n + 1)
+                #expect(through.0 == .unauthorized, "at the end of the \(delay) s delay one guess is let through: \(through)")
+                allowed += 1
+                let next = try await guess(n + 2)
+                #expect(next.0 == .tooManyRequests && next.1 == String(delay * 2), "then \(delay * 2) s: \(next)")
+            }
+            #expect(try await Self.upstreamRequests(client) - before == allowed, "\(allowed) guesses reached the upstream, no more")
+
+            // The same username from another address may try (the username's own limit over all
+            // addresses is 100); grades.json counts alike.
             let (fromElsewhere, _) = try await Self.get(client, "/gradebook/1/grades.json?record=sections", Self.basic("jdoe", "another"), from: "198.51.100.1")
             #expect(fromElsewhere == .unauthorized)
-            #expect(v1Checked || withinDelay <= 5, "the v1 route was tried within the delay")
             // Another student at the throttled address signs in upstream as before.
             let (other, _) = try await Self.get(client, "/gradebook/1/auth.txt", Self.basic("asmith", "gradebook-test-1"), from: "203.0.113.7")
             #expect(other == .ok)

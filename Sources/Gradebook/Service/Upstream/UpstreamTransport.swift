@@ -16,18 +16,21 @@ public final class UpstreamTransport: Sendable {
     /// the gateway's own sign-ins are counted: the gateway is no faster a password oracle than
     /// its own sign-in, and an upstream's lockout never blocks the gateway's address for all.
     public let signIns: LoginThrottle
+    /// The time the sign-in throttle counts by (the gateway's clock; tests move it by hand).
+    let clock: any GatewayClock
     private let gates = Mutex<[Int64: SourceGate]>([:])
 
     /// `publicClient` must refuse private destinations; `developmentClient` is used only for
     /// sources an admin marked as development sources.
     public init(
         publicClient: any HTTPClient, developmentClient: any HTTPClient, timeout: Duration = .seconds(10),
-        signIns: LoginThrottle = LoginThrottle()
+        clock: any GatewayClock, signIns: LoginThrottle = LoginThrottle()
     ) {
         self.publicClient = publicClient
         self.developmentClient = developmentClient
         self.timeout = timeout
         self.signIns = signIns
+        self.clock = clock
     }
 
     func gate(for source: GradebookSource) async -> SourceGate {
@@ -53,7 +56,7 @@ public final class UpstreamTransport: Sendable {
         let caller = credentials.caller
         var attempt: LoginThrottle.Attempt?
         if caller.presentsCredentials {
-            switch signIns.begin(username: "\(source.id)\u{0}\(credentials.username)", address: caller.clientAddress, now: Date()) {
+            switch signIns.begin(username: "\(source.id)\u{0}\(credentials.username)", address: caller.clientAddress, now: clock.now()) {
             case .success(let reserved): attempt = reserved
             case .failure(let throttled):
                 throw GradebookError.signInThrottled(sourceID: source.id, name: source.name, retryAfterSeconds: throttled.retryAfterSeconds)
@@ -89,8 +92,8 @@ public final class UpstreamTransport: Sendable {
         if let attempt {
             // 401 is a wrong password; any other answer came from credentials the upstream took.
             switch response.status {
-            case 401: signIns.failed(attempt, now: Date())
-            case 200..<300: signIns.succeeded(attempt, now: Date())
+            case 401: signIns.failed(attempt, now: clock.now())
+            case 200..<300: signIns.succeeded(attempt, now: clock.now())
             default: signIns.withdraw(attempt)
             }
         }
