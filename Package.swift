@@ -345,6 +345,7 @@ let package = Package(
             dependencies: [
                 "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
