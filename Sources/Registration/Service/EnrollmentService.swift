@@ -150,12 +150,21 @@ public struct EnrollmentService: RegistrationUseCase {
     /// The student's enrollments, waitlist places and open offers; with `term`, only that
     /// term's.
     public func schedule(studentID: Int64, term: String? = nil) async throws -> StudentSchedule {
-        try await transactions.read { db in
-            let inTerm = try self.termFilter(term, studentID: studentID, db: db)
+        // On the request path (every SDSU `studentclasses`): each list read once, in one
+        // snapshot (a student moving from the line into the class is in one list, never both),
+        // then the term's classes kept.
+        let stores = self.stores
+        return try await transactions.read { db in
+            let enrollments = try stores.enrollments.enrollments(of: studentID, in: db)
+            let waitlist = try stores.enrollments.waitlistPlaces(of: studentID, in: db)
+            let offers = try stores.enrollments.openOffers(of: studentID, in: db)
+            guard let term else { return StudentSchedule(enrollments: enrollments, waitlist: waitlist, offers: offers) }
+            let ids = Set(enrollments.map(\.classID) + waitlist.map(\.classID) + offers.map(\.classID))
+            let ofTerm = Set(try stores.catalog.classSeats(of: Array(ids), in: db).values.filter { $0.term == term }.map(\.id))
             return StudentSchedule(
-                enrollments: try stores.enrollments.enrollments(of: studentID, in: db).filter { inTerm($0.classID) },
-                waitlist: try stores.enrollments.waitlistPlaces(of: studentID, in: db).filter { inTerm($0.classID) },
-                offers: try stores.enrollments.openOffers(of: studentID, in: db).filter { inTerm($0.classID) }
+                enrollments: enrollments.filter { ofTerm.contains($0.classID) },
+                waitlist: waitlist.filter { ofTerm.contains($0.classID) },
+                offers: offers.filter { ofTerm.contains($0.classID) }
             )
         }
     }
