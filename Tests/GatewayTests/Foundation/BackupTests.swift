@@ -94,8 +94,13 @@ struct BackupTests {
         let before = target.tally.withLock { $0.acknowledged }
         let backup = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(backup.status == 0, "\(backup.stderr)")
-        // A little more load after the backup, then stop.
-        try await Task.sleep(for: .milliseconds(500))
+        // The load goes on after the backup: writes are acknowledged past the count at its end
+        // (not a pause of some length, which proves nothing on a loaded machine). Then stop.
+        let atBackupEnd = target.tally.withLock { $0.acknowledged }
+        #expect(
+            await eventually(seconds: 60) { target.tally.withLock { $0.acknowledged } > atBackupEnd },
+            "writes are acknowledged after the backup (\(atBackupEnd) at its end)"
+        )
         target.stop.store(true, ordering: .releasing)
         await load.value
         let tally = target.tally.withLock { $0 }
