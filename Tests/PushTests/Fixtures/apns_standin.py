@@ -10,6 +10,10 @@ given on the command line, the apns-* headers, the payload) and answers by devic
   5030... -> 503 {"reason":"ServiceUnavailable"}
   others  -> 200 with apns-id (the request's, or a new UUID)
 
+While the file --answer-file names exists, its first line (`<status> <reason>`, e.g.
+`503 ServiceUnavailable`) is the answer to every request that passes APNs' checks instead: a
+test makes deliveries fail, then removes the file and they succeed.
+
 Every request is appended to --log as one JSON line: connection id, stream id, path, headers
 (the authorization header is replaced by the token's SHA-256 prefix and decoded claims),
 the parsed payload, the status and reason. The bound port is written to --port-file.
@@ -99,8 +103,19 @@ class StandIn:
             if not isinstance(payload, dict) or not isinstance(payload.get("aps"), dict):
                 status, reason = 400, "PayloadEmpty" if not body else "BadPayload"
             else:
-                status, reason = self.by_token_prefix(headers[":path"][len("/3/device/"):])
+                status, reason = self.forced_answer() or self.by_token_prefix(headers[":path"][len("/3/device/"):])
         return status, reason, payload
+
+    def forced_answer(self):
+        """(status, reason) from --answer-file while it exists, else None."""
+        if not self.args.answer_file:
+            return None
+        try:
+            with open(self.args.answer_file) as handle:
+                status, _, reason = handle.readline().strip().partition(" ")
+            return int(status), reason or None
+        except (OSError, ValueError):
+            return None
 
     def check(self, headers, body):
         """What APNs checks before it looks at the payload: (status, reason); 200 when all is well."""
@@ -250,6 +265,7 @@ def main():
     parser.add_argument("--retry-after", type=int, default=None)
     parser.add_argument("--max-streams", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=1, help="processes sharing the listening socket")
+    parser.add_argument("--answer-file", default=None, help="while this file exists, its `<status> <reason>` answers every valid request")
     args = parser.parse_args()
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
