@@ -31,7 +31,8 @@ import Testing
 @Suite("Upstream fault drill Slow: the rest of the gateway keeps its pace", .serialized,
        .enabled(if: SlowSuites.enabled))
 struct UpstreamFaultDrillSlowTests {
-    static let phaseSeconds = SlowSuites.size(full: 8.0, trimmed: 3.0)
+    // Not trimmed in CI: a p99 over a shorter phase is one stall away from the bound.
+    static let phaseSeconds = 8.0
     static let floorMs = 10.0
 
     struct Phase {
