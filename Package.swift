@@ -354,7 +354,6 @@ let package = Package(
             dependencies: [
                 "Push", "Auth", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

@@ -1,5 +1,3 @@
-import Synchronization
-import Logging
 import Foundation
 import GatewayCore
 import HTTPClient
@@ -76,8 +74,8 @@ struct SMTPMailerTests {
     @Test func transientRepliesAreRetriedAndPermanentOnesDiscardedWithTheKindOnly() async throws {
         let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
-        let logs = LogLines()
-        let sender = TransportEmailSender(transport: try Self.mailer(server), logger: Logger(label: "test") { _ in LogLines.Handler(sink: logs) })
+        let logs = CapturedLogs()
+        let sender = TransportEmailSender(transport: try Self.mailer(server), logger: CapturedLogs.logger(logs))
         try server.reply(with: "451 4.3.0 Mailbox busy, try later")
         let busy = await sender.send(Self.message(), purpose: .notification(id: "n1", category: "test"))
         #expect(busy == .retry(after: nil, reason: TransportEmailSender.refusedForNow))
@@ -85,8 +83,8 @@ struct SMTPMailerTests {
         let gone = await sender.send(Self.message(), purpose: .notification(id: "n1", category: "test"))
         #expect(gone == .discarded(reason: TransportEmailSender.refused))
         #expect(!TransportEmailSender.refused.contains("550") && !TransportEmailSender.refusedForNow.contains("451"))
-        #expect(logs.lines.contains { $0.contains("No such user here") && $0.contains("550") }, "the operator gets the reply: \(logs.lines)")
-        #expect(logs.lines.contains { $0.contains("Mailbox busy") })
+        #expect(logs.all.contains { $0.contains("No such user here") && $0.contains("550") }, "the operator gets the reply: \(logs.all)")
+        #expect(logs.all.contains { $0.contains("Mailbox busy") })
         #expect(server.messages().isEmpty)
         try server.reply(with: nil)
         #expect(await sender.send(Self.message(), purpose: .notification(id: "n1", category: "test")) == .delivered(status: 250))
@@ -112,22 +110,3 @@ struct SMTPMailerTests {
     }
 }
 
-/// Log lines a test reads back.
-final class LogLines: Sendable {
-    private let storage = Mutex<[String]>([])
-    var lines: [String] { storage.withLock { $0 } }
-
-    struct Handler: LogHandler {
-        let sink: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let merged = self.metadata.merging(metadata ?? [:]) { $1 }
-            sink.storage.withLock { $0.append("\(message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))") }
-        }
-    }
-}

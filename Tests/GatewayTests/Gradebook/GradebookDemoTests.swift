@@ -9,6 +9,7 @@ import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
 import Testing
+import TestSupport
 
 /// The demo's in-process simulator as source 1, over a real loopback port: the compatibility
 /// proxy, the normalised drill-down, stored accounts, and what never leaks.

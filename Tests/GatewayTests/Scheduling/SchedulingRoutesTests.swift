@@ -10,6 +10,7 @@ import Storage
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 /// The Scheduling module over the real router and a real SQLite file: builds, saved
 /// schedules with their owners, calendar downloads and the subscription feed.
@@ -242,29 +243,6 @@ struct SchedulingRoutesTests {
     /// A calendar for a catalog term the demo terms may not cover.
     static func term(_ id: String) -> Term {
         Term(id: id, name: "Term \(id)", firstDay: CivilDate(year: 2030, month: 1, day: 14)!, lastDay: CivilDate(year: 2030, month: 5, day: 3)!, timeZone: "America/Los_Angeles")
-    }
-}
-
-/// Log lines captured in memory, to check what the access log writes.
-final class CapturedLogs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-
-    struct Handler: LogHandler {
-        let sink: CapturedLogs
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            sink.append("\(event.message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
-        }
     }
 }
 
