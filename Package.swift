@@ -77,8 +77,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -87,8 +85,6 @@ let package = Package(
             name: "Jobs",
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -111,12 +107,10 @@ let package = Package(
             name: "Catalog",
             dependencies: [
                 "GatewayCore", "GatewayHTTP", "Storage",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 "Contracts",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -126,11 +120,9 @@ let package = Package(
             name: "Registration",
             dependencies: [
                 "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -139,10 +131,8 @@ let package = Package(
             dependencies: [
                 "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -151,11 +141,9 @@ let package = Package(
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient", "Jobs",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -164,12 +152,29 @@ let package = Package(
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The stores' drivers, one target per backend: the feature targets above keep their
+        // store protocols and never see GRDB or PostgresNIO; these implement them.
+        .target(
+            name: "SQLiteStores",
+            dependencies: [
+                "Contracts", "GatewayCore", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostgresStores",
+            dependencies: [
+                "Contracts", "GatewayCore", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -221,6 +226,7 @@ let package = Package(
             dependencies: [
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
+                "SQLiteStores", "PostgresStores",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -242,6 +248,7 @@ let package = Package(
             name: "gateway",
             dependencies: [
                 "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook",
+                "SQLiteStores", "PostgresStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 "Contracts", "HTTPClient", "Push",
@@ -252,7 +259,7 @@ let package = Package(
         .executableTarget(
             name: "jobs-bench",
             dependencies: [
-                "Jobs", "Storage", "GatewayCore",
+                "Jobs", "Storage", "GatewayCore", "SQLiteStores", "PostgresStores",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -300,6 +307,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -319,6 +327,7 @@ let package = Package(
         .testTarget(
             name: "JobsTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "Jobs", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -327,13 +336,17 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SQLiteStores", "PostgresStores", "Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SchedulingTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "Scheduling", "Catalog", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -343,6 +356,7 @@ let package = Package(
         .testTarget(
             name: "GradebookTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -352,6 +366,7 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "Push", "Auth", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -372,6 +387,7 @@ let package = Package(
         .testTarget(
             name: "RegistrationTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -382,6 +398,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
+                "SQLiteStores", "PostgresStores",
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "Web",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -9,6 +9,9 @@
 #  - the ceiling: pgbench running the same transaction as a custom script (read the class's
 #    seats and the student's enrollment, then add or drop it and move the counter, SERIALIZABLE,
 #    conflicts retried) with the same students and class;
+#  - beside it, the same transaction with prepared statements (pgbench -M prepared), and the
+#    row-locked way (READ COMMITTED, `SELECT ... FOR UPDATE` on the class first), and one
+#    client's latency per transaction;
 #  - CPU: the gateway processes' user+system time over the requests they answered.
 # On 2 cores three instances can't scale; the CPU per request says what N machines would carry.
 source "$(dirname "$0")/lib.sh"
@@ -99,8 +102,42 @@ UPDATE registration_classes SET enrolled = enrolled - 1, revision = revision + 1
 \endif
 COMMIT;
 SQL
-for pid in "${SERVERS[@]}"; do kill -STOP "$pid"; done # the gateways sit out the ceiling's run
+# The usual way to serialise a seat, for comparison: READ COMMITTED, the class's row locked
+# first (`FOR UPDATE`), then the same reads and writes; nothing is aborted, so nothing retried.
+cat > "$DIR/register-row-locked.sql" <<SQL
+\set s random($LO, $HI)
+\set op random(0, 1)
+BEGIN ISOLATION LEVEL READ COMMITTED;
+SELECT seats, enrolled, held FROM registration_classes WHERE id = 7030 FOR UPDATE \gset
+SELECT count(*) AS mine FROM registration_enrollments WHERE student_id = :s AND class_id = 7030 \gset
+\if :op = 1 and :mine = 0 and :enrolled + :held < :seats
+INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (:s, 7030, now());
+UPDATE registration_classes SET enrolled = enrolled + 1, revision = revision + 1 WHERE id = 7030;
+\elif :op = 0 and :mine = 1
+DELETE FROM registration_enrollments WHERE student_id = :s AND class_id = 7030;
+UPDATE registration_classes SET enrolled = enrolled - 1, revision = revision + 1 WHERE id = 7030;
+\endif
+COMMIT;
+SQL
+# The gateways sit out the ceilings' runs, stopped where none of them is inside a transaction
+# (one stopped in the middle of one would hold its locks through pgbench's run): stopped, and
+# let go again for a moment while any of their sessions is still busy.
+for _ in $(seq 1 100); do
+    for pid in "${SERVERS[@]}"; do kill -STOP "$pid"; done
+    sleep 0.05
+    busy=$(psql "$DB" -Atc "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+        AND pid <> pg_backend_pid() AND state <> 'idle' AND query NOT LIKE 'LISTEN%'")
+    [ "$busy" = 0 ] && break
+    for pid in "${SERVERS[@]}"; do kill -CONT "$pid"; done
+    sleep 0.1
+done
 pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" --max-tries=20 -f "$DIR/register.sql" "$DB" 2>&1 | tee "$DIR/pgbench.txt" | grep -E "^tps|failed|retried"
+# The same SERIALIZABLE transaction with named prepared statements (parsed and planned once per
+# connection): what the database would save if the gateway prepared its statements.
+pgbench -n -M prepared -c "$CONNECTIONS" -j 2 -T "$DURATION" --max-tries=20 -f "$DIR/register.sql" "$DB" 2>&1 | tee "$DIR/pgbench-prepared.txt" | grep -E "^tps"
+pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$DIR/register-row-locked.sql" "$DB" 2>&1 | tee "$DIR/pgbench-row-locked.txt" | grep -E "^tps|failed"
+# One client alone: a transaction's latency end to end, the floor for one writer's batches.
+pgbench -n -c 1 -T 5 -f "$DIR/register.sql" "$DB" 2>&1 | tee "$DIR/pgbench-one.txt" | grep -E "^latency average"
 for pid in "${SERVERS[@]}"; do kill -CONT "$pid"; done
 python3 - "$DIR" <<'PY'
 import glob, re, sys
@@ -128,4 +165,13 @@ for label, prefix in (("1 instance", d + "/one"), ("3 instances", d + "/three"))
     print(f"figure|PostgreSQL register/drop, {label}: gateway CPU per request|{per_request_ms:.3f}|ms")
     print(f"figure|PostgreSQL register/drop, {label}: answers failed|{failed:.0f}|")
 print(f"figure|PostgreSQL pgbench register/drop transaction, {len(glob.glob(d + '/one.[0-9]'))} x -c clients|{ceiling:.0f}|tx/s")
+tps = lambda name: float(re.search(r"tps = ([0-9.]+)", open(d + "/" + name).read()).group(1))
+prepared, row_locked = tps("pgbench-prepared.txt"), tps("pgbench-row-locked.txt")
+latency = float(re.search(r"latency average = ([0-9.]+)", open(d + "/pgbench-one.txt").read()).group(1))
+print(f"pgbench: SERIALIZABLE {ceiling:,.0f} tx/s, prepared {prepared:,.0f}, row-locked at READ COMMITTED {row_locked:,.0f}; one client {latency} ms a transaction")
+print(f"figure|PostgreSQL pgbench register/drop, prepared statements: over unnamed|{prepared / ceiling:.3f}|")
+print(f"figure|PostgreSQL pgbench register/drop, row-locked at READ COMMITTED: over SERIALIZABLE|{row_locked / ceiling:.3f}|")
+print(f"figure|PostgreSQL pgbench register/drop, one client: latency per transaction|{latency}|ms")
+one = run(d + "/one")[0]
+print(f"figure|PostgreSQL register/drop, 1 instance: over pgbench's row-locked transaction|{one / row_locked:.3f}|")
 PY

@@ -1,6 +1,8 @@
 import GRDB
 import Contracts
 import Crypto
+import PostgresStores
+import SQLiteStores
 import UnixSignals
 public import GatewayHTTP
 public import Auth

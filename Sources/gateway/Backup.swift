@@ -1,4 +1,6 @@
 import ArgumentParser
+import PostgresStores
+import SQLiteStores
 import Storage
 
 /// `gateway backup --database <file> --to <file>`: a consistent, checked copy of a live SQLite

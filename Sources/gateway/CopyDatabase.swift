@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import GatewayApp
 import Logging
+import PostgresStores
+import SQLiteStores
 import Storage
 
 /// `gateway copy-database --from <file> --to <postgres url>`: moves a SQLite deployment onto

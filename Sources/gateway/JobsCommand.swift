@@ -5,6 +5,8 @@ import GatewayApp
 import GatewayCore
 import Jobs
 import Logging
+import PostgresStores
+import SQLiteStores
 import Storage
 
 /// `gateway jobs list|retry|cancel`: operator commands on the job queue, against the database

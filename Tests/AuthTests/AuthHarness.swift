@@ -3,6 +3,8 @@ import Auth
 import Crypto
 import Foundation
 import GatewayCore
+import PostgresStores
+import SQLiteStores
 import Storage
 
 /// Auth on its own SQLite file (Auth's tables only), with cheap hashing and a manual clock.

@@ -4,6 +4,8 @@ import Crypto
 import Foundation
 import GatewayCore
 import GRDB
+import PostgresStores
+import SQLiteStores
 import Storage
 import Synchronization
 import Testing

@@ -1,3 +1,5 @@
+import PostgresStores
+import SQLiteStores
 import Storage
 import GRDB
 import Catalog

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import GRDB
+import SQLiteStores
 import Storage
 import Testing
 

@@ -2,6 +2,8 @@ import Catalog
 import Foundation
 import GatewayCore
 import GRDB
+import PostgresStores
+import SQLiteStores
 import Storage
 import Testing
 

@@ -1,4 +1,6 @@
 import Contracts
+import PostgresStores
+import SQLiteStores
 import TestSupport
 import Foundation
 import GRDB

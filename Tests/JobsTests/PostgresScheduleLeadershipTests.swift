@@ -1,6 +1,8 @@
 import Foundation
 import Jobs
 import Logging
+import PostgresStores
+import SQLiteStores
 import Storage
 import TestSupport
 import Testing

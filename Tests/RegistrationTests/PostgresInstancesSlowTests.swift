@@ -5,7 +5,9 @@ import Foundation
 import GatewayCore
 import Jobs
 import Logging
+import PostgresStores
 import Registration
+import SQLiteStores
 import Storage
 import TestSupport
 import Testing

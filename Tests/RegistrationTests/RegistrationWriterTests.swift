@@ -3,10 +3,12 @@ import Contracts
 import Foundation
 import GRDB
 import PostgresNIO
+import PostgresStores
 @testable import Registration
+import SQLiteStores
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 /// Group commit: callers queued behind a running transaction share the next one, each in its
 /// own savepoint. On the module alone (``RegistrationHarness``), on every backend.

@@ -2,8 +2,8 @@ import Contracts
 import Logging
 import PostgresNIO
 import Storage
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// What the PostgreSQL runner promises every store: a unit commits whole or not at all, a

@@ -10,6 +10,8 @@ import GatewayCore
 import Jobs
 import Logging
 import PostgresNIO
+import PostgresStores
+import SQLiteStores
 import Storage
 import Synchronization
 

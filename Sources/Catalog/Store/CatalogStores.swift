@@ -13,15 +13,4 @@ public struct CatalogStores: Sendable {
         self.terms = terms
         self.changes = changes
     }
-
-    /// The stores on the gateway's SQLite file (``CatalogSchema``'s tables).
-    public static func sqlite() -> CatalogStores { CatalogStores(catalog: SQLiteCatalogStore(), terms: SQLiteTermStore()) }
-
-    /// The stores on a PostgreSQL database (``CatalogSchema``'s PostgreSQL tables).
-    public static func postgres() -> CatalogStores { CatalogStores(catalog: PostgresCatalogStore(), terms: PostgresTermStore()) }
-
-    /// The stores on a PostgreSQL database, following the changes other instances announce.
-    public static func postgres(database: GatewayPostgres) -> CatalogStores {
-        CatalogStores(catalog: PostgresCatalogStore(), terms: PostgresTermStore(), changes: PostgresCatalogChangeFeed(database: database))
-    }
 }

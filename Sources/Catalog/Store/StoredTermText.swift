@@ -2,9 +2,9 @@ import Foundation
 
 /// How a term is kept in `catalog_terms` on every backend: dates as `YYYY-MM-DD` text,
 /// holidays and transfer days as the API's JSON arrays, so a row reads back as the term put.
-enum StoredTermText {
+package enum StoredTermText {
     /// The holidays' and transfer days' JSON texts.
-    static func lists(of term: Term) throws -> (holidays: String, transferDays: String) {
+    package static func lists(of term: Term) throws -> (holidays: String, transferDays: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (
@@ -15,7 +15,7 @@ enum StoredTermText {
 
     /// A term from its stored columns; a row that no longer reads as one (edited by hand) is an
     /// error naming the term, not a crash.
-    static func term(
+    package static func term(
         id: String, name: String, firstDay: String, lastDay: String, timeZone: String, holidays: String, transferDays: String
     ) throws -> Term {
         guard let first = CivilDate(parsing: firstDay), let last = CivilDate(parsing: lastDay) else {
@@ -32,4 +32,15 @@ enum StoredTermText {
             throw StoredTermUnreadable(id: id, reason: "\(error)")
         }
     }
+}
+
+/// A `catalog_terms` row that does not read back as a term.
+package struct StoredTermUnreadable: Error, CustomStringConvertible {
+    package let id: String
+    package let reason: String
+    package init(id: String, reason: String) {
+        self.id = id
+        self.reason = reason
+    }
+    package var description: String { "term '\(id)' in catalog_terms is unreadable: \(reason)" }
 }

@@ -5,8 +5,10 @@ import GRDB
 import Gradebook
 import Jobs
 public import Logging
+import PostgresStores
 import Push
 import Registration
+import SQLiteStores
 import Scheduling
 public import Storage
 

@@ -2,8 +2,10 @@ import Auth
 import Catalog
 import Gradebook
 import Jobs
+import PostgresStores
 import Push
 import Registration
+import SQLiteStores
 import Scheduling
 import Storage
 

@@ -17,20 +17,4 @@ public struct GradebookStores: Sendable {
         self.deviceAccounts = deviceAccounts
         self.snapshots = snapshots
     }
-
-    /// The stores on the gateway's SQLite file (``GradebookSchema``'s tables).
-    public static func sqlite() -> GradebookStores {
-        GradebookStores(
-            sources: SQLiteGradebookSourceStore(), sourceHealth: SQLiteSourceHealthStore(), accounts: SQLiteGradebookAccountStore(),
-            deviceAccounts: SQLiteDeviceAccountStore(), snapshots: SQLiteSnapshotStore()
-        )
-    }
-
-    /// The stores on a PostgreSQL database (``GradebookSchema``'s PostgreSQL tables).
-    public static func postgres() -> GradebookStores {
-        GradebookStores(
-            sources: PostgresGradebookSourceStore(), sourceHealth: PostgresSourceHealthStore(), accounts: PostgresGradebookAccountStore(),
-            deviceAccounts: PostgresDeviceAccountStore(), snapshots: PostgresSnapshotStore()
-        )
-    }
 }

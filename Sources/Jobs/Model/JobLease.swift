@@ -15,6 +15,11 @@ public struct LeaseKey: Sendable, Hashable {
 public struct FinishedJob: Sendable {
     public let resolution: JobResolution
     public let state: JobState?
+
+    package init(resolution: JobResolution, state: JobState?) {
+        self.resolution = resolution
+        self.state = state
+    }
 }
 
 /// A job whose lease expired, with the state it was put in.

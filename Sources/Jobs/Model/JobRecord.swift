@@ -76,7 +76,7 @@ public struct JobRecord: Sendable, Equatable, Encodable {
     }
 
     /// Decodes the `errors` column (a JSON array of `{at, attempt, error}`).
-    static func decodeErrors(_ text: String) -> [JobAttemptError] {
+    package static func decodeErrors(_ text: String) -> [JobAttemptError] {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return (try? decoder.decode([JobAttemptError].self, from: Data(text.utf8))) ?? []
@@ -97,6 +97,20 @@ public struct ClaimedJob: Sendable {
     public let scheduledAtMs: Int64
     public let attemptedAtMs: Int64
     public let leaseUntilMs: Int64
+
+    package init(id: Int64, queue: String, kind: String, args: Data, attempt: Int, maxAttempts: Int, priority: Int, uniqueKey: String?, scheduledAtMs: Int64, attemptedAtMs: Int64, leaseUntilMs: Int64) {
+        self.id = id
+        self.queue = queue
+        self.kind = kind
+        self.args = args
+        self.attempt = attempt
+        self.maxAttempts = maxAttempts
+        self.priority = priority
+        self.uniqueKey = uniqueKey
+        self.scheduledAtMs = scheduledAtMs
+        self.attemptedAtMs = attemptedAtMs
+        self.leaseUntilMs = leaseUntilMs
+    }
 }
 
 /// The outcome of one attempt as the store records it. Every write is conditional on the

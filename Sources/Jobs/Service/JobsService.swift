@@ -96,6 +96,22 @@ public struct JobsService: Sendable {
             try c.encode(lastJobState, forKey: .lastJobState)
             try c.encode(lastError, forKey: .lastError)
         }
+
+        package init(name: String, kind: String, queue: String, args: JSONValue, cron: String?, intervalSeconds: Int?, timeZone: String, enabled: Bool, nextRunAt: Date?, lastRunAt: Date?, lastJobId: Int64?, lastJobState: JobState?, lastError: String?) {
+            self.name = name
+            self.kind = kind
+            self.queue = queue
+            self.args = args
+            self.cron = cron
+            self.intervalSeconds = intervalSeconds
+            self.timeZone = timeZone
+            self.enabled = enabled
+            self.nextRunAt = nextRunAt
+            self.lastRunAt = lastRunAt
+            self.lastJobId = lastJobId
+            self.lastJobState = lastJobState
+            self.lastError = lastError
+        }
     }
 
     init(

@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// In-process wake-ups: when a transaction that enqueued jobs commits, the worker pools of this
 /// process hear about it at once instead of at their next poll. A hint only: pools still poll.
@@ -8,14 +8,14 @@ import Synchronization
 public final class JobSignals: Sendable {
     public init() {}
 
-    struct State {
-        var listeners: [Int: @Sendable (String) -> Void] = [:]
-        var nextID = 0
+    package struct State {
+        package var listeners: [Int: @Sendable (String) -> Void] = [:]
+        package var nextID = 0
         /// Queues enqueued to by each connection's open transaction.
-        var pending: [ObjectIdentifier: Set<String>] = [:]
+        package var pending: [ObjectIdentifier: Set<String>] = [:]
     }
 
-    let state = Mutex(State())
+    package let state = Mutex(State())
 
     /// Calls `listener` with a queue's name whenever jobs were enqueued to it; returns a token
     /// for ``removeListener(_:)``.
@@ -31,7 +31,7 @@ public final class JobSignals: Sendable {
         _ = state.withLock { $0.listeners.removeValue(forKey: token) }
     }
 
-    func notify(_ queue: String) {
+    package func notify(_ queue: String) {
         let listeners = state.withLock { Array($0.listeners.values) }
         for listener in listeners { listener(queue) }
     }

@@ -27,25 +27,4 @@ public struct JobsStores: Sendable {
         self.signals = signals
         self.remoteSignals = remoteSignals
     }
-
-    /// The stores on the gateway's SQLite file (``JobsSchema``'s tables), with one set of
-    /// wake-ups shared by the enqueuer, the schedules and the workers.
-    public static func sqlite(database: GatewayDatabase) -> JobsStores {
-        let signals = JobSignals()
-        return JobsStores(
-            queue: SQLiteJobStore(database: database), admin: SQLiteJobAdminStore(),
-            schedules: SQLiteScheduleStore(database: database, signals: signals), enqueuer: SQLiteJobEnqueuer(signals: signals),
-            signals: signals
-        )
-    }
-
-    /// The stores on a PostgreSQL database (``JobsSchema``'s PostgreSQL tables), woken across
-    /// instances by `LISTEN/NOTIFY`.
-    public static func postgres(database: GatewayPostgres) -> JobsStores {
-        JobsStores(
-            queue: PostgresJobStore(database: database), admin: PostgresJobAdminStore(),
-            schedules: PostgresScheduleStore(database: database), enqueuer: PostgresJobEnqueuer(),
-            signals: JobSignals(), remoteSignals: PostgresJobDoorbell(database: database)
-        )
-    }
 }

@@ -17,7 +17,7 @@ public protocol ScheduleStoring: Sendable {
 
 extension ScheduleRule {
     /// The rule as the `cron` and `interval_seconds` columns keep it (exactly one is set).
-    var storedColumns: (cron: String?, interval: Int?) {
+    package var storedColumns: (cron: String?, interval: Int?) {
         switch self {
         case .cron(let expression): (expression.source, nil)
         case .every(let seconds): (nil, max(1, seconds))
@@ -25,7 +25,7 @@ extension ScheduleRule {
     }
 
     /// The next run in milliseconds; `Int64.max` when the rule never fires again.
-    static func nextRunMs(_ rule: ScheduleRule, after now: Date, timeZone: TimeZone) -> Int64 {
+    package static func nextRunMs(_ rule: ScheduleRule, after now: Date, timeZone: TimeZone) -> Int64 {
         rule.next(after: now, in: timeZone)?.millisecondsSince1970 ?? Int64.max
     }
 }

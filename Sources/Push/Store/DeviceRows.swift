@@ -1,15 +1,15 @@
 import Foundation
-import Contracts
+package import Contracts
 
 /// The clear columns of a device's address, as both backends store them; its keys go sealed
 /// into `sealed_keys` (``DeviceKeys``).
-struct DeviceAddressColumns {
-    var channel: Device.Channel
-    var token: String?, environment: String?, topic: String?
-    var endpoint: String?
-    var email: String?
+package struct DeviceAddressColumns {
+    package var channel: Device.Channel
+    package var token: String?, environment: String?, topic: String?
+    package var endpoint: String?
+    package var email: String?
 
-    init(channel: Device.Channel, token: String? = nil, environment: String? = nil, topic: String? = nil, endpoint: String? = nil, email: String? = nil) {
+    package init(channel: Device.Channel, token: String? = nil, environment: String? = nil, topic: String? = nil, endpoint: String? = nil, email: String? = nil) {
         self.channel = channel
         self.token = token
         self.environment = environment
@@ -18,7 +18,7 @@ struct DeviceAddressColumns {
         self.email = email
     }
 
-    init(_ address: DeviceAddress) {
+    package init(_ address: DeviceAddress) {
         switch address {
         case .apns(let token, let environment, let topic):
             self.init(channel: .apns, token: token, environment: environment.rawValue, topic: topic)
@@ -35,7 +35,7 @@ struct DeviceAddressColumns {
 }
 
 /// What reading a row's keys gave.
-enum DeviceKeysRead {
+package enum DeviceKeysRead {
     /// Opened from `sealed_keys` (or, on SQLite, read from the clear columns of a row not sealed
     /// yet); empty keys when the row has none.
     case opened(DeviceKeys)
@@ -44,13 +44,19 @@ enum DeviceKeysRead {
 }
 
 /// A device store that seals devices' keys with the credential vault, bound to their rows.
-protocol DeviceKeySealing {
+package protocol DeviceKeySealing {
     var sealer: (any SecretSealing)? { get }
 }
 
 extension DeviceKeySealing {
-    func seal(_ keys: DeviceKeys, deviceID: Int64, accountID: Int64?) throws -> String {
+    package func seal(_ keys: DeviceKeys, deviceID: Int64, accountID: Int64?) throws -> String {
         guard let sealer else { throw DeviceKeysUnsealable() }
         return try sealer.seal(try keys.plaintext(), context: DeviceKeys.context(deviceID: deviceID, accountID: accountID))
     }
+}
+
+/// Why a device's keys could not be sealed: this store has no vault (a webhook or Web Push
+/// device is then refused rather than written in clear).
+public struct DeviceKeysUnsealable: Error, Sendable, CustomStringConvertible {
+    public var description: String { "push: no vault to seal device keys with (webhook and Web Push devices need one)" }
 }

@@ -1,13 +1,17 @@
 /// The names of the server secrets Push's migrations make in `push_secrets`.
-enum PushSecretName {
+package enum PushSecretName {
     /// QuickHAC device keys are HMACs under it (``QuickHACDeviceKey``).
-    static let quickHACDeviceKey = "quickhac-device-key"
+    package static let quickHACDeviceKey = "quickhac-device-key"
     /// Confirmation recipients are HMACs under it (``RecipientQuota``).
-    static let confirmationRecipients = "confirmation-recipient-key"
+    package static let confirmationRecipients = "confirmation-recipient-key"
 }
 
 /// The migration that makes a secret has not run on this database.
-struct MissingSecret: Error, CustomStringConvertible {
-    let name: String
-    var description: String { "push_secrets has no \(name): the push migrations have not run" }
+package struct MissingSecret: Error, CustomStringConvertible {
+    package let name: String
+    package var description: String { "push_secrets has no \(name): the push migrations have not run" }
+
+    package init(name: String) {
+        self.name = name
+    }
 }

@@ -39,29 +39,4 @@ public struct PushStores: Sendable {
         self.retention = retention
         self.sealClearKeys = sealClearKeys
     }
-
-    /// The stores on the gateway's SQLite file (``PushSchema``'s tables); device keys are
-    /// sealed by `sealer` (the credential vault), bound to their rows.
-    public static func sqlite(database: GatewayDatabase, sealer: any SecretSealing) -> PushStores {
-        let devices = SQLiteDeviceStore(sealer: sealer)
-        return PushStores(
-            devices: devices, notifications: SQLiteNotificationStore(), preferences: SQLitePreferenceStore(),
-            testNotifications: SQLiteTestNotificationStore(), seatAlerts: SQLiteSeatAlertStore(), gradeAlerts: SQLiteGradeAlertStore(),
-            emails: SQLiteEmailStore(), confirmationQuota: SQLiteConfirmationQuotaStore(), quickHACKeys: SQLiteQuickHACKeyStore(), retention: SQLiteRetentionStore(),
-            sealClearKeys: { try devices.sealClearKeys(database: database) }
-        )
-    }
-
-    /// The stores on a PostgreSQL database (``PushSchema``'s PostgreSQL tables); device keys are
-    /// sealed by `sealer` (the credential vault), bound to their rows. Keys are only ever
-    /// written sealed there, and the schema has no clear-key columns, so ``sealClearKeys`` has
-    /// nothing to do and returns 0.
-    public static func postgres(sealer: any SecretSealing) -> PushStores {
-        PushStores(
-            devices: PostgresDeviceStore(sealer: sealer), notifications: PostgresNotificationStore(), preferences: PostgresPreferenceStore(),
-            testNotifications: PostgresTestNotificationStore(), seatAlerts: PostgresSeatAlertStore(), gradeAlerts: PostgresGradeAlertStore(),
-            emails: PostgresEmailStore(), confirmationQuota: PostgresConfirmationQuotaStore(), quickHACKeys: PostgresQuickHACKeyStore(), retention: PostgresRetentionStore(),
-            sealClearKeys: { 0 }
-        )
-    }
 }

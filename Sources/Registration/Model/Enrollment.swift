@@ -9,6 +9,14 @@ public struct SeatOffer: Sendable, Equatable, Codable {
     public var studentID: Int64
     public var offeredAt: Date
     public var expiresAt: Date
+
+    package init(id: Int64, classID: Int64, studentID: Int64, offeredAt: Date, expiresAt: Date) {
+        self.id = id
+        self.classID = classID
+        self.studentID = studentID
+        self.offeredAt = offeredAt
+        self.expiresAt = expiresAt
+    }
 }
 
 /// A student's place in one class's waitlist.
@@ -17,6 +25,12 @@ public struct WaitlistPlace: Sendable, Equatable, Codable {
     /// 1 for the first in line.
     public var position: Int
     public var joinedAt: Date
+
+    package init(classID: Int64, position: Int, joinedAt: Date) {
+        self.classID = classID
+        self.position = position
+        self.joinedAt = joinedAt
+    }
 }
 
 /// An enrollment of a student in a class.

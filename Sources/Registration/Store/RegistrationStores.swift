@@ -21,22 +21,4 @@ public struct RegistrationStores: Sendable {
         self.catalog = catalog
         self.jobs = jobs
     }
-
-    /// The SQLite stores, on the service's one database file, writing through the catalog's
-    /// store and the job system's enqueuer in the same transactions.
-    public static func sqlite(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
-        RegistrationStores(
-            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), seatStates: SQLiteSeatStateStore(), catalog: catalog,
-            jobs: jobs
-        )
-    }
-
-    /// The PostgreSQL stores, writing through the catalog's store and the job system's
-    /// enqueuer in the same units of work.
-    public static func postgres(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
-        RegistrationStores(
-            students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(catalog: catalog), seatStates: PostgresSeatStateStore(),
-            catalog: catalog, jobs: jobs
-        )
-    }
 }

@@ -15,20 +15,4 @@ public struct SchedulingStores: Sendable {
         self.scheduleFeeds = scheduleFeeds
         self.ratings = ratings
     }
-
-    /// The stores on the gateway's SQLite file (``SchedulingSchema``'s tables).
-    public static func sqlite() -> SchedulingStores {
-        SchedulingStores(
-            savedSchedules: SQLiteSavedScheduleStore(), calendars: SQLiteCalendarStore(), scheduleFeeds: SQLiteScheduleFeedStore(),
-            ratings: SQLiteRatingStore()
-        )
-    }
-
-    /// The stores on a PostgreSQL database (``SchedulingSchema``'s PostgreSQL tables).
-    public static func postgres() -> SchedulingStores {
-        SchedulingStores(
-            savedSchedules: PostgresSavedScheduleStore(), calendars: PostgresCalendarStore(), scheduleFeeds: PostgresScheduleFeedStore(),
-            ratings: PostgresRatingStore()
-        )
-    }
 }

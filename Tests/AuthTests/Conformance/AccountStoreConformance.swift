@@ -2,6 +2,8 @@ import Auth
 import Contracts
 import Foundation
 import GatewayCore
+import PostgresStores
+import SQLiteStores
 import Storage
 import TestSupport
 import Testing

@@ -1,4 +1,6 @@
 import Catalog
+import PostgresStores
+import SQLiteStores
 import Storage
 import TestSupport
 

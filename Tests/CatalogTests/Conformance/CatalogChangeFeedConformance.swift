@@ -1,5 +1,7 @@
 import Catalog
 import Foundation
+import PostgresStores
+import SQLiteStores
 import Synchronization
 import Storage
 import TestSupport

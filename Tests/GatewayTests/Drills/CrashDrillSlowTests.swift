@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import PostgresStores
+import SQLiteStores
 import Synchronization
 import TestSupport
 import Testing

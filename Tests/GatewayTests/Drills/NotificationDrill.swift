@@ -4,7 +4,9 @@ import GatewayApp
 import GRDB
 import Jobs
 import Logging
+import PostgresStores
 import Push
+import SQLiteStores
 import Storage
 import Synchronization
 import Testing

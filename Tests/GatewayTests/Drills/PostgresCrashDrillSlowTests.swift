@@ -1,5 +1,7 @@
 import Foundation
 import Gradebook
+import PostgresStores
+import SQLiteStores
 import Storage
 import Synchronization
 import TestSupport

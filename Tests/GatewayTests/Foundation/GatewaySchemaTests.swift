@@ -1,3 +1,4 @@
+import PostgresStores
 import Registration
 import Jobs
 import Catalog
@@ -5,6 +6,7 @@ import Auth
 import Foundation
 import GRDB
 import GatewayApp
+import SQLiteStores
 import Storage
 import Testing
 

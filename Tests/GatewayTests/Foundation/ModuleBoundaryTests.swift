@@ -54,7 +54,8 @@ struct ModuleBoundaryTests {
     /// below) never name another module's table; the composition root and the CLI name none.
     @Test func noModulesSQLNamesAnotherModulesTable() throws {
         let owners = Self.owners
-        var folders = owners.keys.map { ($0, "Sources/\($0)") }
+        // A module's own target and its two drivers (SQLiteStores/<Module>, PostgresStores/<Module>).
+        var folders = owners.keys.flatMap { [($0, "Sources/\($0)"), ($0, "Sources/SQLiteStores/\($0)"), ($0, "Sources/PostgresStores/\($0)")] }
         folders += [("GatewayApp", "Sources/GatewayApp"), ("gateway", "Sources/gateway"), ("HTTPClient", "Sources/HTTPClient")]
         var checked = 0
         for (module, folder) in folders {
@@ -72,21 +73,36 @@ struct ModuleBoundaryTests {
         #expect(checked > 50, "the walk found the sources")
     }
 
-    /// Only stores know the storage backend: no file under a module's `Model/`, `Service/` or
-    /// `Routes/` imports GRDB or PostgresNIO, so each backend is a set of stores.
-    @Test func onlyStoresKnowTheBackend() throws {
+    /// The feature targets know no backend: none links GRDB or PostgresNIO in Package.swift, and
+    /// no file of theirs imports either. Their stores' drivers are the `SQLiteStores` and
+    /// `PostgresStores` targets, which the feature targets don't depend on.
+    @Test func featureTargetsLinkNoDriver() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declared = Self.graph(fromManifest: manifest)
+        let features = ["Auth", "Catalog", "Registration", "Scheduling", "Gradebook", "Push", "Jobs"]
         var checked = 0
-        for module in Self.owners.keys {
-            for folder in ["Model", "Service", "Routes"] {
-                for file in Self.swiftFiles(under: "Sources/\(module)/\(folder)") {
-                    let text = try String(contentsOf: file, encoding: .utf8)
-                    #expect(!text.contains("import GRDB"), "\(module)/\(folder)/\(file.lastPathComponent) imports GRDB")
-                    #expect(!text.contains("import PostgresNIO"), "\(module)/\(folder)/\(file.lastPathComponent) imports PostgresNIO")
-                    checked += 1
-                }
+        for module in features {
+            let chunk = try #require(Self.targetChunk(module, in: manifest), "\(module) is a target")
+            #expect(!chunk.contains("\"GRDB\""), "\(module) links GRDB")
+            #expect(!chunk.contains("\"PostgresNIO\""), "\(module) links PostgresNIO")
+            #expect(declared[module]?.isDisjoint(with: ["SQLiteStores", "PostgresStores"]) == true, "\(module) depends on a driver")
+            for file in Self.swiftFiles(under: "Sources/\(module)") {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(!text.contains("import GRDB"), "\(module)/\(file.lastPathComponent) imports GRDB")
+                #expect(!text.contains("import PostgresNIO"), "\(module)/\(file.lastPathComponent) imports PostgresNIO")
+                checked += 1
             }
         }
-        #expect(checked > 40)
+        #expect(checked > 300, "the walk found the sources")
+        #expect(declared["SQLiteStores"]?.isSuperset(of: features) == true)
+        #expect(declared["PostgresStores"]?.isSuperset(of: features) == true)
+    }
+
+    /// A target's declaration in Package.swift, from `.target(` to the next declaration.
+    static func targetChunk(_ name: String, in manifest: String) -> String? {
+        manifest.components(separatedBy: "\n        .").first { chunk in
+            (chunk.hasPrefix("target(") || chunk.hasPrefix("executableTarget(")) && chunk.contains("name: \"\(name)\",")
+        }
     }
 
     /// On a migrated database, every trigger and view belongs to one module: the table it is

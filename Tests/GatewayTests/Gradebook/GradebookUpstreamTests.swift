@@ -9,6 +9,8 @@ import HummingbirdTesting
 import NIOCore
 import NIOFoundationEssentialsCompat
 import GRDB
+import PostgresStores
+import SQLiteStores
 import Storage
 import Testing
 

@@ -9,7 +9,9 @@ import HummingbirdTesting
 import Jobs
 import NIOCore
 import NIOFoundationEssentialsCompat
+import PostgresStores
 import Push
+import SQLiteStores
 import Storage
 import Testing
 

@@ -6,6 +6,8 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import GRDB
+import PostgresStores
+import SQLiteStores
 import Storage
 import Push
 import Testing

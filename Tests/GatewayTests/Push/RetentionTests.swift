@@ -6,7 +6,9 @@ import Gradebook
 import HTTPTypes
 import HummingbirdTesting
 import Jobs
+import PostgresStores
 import Push
+import SQLiteStores
 import Storage
 import Testing
 

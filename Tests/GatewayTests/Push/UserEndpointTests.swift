@@ -9,7 +9,9 @@ import HTTPTypes
 import HummingbirdTesting
 import Jobs
 import Logging
+import PostgresStores
 import Push
+import SQLiteStores
 import Storage
 import Testing
 import TestSupport

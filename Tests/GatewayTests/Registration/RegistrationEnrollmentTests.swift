@@ -1,3 +1,5 @@
+import PostgresStores
+import SQLiteStores
 import TestSupport
 import GatewayHTTP
 import Storage

@@ -1,4 +1,6 @@
 import GatewayApp
+import PostgresStores
+import SQLiteStores
 import Storage
 
 extension GatewayApplication {

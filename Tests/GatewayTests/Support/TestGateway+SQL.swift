@@ -1,6 +1,8 @@
 import Foundation
 import GatewayApp
 import GRDB
+import PostgresStores
+import SQLiteStores
 import Storage
 import TestSupport
 

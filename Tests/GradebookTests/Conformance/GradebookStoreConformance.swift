@@ -3,6 +3,8 @@ import Contracts
 import Foundation
 import GatewayCore
 import Gradebook
+import PostgresStores
+import SQLiteStores
 import Storage
 import TestSupport
 import Testing

@@ -3,6 +3,8 @@ import Foundation
 import GatewayCore
 import Jobs
 import Logging
+import PostgresStores
+import SQLiteStores
 import Storage
 import TestSupport
 import Testing

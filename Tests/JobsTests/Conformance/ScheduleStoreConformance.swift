@@ -1,6 +1,8 @@
 import Foundation
 import GatewayCore
 import Jobs
+import PostgresStores
+import SQLiteStores
 import Storage
 import Testing
 

@@ -4,7 +4,9 @@ import Contracts
 import Foundation
 import GatewayCore
 import Jobs
+import PostgresStores
 import Registration
+import SQLiteStores
 import Storage
 import TestSupport
 

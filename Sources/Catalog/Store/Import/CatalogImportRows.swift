@@ -1,53 +1,76 @@
 public import Foundation
 
 /// A subject as an import finds it.
-struct StoredSubject {
-    let id: Int64
-    let title: String
-    let college: String
+package struct StoredSubject {
+    package let id: Int64
+    package let title: String
+    package let college: String
+
+    package init(id: Int64, title: String, college: String) {
+        self.id = id
+        self.title = title
+        self.college = college
+    }
 }
 
 /// A course's id and its five text fields (title, full title, description, prerequisite, units).
-struct StoredCourse {
-    let id: Int64
-    let fields: [String]
+package struct StoredCourse {
+    package let id: Int64
+    package let fields: [String]
+
+    package init(id: Int64, fields: [String]) {
+        self.id = id
+        self.fields = fields
+    }
 }
 
 /// A class row as an import compares it.
-struct StoredClass {
-    let id: Int64
-    let courseID: Int64
+package struct StoredClass {
+    package let id: Int64
+    package let courseID: Int64
     /// term, schedule number, section, instructors (joined), meeting type, component, links (joined).
-    let text: [String]
-    let seats: Int
-    let baseEnrolled: Int
-    let baseWaitlist: Int
-    let enrolled: Int
-    let held: Int
-    let waitlist: Int
+    package let text: [String]
+    package let seats: Int
+    package let baseEnrolled: Int
+    package let baseWaitlist: Int
+    package let enrolled: Int
+    package let held: Int
+    package let waitlist: Int
+
+    package init(id: Int64, courseID: Int64, text: [String], seats: Int, baseEnrolled: Int, baseWaitlist: Int, enrolled: Int, held: Int, waitlist: Int) {
+        self.id = id
+        self.courseID = courseID
+        self.text = text
+        self.seats = seats
+        self.baseEnrolled = baseEnrolled
+        self.baseWaitlist = baseWaitlist
+        self.enrolled = enrolled
+        self.held = held
+        self.waitlist = waitlist
+    }
 }
 
 /// A class row as an import writes it.
-struct ClassRowValues {
-    let id: Int64
-    let term: String
-    let courseID: Int64
-    let scheduleNumber: String
-    let section: String
-    let instructors: String
-    let meetingType: String
-    let seats: Int
-    let baseEnrolled: Int
-    let baseWaitlist: Int
-    let enrolled: Int
-    let waitlist: Int
-    let component: String
-    let links: String
+package struct ClassRowValues {
+    package let id: Int64
+    package let term: String
+    package let courseID: Int64
+    package let scheduleNumber: String
+    package let section: String
+    package let instructors: String
+    package let meetingType: String
+    package let seats: Int
+    package let baseEnrolled: Int
+    package let baseWaitlist: Int
+    package let enrolled: Int
+    package let waitlist: Int
+    package let component: String
+    package let links: String
 }
 
 /// The rows a catalog import reads and writes, inside one open transaction: each backend's
 /// catalog store answers it, so the import's rules (``CatalogImporter``) are written once.
-protocol CatalogImportRows {
+package protocol CatalogImportRows {
     /// Runs `body` in a savepoint: a row the database refuses is undone whole.
     func savepoint(_ body: () throws -> Void) throws
     /// Why the database refused a row, when `error` is a constraint violation.

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Ids already looked up during one import (subject codes; subject, number and suffix).
-struct ImportMemo {
-    var subjects: [String: Int64] = [:]
-    var courses: [String: Int64] = [:]
+package struct ImportMemo {
+    package var subjects: [String: Int64] = [:]
+    package var courses: [String: Int64] = [:]
 }
 
 
@@ -34,7 +34,7 @@ public struct CatalogImporter: Sendable {
     /// Applies the document through `db`, inside its transaction, and returns the report plus the
     /// ids of classes created or whose seats changed (the caller re-applies the waitlist policy
     /// to them and announces the ones that opened).
-    func apply(_ document: CatalogDocument, to db: some CatalogImportRows) throws -> (ImportReport, [Int64]) {
+    package func apply(_ document: CatalogDocument, to db: some CatalogImportRows) throws -> (ImportReport, [Int64]) {
         var report = ImportReport()
         report.rejected = document.rejected
         var reseated: [Int64] = []
@@ -91,7 +91,7 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    func applySubject(_ row: CatalogDocument.Subject, db: some CatalogImportRows, counts: inout ImportReport.Counts) throws {
+    package func applySubject(_ row: CatalogDocument.Subject, db: some CatalogImportRows, counts: inout ImportReport.Counts) throws {
         try db.savepoint {
             if let existing = try db.subject(code: row.code) {
                 if let wanted = row.id, wanted != existing.id { throw RowError("subject \(row.code) already has id \(existing.id), not \(wanted)") }
@@ -112,7 +112,7 @@ public struct CatalogImporter: Sendable {
         }
     }
 
-    func applyCourse(_ row: CatalogDocument.Course, db: some CatalogImportRows, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws {
+    package func applyCourse(_ row: CatalogDocument.Course, db: some CatalogImportRows, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws {
         try db.savepoint {
             guard let subjectID = try subjectID(code: row.subjectCode, db: db, memo: &memo) else { throw RowError("unknown subject '\(row.subjectCode)'") }
             let fields: [String] = [row.title, row.fullTitle, row.description, row.prerequisite, row.units]
@@ -131,7 +131,7 @@ public struct CatalogImporter: Sendable {
     }
 
     /// Returns the class id when it was created or its seats changed on an update.
-    func applyClass(_ row: CatalogDocument.Class, db: some CatalogImportRows, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws -> Int64? {
+    package func applyClass(_ row: CatalogDocument.Class, db: some CatalogImportRows, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws -> Int64? {
         var reseated: Int64?
         try ClassLimits.check(row)
         try db.savepoint {

@@ -11,4 +11,14 @@ public struct StoredGradebookAccount: Sendable, Equatable {
     public var sealedPassword: String
     public var createdAt: Date
     public var updatedAt: Date
+
+    package init(id: Int64, accountID: Int64, sourceID: Int64, username: String, sealedPassword: String, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.accountID = accountID
+        self.sourceID = sourceID
+        self.username = username
+        self.sealedPassword = sealedPassword
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }

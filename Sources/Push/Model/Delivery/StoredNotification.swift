@@ -24,4 +24,17 @@ public struct StoredNotification: Sendable, Equatable {
     /// When it may go (later than `createdAt` when quiet hours or the hourly budget held it).
     public var deliverAt: Date
     public var deliveredAt: Date?
+
+    package init(id: Int64, deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, state: State, attempts: Int, lastError: String?, createdAt: Date, deliverAt: Date, deliveredAt: Date?) {
+        self.id = id
+        self.deviceID = deviceID
+        self.uniqueKey = uniqueKey
+        self.notification = notification
+        self.state = state
+        self.attempts = attempts
+        self.lastError = lastError
+        self.createdAt = createdAt
+        self.deliverAt = deliverAt
+        self.deliveredAt = deliveredAt
+    }
 }

@@ -1,0 +1,147 @@
+public import Catalog
+import PostgresNIO
+import Storage
+
+/// ``CatalogImportRows`` on PostgreSQL, in the import's transaction. A row the database
+/// refuses (a unique or check violation) is undone by its savepoint, and the transaction goes on.
+struct PostgresImportRows: CatalogImportRows {
+    let transaction: PostgresTransaction
+
+    func savepoint(_ body: () throws -> Void) throws {
+        try transaction.savepoint(body)
+    }
+
+    func constraintViolation(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState], state.hasPrefix("23") else { return nil }
+        return error.serverInfo?[.message] ?? "constraint"
+    }
+
+    func subject(code: String) throws -> StoredSubject? {
+        try transaction.query("SELECT id, title, college FROM registration_subjects WHERE code = \(code)").first.map { row in
+            let (id, title, college) = try row.decode((Int64, String, String).self)
+            return StoredSubject(id: id, title: title, college: college)
+        }
+    }
+
+    func subjectCode(id: Int64) throws -> String? {
+        try transaction.query("SELECT code FROM registration_subjects WHERE id = \(id)").first?.decode(String.self)
+    }
+
+    func insertSubject(id: Int64?, code: String, title: String, college: String) throws {
+        if let id {
+            try transaction.execute("INSERT INTO registration_subjects (id, code, title, college) VALUES (\(id), \(code), \(title), \(college))")
+            // Keep the identity ahead of ids given explicitly.
+            try transaction.execute("""
+                SELECT setval(pg_get_serial_sequence('registration_subjects', 'id'), GREATEST((SELECT MAX(id) FROM registration_subjects), 1))
+                """)
+        } else {
+            try transaction.execute("INSERT INTO registration_subjects (code, title, college) VALUES (\(code), \(title), \(college))")
+        }
+    }
+
+    func updateSubject(id: Int64, title: String, college: String) throws {
+        try transaction.execute("UPDATE registration_subjects SET title = \(title), college = \(college) WHERE id = \(id)")
+    }
+
+    func course(subjectID: Int64, number: CourseNumber) throws -> StoredCourse? {
+        try transaction.query("""
+            SELECT id, title, full_title, description, prerequisite, units FROM registration_courses
+            WHERE subject_id = \(subjectID) AND number = \(number.number) AND suffix = \(number.suffix)
+            """).first.map { row in
+            let (id, title, fullTitle, description, prerequisite, units) = try row.decode((Int64, String, String, String, String, String).self)
+            return StoredCourse(id: id, fields: [title, fullTitle, description, prerequisite, units])
+        }
+    }
+
+    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws {
+        try transaction.execute("""
+            INSERT INTO registration_courses (subject_id, number, suffix, title, full_title, description, prerequisite, units)
+            VALUES (\(subjectID), \(number.number), \(number.suffix), \(fields[0]), \(fields[1]), \(fields[2]), \(fields[3]), \(fields[4]))
+            """)
+    }
+
+    func updateCourse(id: Int64, fields: [String]) throws {
+        try transaction.execute("""
+            UPDATE registration_courses SET title = \(fields[0]), full_title = \(fields[1]), description = \(fields[2]),
+                prerequisite = \(fields[3]), units = \(fields[4])
+            WHERE id = \(id)
+            """)
+    }
+
+    func classID(term: String, scheduleNumber: String) throws -> Int64? {
+        try PostgresCatalogStore().classID(term: term, scheduleNumber: scheduleNumber, in: transaction)
+    }
+
+    /// Positions in ``storedClass(id:)``'s query past the nine columns decoded as a tuple
+    /// (`id` … `base_enrolled`).
+    enum StoredClassColumn {
+        static let baseWaitlist = 9, enrolled = 10, held = 11, waitlist = 12, component = 13, links = 14
+    }
+
+    func storedClass(id: Int64) throws -> StoredClass? {
+        try transaction.query("""
+            SELECT id, term, course_id, schedule_number, section, instructors, meeting_type, seats, base_enrolled,
+                   base_waitlist, enrolled, held, waitlist, component, links FROM registration_classes WHERE id = \(id)
+            """).first.map { row in
+            let (id, term, courseID, scheduleNumber, section, instructors, meetingType, seats, baseEnrolled) =
+                try row.decode((Int64, String, Int64, String, String, String, String, Int, Int).self)
+            let cells = row.makeRandomAccess()
+            typealias C = StoredClassColumn
+            return StoredClass(
+                id: id, courseID: courseID,
+                text: [
+                    term, scheduleNumber, section, instructors, meetingType,
+                    try cells[C.component].decode(String.self), try cells[C.links].decode(String.self),
+                ],
+                seats: seats, baseEnrolled: baseEnrolled, baseWaitlist: try cells[C.baseWaitlist].decode(Int.self),
+                enrolled: try cells[C.enrolled].decode(Int.self), held: try cells[C.held].decode(Int.self),
+                waitlist: try cells[C.waitlist].decode(Int.self)
+            )
+        }
+    }
+
+    func meetings(of classID: Int64) throws -> [Meeting] {
+        try PostgresCatalogStore.classSeats(of: [classID], in: transaction)[classID]?.meetings ?? []
+    }
+
+    func nextClassID() throws -> Int64 {
+        try PostgresCatalogStore().nextClassID(in: transaction)
+    }
+
+    func insertClass(_ v: ClassRowValues) throws {
+        try transaction.execute("""
+            INSERT INTO registration_classes (id, term, course_id, schedule_number, section, instructors, meeting_type,
+                seats, base_enrolled, base_waitlist, enrolled, waitlist, component, links)
+            VALUES (\(v.id), \(v.term), \(v.courseID), \(v.scheduleNumber), \(v.section), \(v.instructors), \(v.meetingType),
+                \(v.seats), \(v.baseEnrolled), \(v.baseWaitlist), \(v.enrolled), \(v.waitlist), \(v.component), \(v.links))
+            """)
+    }
+
+    func updateClass(_ v: ClassRowValues) throws {
+        try transaction.execute("""
+            UPDATE registration_classes SET term = \(v.term), course_id = \(v.courseID), schedule_number = \(v.scheduleNumber),
+                section = \(v.section), instructors = \(v.instructors), meeting_type = \(v.meetingType), seats = \(v.seats),
+                base_enrolled = \(v.baseEnrolled), base_waitlist = \(v.baseWaitlist), enrolled = \(v.enrolled), waitlist = \(v.waitlist),
+                component = \(v.component), links = \(v.links), revision = revision + 1
+            WHERE id = \(v.id)
+            """)
+    }
+
+    func insertMeetings(_ meetings: [Meeting], classID: Int64) throws {
+        for (ordinal, meeting) in meetings.enumerated() {
+            try transaction.execute("""
+                INSERT INTO registration_meetings (class_id, ordinal, days, start_minute, end_minute, building, room, kind)
+                VALUES (\(classID), \(ordinal), \(Int(meeting.days.rawValue)), \(meeting.start?.minutes), \(meeting.end?.minutes),
+                    \(meeting.building), \(meeting.room), \(meeting.kind))
+                """)
+        }
+    }
+
+    func deleteMeetings(classID: Int64) throws {
+        try transaction.execute("DELETE FROM registration_meetings WHERE class_id = \(classID)")
+    }
+
+    func bumpVersion() throws {
+        try PostgresCatalogStore().bumpVersion(in: transaction)
+    }
+}

@@ -1,0 +1,54 @@
+public import Catalog
+public import Contracts
+import PostgresNIO
+import Storage
+
+/// ``TermStoring`` on PostgreSQL: `catalog_terms`, kept as on SQLite (``StoredTermText``).
+public struct PostgresTermStore: TermStoring {
+    public init() {}
+
+    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days"
+
+    static func term(_ row: PostgresRow) throws -> Term {
+        let (id, name, firstDay, lastDay, timeZone, holidays, transferDays) = try row.decode((String, String, String, String, String, String, String).self)
+        return try StoredTermText.term(
+            id: id, name: name, firstDay: firstDay, lastDay: lastDay, timeZone: timeZone, holidays: holidays, transferDays: transferDays
+        )
+    }
+
+    public func terms(in transaction: any StoreTransaction) throws -> [Term] {
+        try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM catalog_terms ORDER BY first_day, id").map(Self.term)
+    }
+
+    public func term(id: String, in transaction: any StoreTransaction) throws -> Term? {
+        try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM catalog_terms WHERE id = \(id)").first.map(Self.term)
+    }
+
+    @discardableResult
+    public func upsert(_ term: Term, in transaction: any StoreTransaction) throws -> Bool {
+        let (holidays, transferDays) = try StoredTermText.lists(of: term)
+        // xmax = 0 marks a row this statement inserted rather than updated.
+        return try transaction.postgres().query("""
+            INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
+            VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays))
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, first_day = excluded.first_day, last_day = excluded.last_day,
+                time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days
+            RETURNING (xmax = 0)
+            """).first?.decode(Bool.self) ?? false
+    }
+
+    public func create(_ term: Term, in transaction: any StoreTransaction) throws {
+        let (holidays, transferDays) = try StoredTermText.lists(of: term)
+        let inserted = try transaction.postgres().execute("""
+            INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
+            VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays))
+            ON CONFLICT (id) DO NOTHING
+            """)
+        guard inserted == 1 else { throw CatalogError.termExists(term.id) }
+    }
+
+    @discardableResult
+    public func delete(id: String, in transaction: any StoreTransaction) throws -> Bool {
+        try transaction.postgres().execute("DELETE FROM catalog_terms WHERE id = \(id)") > 0
+    }
+}

@@ -1,0 +1,50 @@
+public import Contracts
+public import Foundation
+public import Gradebook
+import PostgresNIO
+import Storage
+
+/// ``GradebookSourceStoring`` on PostgreSQL.
+public struct PostgresGradebookSourceStore: GradebookSourceStoring {
+    public init() {}
+
+    static let columns = "id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency, requests_per_minute, development"
+
+    /// A source from its row; one that no longer reads as a source (edited by hand) is skipped.
+    static func source(_ row: PostgresRow) throws -> GradebookSource? {
+        let (id, name, kind, baseURL, authStyle, interval, concurrency, perMinute, development) =
+            try row.decode((Int64, String, String, String, String, Int, Int, Int, Bool).self)
+        guard let kind = GradebookSource.Kind(rawValue: kind), let style = GradebookSource.AuthStyle(rawValue: authStyle), let url = URL(string: baseURL)
+        else { return nil }
+        return GradebookSource(
+            id: id, name: name, kind: kind, baseURL: url, authStyle: style, pollIntervalSeconds: interval, maxConcurrency: concurrency,
+            requestsPerMinute: perMinute, development: development
+        )
+    }
+
+    public func sources(in transaction: any StoreTransaction) throws -> [GradebookSource] {
+        try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_sources ORDER BY id").compactMap(Self.source)
+    }
+
+    public func source(id: Int64, in transaction: any StoreTransaction) throws -> GradebookSource? {
+        try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_sources WHERE id = \(id)").first.flatMap(Self.source)
+    }
+
+    public func upsert(_ source: GradebookSource, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+        try transaction.postgres().query("""
+            INSERT INTO gradebook_sources (id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency,
+                requests_per_minute, development, created_at, updated_at)
+            VALUES (\(source.id), \(source.name), \(source.kind.rawValue), \(source.baseURL.absoluteString), \(source.authStyle.rawValue),
+                \(source.pollIntervalSeconds), \(source.maxConcurrency), \(source.requestsPerMinute), \(source.development), \(now), \(now))
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, kind = excluded.kind, base_url = excluded.base_url,
+                auth_style = excluded.auth_style, poll_interval_seconds = excluded.poll_interval_seconds,
+                max_concurrency = excluded.max_concurrency, requests_per_minute = excluded.requests_per_minute,
+                development = excluded.development, updated_at = excluded.updated_at
+            RETURNING (xmax = 0)
+            """).first?.decode(Bool.self) ?? false
+    }
+
+    public func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        try transaction.postgres().execute("DELETE FROM gradebook_sources WHERE id = \(id)") > 0
+    }
+}

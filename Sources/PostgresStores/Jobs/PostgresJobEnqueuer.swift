@@ -1,0 +1,55 @@
+public import Contracts
+public import Foundation
+import GatewayCore
+public import Jobs
+import PostgresNIO
+import Storage
+
+/// ``JobEnqueuing`` on PostgreSQL, inside the caller's transaction (the transactional outbox):
+/// the job exists if and only if the caller's change commits. The partial unique index
+/// `jobs_unique_live` keeps one live job per unique key across every instance. A
+/// `NOTIFY gateway_jobs` sent in the same transaction rings every instance's workers when it
+/// commits (``PostgresJobDoorbell``).
+public struct PostgresJobEnqueuer: JobEnqueuing {
+    public init() {}
+
+    /// The channel every instance listens on; the payload is the queue's name.
+    public static let channel = "gateway_jobs"
+
+    @discardableResult
+    public func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
+        try Self.enqueue(job, in: transaction.postgres(), now: now)
+    }
+
+    static func enqueue(_ job: NewJob, in transaction: PostgresTransaction, now: Date) throws -> JobEnqueuer.Result {
+        guard !job.kind.isEmpty, !job.queue.isEmpty else { throw InvalidJob(reason: "a job needs a kind and a queue") }
+        let nowMs = now.millisecondsSince1970
+        let runAt = job.runAt?.millisecondsSince1970 ?? nowMs
+        let state: JobState = runAt > nowMs ? .scheduled : .available
+        let args = String(decoding: job.args, as: UTF8.self)
+        let inserted = try transaction.query("""
+            INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at)
+            VALUES (\(job.queue), \(job.kind), \(args), \(state.rawValue), \(job.maxAttempts), \(job.priority), \(runAt), \(job.uniqueKey), \(nowMs))
+            ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
+            DO NOTHING
+            RETURNING id
+            """)
+        if let row = inserted.first {
+            if state == .available { try transaction.execute("SELECT pg_notify(\(Self.channel), \(job.queue))") }
+            return JobEnqueuer.Result(id: try row.decode(Int64.self), state: state, duplicate: false)
+        }
+        guard let key = job.uniqueKey,
+            let existing = try transaction.query("""
+                SELECT id, state FROM jobs WHERE unique_key = \(key) AND state IN ('available', 'scheduled', 'running', 'retryable')
+                """).first
+        else { throw InvalidJob(reason: "the job was neither inserted nor found under its unique key") }
+        let (id, existingState) = try existing.decode((Int64, String).self)
+        return JobEnqueuer.Result(id: id, state: JobState(rawValue: existingState) ?? .available, duplicate: true)
+    }
+}
+
+/// A job that could not be enqueued: a programming error, not an operator's.
+struct InvalidJob: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
+}

@@ -1,0 +1,28 @@
+public import Contracts
+public import Foundation
+import PostgresNIO
+public import Registration
+import Storage
+
+/// ``SeatStateStoring`` on PostgreSQL, in the transaction that changes the seats.
+public struct PostgresSeatStateStore: SeatStateStoring {
+    public init() {}
+
+    public func openStates(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: Bool] {
+        let ids = Array(ids)
+        guard !ids.isEmpty else { return [:] }
+        var states: [Int64: Bool] = [:]
+        for row in try transaction.postgres().query("SELECT class_id, open FROM registration_seat_states WHERE class_id = ANY(\(ids))") {
+            let (id, open) = try row.decode((Int64, Bool).self)
+            states[id] = open
+        }
+        return states
+    }
+
+    public func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+        try transaction.postgres().execute("""
+            INSERT INTO registration_seat_states (class_id, open, changed_at) VALUES (\(classID), \(open), \(now))
+            ON CONFLICT (class_id) DO UPDATE SET open = excluded.open, changed_at = excluded.changed_at
+            """)
+    }
+}

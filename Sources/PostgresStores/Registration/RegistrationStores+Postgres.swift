@@ -1,0 +1,15 @@
+public import Catalog
+public import Jobs
+public import Registration
+public import Storage
+
+extension RegistrationStores {
+    /// The PostgreSQL stores, writing through the catalog's store and the job system's
+    /// enqueuer in the same units of work.
+    public static func postgres(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
+        RegistrationStores(
+            students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(catalog: catalog), seatStates: PostgresSeatStateStore(),
+            catalog: catalog, jobs: jobs
+        )
+    }
+}

@@ -1,0 +1,64 @@
+public import Auth
+import GRDB
+public import Storage
+
+/// ``AuthSchema``'s migrations on SQLite.
+extension AuthSchema: SchemaModule {
+    public static let migrations: [Migration] = [
+        Migration("auth.001.accounts-and-tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL UNIQUE,
+                    email TEXT,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('student', 'instructor', 'admin')),
+                    created_at DATETIME NOT NULL,
+                    disabled INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE UNIQUE INDEX accounts_email ON accounts(email) WHERE email IS NOT NULL;
+                CREATE TABLE access_tokens (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at DATETIME NOT NULL,
+                    expires_at DATETIME NOT NULL,
+                    revoked_at DATETIME
+                );
+                CREATE INDEX access_tokens_account ON access_tokens(account_id);
+                CREATE INDEX access_tokens_expiry ON access_tokens(expires_at);
+                """)
+        },
+        Migration("auth.002.server-secret") { db in
+            // A random key made once per database: usernames and addresses are kept in the
+            // sign-in throttle and written to logs only as HMACs under it.
+            try db.execute(sql: """
+                CREATE TABLE auth_secrets (
+                    name TEXT PRIMARY KEY,
+                    value BLOB NOT NULL CHECK (length(value) >= 32)
+                ) WITHOUT ROWID;
+                INSERT INTO auth_secrets (name, value) VALUES ('server-key', randomblob(32));
+                """)
+        },
+        Migration("auth.003.shared-sign-in-throttle") { db in
+            // The sign-in throttle's counters, shared by every process on the file: one row per
+            // attempt reserved or failure counted, on a counter (an HMAC tag), with the
+            // reservation it belongs to (0 for failures counted against an address); and the
+            // (username, address) pairs that signed in lately.
+            try db.execute(sql: """
+                CREATE TABLE auth_sign_in_entries (
+                    counter BLOB NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    reservation INTEGER NOT NULL
+                );
+                CREATE INDEX auth_sign_in_entries_counter ON auth_sign_in_entries(counter, at_ms);
+                CREATE INDEX auth_sign_in_entries_reservation ON auth_sign_in_entries(reservation) WHERE reservation <> 0;
+                CREATE INDEX auth_sign_in_entries_age ON auth_sign_in_entries(at_ms);
+                CREATE TABLE auth_known_addresses (
+                    pair BLOB PRIMARY KEY,
+                    signed_in_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        },
+    ]
+}

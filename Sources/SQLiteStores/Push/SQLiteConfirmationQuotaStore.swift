@@ -1,0 +1,42 @@
+public import Contracts
+public import Foundation
+import GRDB
+public import Push
+import Storage
+
+/// ``ConfirmationQuotaStoring`` on SQLite (`push_confirmation_sends`, `push_secrets`).
+public struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
+    public init() {}
+
+    public func recipientSecret(in transaction: any StoreTransaction) throws -> Data {
+        let db = try transaction.sqlite()
+        guard let secret = try Data.fetchOne(db, sql: "SELECT value FROM push_secrets WHERE name = ?", arguments: [PushSecretName.confirmationRecipients])
+        else { throw MissingSecret(name: PushSecretName.confirmationRecipients) }
+        return secret
+    }
+
+    public func sends(channel: ConfirmableChannel, recipient: Data, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+        let db = try transaction.sqlite()
+        return try Date.fetchAll(
+            db, sql: "SELECT sent_at FROM push_confirmation_sends WHERE channel = ? AND recipient = ? AND sent_at > ? ORDER BY sent_at",
+            arguments: [channel.rawValue, recipient, since]
+        )
+    }
+
+    public func sendCount(channel: ConfirmableChannel, since: Date, in transaction: any StoreTransaction) throws -> (count: Int, oldest: Date?) {
+        let db = try transaction.sqlite()
+        let row = try Row.fetchOne(
+            db, sql: "SELECT count(*) AS n, min(sent_at) AS oldest FROM push_confirmation_sends WHERE channel = ? AND sent_at > ?",
+            arguments: [channel.rawValue, since]
+        )
+        return (row?["n"] ?? 0, row?["oldest"])
+    }
+
+    public func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM push_confirmation_sends WHERE sent_at <= ?", arguments: [at.addingTimeInterval(-RecipientQuota.window)])
+        try db.execute(
+            sql: "INSERT INTO push_confirmation_sends (channel, recipient, sent_at) VALUES (?, ?, ?)", arguments: [channel.rawValue, recipient, at]
+        )
+    }
+}

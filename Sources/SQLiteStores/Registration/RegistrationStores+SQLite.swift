@@ -1,0 +1,15 @@
+public import Catalog
+public import Jobs
+public import Registration
+public import Storage
+
+extension RegistrationStores {
+    /// The SQLite stores, on the service's one database file, writing through the catalog's
+    /// store and the job system's enqueuer in the same transactions.
+    public static func sqlite(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
+        RegistrationStores(
+            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), seatStates: SQLiteSeatStateStore(), catalog: catalog,
+            jobs: jobs
+        )
+    }
+}

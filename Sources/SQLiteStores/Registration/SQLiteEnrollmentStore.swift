@@ -1,0 +1,244 @@
+public import Catalog
+public import Contracts
+public import Foundation
+import GRDB
+public import Registration
+import Storage
+
+/// ``EnrollmentStoring`` on SQLite: SQL for enrollments, waitlists and offers, each method inside
+/// the caller's transaction; the service wraps each use case in one write transaction.
+public struct SQLiteEnrollmentStore: EnrollmentStoring {
+    /// The Catalog's store, whose seat counters enrollments move.
+    let catalog: any CatalogStoring
+
+    public init(catalog: any CatalogStoring = SQLiteCatalogStore()) { self.catalog = catalog }
+
+    // MARK: Enrollments
+
+    /// The classes a student is enrolled in, by class id.
+    public func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT class_id, enrolled_at FROM registration_enrollments WHERE student_id = ? ORDER BY class_id"),
+            arguments: [studentID]
+        ).map { Enrollment(classID: $0["class_id"], enrolledAt: $0["enrolled_at"]) }
+    }
+
+    public func isEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_enrollments WHERE student_id = ? AND class_id = ?)"),
+            arguments: [studentID, classID]
+        ) ?? false
+    }
+
+    public func enroll(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (?, ?, ?)")
+            .execute(arguments: [studentID, classID, now])
+        try catalog.adjustSeats(classID: classID, enrolled: 1, in: db)
+    }
+
+    /// Removes an enrollment; false when there was none.
+    public func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: "DELETE FROM registration_enrollments WHERE student_id = ? AND class_id = ?")
+            .execute(arguments: [studentID, classID])
+        guard db.changesCount > 0 else { return false }
+        try catalog.adjustSeats(classID: classID, enrolled: -1, in: db)
+        return true
+    }
+
+    // MARK: Waitlists
+
+    /// The student's waitlist places, with positions counted among the gateway's entries.
+    public func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT w.class_id, w.joined_at,
+                       (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id) AS position
+                FROM registration_waitlist w WHERE w.student_id = ? ORDER BY w.class_id
+                """),
+            arguments: [studentID]
+        ).map { WaitlistPlace(classID: $0["class_id"], position: $0["position"], joinedAt: $0["joined_at"]) }
+    }
+
+    /// How many waitlists the student is on.
+    public func waitlistCount(of studentID: Int64, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE student_id = ?"), arguments: [studentID]) ?? 0
+    }
+
+    public func isWaitlisted(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_waitlist WHERE student_id = ? AND class_id = ?)"),
+            arguments: [studentID, classID]
+        ) ?? false
+    }
+
+    /// Adds the student at the end of the line and returns their position.
+    public func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: "INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (?, ?, ?)")
+            .execute(arguments: [studentID, classID, now])
+        let entry = db.lastInsertedRowID
+        try catalog.adjustSeats(classID: classID, waitlist: 1, in: db)
+        return try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = ? AND id <= ?"),
+            arguments: [classID, entry]
+        ) ?? 1
+    }
+
+    /// Removes the student from the line; false when they were not in it.
+    public func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: "DELETE FROM registration_waitlist WHERE student_id = ? AND class_id = ?")
+            .execute(arguments: [studentID, classID])
+        guard db.changesCount > 0 else { return false }
+        try catalog.adjustSeats(classID: classID, waitlist: -1, in: db)
+        return true
+    }
+
+    /// The line for a class: student ids, first in line first.
+    public func line(of classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
+        let db = try transaction.sqlite()
+        return try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT student_id FROM registration_waitlist WHERE class_id = ? ORDER BY id"),
+            arguments: [classID]
+        )
+    }
+
+    /// Every student enrolled in, waitlisted for or holding an open offer for a class.
+    public func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
+        let db = try transaction.sqlite()
+        return try Int64.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT student_id FROM registration_enrollments WHERE class_id = ?
+                UNION SELECT student_id FROM registration_waitlist WHERE class_id = ?
+                UNION SELECT student_id FROM registration_offers WHERE class_id = ? AND state = 'open'
+                ORDER BY student_id
+                """),
+            arguments: [classID, classID, classID]
+        )
+    }
+
+    // MARK: Rosters
+
+    static let profileColumns = "s.account_id, s.red_id, s.first_name, s.last_name, s.email, s.created_at"
+
+    /// The students enrolled in a class with when they enrolled, first enrolled first.
+    public func enrolledStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT \(Self.profileColumns), e.enrolled_at AS since FROM registration_enrollments e
+                JOIN registration_students s ON s.account_id = e.student_id WHERE e.class_id = ? ORDER BY e.enrolled_at, s.account_id
+                """),
+            arguments: [classID]
+        ).map { (SQLiteStudentStore.profile(from: $0), $0["since"]) }
+    }
+
+    /// The class's waitlist in line order, with when each joined.
+    public func waitlistedStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT \(Self.profileColumns), w.joined_at AS since FROM registration_waitlist w
+                JOIN registration_students s ON s.account_id = w.student_id WHERE w.class_id = ? ORDER BY w.id
+                """),
+            arguments: [classID]
+        ).map { (SQLiteStudentStore.profile(from: $0), $0["since"]) }
+    }
+
+    // MARK: Offers
+
+    public func openOffer(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> SeatOffer? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers
+                WHERE student_id = ? AND class_id = ? AND state = 'open'
+                """),
+            arguments: [studentID, classID]
+        ).map(Self.offer(from:))
+    }
+
+    public func openOffers(of studentID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers
+                WHERE student_id = ? AND state = 'open' ORDER BY class_id
+                """),
+            arguments: [studentID]
+        ).map(Self.offer(from:))
+    }
+
+    public func openOffers(ofClass classID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers
+                WHERE class_id = ? AND state = 'open' ORDER BY id
+                """),
+            arguments: [classID]
+        ).map(Self.offer(from:))
+    }
+
+    public func offer(id: Int64, in transaction: any StoreTransaction) throws -> (SeatOffer, SeatOfferStatus)? {
+        let db = try transaction.sqlite()
+        return try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, class_id, student_id, offered_at, expires_at, state FROM registration_offers WHERE id = ?"),
+            arguments: [id]
+        ).map { (Self.offer(from: $0), SeatOfferStatus(rawValue: $0["state"]) ?? .expired) }
+    }
+
+    /// Open offers whose claim window has passed, optionally only for one class.
+    public func dueOffers(classID: Int64?, now: Date, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+        let db = try transaction.sqlite()
+        var sql = "SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers WHERE state = 'open' AND expires_at <= ?"
+        var arguments: StatementArguments = [now]
+        if let classID {
+            sql += " AND class_id = ?"
+            arguments += [classID]
+        }
+        return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY id"), arguments: arguments).map(Self.offer(from:))
+    }
+
+    public func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in transaction: any StoreTransaction) throws -> SeatOffer {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: """
+                INSERT INTO registration_offers (class_id, student_id, offered_at, expires_at, state)
+                VALUES (?, ?, ?, ?, 'open')
+                """).execute(arguments: [classID, studentID, now, expiresAt])
+        let id = db.lastInsertedRowID
+        try catalog.adjustSeats(classID: classID, held: 1, in: db)
+        return SeatOffer(id: id, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
+    }
+
+    /// Closes an open offer as claimed, declined or expired; false when it was not open.
+    public func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        guard let classID = try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open' RETURNING class_id"),
+            arguments: [state.rawValue, now, id]
+        ) else { return false }
+        try catalog.adjustSeats(classID: classID, held: -1, in: db)
+        return true
+    }
+
+    /// Removes every enrollment, waitlist entry and offer of a class that is being deleted
+    /// (its seat counters go with it).
+    public func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        for table in ["registration_offers", "registration_waitlist", "registration_enrollments"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE class_id = ?", arguments: [classID])
+        }
+    }
+
+    static func offer(from row: Row) -> SeatOffer {
+        SeatOffer(id: row["id"], classID: row["class_id"], studentID: row["student_id"], offeredAt: row["offered_at"], expiresAt: row["expires_at"])
+    }
+}
