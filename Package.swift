@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "GatewayHTTP",
             dependencies: [
-                "GatewayCore",
+                "GatewayCore", "Storage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,10 +106,11 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "GatewayCore", "GatewayHTTP", "Storage",
+                "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "Contracts",
             ],
             swiftSettings: swiftSettings
@@ -129,7 +130,7 @@ let package = Package(
         .target(
             name: "Scheduling",
             dependencies: [
-                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage",
+                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -233,7 +234,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -289,7 +289,14 @@ let package = Package(
         // One test target per module, on that module and what it stands on; one for the whole app.
         .target(
             name: "TestSupport",
-            dependencies: ["Storage", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Storage", "GatewayCore", "GatewayHTTP", "Jobs",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -329,7 +336,10 @@ let package = Package(
             dependencies: [
                 "SQLiteStores", "PostgresStores",
                 "Jobs", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                "GatewayHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -339,6 +349,8 @@ let package = Package(
             dependencies: [
                 "SQLiteStores", "PostgresStores", "Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

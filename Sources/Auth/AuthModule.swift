@@ -10,7 +10,7 @@ public import Storage
 /// outside: a transaction runner and its account store, the password hasher, a clock, the
 /// settings, and the revocations other modules want run when an account's credentials change
 /// (Scheduling's calendar feeds). It gives back the service, its routes and its housekeeping.
-public struct AuthModule: Sendable {
+public struct AuthModule: GatewayModule {
     /// What a deployment configured for sign-in.
     public struct Settings: Sendable {
         public var tokens: AuthService.Settings

@@ -1,9 +1,13 @@
 public import Foundation
+public import GatewayHTTP
+public import Hummingbird
+public import Jobs
+public import ServiceLifecycle
 public import Storage
 
 /// The class catalog and its academic terms, built in one place from a transaction runner and
 /// the module's stores. Registration and Scheduling read the catalog through ``catalog``.
-public struct CatalogModule: Sendable {
+public struct CatalogModule: GatewayModule {
     public let catalog: CatalogService
     /// The catalog's academic terms (`/v1/terms`, `/v1/admin/terms`).
     public let terms: TermService
@@ -24,5 +28,26 @@ public struct CatalogModule: Sendable {
     public func followChanges() async {
         guard let changes else { return }
         await catalog.cache.follow(changes)
+    }
+
+    /// The catalog's routes (``CatalogRoutes``).
+    public var routes: CatalogRoutes { CatalogRoutes(catalog: catalog, terms: terms) }
+
+    /// On PostgreSQL, following other instances' changes (``followChanges()``); nothing on SQLite.
+    public var backgroundServices: [any Service] {
+        guard changes != nil else { return [] }
+        return [BackgroundTask(name: "catalog-changes") { await followChanges() }]
+    }
+}
+
+/// Every HTTP route of the Catalog module: browsing at `/v1/catalog/...` and the academic terms
+/// (`/v1/terms`, `/v1/admin/terms`).
+public struct CatalogRoutes: ModuleRoutes {
+    let catalog: CatalogService
+    let terms: TermService
+
+    public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
+        V1CatalogRoutes(service: catalog).register(with: guarded, on: router)
+        V1TermRoutes(service: terms).register(with: guarded, on: router)
     }
 }

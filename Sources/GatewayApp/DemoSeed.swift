@@ -27,31 +27,31 @@ struct DemoSeed {
     ]
 
     func run() async throws {
-        try await app.registration.admin.seedDemoCatalogIfEmpty()
+        try await app.modules.registration.service.admin.seedDemoCatalogIfEmpty()
         // A term for every term the demo catalog uses (missing ones only: an admin's edits stay).
-        let terms = try await app.terms.seed(DemoTerms.all)
+        let terms = try await app.modules.catalog.terms.seed(DemoTerms.all)
         if !terms.isEmpty { app.logger.info("demo: seeded terms", metadata: ["terms": "\(terms.joined(separator: ","))"]) }
         // Ranking data for part of the catalog, so builds show the "missing = median" rule.
-        let rated = try await app.ratings.seedDemo(from: app.catalog.snapshot().index)
+        let rated = try await app.modules.scheduling.ratings.seedDemo(from: app.modules.catalog.catalog.snapshot().index)
         if rated.courses > 0 { app.logger.info("demo: seeded ratings", metadata: ["courses": "\(rated.courses)", "instructors": "\(rated.instructors)"]) }
         // Gradebook source 1: the simulator this demo mounts (its port is set again once bound).
-        _ = try await app.gradebookSources.put(app.demoGradebookSource(port: app.configuration.port))
-        guard try await app.auth.accountCount() == 0 else {
+        _ = try await app.modules.gradebook.sources.put(app.demoGradebookSource(port: app.configuration.port))
+        guard try await app.modules.auth.service.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return
         }
         var lines: [String] = []
         for account in Self.accounts {
             let password = app.configuration.demoPasswords == .documented ? account.password : Self.generatedPassword()
-            _ = try await app.auth.createAccount(username: account.username, email: nil, password: password, role: account.role)
+            _ = try await app.modules.auth.service.createAccount(username: account.username, email: nil, password: password, role: account.role)
             lines.append("  \(account.username) / \(password) (\(account.role.rawValue))")
         }
         // On standard output, once, for the person who started the demo; never in the log.
         let notice = "demo accounts (shown once; this database is marked as a demo and serves only with --demo):\n" + lines.joined(separator: "\n") + "\n"
         FileHandle.standardOutput.write(Data(notice.utf8))
-        try await app.registration.students.seedDemoStudentProfile(username: "student")
+        try await app.modules.registration.service.students.seedDemoStudentProfile(username: "student")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
-        app.jobs.registry.schedule(
+        app.modules.jobs.runtime.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)
         )
         app.logger.warning("demo: seeded demo accounts; never expose a demo database")

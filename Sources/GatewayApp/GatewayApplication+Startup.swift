@@ -5,13 +5,6 @@ import Storage
 /// What the application checks and prepares before it serves: the vault's sealed values, the
 /// demo mark, and the demo's data.
 extension GatewayApplication {
-    /// Every table of values the vault seals (key rotation and the audit walk them): stored
-    /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,
-    /// Web Push keys).
-    public var vaultRows: [any VaultRows] {
-        gradebook.vaultRows + [SealedSecretVaultRows(pushModule.deviceKeyRows)]
-    }
-
     /// Demo data only in a database made for it: `--demo` marks a new database; a marked one
     /// refuses to serve without `--demo` (its accounts' passwords were published or printed),
     /// and an unmarked one (real data) refuses `--demo` (which would add those accounts to it).
@@ -44,12 +37,12 @@ extension GatewayApplication {
     /// Refuses to serve while stored credentials are sealed under keys this server doesn't have
     /// (``VaultAudit``): they would all answer 503, and new ones would be sealed beside them.
     public func checkVault() async throws {
-        let report = try await VaultAudit().audit(rows: vaultRows, ring: vault.ring)
+        let report = try await VaultAudit().audit(rows: modules.vaultRows, ring: modules.vault.ring)
         guard !report.unreadable.isEmpty else { return }
         let keys = report.unknownKeyIDs.isEmpty ? "" : " (sealed under key \(report.unknownKeyIDs.joined(separator: ", ")))"
         throw StartupRefusal(
             "\(report.unreadable.count) of \(report.checked) stored credentials can't be opened with the vault's keys\(keys): "
-                + "the key file (\(vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
+                + "the key file (\(modules.vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
                 + "`gateway vault forget-unreadable --database \(storage) --yes` to delete those stored accounts."
         )
     }

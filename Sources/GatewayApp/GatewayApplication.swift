@@ -35,45 +35,17 @@ public struct GatewayApplication: Sendable {
     public let configuration: GatewayConfiguration
     /// The database: the SQLite file, or the PostgreSQL database all instances share.
     public let storage: GatewayStorage
-    public let clock: any GatewayClock
-    public let auth: AuthService
-    public let catalog: CatalogService
-    /// The Catalog module, as its factory built it (its change feed on PostgreSQL).
-    public let catalogModule: CatalogModule
-    /// The catalog's academic terms (`/v1/terms`, `/v1/admin/terms`).
-    public let terms: TermService
-    public let registration: RegistrationService
-    /// The schedule builder, saved schedules, calendars and ranking data.
-    public let scheduling: SchedulingModule
-    public let builds: BuildService
-    public let savedSchedules: SavedScheduleService
-    public let calendars: CalendarService
-    public let ratings: RatingService
-    /// Upstream gradebooks: sources, stored accounts (vault) and reading.
-    public let gradebookSources: GradebookSourceService
-    public let gradebookAccounts: GradebookAccountService
-    public let gradebooks: GradebookService
-    public let vault: VaultKeyProvider
-    /// Devices and notification delivery.
-    public let devices: DeviceService
-    public let push: PushService
-    public let quickHAC: QuickHACService
-    public let seatAlerts: SeatAlertService
-    public let pushPreferences: PreferenceService
-    public let gradebookAlertPreferences: GradebookAlertPreferenceService
-    /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
-    public let vapidKeys: VAPIDKeys?
-    public let deviceGradebookAccounts: DeviceAccountService
-    /// The Gradebook and Push modules, as their factories built them.
-    public let gradebook: GradebookModule
-    public let pushModule: PushModule
-    public let routes: RouteRegistry
-    /// The student web app and operator console files (`/`, `/admin/`), read once.
-    public let webAssets: WebAssets
     public let logger: Logger
-    /// The job system: register handlers and schedules on `jobs.registry`; enqueue with
-    /// `jobs.enqueuer` inside your transaction or `jobs.service.enqueue(_:)`.
-    public let jobs: JobsRuntime
+    /// The seven feature modules, each as its factory built it (``GatewayModules``).
+    public let modules: GatewayModules
+    /// Every mounted route with its access level, filled by ``makeRouter()``.
+    public let routes: RouteRegistry
+    /// The clock every module reads (a manual one in tests).
+    public let clock: any GatewayClock
+    /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
+    let vapidKeys: VAPIDKeys?
+    /// The student web app and operator console files (`/`, `/admin/`), read once.
+    let webAssets: WebAssets
 
     /// Opens and migrates the database, then composes the modules. Each module is built by
     /// its one factory from its stores (``GatewayStores``: the backend's seam) and what it
@@ -93,12 +65,12 @@ public struct GatewayApplication: Sendable {
         let isNew = try storage.isNew()
         try storage.migrate()
         try Self.checkDemoMark(storage: storage, demo: configuration.demo, isNew: isNew)
-        self.vault = try VaultKeyProvider(
+        let vault = try VaultKeyProvider(
             source: storage.vaultKeySource(environment: configuration.environment, keyFile: configuration.vaultKeyFile)
         )
         let stores = storage.stores(vault: vault)
 
-        self.jobs = JobsRuntime(transactions: database, stores: stores.jobs, clock: clock, configuration: configuration.jobs, logger: logger)
+        let jobs = JobsRuntime(transactions: database, stores: stores.jobs, clock: clock, configuration: configuration.jobs, logger: logger)
         let auth = try AuthModule.live(
             transactions: database, store: stores.accounts, signInLedger: stores.signInLedger, hasher: configuration.makePasswordHasher(), clock: clock,
             settings: configuration.authSettings, revocations: [SchedulingModule.credentialRevocation(stores: stores.scheduling)],
@@ -132,36 +104,13 @@ public struct GatewayApplication: Sendable {
             classes: registration.classDirectory, clock: clock, settings: delivery.settings
         )
 
-        Diagnostics.register(in: jobs.registry)
-        try auth.register(in: jobs.registry)
-        try registration.register(in: jobs.registry)
-        try gradebook.register(in: jobs.registry)
-        try push.register(in: jobs.registry)
-
-        self.auth = auth.service
-        self.catalog = catalog.catalog
-        self.catalogModule = catalog
-        self.terms = catalog.terms
-        self.registration = registration.service
-        self.scheduling = scheduling
-        self.ratings = scheduling.ratings
-        self.builds = scheduling.builds
-        self.savedSchedules = scheduling.savedSchedules
-        self.calendars = scheduling.calendars
-        self.gradebook = gradebook
-        self.gradebookSources = gradebook.sources
-        self.gradebookAccounts = gradebook.accounts
-        self.gradebooks = gradebook.gradebooks
-        self.deviceGradebookAccounts = gradebook.deviceAccounts
-        self.pushModule = push
+        self.modules = GatewayModules(
+            jobs: JobsModule(runtime: jobs), auth: auth, catalog: catalog, registration: registration, scheduling: scheduling,
+            gradebook: gradebook, push: push, vault: vault
+        )
         self.vapidKeys = delivery.vapidKeys
-        self.devices = push.devices
-        self.push = push.push
-        self.quickHAC = push.quickHAC
-        self.seatAlerts = push.seatAlerts
-        self.pushPreferences = push.preferences
-        self.gradebookAlertPreferences = push.gradebookAlertPreferences
         self.routes = RouteRegistry()
+        for module in modules.all { try module.register(in: jobs.registry) }
         self.webAssets = WebAssets.installed()
     }
 
@@ -179,7 +128,7 @@ public struct GatewayApplication: Sendable {
         }
         admissions.append(BodyLimit(
             limit: configuration.maxBodyBytes,
-            exceptions: [RegistrationRoutes.importPath: configuration.maxImportBytes, SchedulingRoutes.ratingsPath: configuration.maxImportBytes]
+            exceptions: Dictionary(modules.all.flatMap(\.importPaths).map { ($0, configuration.maxImportBytes) }, uniquingKeysWith: max)
         ))
         let allowedMethods = AllowedMethods()
         router.add(middleware: FrontDoorMiddleware(
@@ -188,20 +137,13 @@ public struct GatewayApplication: Sendable {
             securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil), allowedMethods: allowedMethods
         ))
 
-        let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: auth))
+        let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: modules.auth.service))
         OpsRoutes(
             storage: storage, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
             metricsReaders: OpsRoutes.loopback + configuration.trustedProxies
         )
             .register(with: guarded, on: router)
-        AuthRoutes(service: auth).register(with: guarded, on: router)
-        JobsAdminRoutes(runtime: jobs).register(with: guarded, on: router)
-        V1CatalogRoutes(service: catalog).register(with: guarded, on: router)
-        V1TermRoutes(service: terms).register(with: guarded, on: router)
-        RegistrationRoutes(service: registration).register(with: guarded, on: router)
-        scheduling.routes.register(with: guarded, on: router)
-        gradebook.routes.register(with: guarded, on: router)
-        pushModule.register(with: guarded, on: router)
+        for module in modules.all { module.routes.register(with: guarded, on: router) }
         WebRoutes(assets: webAssets).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).
@@ -213,7 +155,7 @@ public struct GatewayApplication: Sendable {
     }
 
     /// Compatibility protocols answer errors in their own form.
-    var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer, GradebookRoutes.errorRenderer, QuickHACRoutes.errorRenderer] }
+    var errorRenderers: [ErrorRenderer] { modules.all.flatMap(\.errorRenderers) }
 
     /// Where `--demo` mounts the gradebook simulator.
     public static let simulatorPrefix = "sim/gradebook"
@@ -235,10 +177,7 @@ public struct GatewayApplication: Sendable {
 
     /// Background services that run beside the HTTP server.
     public func backgroundServices() -> [any Service] {
-        var services: [any Service] = []
-        if configuration.jobs.workersEnabled { services.append(jobs.pool) }
-        if catalogModule.changes != nil { services.append(BackgroundTask(name: "catalog-changes") { [catalogModule] in await catalogModule.followChanges() }) }
-        return services
+        modules.all.flatMap(\.backgroundServices)
     }
 
     /// The Hummingbird application, plain HTTP or TLS as configured.
@@ -267,7 +206,7 @@ public struct GatewayApplication: Sendable {
                 logger.notice("listening", metadata: ["port": "\(port)"])
                 if configuration.demo {
                     // Point demo source 1 at the simulator on the port actually bound.
-                    do { _ = try await gradebookSources.put(demoGradebookSource(port: port)) } catch {
+                    do { _ = try await modules.gradebook.sources.put(demoGradebookSource(port: port)) } catch {
                         logger.error("demo: could not register the gradebook simulator", metadata: ["error": "\(error)"])
                     }
                 }
@@ -287,7 +226,7 @@ public struct GatewayApplication: Sendable {
         try await checkVault()
         try await seedDemoIfRequested()
         let sdsuTerm = configuration.registration.sdsuTerm
-        if try await catalog.subjects(inTerm: sdsuTerm).isEmpty {
+        if try await modules.catalog.catalog.subjects(inTerm: sdsuTerm).isEmpty {
             logger.warning("the SDSU protocol's term has no classes (--sdsu-term)", metadata: ["term": "\(sdsuTerm)"])
         }
         let app = try makeApplication()

@@ -1,5 +1,6 @@
 public import Contracts
 public import GatewayCore
+public import GatewayHTTP
 public import HTTPClient
 public import Jobs
 public import Storage
@@ -9,7 +10,7 @@ public import Logging
 /// transaction runner and its stores, the vault that seals passwords, the job enqueuer (grade
 /// polls queue `push.grade-changed`), a clock and the upstream settings. It gives back the
 /// services, the routes, the job handlers and the sealed rows that key rotation walks.
-public struct GradebookModule: Sendable {
+public struct GradebookModule: GatewayModule {
     /// How the gateway talks to upstream gradebooks.
     public struct Settings: Sendable {
         /// How long one upstream request may take.
@@ -95,4 +96,7 @@ public struct GradebookModule: Sendable {
     /// The module's HTTP routes (`/v1/gradebook/...`, `/v1/admin/gradebook/...` and the Cal
     /// Poly protocol).
     public var routes: GradebookRoutes { GradebookRoutes(gradebooks: gradebooks, sources: sources, accounts: accounts) }
+
+    /// Errors under the Cal Poly protocol's paths answer in its own form.
+    public var errorRenderers: [ErrorRenderer] { [GradebookRoutes.errorRenderer] }
 }

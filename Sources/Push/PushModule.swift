@@ -13,7 +13,7 @@ public import Storage
 /// gradebook accounts (Gradebook's, through Contracts), the classes (Registration's, through
 /// Contracts), a clock and the settings. It gives back the services, the routes, the job
 /// handlers and the sealed rows that key rotation walks.
-public struct PushModule: Sendable {
+public struct PushModule: GatewayModule {
     /// What a deployment configured for Push.
     public struct Settings: Sendable {
         /// Lets http and private hosts for webhooks and Web Push endpoints (tests and the demo).
@@ -138,15 +138,25 @@ public struct PushModule: Sendable {
         try gradeNotifications.register(in: registry)
     }
 
-    /// Mounts the module's routes: `/v1/push/...`, `/v1/me/notification-preferences`,
-    /// `/v1/me/gradebook-alerts`, email confirmation and unsubscribe, and the QuickHAC
-    /// protocol (`/ios/...`).
+    /// The module's routes (``PushModuleRoutes``).
+    public var routes: PushModuleRoutes { PushModuleRoutes(module: self) }
+
+    /// Errors under `/ios/` answer as the QuickHAC server did.
+    public var errorRenderers: [ErrorRenderer] { [QuickHACRoutes.errorRenderer] }
+}
+
+/// Every HTTP route of the Push module: `/v1/push/...`, `/v1/me/notification-preferences`,
+/// `/v1/me/gradebook-alerts`, email confirmation and unsubscribe, and the QuickHAC protocol
+/// (`/ios/...`).
+public struct PushModuleRoutes: ModuleRoutes {
+    let module: PushModule
+
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
-        PushRoutes(devices: devices, push: push, seatAlerts: seatAlerts, vapidPublicKey: settings.vapidPublicKey)
+        PushRoutes(devices: module.devices, push: module.push, seatAlerts: module.seatAlerts, vapidPublicKey: module.settings.vapidPublicKey)
             .register(with: guarded, on: router)
-        EmailRoutes(devices: devices).register(with: guarded, on: router)
-        PreferenceRoutes(preferences: preferences).register(with: guarded, on: router)
-        GradebookAlertRoutes(preferences: gradebookAlertPreferences).register(with: guarded, on: router)
-        QuickHACRoutes(service: quickHAC).register(with: guarded, on: router)
+        EmailRoutes(devices: module.devices).register(with: guarded, on: router)
+        PreferenceRoutes(preferences: module.preferences).register(with: guarded, on: router)
+        GradebookAlertRoutes(preferences: module.gradebookAlertPreferences).register(with: guarded, on: router)
+        QuickHACRoutes(service: module.quickHAC).register(with: guarded, on: router)
     }
 }

@@ -1,6 +1,7 @@
 public import Catalog
 public import Contracts
 public import GatewayCore
+public import GatewayHTTP
 public import Jobs
 public import Logging
 public import Storage
@@ -10,7 +11,7 @@ public import Storage
 /// the job enqueuer it writes through), the catalog, the accounts (Auth's, through Contracts),
 /// a clock and the settings. It gives back the service, its class directory for the modules
 /// that name classes (Scheduling, Push), and its job handlers.
-public struct RegistrationModule: Sendable {
+public struct RegistrationModule: GatewayModule {
     public let service: RegistrationService
 
     /// The module on `stores`.
@@ -34,4 +35,10 @@ public struct RegistrationModule: Sendable {
 
     /// The module's HTTP routes (`/v1/...` registration and the SDSU protocol).
     public var routes: RegistrationRoutes { RegistrationRoutes(service: service) }
+
+    /// Errors under `/registration/` answer as the SDSU server did.
+    public var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer] }
+
+    /// Catalog files are uploaded to ``RegistrationRoutes/importPath``.
+    public var importPaths: [String] { [RegistrationRoutes.importPath] }
 }

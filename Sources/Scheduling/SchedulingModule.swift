@@ -3,6 +3,7 @@ public import Contracts
 public import GatewayCore
 public import GatewayHTTP
 public import Hummingbird
+public import Jobs
 public import Storage
 
 /// The schedule builder, saved schedules, calendars and ranking data, built in one place from
@@ -11,7 +12,7 @@ public import Storage
 /// and the build limit. The composition root calls ``live(transactions:stores:catalog:terms:registered:clock:buildsPerMinute:)``
 /// and mounts ``routes``; Auth receives ``credentialRevocation`` so that a password change
 /// revokes calendar feeds.
-public struct SchedulingModule: Sendable {
+public struct SchedulingModule: GatewayModule {
     public let builds: BuildService
     public let savedSchedules: SavedScheduleService
     public let calendars: CalendarService
@@ -52,4 +53,7 @@ public struct SchedulingModule: Sendable {
     public var routes: SchedulingRoutes {
         SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings)
     }
+
+    /// Instructor ratings are uploaded to ``SchedulingRoutes/ratingsPath``.
+    public var importPaths: [String] { [SchedulingRoutes.ratingsPath] }
 }

@@ -38,7 +38,7 @@ struct CreateUser: AsyncParsableCommand {
         }
         let app = try GatewayApplication(configuration: config)
         do {
-            let account = try await app.auth.createAccount(username: username, email: email, password: secret, role: role)
+            let account = try await app.modules.auth.service.createAccount(username: username, email: email, password: secret, role: role)
             print("Created \(account.role.rawValue) '\(account.username)' (id \(account.id ?? 0)).")
         } catch let error as any ProblemConvertible {
             throw GatewayCLIError(error.problem.description)

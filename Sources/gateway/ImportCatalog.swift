@@ -56,7 +56,7 @@ struct ImportCatalog: AsyncParsableCommand {
                 FileHandle.standardError.write(Data(line.utf8))
             }
         }
-        let report = try await app.registration.admin.importCatalog(document, strict: strict, progress: progress)
+        let report = try await app.modules.registration.service.admin.importCatalog(document, strict: strict, progress: progress)
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if json {
             let encoder = JSONEncoder()

@@ -35,7 +35,7 @@ struct ImportRatings: AsyncParsableCommand {
         let app = try GatewayApplication(configuration: configuration)
         let summary: RatingService.ImportSummary
         do {
-            summary = try await app.ratings.importRatings(data, format: chosen.rawValue, replace: replace)
+            summary = try await app.modules.scheduling.ratings.importRatings(data, format: chosen.rawValue, replace: replace)
         } catch SchedulingError.ratingsFormat(let message) {
             throw GatewayCLIError("\(file): \(message)")
         }

@@ -67,7 +67,7 @@ struct PushBench: AsyncParsableCommand {
             config.gradebookCacheSeconds = 0
             config.jobs.workersEnabled = false
             let app = try GatewayApplication(configuration: config)
-            _ = try await app.gradebookSources.create(GradebookSource(
+            _ = try await app.modules.gradebook.sources.create(GradebookSource(
                 // QuickHAC devices' polls may use a quarter of a source's concurrency (the rest is
                 // kept for signed-in students): a source of 4x gives them `concurrency`.
                 id: 7, name: "Simulator", baseURL: base, pollIntervalSeconds: 900, maxConcurrency: min(64, concurrency * 4),
@@ -75,11 +75,11 @@ struct PushBench: AsyncParsableCommand {
             ))
             var ids: [Int64] = []
             for index in 0..<accounts {
-                ids.append(try await app.deviceGradebookAccounts.store(
+                ids.append(try await app.modules.gradebook.deviceAccounts.store(
                     deviceKey: "bench-device-\(index)", sourceID: 7, username: "test", password: "gradebook-test-1", clientAddress: nil
                 ).id)
             }
-            let poller = app.gradebook.poller
+            let poller = app.modules.gradebook.poller
             // The first round stores every baseline; the second is the steady state (fetch, diff, nothing new).
             for round in ["baseline", "steady"] {
                 let started = ContinuousClock.now

@@ -23,7 +23,7 @@ struct RegistrationBench: AsyncParsableCommand {
         config.databasePath = directory.appendingPathComponent("bench.sqlite").path
         config.logLevel = .error
         let app = try GatewayApplication(configuration: config)
-        let service = app.registration
+        let service = app.modules.registration.service
         var clock = ContinuousClock.now
         func lap() -> String {
             let now = ContinuousClock.now

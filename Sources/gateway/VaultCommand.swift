@@ -33,11 +33,11 @@ struct RotateKey: AsyncParsableCommand {
 
     func run() async throws {
         let app = try vaultApplication(database: database, keyFile: keyFile)
-        let rows = app.vaultRows
+        let rows = app.modules.vaultRows
         let rotation = VaultRotation()
         let report = env
-            ? try await rotation.resealUnderCurrentKey(source: app.vault.source, rows: rows)
-            : try await rotation.rotateKey(source: app.vault.source, rows: rows)
+            ? try await rotation.resealUnderCurrentKey(source: app.modules.vault.source, rows: rows)
+            : try await rotation.rotateKey(source: app.modules.vault.source, rows: rows)
         print(report)
     }
 }
@@ -63,7 +63,7 @@ struct ForgetUnreadable: AsyncParsableCommand {
     func run() async throws {
         let app = try vaultApplication(database: database, keyFile: keyFile)
         let audit = VaultAudit()
-        let report = try await audit.audit(rows: app.vaultRows, ring: app.vault.ring)
+        let report = try await audit.audit(rows: app.modules.vaultRows, ring: app.modules.vault.ring)
         guard yes else {
             print("\(report.unreadable.count) of \(report.checked) stored credentials can't be opened; run again with --yes to delete them.")
             return

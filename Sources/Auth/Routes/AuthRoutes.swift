@@ -7,7 +7,7 @@ public import Hummingbird
 
 /// HTTP binding of the Auth module: sign-up, tokens, the caller's account, and admin account
 /// management.
-public struct AuthRoutes: Sendable {
+public struct AuthRoutes: ModuleRoutes {
     let service: AuthService
 
     public init(service: AuthService) { self.service = service }

@@ -4,7 +4,7 @@ public import Hummingbird
 /// Every HTTP route of the Gradebook module: the Cal Poly compatibility proxy at
 /// `/gradebook/{sourceId}/`, the normalised `/v1/gradebook/...`, sources for admins and stored
 /// accounts for students. The composition root mounts them and adds ``errorRenderer``.
-public struct GradebookRoutes: Sendable {
+public struct GradebookRoutes: ModuleRoutes {
     let gradebooks: GradebookService
     let sources: GradebookSourceService
     let accounts: GradebookAccountService

@@ -6,7 +6,7 @@ public import Hummingbird
 /// The admin endpoints of the job system (admin role), under `/v1/admin/`: `jobs`,
 /// `jobs/{id}` (+ `retry`, `cancel`, delete), `queues` (+ `pause`, `resume`) and `schedules`
 /// (+ `enable`, `disable`, `run`).
-public struct JobsAdminRoutes: Sendable {
+public struct JobsAdminRoutes: ModuleRoutes {
     let runtime: JobsRuntime
 
     public init(runtime: JobsRuntime) { self.runtime = runtime }

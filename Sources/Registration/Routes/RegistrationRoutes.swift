@@ -8,7 +8,7 @@ public import Hummingbird
 /// `/v1/registration/settings`, and admin
 /// catalog management. The composition root mounts them with ``register(with:on:)`` and adds
 /// ``errorRenderer`` for the SDSU prefix.
-public struct RegistrationRoutes: Sendable {
+public struct RegistrationRoutes: ModuleRoutes {
     let service: RegistrationService
 
     /// Where admins upload catalog files: the composition root gives it a larger body limit.

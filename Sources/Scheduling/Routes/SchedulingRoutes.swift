@@ -4,7 +4,7 @@ public import Hummingbird
 /// Every HTTP route of the Scheduling module: the public builder, saved schedules, calendar
 /// downloads and feeds, and the admin ratings import. The composition root mounts them with
 /// ``register(with:on:)``.
-public struct SchedulingRoutes: Sendable {
+public struct SchedulingRoutes: ModuleRoutes {
     let builds: BuildService
     let schedules: SavedScheduleService
     let calendars: CalendarService

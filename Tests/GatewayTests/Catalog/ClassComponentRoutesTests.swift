@@ -3,6 +3,7 @@ import GatewayApp
 import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// A class's component and links in the v1 class view: always present, empty for sections that

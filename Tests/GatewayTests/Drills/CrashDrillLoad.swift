@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// The crash drills' load (both backends): what each student, the admin and newcomers do

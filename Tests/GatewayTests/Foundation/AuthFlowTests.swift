@@ -5,6 +5,7 @@ import Foundation
 import GatewayCore
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @Suite("Accounts and tokens through the real router")

@@ -27,7 +27,7 @@ struct DemoDatabaseTests {
         try await demo.seedDemoIfRequested()
         // Generated passwords: the README's don't open it.
         await #expect(throws: AuthError.invalidCredentials) {
-            _ = try await demo.auth.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
+            _ = try await demo.modules.auth.service.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
         }
         // The marked database refuses to serve without --demo, and serves with it.
         #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(demoPath, demo: false)) }
@@ -36,9 +36,9 @@ struct DemoDatabaseTests {
         // A real database (made without --demo) refuses --demo, so no demo account lands in it.
         let realPath = dir.appendingPathComponent("real.sqlite").path
         let real = try GatewayApplication(configuration: Self.configuration(realPath, demo: false))
-        _ = try await real.auth.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
+        _ = try await real.modules.auth.service.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
         #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(realPath, demo: true)) }
-        #expect(try await real.auth.accountCount() == 1)
+        #expect(try await real.modules.auth.service.accountCount() == 1)
     }
 
     @Test func documentedPasswordsAreOptIn() async throws {
@@ -46,7 +46,7 @@ struct DemoDatabaseTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = try GatewayApplication(configuration: Self.configuration(dir.appendingPathComponent("d.sqlite").path, demo: true, passwords: .documented))
         try await app.seedDemoIfRequested()
-        let admin = try await app.auth.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
+        let admin = try await app.modules.auth.service.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
         #expect(admin.role == .admin)
     }
 }

@@ -3,6 +3,7 @@ import GatewayApp
 import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// `/metrics` without a token answers loopback and trusted proxies only, judged by the client a

@@ -2,6 +2,7 @@ import Foundation
 import GatewayApp
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Every answer, v1 and compatibility, success and failure, carries the headers that keep a

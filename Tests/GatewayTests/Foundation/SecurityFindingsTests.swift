@@ -11,6 +11,7 @@ import GatewayCore
 import GatewayHTTP
 import HummingbirdTesting
 import Registration
+import TestSupport
 import Testing
 
 /// The security review's findings on the HTTP surface, each shown through the real router.
@@ -71,7 +72,7 @@ struct SecurityFindingsTests {
             }
         }
         #expect(try entries() == before)
-        #expect(gateway.app.auth.hasher.verificationCount == 0)
+        #expect(gateway.app.modules.auth.service.hasher.verificationCount == 0)
     }
 
     /// Admin class changes can't store numbers that overflow later.
@@ -176,22 +177,22 @@ struct WiredJobsTests {
     @Test func pushJobsAreWorkedOnThePushQueue() async throws {
         let gateway = try TestGateway { $0.jobs.workersEnabled = false }
         defer { gateway.cleanUp() }
-        let queued = try await gateway.app.jobs.service.enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [3])))
+        let queued = try await gateway.app.modules.jobs.runtime.service.enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [3])))
         #expect(queued.state == .available)
-        let finished = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+        let finished = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
         #expect(finished.count == 1)
-        #expect(try await gateway.app.jobs.service.job(id: queued.id)?.state == .completed)
+        #expect(try await gateway.app.modules.jobs.runtime.service.job(id: queued.id)?.state == .completed)
     }
 
     @Test func expiredTokensArePrunedBySchedule() async throws {
         let gateway = try TestGateway { $0.jobs.workersEnabled = false }
         defer { gateway.cleanUp() }
-        #expect(gateway.app.jobs.registry.schedules.contains { $0.name == "auth.prune-tokens" })
+        #expect(gateway.app.modules.jobs.runtime.registry.schedules.contains { $0.name == "auth.prune-tokens" })
         let token = try await gateway.account("ada", role: .student)
-        #expect(try await gateway.app.auth.identity(bearer: token) != nil)
+        #expect(try await gateway.app.modules.auth.service.identity(bearer: token) != nil)
         gateway.clock.advance(by: 3 * 24 * 3600)
-        _ = try await gateway.app.jobs.service.enqueue(try NewJob(kind: "auth.prune-tokens", rawArgs: Data("{}".utf8)))
-        _ = try await gateway.app.jobs.pool.drain(queue: "default")
+        _ = try await gateway.app.modules.jobs.runtime.service.enqueue(try NewJob(kind: "auth.prune-tokens", rawArgs: Data("{}".utf8)))
+        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: "default")
         let left = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM access_tokens") }
         #expect(left == 0)
     }

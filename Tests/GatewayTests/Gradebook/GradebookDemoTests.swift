@@ -132,10 +132,10 @@ struct GradebookDemoTests {
         logger.logLevel = .trace
         let (app, directory) = try Self.gateway(logger: logger)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try await app.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
-        _ = try await app.auth.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student)
-        let ada = try await app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
-        let bob = try await app.auth.issueToken(username: "bob", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        _ = try await app.modules.auth.service.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        _ = try await app.modules.auth.service.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student)
+        let ada = try await app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let bob = try await app.modules.auth.service.issueToken(username: "bob", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await app.makeApplication().test(.live) { client in
             let wrong = try await client.execute(
                 uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],

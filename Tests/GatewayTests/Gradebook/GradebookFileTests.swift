@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import NIOFoundationEssentialsCompat
+import TestSupport
 import Testing
 
 /// Pictures, feedback and submitted work through the gateway: the lab clients' sequence
@@ -51,7 +52,7 @@ struct GradebookFileTests {
                 config.gradebookMaxFileBytes = maxFileBytes
             }
             defer { gateway.cleanUp() }
-            _ = try await gateway.app.gradebookSources.put(GradebookSource(
+            _ = try await gateway.app.modules.gradebook.sources.put(GradebookSource(
                 id: 3, name: "Simulator", baseURL: URL(string: "http://127.0.0.1:\(port)/cgi-bin/grades.json")!,
                 requestsPerMinute: 60_000, development: true
             ))

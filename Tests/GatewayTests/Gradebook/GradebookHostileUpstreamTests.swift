@@ -4,6 +4,7 @@ import HTTPClient
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 /// An upstream that answers a page with a script (compromised, or reflecting what it was sent)

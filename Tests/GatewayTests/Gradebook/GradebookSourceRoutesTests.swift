@@ -3,6 +3,7 @@ import GatewayApp
 import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Admins manage gradebook sources; the rules that keep users from choosing upstream URLs.

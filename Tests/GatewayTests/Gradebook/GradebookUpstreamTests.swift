@@ -12,6 +12,7 @@ import GRDB
 import PostgresStores
 import SQLiteStores
 import Storage
+import TestSupport
 import Testing
 
 /// The gateway against the gradebook simulator as a separate process over HTTPS with a test
@@ -39,7 +40,7 @@ struct GradebookUpstreamTests {
                 configure(&config)
             }
             direct = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(10), additionalCAFile: ca, allowedDestinations: .loopback))
-            _ = try await gateway.app.gradebookSources.put(GradebookSource(
+            _ = try await gateway.app.modules.gradebook.sources.put(GradebookSource(
                 id: 7, name: "HTTPS simulator", baseURL: URL(string: "https://127.0.0.1:\(simulator.port)/cgi-bin/grades.json")!,
                 requestsPerMinute: 60_000, development: true
             ))
@@ -170,7 +171,7 @@ struct GradebookUpstreamTests {
     @Test func nonDevelopmentSourcesNeverReachPrivateAddresses() async throws {
         let rig = try await Rig()
         defer { rig.stop() }
-        _ = try await rig.gateway.app.gradebookSources.put(GradebookSource(
+        _ = try await rig.gateway.app.modules.gradebook.sources.put(GradebookSource(
             id: 8, name: "Not development", baseURL: URL(string: "https://127.0.0.1:\(rig.simulator.port)/cgi-bin/grades.json")!
         ))
         let start = try await rig.requestCount()
@@ -195,7 +196,7 @@ struct GradebookUpstreamTests {
         }
         let app = rig.gateway.app
         let before = try await app.database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
-        let report = try await VaultRotation(settle: .milliseconds(10)).rotateKey(source: app.vault.source, rows: [GradebookAccountVaultRows(transactions: app.database, store: SQLiteGradebookAccountStore())])
+        let report = try await VaultRotation(settle: .milliseconds(10)).rotateKey(source: app.modules.vault.source, rows: [GradebookAccountVaultRows(transactions: app.database, store: SQLiteGradebookAccountStore())])
         #expect(report.reEncrypted == 1)
         let after = try await app.database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
         #expect(before != nil && after != nil && before != after)

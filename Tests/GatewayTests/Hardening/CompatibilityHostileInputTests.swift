@@ -4,6 +4,7 @@ import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 /// Hostile input on the compatibility protocols (`/registration/`, `/gradebook/.../grades.json`,

@@ -56,7 +56,7 @@ struct ConfirmationFloodTests {
         #expect(try await gateway.integer("SELECT count(*) FROM push_confirmation_sends") == 4)
         // A day later the address may be mailed again.
         gateway.clock.advance(by: 24 * 3600 + 1)
-        let fresh = try await gateway.app.auth.issueToken(username: "accomplice", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let fresh = try await gateway.app.modules.auth.service.issueToken(username: "accomplice", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             #expect(try await Self.add(client, "victim@example.org", token: fresh).status == .created)
         }
@@ -83,7 +83,7 @@ struct ConfirmationFloodTests {
             #expect((capped.object["detail"] as? String)?.contains("in an hour") == true)
         }
         gateway.clock.advance(by: 3601)
-        let fresh = try await gateway.app.auth.issueToken(username: "student2", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let fresh = try await gateway.app.modules.auth.service.issueToken(username: "student2", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             #expect(try await Self.add(client, "person9@example.org", token: fresh).status == .created)
         }

@@ -48,7 +48,7 @@ struct DeliveryRetryTests {
             )
         }
         defer { gateway.cleanUp() }
-        let pool = gateway.app.jobs.pool
+        let pool = gateway.app.modules.jobs.runtime.pool
         let workers = Task { try await pool.run() }
         defer { workers.cancel() }
 
@@ -64,7 +64,7 @@ struct DeliveryRetryTests {
         for (channel, id) in devices {
             // A UUID, as a real event's.
             let note = OutgoingNotification(id: UUID().uuidString.lowercased(), category: "seat.open", title: "Seat open", body: "CS 101 has a seat (\(channel))", urgent: true)
-            #expect(try await gateway.app.push.notify(deviceID: id, uniqueKey: "retry-\(channel)", note), "\(channel) queued")
+            #expect(try await gateway.app.modules.push.push.notify(deviceID: id, uniqueKey: "retry-\(channel)", note), "\(channel) queued")
         }
         // Each delivery was tried once, failed, and waits for another attempt.
         let failedOnce = await eventually(seconds: 60) {
@@ -164,7 +164,7 @@ struct DeliveryRetryTests {
     static func notifications(_ gateway: TestGateway, _ devices: [String: Int64]) async throws -> [String: StoredNotification] {
         var found: [String: StoredNotification] = [:]
         for (channel, id) in devices {
-            let stored = try await gateway.app.push.recent(state: nil, deviceIDs: [id], limit: 50).filter { $0.uniqueKey == "retry-\(channel)" }
+            let stored = try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: [id], limit: 50).filter { $0.uniqueKey == "retry-\(channel)" }
             if let first = stored.first { found[channel] = first }
         }
         return found

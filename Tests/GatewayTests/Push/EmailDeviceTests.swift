@@ -31,7 +31,7 @@ struct EmailDeviceTests {
     }
 
     static func deliverAll(_ gateway: TestGateway) async throws {
-        _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
     }
 
     static func code(in message: SMTPStandIn.Message) throws -> String {
@@ -132,7 +132,7 @@ struct EmailDeviceTests {
 
             let seat = OutgoingNotification(id: "seat-1", category: "seat.open", title: "A seat opened", body: "1 seat opened in class 7030.",
                                             data: ["classId": "7030", "seatAlertId": "42"], urgent: true)
-            #expect(try await gateway.app.push.notify(deviceID: Int64(id), uniqueKey: "seat:1", seat))
+            #expect(try await gateway.app.modules.push.push.notify(deviceID: Int64(id), uniqueKey: "seat:1", seat))
             try await Self.deliverAll(gateway)
             let mail = try #require(server.messages().last)
             #expect(mail.header("Subject") == "A seat opened")
@@ -144,9 +144,9 @@ struct EmailDeviceTests {
             #expect(reply == .ok)
             let device = try await client.json(.get, "/v1/me/devices/\(id)", token: ada)
             #expect(device.object["mutedCategories"] as? [String] == ["seat.open"])
-            #expect(try await gateway.app.push.notify(deviceID: Int64(id), uniqueKey: "seat:2", seat) == false, "muted for this address")
+            #expect(try await gateway.app.modules.push.push.notify(deviceID: Int64(id), uniqueKey: "seat:2", seat) == false, "muted for this address")
             let test = OutgoingNotification(id: "t", category: "test", title: "t", body: "b", urgent: true)
-            #expect(try await gateway.app.push.notify(deviceID: Int64(id), uniqueKey: "test:1", test), "other categories still go")
+            #expect(try await gateway.app.modules.push.push.notify(deviceID: Int64(id), uniqueKey: "test:1", test), "other categories still go")
             let recorded = try await gateway.app.database.pool.read { db in
                 try Row.fetchOne(db, sql: "SELECT category, seat_alert_id, used_at FROM push_unsubscribes WHERE used_at IS NOT NULL")
             }
@@ -163,7 +163,7 @@ struct EmailDeviceTests {
         defer { server.stop() }
         let gateway = try Self.gateway(server)
         defer { gateway.cleanUp() }
-        try await gateway.app.registration.admin.seedDemoCatalogIfEmpty(size: .fixtures)
+        try await gateway.app.modules.registration.service.admin.seedDemoCatalogIfEmpty(size: .fixtures)
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client async throws in
             let created = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "email", "email": "ada@example.edu"}"#, token: ada)
@@ -175,8 +175,8 @@ struct EmailDeviceTests {
             #expect(alert.status == .created)
             let other = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7035, "rearm": true}"#, token: ada)
             // An admin adds a seat to the full class 7036: an open event, mailed.
-            let listing = try #require(try await gateway.app.registration.catalog.classListing(id: 7036))
-            _ = try await gateway.app.registration.admin.setSeats(classID: 7036, seats: listing.seats.seats + 1)
+            let listing = try #require(try await gateway.app.modules.registration.service.catalog.classListing(id: 7036))
+            _ = try await gateway.app.modules.registration.service.admin.setSeats(classID: 7036, seats: listing.seats.seats + 1)
             try await Self.deliverAll(gateway)
             let mail = try #require(server.messages().last)
             #expect(mail.header("Subject") == "CS 540-01 (class 7036): 1 seat open")
@@ -231,7 +231,7 @@ struct EmailDeviceTests {
             // A day later the limit has passed; only the latest mail's code works.
             gateway.clock.advance(by: 24 * 3600 + 1)
             // (The bearer token expired meanwhile.)
-            let ada = try await gateway.app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+            let ada = try await gateway.app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
             #expect(try await client.json(.post, "/v1/me/devices/\(ids[0])/resend-confirmation", token: ada).status == .accepted)
             try await Self.deliverAll(gateway)
             let codes = try server.messages().filter { $0.recipients == ["ada1@example.edu"] }.map(Self.code)

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import GatewayApp
 import GatewayCore
+import Gradebook
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
@@ -13,6 +14,7 @@ import PostgresStores
 import Push
 import SQLiteStores
 import Storage
+import TestSupport
 import Testing
 
 /// Grade alerts for every student, through v1 only (no `/ios/`): a stored gradebook account is
@@ -22,8 +24,8 @@ import Testing
 struct OwnGradeAlertTests {
     static func notifier(_ app: GatewayApplication) -> GradeNotifications {
         GradeNotifications(
-            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, ownedAccounts: app.gradebookAccounts,
-            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.jobs.enqueuer, push: app.push, tick: 60
+            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, ownedAccounts: app.modules.gradebook.accounts,
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.modules.jobs.runtime.enqueuer, push: app.modules.push.push, tick: 60
         )
     }
 
@@ -49,10 +51,10 @@ struct OwnGradeAlertTests {
         let (app, directory, _) = try GradeNotificationTests.demo()
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["jane", "other"] {
-            _ = try await app.auth.createAccount(username: name, email: nil, password: "correct horse battery", role: .student)
+            _ = try await app.modules.auth.service.createAccount(username: name, email: nil, password: "correct horse battery", role: .student)
         }
-        let jane = try await app.auth.issueToken(username: "jane", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
-        let other = try await app.auth.issueToken(username: "other", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let jane = try await app.modules.auth.service.issueToken(username: "jane", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let other = try await app.modules.auth.service.issueToken(username: "other", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         let notifier = Self.notifier(app)
         // Poll windows of the past hour (the source polls every 300 s): each poll is due at once.
         let now = Int(app.clock.now().timeIntervalSince1970)
@@ -76,7 +78,7 @@ struct OwnGradeAlertTests {
             #expect(try await Self.postScore(client, assignment: 1, score: 9.5, display: "9.5/10") == .created)
             #expect(try await notifier.enqueueOwnAccountPolls(now: window.addingTimeInterval(600)) == 1)
             try await GradeNotificationTests.drain(app)
-            let rows = try await app.push.recent(state: nil, deviceIDs: nil, limit: 10)
+            let rows = try await app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 10)
             let jobs = try await app.database.pool.read { db in try Row.fetchAll(db, sql: "SELECT kind, state, errors FROM jobs ORDER BY id") }
             #expect(rows.count == 1, "\(jobs)")
             #expect(rows.first?.state == .delivered)

@@ -4,6 +4,7 @@ import GatewayCore
 import HTTPClient
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Issue 20, Low 9: operators reach known internal receivers through an explicit allow-list

@@ -8,6 +8,7 @@ import Storage
 import Jobs
 import HTTPTypes
 import Push
+import TestSupport
 import Testing
 
 /// `/v1/me/push-preferences`: categories, quiet hours in the student's zone and the hourly
@@ -58,7 +59,7 @@ struct PushPreferenceTests {
         let gateway = try TestGateway { $0.jobs.workersEnabled = false }
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
-        let accountID = try await gateway.app.auth.transactions.read { db in try gateway.app.auth.store.find(username: "ada", in: db)!.id! }
+        let accountID = try await gateway.app.modules.auth.service.transactions.read { db in try gateway.app.modules.auth.service.store.find(username: "ada", in: db)!.id! }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
             let chosen = #"{"categories": {"grade.changed": false}, "quietHours": {"start": "22:00", "end": "07:00", "timeZone": "America/Los_Angeles"}}"#
@@ -71,19 +72,19 @@ struct PushPreferenceTests {
         gateway.clock.set(night)
         let morning = calendar.nextDate(after: night, matching: DateComponents(hour: 7, minute: 0), matchingPolicy: .nextTime)!
 
-        let push = gateway.app.push
+        let push = gateway.app.modules.push.push
         #expect(try await push.notify(accountID: accountID, uniqueKey: "g1", OutgoingNotification(id: "g1", category: "grade.new", title: "New grade", body: "Quiz 1")) == 1)
         #expect(try await push.notify(accountID: accountID, uniqueKey: "g2", OutgoingNotification(id: "g2", category: "grade.changed", title: "Changed", body: "Quiz 1")) == 0)
         #expect(try await push.notify(accountID: accountID, uniqueKey: "s1", OutgoingNotification(id: "s1", category: "seat.open", title: "Seat", body: "7030", urgent: true)) == 1)
         // A student testing their device at night hears it at once.
         // (A new token: the clock moved past the first one's lifetime.)
-        let tonight = try await gateway.app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let tonight = try await gateway.app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             let devices = try await client.json(.get, "/v1/me/devices", token: tonight)
             let deviceID = try #require((devices.object["items"] as? [[String: Any]])?.first?["id"] as? Int)
             #expect(try await client.json(.post, "/v1/me/devices/\(deviceID)/test", token: tonight).status == .accepted)
         }
-        let rows = try await gateway.app.push.recent(state: .pending, deviceIDs: nil, limit: 10).sorted { $0.id < $1.id }
+        let rows = try await gateway.app.modules.push.push.recent(state: .pending, deviceIDs: nil, limit: 10).sorted { $0.id < $1.id }
         #expect(rows.map(\.notification.category) == ["grade.new", "seat.open", "test"])
         #expect(rows.map(\.deliverAt) == [morning, night, night], "the grade waits for 07:00; the seat and the test can't wait")
         let runAts = try await gateway.app.database.pool.read { db in

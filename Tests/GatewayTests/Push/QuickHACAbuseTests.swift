@@ -10,6 +10,7 @@ import PostgresStores
 import SQLiteStores
 import Storage
 import Push
+import TestSupport
 import Testing
 
 /// Issue 20, High: an anonymous caller can't make the gateway poll upstream without limit.

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
+import TestSupport
 import Testing
 
 /// The QuickHAC push API at `/ios/` (seed 004), against the demo's gradebook simulator as

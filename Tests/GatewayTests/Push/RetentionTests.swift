@@ -35,7 +35,7 @@ struct RetentionTests {
                 #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe").0 == .ok)
             }
         }
-        let retention = PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, clock: clock)
+        let retention = PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, clock: clock)
         #expect(try await retention.run().devices == 0, "nothing is old yet")
 
         clock.advance(by: 2 * 24 * 3600)
@@ -65,7 +65,7 @@ struct RetentionTests {
         try await app.makeApplication().test(.router) { client async throws in
             #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
         }
-        _ = try await app.gradebookSources.create(GradebookSource(id: 9, name: "Elsewhere", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
+        _ = try await app.modules.gradebook.sources.create(GradebookSource(id: 9, name: "Elsewhere", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
         let now = clock.now()
         try await app.database.pool.write { db in
             let device = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM push_devices"))
@@ -87,14 +87,14 @@ struct RetentionTests {
                 )
             }
         }
-        let report = try await PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.deviceGradebookAccounts, clock: clock).run()
+        let report = try await PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, clock: clock).run()
         #expect(report.notifications == 2)
         let keys = try await app.database.pool.read { db in try String.fetchAll(db, sql: "SELECT unique_key FROM push_notifications ORDER BY unique_key") }
         #expect(keys == ["old-pending", "recent"], "pending ones wait for delivery whatever their age")
         #expect(try await SnapshotRetention(transactions: app.database, snapshots: SQLiteSnapshotStore(), clock: clock).run() == 1)
         #expect(try await Self.count(app, "SELECT COUNT(*) FROM gradebook_snapshots WHERE student = 'asmith'") == 1)
         // Both run on the job system's schedule.
-        let kinds = app.jobs.registry.kinds
+        let kinds = app.modules.jobs.runtime.registry.kinds
         #expect(kinds.contains("push.prune") && kinds.contains("gradebook.prune"))
     }
 }

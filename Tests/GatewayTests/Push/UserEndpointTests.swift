@@ -31,7 +31,7 @@ struct UserEndpointTests {
     }
 
     static func accountID(_ gateway: TestGateway, _ username: String) async throws -> Int64 {
-        try await gateway.app.auth.transactions.read { db in try #require(try gateway.app.auth.store.find(username: username, in: db)?.id) }
+        try await gateway.app.modules.auth.service.transactions.read { db in try #require(try gateway.app.modules.auth.service.store.find(username: username, in: db)?.id) }
     }
 
     // MARK: 1. Test notifications are limited
@@ -88,7 +88,7 @@ struct UserEndpointTests {
             #expect(try await client.json(.post, "/v1/me/devices/\(fresh)/test", token: ada).status == .tooManyRequests)
         }
         gateway.clock.advance(by: 3600)
-        let renewed = try await gateway.app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let renewed = try await gateway.app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             let devices = try await client.json(.get, "/v1/me/devices", token: renewed)
             let first = try #require((devices.object["items"] as? [[String: Any]])?.first?["id"] as? Int)
@@ -131,9 +131,9 @@ struct UserEndpointTests {
         for n in 0..<40 {
             let note = OutgoingNotification(id: "flood-\(n)", category: "seat.open", title: "Seat open", body: "Hurry", urgent: true)
             let device = Int64(malloryDevices.value[n % 2])
-            #expect(try await gateway.app.push.notify(deviceID: device, uniqueKey: "flood-\(n)", note))
+            #expect(try await gateway.app.modules.push.push.notify(deviceID: device, uniqueKey: "flood-\(n)", note))
         }
-        let pool = gateway.app.jobs.pool
+        let pool = gateway.app.modules.jobs.runtime.pool
         let workers = Task { try await pool.run() }
         defer { workers.cancel() }
         let flooded = await eventually(seconds: 10) { hanging.acceptedConnections + alsoHanging.acceptedConnections >= 2 }
@@ -168,7 +168,7 @@ struct UserEndpointTests {
 
         let adaID = try await Self.accountID(gateway, "ada")
         let grade = OutgoingNotification(id: "grade-1", category: "grade.new", title: "New grade", body: "MATH 141: A", urgent: true)
-        #expect(try await gateway.app.push.notify(accountID: adaID, uniqueKey: "grade-1", grade) == 1)
+        #expect(try await gateway.app.modules.push.push.notify(accountID: adaID, uniqueKey: "grade-1", grade) == 1)
         // Whichever comes first: ada's notification arrives, or a hanging delivery gives up.
         // Ada's must come first (before, it queued behind the flood until the hanging ones
         // timed out). Arrival is looked at before the hanging jobs, so "arrived and both still
@@ -188,7 +188,7 @@ struct UserEndpointTests {
         #expect(receiver.requests.first.map { String(decoding: $0.body, as: UTF8.self).contains("MATH 141: A") } == true)
         let connections = hanging.acceptedConnections + alsoHanging.acceptedConnections
         #expect(connections <= 2, "at most 2 deliveries to one student's webhooks at once; saw \(connections)")
-        #expect(gateway.app.push.lanes.webhooksInFlight(host: "127.0.0.1") <= 2)
+        #expect(gateway.app.modules.push.push.lanes.webhooksInFlight(host: "127.0.0.1") <= 2)
 
         pool.shutdown(timeout: 0)
         hanging.stop()
@@ -208,7 +208,7 @@ struct UserEndpointTests {
         let adaID = try await Self.accountID(gateway, "ada")
         // `localhost` is refused at registration; a row holding it stands for any name that
         // resolves inside the network (DNS the student controls).
-        let store = SQLiteDeviceStore(sealer: VaultSecretSealing(vault: gateway.app.vault))
+        let store = SQLiteDeviceStore(sealer: VaultSecretSealing(vault: gateway.app.modules.vault))
         let now = gateway.clock.now()
         let device = try await gateway.app.database.write { db in
             try store.insert(NewDevice(
@@ -217,7 +217,7 @@ struct UserEndpointTests {
         }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices/\(device.id)/test", token: ada).status == .accepted)
-            _ = try await gateway.app.jobs.pool.drain(queue: PushJobs.queue)
+            _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
             let shown = try await client.json(.get, "/v1/me/devices/\(device.id)", token: ada)
             let lastError = try #require(shown.object["lastError"] as? String)
             #expect(lastError == "the destination resolves to a loopback address, which is not allowed")

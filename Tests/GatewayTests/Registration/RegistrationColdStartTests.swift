@@ -3,6 +3,7 @@ import Foundation
 import GatewayApp
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Issue 24: students arrive cold at registration opening. A password the gateway has just
@@ -19,13 +20,13 @@ struct RegistrationColdStartTests {
                 body: #"{"redid": "600000001", "password": "benchpass1", "firstname": "Ada", "lastname": "L", "email": "ada@example.edu"}"#
             )
             #expect(added.body == #"{"ok":"Student Added"}"#)
-            let before = gateway.app.auth.hasher.verificationCount
+            let before = gateway.app.modules.auth.service.hasher.verificationCount
             let registered = try await client.json(.get, "/registration/registerclass?redid=600000001&password=benchpass1&courseid=7030")
             #expect(registered.body == #"{"ok":"Course added"}"#)
-            #expect(gateway.app.auth.hasher.verificationCount == before, "the password set a moment ago was not hashed again")
+            #expect(gateway.app.modules.auth.service.hasher.verificationCount == before, "the password set a moment ago was not hashed again")
             let wrong = try await client.json(.get, "/registration/studentclasses?redid=600000001&password=not-the-one")
             #expect(wrong.body == #"{"error":"Invalid Red Id or password"}"#, "a wrong password still is")
-            #expect(gateway.app.auth.hasher.verificationCount == before + 1)
+            #expect(gateway.app.modules.auth.service.hasher.verificationCount == before + 1)
         }
     }
 
@@ -43,7 +44,7 @@ struct RegistrationColdStartTests {
         }
         defer { restarted.cleanUp() }
         try await restarted.withRouter { client async throws in
-            let before = restarted.app.auth.hasher.verificationCount
+            let before = restarted.app.modules.auth.service.hasher.verificationCount
             let answers = try await withThrowingTaskGroup(of: HTTPReply.self) { group in
                 for _ in 0..<16 {
                     group.addTask { try await client.json(.get, "/registration/studentclasses?redid=600000002&password=benchpass2") }
@@ -51,7 +52,7 @@ struct RegistrationColdStartTests {
                 return try await group.reduce(into: [HTTPReply]()) { $0.append($1) }
             }
             #expect(answers.allSatisfy { $0.status == .ok && !$0.body.hasPrefix(#"{"error""#) }, "\(answers.map(\.body))")
-            #expect(restarted.app.auth.hasher.verificationCount - before <= 2, "the burst shared one verification")
+            #expect(restarted.app.modules.auth.service.hasher.verificationCount - before <= 2, "the burst shared one verification")
             let wrong = try await client.json(.get, "/registration/studentclasses?redid=600000002&password=benchpass3")
             #expect(wrong.body == #"{"error":"Invalid Red Id or password"}"#)
         }

@@ -222,7 +222,7 @@ struct RegistrationEnrollmentTests {
         try await gateway.openSeats(1, in: 7030)
         try await service.enrollment.register(studentID: leaver, classID: 7030)
         for student in [first, second] { _ = try await service.enrollment.joinWaitlist(studentID: student, classID: 7030) }
-        _ = try await gateway.app.auth.updateAccount(id: first, disabled: true, role: nil, by: try await gateway.adminIdentity())
+        _ = try await gateway.app.modules.auth.service.updateAccount(id: first, disabled: true, role: nil, by: try await gateway.adminIdentity())
 
         try await service.enrollment.drop(studentID: leaver, classID: 7030)
         #expect(try await service.enrollment.schedule(studentID: first).offers.isEmpty, "a disabled account is not offered the seat")
@@ -318,18 +318,18 @@ struct RegistrationEnrollmentTests {
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let id = try await gateway.student("123456004", password: "password")
-        let verifications = gateway.app.auth.hasher.verificationCount
+        let verifications = gateway.app.modules.auth.service.hasher.verificationCount
         #expect(try await service.students.authenticate(redID: "123456004", password: "password", clientAddress: nil) == id)
         #expect(try await service.students.authenticate(redID: "123456004", password: "password", clientAddress: nil) == id)
-        #expect(gateway.app.auth.hasher.verificationCount - verifications == 0, "the password set at sign-up is remembered: no check hashes")
+        #expect(gateway.app.modules.auth.service.hasher.verificationCount - verifications == 0, "the password set at sign-up is remembered: no check hashes")
 
-        try await gateway.app.auth.setPassword(accountID: id, to: "another-passphrase", username: "123456004")
+        try await gateway.app.modules.auth.service.setPassword(accountID: id, to: "another-passphrase", username: "123456004")
         await #expect(throws: RegistrationError.invalidCredentials) {
             _ = try await service.students.authenticate(redID: "123456004", password: "password", clientAddress: nil)
         }
         #expect(try await service.students.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil) == id)
 
-        _ = try await gateway.app.auth.updateAccount(id: id, disabled: true, role: nil, by: try await gateway.adminIdentity())
+        _ = try await gateway.app.modules.auth.service.updateAccount(id: id, disabled: true, role: nil, by: try await gateway.adminIdentity())
         await #expect(throws: RegistrationError.invalidCredentials) {
             _ = try await service.students.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil)
         }

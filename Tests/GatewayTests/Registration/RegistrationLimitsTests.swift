@@ -6,6 +6,7 @@ import GatewayApp
 import GatewayHTTP
 import HummingbirdTesting
 import Registration
+import TestSupport
 import Testing
 
 /// Bounds on what one student can make the service keep, and who binds a red id.
@@ -33,7 +34,7 @@ struct RegistrationLimitsTests {
         _ = try await gateway.registration.admin.replaceRedIDRoster(["100000041"])
         let mallory = try await gateway.account("mallory", role: .student)
         let admin = try await gateway.account("registrar", role: .admin)
-        let malloryID = try #require(try await gateway.app.auth.identity(bearer: mallory)?.accountID)
+        let malloryID = try #require(try await gateway.app.modules.auth.service.identity(bearer: mallory)?.accountID)
         let profile = #"{"redId":"100000041","firstName":"Mal","lastName":"Lory","email":"m@sdsu.edu"}"#
         try await gateway.withRouter { client async throws in
             let claimed = try await client.json(.put, "/v1/me/registration/profile", body: profile, token: mallory)

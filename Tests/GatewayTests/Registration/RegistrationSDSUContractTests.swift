@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 @testable import Registration
 import GatewayCore
+import TestSupport
 import Testing
 
 /// Drives `/registration/` exactly as seed 000's samples do and checks status, content type,

@@ -4,6 +4,7 @@ import GatewayApp
 import HTTPTypes
 import HummingbirdTesting
 import Registration
+import TestSupport
 import Testing
 
 /// The SDSU protocol serves one term (`--sdsu-term`), whatever else is imported: with the
@@ -46,7 +47,7 @@ struct RegistrationSDSUTermTests {
 
     /// The umd.io classes of subject 2 (ASTR), which a term-blind protocol would list.
     static func otherTermClasses(_ gateway: TestGateway) async throws -> [Int64] {
-        try await gateway.app.catalog.classIDs(matching: ClassQuery(subjectIDs: [2], term: "202005"))
+        try await gateway.app.modules.catalog.catalog.classIDs(matching: ClassQuery(subjectIDs: [2], term: "202005"))
     }
 
     @Test func theDemoTermAnswersByteForByteAsBeforeAnotherTermWasImported() async throws {
@@ -102,7 +103,7 @@ struct RegistrationSDSUTermTests {
         let gateway = try await TestGateway.registration { $0.registration.sdsuTerm = "202005" }
         defer { gateway.cleanUp() }
         try await Self.importUMD(gateway)
-        let expected = try await gateway.app.catalog.subjects(inTerm: "202005")
+        let expected = try await gateway.app.modules.catalog.catalog.subjects(inTerm: "202005")
         #expect(expected.count > 100)
         let foreign = try await Self.otherTermClasses(gateway)
         try await gateway.withRouter { client in

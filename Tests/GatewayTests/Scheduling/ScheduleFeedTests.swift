@@ -9,6 +9,7 @@ import HTTPTypes
 import HummingbirdTesting
 @testable import Scheduling
 import Storage
+import TestSupport
 import Testing
 
 /// Saved schedules' subscription feeds over the real router and a real SQLite file: a secret
@@ -20,7 +21,7 @@ struct ScheduleFeedTests {
     static func setUp() async throws -> (gateway: TestGateway, ada: String, bob: String, term: String, classIDs: [Int64]) {
         let gateway = try await TestGateway.registration()
         let (term, _, ids) = try await SchedulingRoutesTests.twoCourses(gateway)
-        _ = try await gateway.app.terms.seed(DemoTerms.all + [SchedulingRoutesTests.term(term)])
+        _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all + [SchedulingRoutesTests.term(term)])
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
         return (gateway, ada, bob, term, ids)

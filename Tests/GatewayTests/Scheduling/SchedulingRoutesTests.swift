@@ -18,7 +18,7 @@ import TestSupport
 struct SchedulingRoutesTests {
     /// Two courses of the fixtures catalog with several sections each, in one term.
     static func twoCourses(_ gateway: TestGateway) async throws -> (term: String, courses: [String], classIDs: [Int64]) {
-        let snapshot = try await gateway.app.catalog.snapshot()
+        let snapshot = try await gateway.app.modules.catalog.catalog.snapshot()
         var byCourse: [String: [CatalogClass]] = [:]
         for item in snapshot.index.classes where item.meetings.contains(where: \.isScheduled) {
             byCourse[item.term + "|" + item.courseLabel, default: []].append(item)
@@ -157,7 +157,7 @@ struct SchedulingRoutesTests {
             // No calendar for a term an admin has not defined.
             let missing = try await client.json(.get, "/v1/me/schedules/\(id)/calendar.ics", token: ada)
             #expect(missing.status == .conflict)
-            _ = try await gateway.app.terms.seed(DemoTerms.all + [Self.term(term)])
+            _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all + [Self.term(term)])
             let calendar = try await client.json(.get, "/v1/me/schedules/\(id)/calendar.ics", token: ada)
             #expect(calendar.status == .ok)
             #expect(calendar.contentType == "text/calendar; charset=utf-8")
@@ -175,12 +175,12 @@ struct SchedulingRoutesTests {
     @Test(arguments: GatewayBackend.all) func feedFollowsRegistrationAndCanBeRevoked(_ backend: GatewayBackend) async throws {
         let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
-        let snapshot = try await gateway.app.catalog.snapshot()
+        let snapshot = try await gateway.app.modules.catalog.catalog.snapshot()
         let timed = snapshot.index.classes.indices
             .filter { snapshot.seats[$0].openSeats > 0 && snapshot.index.classes[$0].meetings.contains(where: \.isScheduled) }
             .map { snapshot.index.classes[$0] }
         let first = timed[0], second = timed.first { $0.term == first.term && !$0.meetings.conflicts(with: first.meetings) && $0.courseLabel != first.courseLabel }!
-        _ = try await gateway.app.terms.seed(DemoTerms.all + [Self.term(first.term)])
+        _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all + [Self.term(first.term)])
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client in
             #expect(try await client.json(.put, "/v1/me/registration/profile", body: Self.profile, token: ada).status == .ok)
@@ -259,8 +259,8 @@ struct CalendarFeedSecretTests {
         config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
         config.logLevel = .info
         let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()), logger: logger)
-        _ = try await app.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
-        let token = try await app.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        _ = try await app.modules.auth.service.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        let token = try await app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await app.makeApplication().test(.router) { client in
             let created = try await client.json(.post, "/v1/me/calendar-feed", token: token)
             let path = try #require(created.object["path"] as? String)

@@ -4,6 +4,7 @@ import GatewayApp
 import HTTPTypes
 import Registration
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// The umd.io summer 2020 catalog (seed data, `../shared/data/umdio/`, copied into the
@@ -19,9 +20,9 @@ struct UMDIOBuildTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         let document = try UMDIOCatalogFormat.parse(try Data(contentsOf: Self.file), college: nil)
-        let report = try await gateway.app.registration.admin.importCatalog(document)
+        let report = try await gateway.app.modules.registration.service.admin.importCatalog(document)
         #expect(report.applied)
-        _ = try await gateway.app.terms.seed([DemoTerms.umdSummer2020])
+        _ = try await gateway.app.modules.catalog.terms.seed([DemoTerms.umdSummer2020])
 
         // The ten courses with the most sections.
         var sections: [String: Int] = [:]

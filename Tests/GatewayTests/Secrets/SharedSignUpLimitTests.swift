@@ -13,7 +13,7 @@ import TestSupport
 struct SharedSignUpAcrossInstancesTests {
     static func signUp(_ gateway: TestGateway, _ name: String) async throws -> Bool {
         do {
-            _ = try await gateway.app.auth.createAccount(
+            _ = try await gateway.app.modules.auth.service.createAccount(
                 username: name, email: nil, password: "a fine passphrase", role: .student, clientAddress: "198.51.100.7"
             )
             return true
@@ -35,6 +35,6 @@ struct SharedSignUpAcrossInstancesTests {
         #expect(try await !Self.signUp(second, "dan"), "the fourth from this address, on the other instance")
         #expect(try await !Self.signUp(first, "eve"))
         // Another address is not affected.
-        _ = try await second.app.auth.createAccount(username: "fay", email: nil, password: "a fine passphrase", role: .student, clientAddress: "198.51.100.8")
+        _ = try await second.app.modules.auth.service.createAccount(username: "fay", email: nil, password: "a fine passphrase", role: .student, clientAddress: "198.51.100.8")
     }
 }

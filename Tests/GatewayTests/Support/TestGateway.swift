@@ -50,42 +50,17 @@ struct TestGateway {
 
     /// An admin account (created on first use) as the identity services act for.
     func adminIdentity() async throws -> Identity {
-        let store = app.auth.store
-        let account = try await app.auth.transactions.read { db in try store.find(username: "test-admin", in: db) }
+        let store = app.modules.auth.service.store
+        let account = try await app.modules.auth.service.transactions.read { db in try store.find(username: "test-admin", in: db) }
         if let account { return account.identity }
-        return try await app.auth.createAccount(username: "test-admin", email: nil, password: "correct horse battery", role: .admin).identity
+        return try await app.modules.auth.service.createAccount(username: "test-admin", email: nil, password: "correct horse battery", role: .admin).identity
     }
 
     /// Creates an account through the service (not the API) and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        _ = try await app.auth.createAccount(username: username, email: nil, password: password, role: role)
-        let issued = try await app.auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil)
+        _ = try await app.modules.auth.service.createAccount(username: username, email: nil, password: password, role: role)
+        let issued = try await app.modules.auth.service.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil)
         return issued.token
     }
 }
 
-extension TestClientProtocol {
-    func json(
-        _ method: HTTPRequest.Method, _ uri: String, body: String? = nil, token: String? = nil, headers extra: HTTPFields = [:]
-    ) async throws -> HTTPReply {
-        var headers = extra
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        if body != nil { headers[.contentType] = "application/json" }
-        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
-            HTTPReply(status: response.status, headers: response.headers, body: String(buffer: response.body))
-        }
-    }
-}
-
-/// A response with its body read, so assertions can run outside the client closure.
-struct HTTPReply: Sendable {
-    let status: HTTPResponse.Status
-    let headers: HTTPFields
-    let body: String
-
-    var object: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
-    }
-
-    var contentType: String? { headers[.contentType] }
-}

@@ -4,6 +4,7 @@ import GatewayApp
 import Foundation
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 import Web
 

@@ -1,17 +1,21 @@
-import Storage
 import GatewayCore
-import GatewayHTTP
-import Hummingbird
+public import Hummingbird
 import Logging
 import NIOCore
+import Storage
 
 /// Turns every error into a response: a compatibility protocol's own form under its prefix,
 /// otherwise an RFC 9457 problem. Unexpected errors are logged with the request id and answer
 /// a generic 500 that leaks nothing.
-struct ErrorResponses: Sendable {
+public struct ErrorResponses: Sendable {
     let renderers: [ErrorRenderer]
 
-    func response(for error: any Error, request: Request, context: GatewayContext, requestID: String) -> Response {
+    /// Errors under a renderer's prefix answer in its protocol's form; all others as problems.
+    public init(renderers: [ErrorRenderer]) {
+        self.renderers = renderers
+    }
+
+    public func response(for error: any Error, request: Request, context: GatewayContext, requestID: String) -> Response {
         let error = Self.normalised(error, context: context)
         let path = request.uri.path
         if let renderer = renderers.first(where: { $0.matches(path) }), let response = renderer.render(error, request) {

@@ -2,7 +2,6 @@ import Contracts
 import TestSupport
 import GatewayHTTP
 import Foundation
-import GatewayApp
 import GatewayCore
 import Hummingbird
 import HummingbirdTesting
@@ -11,14 +10,14 @@ import Testing
 
 @Suite("Jobs admin endpoints")
 struct JobsAdminRoutesTests {
-    /// A gateway whose workers are off: tests run jobs with `drain()`.
-    static func gateway(_ backend: GatewayBackend) async throws -> TestGateway {
-        try await TestGateway.make(backend) { $0.jobs.workersEnabled = false }
+    /// The Jobs module alone on a router, its workers off: tests run jobs with `drain()`.
+    static func gateway(_ backend: TestBackend) async throws -> JobsRoutesHarness {
+        try await JobsRoutesHarness.make(backend)
     }
 
     static func items(_ reply: HTTPReply) -> [[String: Any]] { reply.object["items"] as? [[String: Any]] ?? [] }
 
-    @Test(arguments: GatewayBackend.all) func onlyAdminsReachTheJobEndpoints(_ backend: GatewayBackend) async throws {
+    @Test(arguments: TestBackend.all) func onlyAdminsReachTheJobEndpoints(_ backend: TestBackend) async throws {
         let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.account("student1", role: .student)
@@ -30,11 +29,11 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func diagnosticJobsRunEndToEndAndShowInTheAdminViews(_ backend: GatewayBackend) async throws {
+    @Test(arguments: TestBackend.all) func diagnosticJobsRunEndToEndAndShowInTheAdminViews(_ backend: TestBackend) async throws {
         let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
-        let jobs = gateway.app.jobs
+        let jobs = gateway.module.runtime
         try await gateway.withRouter { client async throws in
             let noop = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop"}"#, token: admin)
             #expect(noop.status == .created)
@@ -107,11 +106,11 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func refusesKindsAdminsMayNotEnqueueAndBadBodies(_ backend: GatewayBackend) async throws {
+    @Test(arguments: TestBackend.all) func refusesKindsAdminsMayNotEnqueueAndBadBodies(_ backend: TestBackend) async throws {
         let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
-        gateway.app.jobs.registry.register(kind: "internal.thing", args: NoPayload.self) { _, _ in .complete }
+        gateway.module.runtime.registry.register(kind: "internal.thing", args: NoPayload.self) { _, _ in .complete }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"internal.thing"}"#, token: admin).status == .unprocessableContent)
             #expect(try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","args":[1]}"#, token: admin).status == .unprocessableContent)
@@ -143,7 +142,7 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func paginatesRetriesCancelsAndDeletes(_ backend: GatewayBackend) async throws {
+    @Test(arguments: TestBackend.all) func paginatesRetriesCancelsAndDeletes(_ backend: TestBackend) async throws {
         let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
@@ -179,11 +178,11 @@ struct JobsAdminRoutesTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func pausesResumesQueuesAndManagesSchedules(_ backend: GatewayBackend) async throws {
+    @Test(arguments: TestBackend.all) func pausesResumesQueuesAndManagesSchedules(_ backend: TestBackend) async throws {
         let gateway = try await Self.gateway(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
-        let jobs = gateway.app.jobs
+        let jobs = gateway.module.runtime
         try await jobs.service.schedules.sync(
             [ScheduleDefinition(name: "nightly-noop", kind: "diagnostics.noop", rule: try .cron("0 3 * * *"))],
             now: gateway.clock.now(), timeZone: TimeZone(identifier: "UTC")!

@@ -1,13 +1,14 @@
 import Catalog
 import Foundation
-import GatewayApp
 import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
-/// Terms over the real router: anyone reads them, admins create, replace and delete them, and
-/// every refusal is a problem document naming what is wrong.
+/// Terms over the Catalog module's routes, mounted alone (``CatalogRoutesHarness``): anyone
+/// reads them, admins create, replace and delete them, and every refusal is a problem document
+/// naming what is wrong.
 @Suite("Terms over HTTP")
 struct TermRoutesTests {
     static let spring = #"""
@@ -16,8 +17,8 @@ struct TermRoutesTests {
 
     static func json(_ text: String) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
 
-    @Test(arguments: GatewayBackend.all) func adminsCreateReplaceAndDeleteTermsAndAnyoneReadsThem(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func adminsCreateReplaceAndDeleteTermsAndAnyoneReadsThem(_ backend: TestBackend) async throws {
+        let gateway = try await CatalogRoutesHarness.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         try await gateway.withRouter { client in
@@ -89,7 +90,7 @@ struct TermRoutesTests {
         ("holidays", #""holidays": ["#, #""holidays": {}, "ignored": ["#),
     ])
     func eachBadFieldAnswers422NamingIt(field: String, original: String, replacement: String) async throws {
-        let gateway = try TestGateway()
+        let gateway = try await CatalogRoutesHarness.make(.sqlite)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let body = Self.spring.replacingOccurrences(of: original, with: replacement)
@@ -108,8 +109,8 @@ struct TermRoutesTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func bodiesThatAreNotATermAre400AndLargeOnes413(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func bodiesThatAreNotATermAre400AndLargeOnes413(_ backend: TestBackend) async throws {
+        let gateway = try await CatalogRoutesHarness.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let huge = #"{"id": "x", "name": ""# + String(repeating: "a", count: 1 << 20) + #""}"#
@@ -129,8 +130,8 @@ struct TermRoutesTests {
 
     /// The admin routes answer like every other admin route: 401 without credentials, 403 for
     /// a role below admin. Reading terms needs no credentials.
-    @Test(arguments: GatewayBackend.all) func onlyAdminsChangeTerms(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func onlyAdminsChangeTerms(_ backend: TestBackend) async throws {
+        let gateway = try await CatalogRoutesHarness.make(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.account("sam", role: .student)
         let instructor = try await gateway.account("ina", role: .instructor)
@@ -151,22 +152,6 @@ struct TermRoutesTests {
             }
             #expect(try await client.json(.get, "/v1/terms").status == .ok)
             #expect(try await client.json(.get, "/v1/terms/2024-spring").status == .notFound, "nothing was created")
-        }
-    }
-
-    /// `serve --demo` seeds a term for every term its catalog uses.
-    @Test(arguments: GatewayBackend.all) func theDemoSeedsItsCatalogsTerms(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend) { $0.demo = true }
-        defer { gateway.cleanUp() }
-        try await gateway.app.seedDemoIfRequested()
-        let terms = try await gateway.app.terms.terms()
-        #expect(terms == DemoTerms.all)
-        let used = Set(try await gateway.app.catalog.snapshot().index.classes.map(\.term))
-        #expect(used.isSubset(of: Set(terms.map(\.id))))
-        try await gateway.withRouter { client in
-            let fall = try await client.json(.get, "/v1/terms/\(DemoCatalog.term)")
-            #expect(fall.status == .ok)
-            #expect(fall.object["timeZone"] as? String == "America/Los_Angeles")
         }
     }
 }

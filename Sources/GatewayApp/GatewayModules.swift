@@ -1,0 +1,33 @@
+public import Auth
+public import Catalog
+public import Gradebook
+public import Jobs
+public import Push
+public import Registration
+public import Scheduling
+
+/// The application's seven feature modules, each as its `live` factory built it. The
+/// application mounts, registers and runs them through ``all`` (``GatewayModule``); the
+/// command line reaches a module's services here.
+public struct GatewayModules: Sendable {
+    public let jobs: JobsModule
+    public let auth: AuthModule
+    public let catalog: CatalogModule
+    public let registration: RegistrationModule
+    public let scheduling: SchedulingModule
+    public let gradebook: GradebookModule
+    public let push: PushModule
+    /// The credential vault's keys, which Gradebook (stored passwords) and Push (devices' keys)
+    /// seal with; key rotation walks ``vaultRows``.
+    public let vault: VaultKeyProvider
+
+    /// Every module, in the order their routes are mounted and their jobs registered.
+    public var all: [any GatewayModule] { [auth, jobs, catalog, registration, scheduling, gradebook, push] }
+
+    /// Every table of values the vault seals (key rotation and the audit walk them): stored
+    /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,
+    /// Web Push keys).
+    public var vaultRows: [any VaultRows] {
+        gradebook.vaultRows + [SealedSecretVaultRows(push.deviceKeyRows)]
+    }
+}

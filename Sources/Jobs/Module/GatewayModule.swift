@@ -1,0 +1,43 @@
+public import GatewayHTTP
+public import ServiceLifecycle
+
+/// One feature module, as the application composes it. Each feature target (Auth, Catalog,
+/// Registration, Scheduling, Gradebook, Push, Jobs) declares one value of this protocol, built by
+/// its `live` factory from what it consumes, and hands the application everything the module
+/// has: its routes, its job kinds and schedules, its background services, and how its
+/// compatibility protocols answer errors. `GatewayApplication` loops over its modules and
+/// names none of these things itself.
+///
+/// It lives in Jobs because registering job handlers is part of every module's contract and
+/// Jobs is the lowest target that knows ``JobRegistry``; Jobs' own module conforms too.
+///
+/// What a module does *not* hand over: its migrations. Those belong to the store drivers
+/// (`SQLiteStores`, `PostgresStores`), which the feature targets never see; the composition
+/// root takes them from the backend it opened.
+public protocol GatewayModule: Sendable {
+    associatedtype Routes: ModuleRoutes
+
+    /// The module's HTTP routes.
+    var routes: Routes { get }
+
+    /// Registers the module's job kinds, their handlers, and its schedules.
+    func register(in registry: JobRegistry) throws
+
+    /// Services that run beside the HTTP server for as long as it runs (a change feed, workers).
+    var backgroundServices: [any Service] { get }
+
+    /// How errors under the module's compatibility protocols' paths are answered (in the
+    /// protocol's own form, never problem+json).
+    var errorRenderers: [ErrorRenderer] { get }
+
+    /// Paths whose requests may carry an upload as large as an import (`--max-import-bytes`),
+    /// where every other request is held to `--max-body-bytes`.
+    var importPaths: [String] { get }
+}
+
+extension GatewayModule {
+    public func register(in registry: JobRegistry) throws {}
+    public var backgroundServices: [any Service] { [] }
+    public var errorRenderers: [ErrorRenderer] { [] }
+    public var importPaths: [String] { [] }
+}

@@ -1,0 +1,83 @@
+import Foundation
+public import GatewayCore
+public import GatewayHTTP
+public import Hummingbird
+public import HummingbirdTesting
+public import Jobs
+import Synchronization
+
+/// One module mounted alone on a Hummingbird router, the way the application mounts it: its
+/// route groups through a ``RouteGuard`` (so the real ``AccessMiddleware`` checks every
+/// route's declared access), and every error answered by the real ``ErrorResponses`` with the
+/// module's own renderers (problem+json, or a compatibility protocol's form). What the module
+/// consumes from others is handed to its factory by the test: fakes of their contracts, or
+/// real stores on a scratch database. Authentication is ``TestIdentities``' tokens, where the
+/// application would ask Auth.
+public struct ModuleRouter<Module: GatewayModule>: Sendable {
+    public let module: Module
+    public let identities: TestIdentities
+    /// Every route the module mounted, with its declared access.
+    public let routes = RouteRegistry()
+
+    public init(_ module: Module, identities: TestIdentities = TestIdentities()) {
+        self.module = module
+        self.identities = identities
+    }
+
+    /// The router: the module's routes behind the error middleware.
+    public func makeRouter() -> Router<GatewayContext> {
+        let router = Router(context: GatewayContext.self)
+        router.add(middleware: ModuleErrorMiddleware(errors: ErrorResponses(renderers: module.errorRenderers)))
+        module.routes.register(with: RouteGuard(registry: routes, authenticator: identities), on: router)
+        return router
+    }
+
+    /// Runs `body` against the router (no sockets).
+    public func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await Application(router: makeRouter()).test(.router) { client in try await body(client) }
+    }
+
+    /// A bearer token for a made-up account (``TestIdentities/token(accountID:username:role:)``).
+    public func token(accountID: Int64, username: String? = nil, role: Role = .student) -> String {
+        identities.token(accountID: accountID, username: username ?? "account-\(accountID)", role: role)
+    }
+}
+
+/// Turns what a route throws into the application's answer (``ErrorResponses``): the part of
+/// the application's front door a module's tests need.
+struct ModuleErrorMiddleware: RouterMiddleware {
+    typealias Context = GatewayContext
+    let errors: ErrorResponses
+
+    func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return errors.response(for: error, request: request, context: context, requestID: UUID().uuidString)
+        }
+    }
+}
+
+/// Bearer tokens for accounts a module's test makes up: ``token(accountID:username:role:)``
+/// issues one, and as the ``Authenticator`` it answers with that identity, as Auth does for a
+/// real token. An unknown bearer token is refused with the same 401 problem Auth gives; no
+/// token is no identity (the route's access level decides).
+public final class TestIdentities: Authenticator, Sendable {
+    private let issued = Mutex<[String: Identity]>([:])
+
+    public init() {}
+
+    public func token(accountID: Int64, username: String, role: Role) -> String {
+        let token = "test-\(accountID)-\(UUID().uuidString)"
+        issued.withLock { $0[token] = Identity(accountID: accountID, username: username, role: role) }
+        return token
+    }
+
+    public func authenticate(_ request: Request, context: GatewayContext) async throws -> Identity? {
+        guard let header = request.headers[.authorization] else { return nil }
+        guard header.hasPrefix("Bearer "), let identity = issued.withLock({ $0[String(header.dropFirst(7))] }) else {
+            throw Problem.unauthenticated()
+        }
+        return identity
+    }
+}
