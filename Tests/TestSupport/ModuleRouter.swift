@@ -16,25 +16,36 @@ import Synchronization
 public struct ModuleRouter<Module: GatewayModule>: Sendable {
     public let module: Module
     public let identities: TestIdentities
+    /// Who answers for a bearer token: ``identities`` unless the test passed Auth's own
+    /// authenticator (a module whose rows are real accounts).
+    let authenticator: any Authenticator
     /// Every route the module mounted, with its declared access.
     public let routes = RouteRegistry()
 
-    public init(_ module: Module, identities: TestIdentities = TestIdentities()) {
+    public init(_ module: Module, identities: TestIdentities = TestIdentities(), authenticator: (any Authenticator)? = nil) {
         self.module = module
         self.identities = identities
+        self.authenticator = authenticator ?? identities
     }
 
     /// The router: the module's routes behind the error middleware.
     public func makeRouter() -> Router<GatewayContext> {
-        let router = Router(context: GatewayContext.self)
+        let router = Router(context: GatewayContext.self, options: HeadRequests.routerOptions)
         router.add(middleware: ModuleErrorMiddleware(errors: ErrorResponses(renderers: module.errorRenderers)))
-        module.routes.register(with: RouteGuard(registry: routes, authenticator: identities), on: router)
+        module.routes.register(with: RouteGuard(registry: routes, authenticator: authenticator), on: router)
         return router
     }
 
     /// Runs `body` against the router (no sockets).
     public func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
         try await Application(router: makeRouter()).test(.router) { client in try await body(client) }
+    }
+
+    /// Runs `body` against a real server on 127.0.0.1 (a port of its own).
+    public func withLiveServer(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await Application(router: makeRouter(), configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            try await body(client)
+        }
     }
 
     /// A bearer token for a made-up account (``TestIdentities/token(accountID:username:role:)``).

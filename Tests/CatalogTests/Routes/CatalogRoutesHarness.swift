@@ -1,6 +1,7 @@
 import Catalog
 import PostgresStores
 import SQLiteStores
+import Storage
 import TestSupport
 
 /// The Catalog module alone on a router, on a fresh database of either backend with the
@@ -17,5 +18,15 @@ extension ModuleHarness where Module == CatalogModule {
             }
             return try CatalogModule.live(transactions: transactions, stores: stores, refreshInterval: 1)
         }
+    }
+
+    /// The Catalog on `backend` with the seed's fixtures (Astronomy and Computer Science)
+    /// imported through its store.
+    static func withFixtures(_ backend: TestBackend) async throws -> CatalogRoutesHarness {
+        let harness = try await make(backend)
+        let store = harness.module.catalog.store
+        _ = try await harness.transactions.write { db in try store.apply(DemoCatalog.document(size: .fixtures), options: ImportOptions(), in: db) }
+        try await harness.module.catalog.reload()
+        return harness
     }
 }

@@ -14,6 +14,15 @@ import Testing
 /// literally.
 @Suite("Compatibility protocols under hostile input")
 struct CompatibilityHostileInputTests {
+    static let sampleStudent = #"{"firstname":"Roger","lastname":"Whitney","redid":"123456003","password":"password","email":"whitney@sdsu.edu"}"#
+
+    /// An SDSU answer of one key: 200, JSON, `{key: message}` and nothing else.
+    static func expectSingle(_ reply: HTTPReply, _ key: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let object = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))) as? [String: Any]
+        #expect(reply.status == .ok && reply.contentType?.hasPrefix("application/json") == true, "status \(reply.status)", sourceLocation: sourceLocation)
+        #expect(object?.keys.sorted() == [key] && object?[key] as? String == message, "body was \(reply.body)", sourceLocation: sourceLocation)
+    }
+
     /// Values no field expects, sent in every position.
     static let hostile: [String] = [
         "", " ", "-1", "0", "9223372036854775808", "-9223372036854775809", "1e400", "1.5", "0x10", "true", "null",
@@ -59,7 +68,7 @@ struct CompatibilityHostileInputTests {
         let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client async throws in
-            _ = try await client.json(.post, "/registration/addstudent", body: RegistrationSDSUContractTests.sampleStudent)
+            _ = try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent)
             let credentials = "redid=123456003&password=password"
             let prefixes = [
                 "/registration/classids?subjectid=",
@@ -118,7 +127,7 @@ struct CompatibilityHostileInputTests {
                 ("/registration/studentclasses", ["redid": #""123456003""#, "password": #""password""#]),
                 ("/registration/resetstudent", ["redid": #""123456003""#, "password": #""password""#]),
             ]
-            _ = try await client.json(.post, "/registration/addstudent", body: RegistrationSDSUContractTests.sampleStudent)
+            _ = try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent)
             for (path, fields) in endpoints {
                 for body in broken {
                     Self.expectSDSUForm(try await client.json(.post, path, body: body), "POST \(path) \(body.prefix(30).debugDescription)")
@@ -144,7 +153,7 @@ struct CompatibilityHostileInputTests {
             let body = try JSONSerialization.data(withJSONObject: [
                 "firstname": first, "lastname": last, "redid": "123456789", "password": "p'a\"ss;--w", "email": "o'brien@sdsu.edu",
             ])
-            RegistrationSDSUContractTests.expectSingle(
+            Self.expectSingle(
                 try await client.json(.post, "/registration/addstudent", body: String(decoding: body, as: UTF8.self)), "ok", "Student Added"
             )
             // The password with its quotes signs in, and the names come back byte for byte.
@@ -159,7 +168,7 @@ struct CompatibilityHostileInputTests {
             // The tables are all still there: the catalog answers and the student registers.
             let subjects = try await client.json(.get, "/registration/subjectlist")
             #expect(subjects.status == .ok && !(subjects.body.isEmpty))
-            RegistrationSDSUContractTests.expectSingle(
+            Self.expectSingle(
                 try await client.json(.get, "/registration/registerclass?redid=123456789&password=\(Self.encoded("p'a\"ss;--w"))&courseid=7030"),
                 "ok", "Course added"
             )

@@ -13,7 +13,7 @@ struct RegistrationCommandLineTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("catalog.json")
-        try Data(RegistrationCatalogImportTests.native.utf8).write(to: file)
+        try Data(contentsOf: Fixture.url("native-catalog-sample.json")).write(to: file)
         let database = directory.appendingPathComponent("db.sqlite").path
 
         let first = try GatewayBinary.run(["import-catalog", "--database", database, "--format", "native", file.path])

@@ -3,7 +3,6 @@ import SQLiteStores
 import TestSupport
 import GatewayHTTP
 import Storage
-import GatewayApp
 import Auth
 import Catalog
 import Contracts
@@ -31,7 +30,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func registerDropAndTheStudentsSchedule() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let student = try await gateway.student("123456003")
@@ -47,21 +46,21 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func theClassLimitIsThreeByDefaultAndConfigurable() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let student = try await gateway.student("123456003")
         // 7000 MWF 08:00, 7004 TTH 11:00, 7008 MWF 11:00, 7010 TTH 14:00: no conflicts.
         for id: Int64 in [7000, 7004, 7008] { try await gateway.registration.enrollment.register(studentID: student, classID: id) }
         #expect(await Self.refusal { try await gateway.registration.enrollment.register(studentID: student, classID: 7010) } == .violation(.classLimit(limit: 3)))
 
-        let four = try await TestGateway.registration { $0.registration.classLimit = 4 }
+        let four = try await RegistrationGateway.registration { $0.classLimit = 4 }
         defer { four.cleanUp() }
         let other = try await four.student("123456004")
         for id: Int64 in [7000, 7004, 7008, 7010] { try await four.registration.enrollment.register(studentID: other, classID: id) }
     }
 
     @Test func overlappingClassesConflictButBackToBackAndTBADoNot() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let student = try await gateway.student("123456003")
@@ -77,7 +76,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func fullClassesRefuseAndWaitlistsAreFIFO() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let students = try await [gateway.student("100000001"), gateway.student("100000002"), gateway.student("100000003")]
@@ -95,7 +94,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func aWaitlistedStudentWhoRegistersLeavesTheWaitlist() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let student = try await gateway.student("100000001")
@@ -108,7 +107,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func resetDropsEverything() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let student = try await gateway.student("100000001")
@@ -123,24 +122,24 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func theDatabaseItselfRefusesOverEnrollmentAndDoubleStates() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let student = try await gateway.student("100000001")
         // Class 7036 is full: an enrollment written around the service still cannot exceed its seats.
         await #expect(throws: DatabaseError.self) {
-            try await gateway.app.database.pool.write { db in
+            try await gateway.database.pool.write { db in
                 try SQLiteEnrollmentStore().enroll(studentID: student, classID: 7036, at: Date(), in: db)
             }
         }
         _ = try await gateway.registration.enrollment.joinWaitlist(studentID: student, classID: 7036)
         try await gateway.openSeats(1, in: 7036)
         await #expect(throws: DatabaseError.self, "enrolled and waitlisted at once") {
-            try await gateway.app.database.pool.write { db in
+            try await gateway.database.pool.write { db in
                 try SQLiteEnrollmentStore().enroll(studentID: student, classID: 7036, at: Date(), in: db)
             }
         }
         await #expect(throws: DatabaseError.self, "two waitlist entries") {
-            try await gateway.app.database.pool.write { db in
+            try await gateway.database.pool.write { db in
                 _ = try SQLiteEnrollmentStore().joinWaitlist(studentID: student, classID: 7036, at: Date(), in: db)
             }
         }
@@ -150,7 +149,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func policyNoneOnlyTellsTheWaitlist() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let waiting = try await gateway.student("100000001"), enrolled = try await gateway.student("100000002")
@@ -166,9 +165,9 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func policyOfferHoldsTheSeatUntilClaimedOrExpired() async throws {
-        let gateway = try await TestGateway.registration {
-            $0.registration.waitlistPolicy = .offer
-            $0.registration.offerWindow = 3600
+        let gateway = try await RegistrationGateway.registration {
+            $0.waitlistPolicy = .offer
+            $0.offerWindow = 3600
         }
         defer { gateway.cleanUp() }
         let service = gateway.registration
@@ -214,7 +213,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func disabledStudentsKeepTheirPlaceButAreSkipped() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
+        let gateway = try await RegistrationGateway.registration { $0.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let first = try await gateway.student("100000001"), second = try await gateway.student("100000002")
@@ -222,7 +221,7 @@ struct RegistrationEnrollmentTests {
         try await gateway.openSeats(1, in: 7030)
         try await service.enrollment.register(studentID: leaver, classID: 7030)
         for student in [first, second] { _ = try await service.enrollment.joinWaitlist(studentID: student, classID: 7030) }
-        _ = try await gateway.app.modules.auth.service.updateAccount(id: first, disabled: true, role: nil, by: try await gateway.adminIdentity())
+        _ = try await gateway.auth.updateAccount(id: first, disabled: true, role: nil, by: try await gateway.adminIdentity())
 
         try await service.enrollment.drop(studentID: leaver, classID: 7030)
         #expect(try await service.enrollment.schedule(studentID: first).offers.isEmpty, "a disabled account is not offered the seat")
@@ -231,7 +230,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func lapsedOffersAreSweptEvenWithoutTheExpiryJob() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .offer }
+        let gateway = try await RegistrationGateway.registration { $0.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let leaver = try await gateway.student("100000001"), waiting = try await gateway.student("100000002")
@@ -247,7 +246,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func policyAutoEnrollsTheFirstEligibleStudent() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.waitlistPolicy = .auto }
+        let gateway = try await RegistrationGateway.registration { $0.waitlistPolicy = .auto }
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let busy = try await gateway.student("100000001"), eligible = try await gateway.student("100000002")
@@ -264,7 +263,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func addStudentChecksEveryField() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.redIDPolicy = .suffixes(["6003"]) }
+        let gateway = try await RegistrationGateway.registration { $0.redIDPolicy = .suffixes(["6003"]) }
         defer { gateway.cleanUp() }
         func add(_ redID: String, _ password: String = "password", _ email: String = "a@b.edu", first: String = "Roger") async -> RegistrationError? {
             await Self.refusal {
@@ -283,7 +282,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func theRosterPolicyAcceptsOnlyImportedRedIDs() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.redIDPolicy = .roster }
+        let gateway = try await RegistrationGateway.registration { $0.redIDPolicy = .roster }
         defer { gateway.cleanUp() }
         await #expect(throws: RegistrationError.invalidRedID) { try await gateway.student("123456789") }
         #expect(try await gateway.registration.admin.replaceRedIDRoster(["123456789", "123456789", "987654321"]) == 2)
@@ -291,7 +290,7 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func credentialsAreCheckedAndThrottledPerAddress() async throws {
-        let gateway = try await TestGateway.registration { $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 60) }
+        let gateway = try await RegistrationGateway.registration(loginThrottle: .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 60))
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let owner = "198.51.100.7", stranger = "203.0.113.9"
@@ -314,29 +313,29 @@ struct RegistrationEnrollmentTests {
     }
 
     @Test func cachedCredentialsStopWorkingWhenThePasswordChangesOrTheAccountIsDisabled() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let id = try await gateway.student("123456004", password: "password")
-        let verifications = gateway.app.modules.auth.service.hasher.verificationCount
+        let verifications = gateway.auth.hasher.verificationCount
         #expect(try await service.students.authenticate(redID: "123456004", password: "password", clientAddress: nil) == id)
         #expect(try await service.students.authenticate(redID: "123456004", password: "password", clientAddress: nil) == id)
-        #expect(gateway.app.modules.auth.service.hasher.verificationCount - verifications == 0, "the password set at sign-up is remembered: no check hashes")
+        #expect(gateway.auth.hasher.verificationCount - verifications == 0, "the password set at sign-up is remembered: no check hashes")
 
-        try await gateway.app.modules.auth.service.setPassword(accountID: id, to: "another-passphrase", username: "123456004")
+        try await gateway.auth.setPassword(accountID: id, to: "another-passphrase", username: "123456004")
         await #expect(throws: RegistrationError.invalidCredentials) {
             _ = try await service.students.authenticate(redID: "123456004", password: "password", clientAddress: nil)
         }
         #expect(try await service.students.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil) == id)
 
-        _ = try await gateway.app.modules.auth.service.updateAccount(id: id, disabled: true, role: nil, by: try await gateway.adminIdentity())
+        _ = try await gateway.auth.updateAccount(id: id, disabled: true, role: nil, by: try await gateway.adminIdentity())
         await #expect(throws: RegistrationError.invalidCredentials) {
             _ = try await service.students.authenticate(redID: "123456004", password: "another-passphrase", clientAddress: nil)
         }
     }
 
     @Test func seatCountsFollowEnrollmentsWithoutAReload() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         try await gateway.openSeats(1, in: 7036)
         let before = try #require(gateway.registration.catalog.cachedSnapshot().listing(id: 7036)?.seats.enrolled)

@@ -6,8 +6,9 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
-/// A class's component and links in the v1 class view: always present, empty for sections that
-/// are whole on their own, and set through the admin class routes like any native-format field.
+/// A class's component and links in the v1 class view (Catalog's route): always present, empty
+/// for sections that are whole on their own, and set through Registration's admin class routes
+/// like any native-format field.
 @Suite("Class components over HTTP")
 struct ClassComponentRoutesTests {
     @Test func theClassViewShowsComponentsAndLinks() async throws {

@@ -1,7 +1,6 @@
 import Contracts
 import TestSupport
 import Storage
-import GatewayApp
 import Catalog
 import Foundation
 import GRDB
@@ -11,37 +10,11 @@ import Testing
 /// The native and umd.io importers: idempotence, bad rows, strictness.
 @Suite("Catalog import")
 struct RegistrationCatalogImportTests {
-    static let native = #"""
-    {
-      "term": "2018-fall",
-      "subjects": [
-        {"id": 40, "code": "ling", "title": "Linguistics", "college": "Arts and Letters"},
-        {"code": "", "title": "Nameless"}
-      ],
-      "courses": [
-        {"subject": "LING", "number": "101", "title": "INTRO TO LANGUAGE", "fullTitle": "Introduction to Language", "units": 3},
-        {"subject": "LING", "number": "799A", "title": "THESIS", "units": "3.0"},
-        {"subject": "NOPE", "number": "100", "title": "GHOST"},
-        {"subject": "LING", "number": "abc", "title": "BAD NUMBER"}
-      ],
-      "classes": [
-        {"id": 9001, "subject": "LING", "course": "101", "section": "01", "scheduleNumber": "55001", "instructors": ["N. CHOMSKY"],
-         "seats": 30, "enrolled": 3, "meetings": [{"days": "MWF", "start": "0900", "end": "0950", "building": "AH", "room": "3150"}]},
-        {"subject": "LING", "course": "101", "section": "02", "scheduleNumber": 55002, "instructor": "STAFF", "seats": 30,
-         "meetings": [{"days": "TuTh", "start": "10:00am", "end": "11:15am"}]},
-        {"subject": "LING", "course": "799A", "section": "01", "scheduleNumber": "55003", "seats": 5, "meetings": [{"days": ""}]},
-        {"subject": "LING", "course": "101", "section": "03", "scheduleNumber": "55004", "seats": 30,
-         "meetings": [{"days": "MW", "start": "1400", "end": "1300"}]},
-        {"subject": "LING", "course": "101", "section": "04", "scheduleNumber": "55005", "seats": "many"},
-        {"subject": "LING", "course": "101", "section": "05", "scheduleNumber": "55006", "seats": 10, "enrolled": 11},
-        {"subject": "LING", "course": "102", "section": "01", "scheduleNumber": "55007", "seats": 10},
-        {"subject": "LING", "course": "101", "section": "06", "scheduleNumber": "55008", "seats": 10, "meetings": [{"days": "XQ", "start": "0900", "end": "1000"}]}
-      ]
-    }
-    """#
+    /// A native-format catalog with good and bad rows (`Tests/CatalogTests/Fixtures/native-catalog-sample.json`).
+    static let native = try! String(contentsOf: Fixture.url("native-catalog-sample.json"), encoding: .utf8)
 
     @Test func nativeImportReportsCountsAndBadRowsWithReasons() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await RegistrationGateway.make(.sqlite)
         defer { gateway.cleanUp() }
         let document = try NativeCatalogFormat.parse(Data(Self.native.utf8))
         let report = try await gateway.registration.admin.importCatalog(document)
@@ -72,7 +45,7 @@ struct RegistrationCatalogImportTests {
     }
 
     @Test func reimportUpdatesInsteadOfDuplicating() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await RegistrationGateway.make(.sqlite)
         defer { gateway.cleanUp() }
         let document = try NativeCatalogFormat.parse(Data(Self.native.utf8))
         _ = try await gateway.registration.admin.importCatalog(document)
@@ -86,7 +59,7 @@ struct RegistrationCatalogImportTests {
         changed.classes[0].meetings = [Meeting(days: Weekdays(parsing: "TTH")!, start: TimeOfDay(parsing: "1100"), end: TimeOfDay(parsing: "1215"))]
         let third = try await gateway.registration.admin.importCatalog(changed)
         #expect(third.classes.updated == 1 && third.classes.unchanged == 2)
-        let count = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_classes") }
+        let count = try await gateway.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_classes") }
         #expect(count == 3)
         let listing = try #require(try await gateway.registration.catalog.classListing(id: 9001))
         #expect(listing.seats.seats == 45)
@@ -94,7 +67,7 @@ struct RegistrationCatalogImportTests {
     }
 
     @Test func aRowTheDatabaseRefusesIsRolledBackWhole() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         // Two gateway students in class 7030; a re-import that leaves fewer seats than that is refused.
         let a = try await gateway.student("100000001"), b = try await gateway.student("100000002")
@@ -115,13 +88,13 @@ struct RegistrationCatalogImportTests {
     }
 
     @Test func aStrictImportWithABadRowAppliesNothing() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await RegistrationGateway.make(.sqlite)
         defer { gateway.cleanUp() }
         let document = try NativeCatalogFormat.parse(Data(Self.native.utf8))
         let report = try await gateway.registration.admin.importCatalog(document, strict: true)
         #expect(!report.applied)
         #expect(!report.rejected.isEmpty)
-        let subjects = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_subjects") }
+        let subjects = try await gateway.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_subjects") }
         #expect(subjects == 0)
     }
 
@@ -153,7 +126,7 @@ struct RegistrationCatalogImportTests {
     """#
 
     @Test func umdioSectionsBecomeClasses() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await RegistrationGateway.make(.sqlite)
         defer { gateway.cleanUp() }
         let document = try UMDIOCatalogFormat.parse(Data(Self.umdio.utf8))
         #expect(document.rejected.map(\.row) == ["AASP100.sections[2]"])
@@ -181,7 +154,7 @@ struct RegistrationCatalogImportTests {
     }
 
     @Test func theRealUmdioFileImportsWholeAndIdempotently() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await RegistrationGateway.make(.sqlite)
         defer { gateway.cleanUp() }
         let data = try Fixture.umdio()
         let document = try UMDIOCatalogFormat.parse(data)

@@ -2,7 +2,6 @@ import Catalog
 import Foundation
 import GatewayCore
 import Storage
-import GatewayApp
 import GatewayCore
 import GRDB
 import HTTPTypes
@@ -12,16 +11,16 @@ import Storage
 import TestSupport
 import Testing
 
-/// Saved schedules' subscription feeds over the real router and a real SQLite file: a secret
+/// Saved schedules' subscription feeds over the Scheduling module's routes (``SchedulingGateway``): a secret
 /// address per schedule, showing what the schedule's `.ics` download shows, stored as a hash,
 /// belonging to the schedule's owner, and gone when revoked, replaced or the schedule deleted.
 @Suite("Saved schedule calendar feeds")
 struct ScheduleFeedTests {
     /// A gateway with a term calendar, two students, and classes of that term.
-    static func setUp() async throws -> (gateway: TestGateway, ada: String, bob: String, term: String, classIDs: [Int64]) {
-        let gateway = try await TestGateway.registration()
+    static func setUp() async throws -> (gateway: SchedulingGateway, ada: String, bob: String, term: String, classIDs: [Int64]) {
+        let gateway = try await SchedulingGateway.make()
         let (term, _, ids) = try await SchedulingRoutesTests.twoCourses(gateway)
-        _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all + [SchedulingRoutesTests.term(term)])
+        _ = try await gateway.catalog.terms.seed(DemoTerms.all + [SchedulingRoutesTests.term(term)])
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
         return (gateway, ada, bob, term, ids)
@@ -36,8 +35,8 @@ struct ScheduleFeedTests {
         return try #require(created.object["id"] as? Int)
     }
 
-    static func storedHashes(_ gateway: TestGateway) async throws -> [String] {
-        try await gateway.app.database.pool.read { db in
+    static func storedHashes(_ gateway: SchedulingGateway) async throws -> [String] {
+        try await gateway.database.pool.read { db in
             try String.fetchAll(db, sql: "SELECT lower(hex(token_hash)) FROM scheduling_schedule_feeds WHERE length(token_hash) = 32")
         }
     }
@@ -153,38 +152,6 @@ struct ScheduleFeedTests {
             let gone = try await client.json(.get, path)
             #expect(gone.status == .notFound)
             #expect(gone.object["type"] as? String == "/problems/calendar-feed-not-found")
-            #expect(try await Self.storedHashes(gateway).isEmpty)
-        }
-    }
-
-    /// A feed's address is a bearer secret: it ends with the student's tokens, when the password
-    /// changes and when an operator disables the account, and re-enabling brings none back.
-    @Test func feedsEndWithThePasswordAndWithTheAccount() async throws {
-        let (gateway, ada, bob, term, ids) = try await Self.setUp()
-        defer { gateway.cleanUp() }
-        let admin = try await gateway.account("root", role: .admin)
-        try await gateway.withRouter { client in
-            func feeds(_ token: String) async throws -> [String] {
-                let id = try await Self.savePlan(client, term: term, classIDs: ids, token: token)
-                let schedule = try #require(try await client.json(.post, "/v1/me/schedules/\(id)/calendar-feed", token: token).object["path"] as? String)
-                let registration = try #require(try await client.json(.post, "/v1/me/calendar-feed", token: token).object["path"] as? String)
-                for path in [schedule, registration] { #expect(try await client.json(.get, path).status == .ok) }
-                return [schedule, registration]
-            }
-            let adas = try await feeds(ada), bobs = try await feeds(bob)
-
-            let change = try await client.json(
-                .put, "/v1/me/password", body: #"{"currentPassword": "correct horse battery", "newPassword": "a new and longer passphrase"}"#, token: ada
-            )
-            #expect(change.status == .noContent)
-            for path in adas { #expect(try await client.json(.get, path).status == .notFound, "\(path) after the password change") }
-            for path in bobs { #expect(try await client.json(.get, path).status == .ok, "another student's feeds stay") }
-
-            let bobID = try #require(try await gateway.app.database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM accounts WHERE username = 'bob'") })
-            #expect(try await client.json(.patch, "/v1/admin/accounts/\(bobID)", body: #"{"disabled": true}"#, token: admin).status == .ok)
-            for path in bobs { #expect(try await client.json(.get, path).status == .notFound, "\(path) after disabling") }
-            #expect(try await client.json(.patch, "/v1/admin/accounts/\(bobID)", body: #"{"disabled": false}"#, token: admin).status == .ok)
-            for path in bobs { #expect(try await client.json(.get, path).status == .notFound, "\(path) after re-enabling") }
             #expect(try await Self.storedHashes(gateway).isEmpty)
         }
     }

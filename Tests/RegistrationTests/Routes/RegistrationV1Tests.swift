@@ -1,9 +1,9 @@
+import Auth
 import Contracts
 import TestSupport
 import GatewayHTTP
 import HTTPTypes
 import GatewayCore
-import GatewayApp
 import Catalog
 import Foundation
 import HummingbirdTesting
@@ -14,51 +14,9 @@ import Testing
 /// and admin catalog management.
 @Suite("v1 registration API")
 struct RegistrationV1Tests {
-    @Test(arguments: GatewayBackend.all) func catalogBrowsingWithFiltersAndCursors(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
-        defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
-            let subjects = try await client.json(.get, "/v1/registration/subjects")
-            #expect(subjects.status == .ok)
-            let items = try #require(subjects.object["items"] as? [[String: Any]])
-            #expect(items.contains { $0["code"] as? String == "CS" && $0["classCount"] as? Int == 65 && $0["college"] as? String == "Science" })
 
-            var ids: [Int] = []
-            var cursor: String?
-            repeat {
-                let uri = "/v1/registration/classes?subject=CS&level=graduate&startsAtOrAfter=17:30&limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")
-                let page = try await client.json(.get, uri)
-                #expect(page.status == .ok)
-                ids += (page.object["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
-                cursor = page.object["nextCursor"] as? String
-            } while cursor != nil
-            #expect(ids == [7033, 7036, 7038, 7041, 7046, 7049, 7051, 7052])
-
-            let filtered = try await client.json(.get, "/v1/registration/classes?subject=8,2&days=TTH&open=true&instructor=root&q=software")
-            #expect((filtered.object["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [])
-            let open = try await client.json(.get, "/v1/registration/classes?subject=8&q=client&open=true")
-            #expect((open.object["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [7037, 7052])
-
-            let detail = try await client.json(.get, "/v1/registration/classes/7036")
-            #expect(detail.status == .ok)
-            #expect(detail.object["course"] as? String == "CS 540")
-            #expect(detail.object["openSeats"] as? Int == 0)
-            #expect(detail.object["description"] is String)
-            let meeting = try #require((detail.object["meetings"] as? [[String: Any]])?.first)
-            #expect(meeting["days"] as? [String] == ["tue", "thu"] && meeting["start"] as? String == "19:00" && meeting["end"] as? String == "20:15")
-
-            let missing = try await client.json(.get, "/v1/registration/classes/1")
-            #expect(missing.status == .notFound && missing.object["type"] as? String == "/problems/class-not-found")
-            for bad in ["level=phd", "startsAtOrAfter=25:00", "days=XYZ", "open=maybe", "subject=NOPE", "cursor=@@@", "limit=0"] {
-                let reply = try await client.json(.get, "/v1/registration/classes?\(bad)")
-                #expect(reply.status == .badRequest, "\(bad)")
-                #expect(reply.contentType == "application/problem+json")
-            }
-        }
-    }
-
-    @Test(arguments: GatewayBackend.all) func theStudentsOwnRegistration(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func theStudentsOwnRegistration(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let token = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client in
@@ -112,8 +70,8 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func claimingAnOfferedSeatOverV1AndSDSU(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend) { $0.registration.waitlistPolicy = .offer }
+    @Test(arguments: TestBackend.all) func claimingAnOfferedSeatOverV1AndSDSU(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend) { $0.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
         let service = gateway.registration
         let leaver = try await gateway.student("100000001")
@@ -138,11 +96,11 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func theSettingsArePublicAndFollowTheConfiguration(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend) {
-            $0.registration.classLimit = 5
-            $0.registration.waitlistPolicy = .offer
-            $0.registration.offerWindow = 90 * 60
+    @Test(arguments: TestBackend.all) func theSettingsArePublicAndFollowTheConfiguration(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend) {
+            $0.classLimit = 5
+            $0.waitlistPolicy = .offer
+            $0.offerWindow = 90 * 60
         }
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
@@ -156,7 +114,7 @@ struct RegistrationV1Tests {
             let ada = try await gateway.account("ada", role: .student)
             #expect(try await client.json(.get, "/v1/me/registration", token: ada).object["classLimit"] as? Int == 5)
         }
-        let defaults = try await TestGateway.registration(backend)
+        let defaults = try await RegistrationGateway.registration(backend)
         defer { defaults.cleanUp() }
         try await defaults.withRouter { client in
             let settings = try await client.json(.get, "/v1/registration/settings")
@@ -165,44 +123,12 @@ struct RegistrationV1Tests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func adminsManageTheCatalogAndSeeRosters(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
-        defer { gateway.cleanUp() }
-        let admin = try await gateway.account("root", role: .admin)
-        let student = try await gateway.account("stu", role: .student)
-        let enrolled = try await gateway.student("100000001")
-        try await gateway.registration.enrollment.register(studentID: enrolled, classID: 7030)
-        try await gateway.withRouter { client in
-            #expect(try await client.json(.get, "/v1/admin/registration/classes/7030/roster", token: student).status == .forbidden)
-            let roster = try await client.json(.get, "/v1/admin/registration/classes/7030/roster", token: admin)
-            #expect(roster.status == .ok)
-            #expect((roster.object["enrolled"] as? [[String: Any]])?.first?["redId"] as? String == "100000001")
-
-            let seats = try await client.json(.patch, "/v1/admin/registration/classes/7030", body: #"{"seats":100}"#, token: admin)
-            #expect(seats.status == .ok && seats.object["seats"] as? Int == 100)
-            let tooFew = try await client.json(.patch, "/v1/admin/registration/classes/7036", body: #"{"seats":1}"#, token: admin)
-            #expect(tooFew.status == .conflict && tooFew.object["type"] as? String == "/problems/seats-below-enrollment")
-
-            let catalog = #"{"term":"2019-spring","subjects":[{"id":300,"code":"XYZ","title":"Xylophony","college":"Arts"}],"courses":[{"subject":"XYZ","number":"101","title":"XYLO I"}],"classes":[{"subject":"XYZ","course":"101","section":"01","scheduleNumber":"1","seats":5}]}"#
-            let imported = try await client.json(.post, "/v1/admin/registration/imports?format=native", body: catalog, token: admin)
-            #expect(imported.status == .ok)
-            #expect((imported.object["classes"] as? [String: Any])?["created"] as? Int == 1)
-            #expect(try await client.json(.post, "/v1/admin/registration/imports?format=native", body: catalog, token: student).status == .forbidden)
-            #expect(try await client.json(.post, "/v1/admin/registration/imports?format=csv", body: catalog, token: admin).status == .badRequest)
-            let listed = try await client.json(.get, "/v1/registration/classes?subject=XYZ")
-            #expect((listed.object["items"] as? [Any])?.count == 1)
-
-            let rosterPut = try await client.json(.put, "/v1/admin/registration/red-id-roster", body: #"{"redIds":["123456789"]}"#, token: admin)
-            #expect(rosterPut.status == .ok && rosterPut.object["count"] as? Int == 1)
-            #expect(try await client.json(.put, "/v1/admin/registration/red-id-roster", body: #"{"redIds":["12"]}"#, token: admin).status == .unprocessableContent)
-        }
-    }
 }
 
 @Suite("Red id changes")
 struct RegistrationRedIDChangeTests {
-    @Test(arguments: GatewayBackend.all) func changingTheRedIDOfAnAddstudentAccountRenamesItsSignIn(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func changingTheRedIDOfAnAddstudentAccountRenamesItsSignIn(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let added = try await client.json(
@@ -210,16 +136,17 @@ struct RegistrationRedIDChangeTests {
                 body: #"{"firstname":"Roger","lastname":"Whitney","redid":"123456003","password":"password","email":"whitney@sdsu.edu"}"#
             )
             #expect(added.body == #"{"ok":"Student Added"}"#)
-            let token = try #require(
-                try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456003","password":"password"}"#).object["token"] as? String
-            )
+            // Signing in is Auth's (`POST /v1/auth/token`): its service, here.
+            let token = try await gateway.auth.issueToken(username: "123456003", password: "password", lifetimeMinutes: nil, clientAddress: nil).token
             let changed = try await client.json(
                 .put, "/v1/me/registration/profile",
                 body: #"{"redId":"123456004","firstName":"Roger","lastName":"Whitney","email":"whitney@sdsu.edu"}"#, token: token
             )
             #expect(changed.status == .ok)
-            #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456004","password":"password"}"#).status == .created)
-            #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456003","password":"password"}"#).status == .forbidden)
+            _ = try await gateway.auth.issueToken(username: "123456004", password: "password", lifetimeMinutes: nil, clientAddress: nil)
+            await #expect(throws: (any Error).self, "the old red id signs nobody in") {
+                try await gateway.auth.issueToken(username: "123456003", password: "password", lifetimeMinutes: nil, clientAddress: nil)
+            }
             let sdsu = try await client.json(.get, "/registration/studentclasses?redid=123456004&password=password")
             #expect(sdsu.body == #"{"classes":[],"waitlist":[]}"#)
             // The old red id is free again.

@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import GatewayApp
 import HTTPTypes
 import HummingbirdTesting
 import Registration
@@ -40,18 +39,18 @@ struct RegistrationSDSUTermTests {
         return bodies
     }
 
-    static func importUMD(_ gateway: TestGateway) async throws {
+    static func importUMD(_ gateway: RegistrationGateway) async throws {
         let report = try await gateway.registration.admin.importCatalog(try UMDIOCatalogFormat.parse(try Fixture.umdio()))
         #expect(report.classes.created > 2000)
     }
 
     /// The umd.io classes of subject 2 (ASTR), which a term-blind protocol would list.
-    static func otherTermClasses(_ gateway: TestGateway) async throws -> [Int64] {
-        try await gateway.app.modules.catalog.catalog.classIDs(matching: ClassQuery(subjectIDs: [2], term: "202005"))
+    static func otherTermClasses(_ gateway: RegistrationGateway) async throws -> [Int64] {
+        try await gateway.catalog.catalog.classIDs(matching: ClassQuery(subjectIDs: [2], term: "202005"))
     }
 
     @Test func theDemoTermAnswersByteForByteAsBeforeAnotherTermWasImported() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let studentID = try await gateway.student(Self.student.redID, password: Self.student.password)
         try await gateway.registration.enrollment.register(studentID: studentID, classID: 7033)
@@ -100,10 +99,10 @@ struct RegistrationSDSUTermTests {
     }
 
     @Test func theConfiguredTermIsTheOneServed() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.sdsuTerm = "202005" }
+        let gateway = try await RegistrationGateway.registration { $0.sdsuTerm = "202005" }
         defer { gateway.cleanUp() }
         try await Self.importUMD(gateway)
-        let expected = try await gateway.app.modules.catalog.catalog.subjects(inTerm: "202005")
+        let expected = try await gateway.catalog.catalog.subjects(inTerm: "202005")
         #expect(expected.count > 100)
         let foreign = try await Self.otherTermClasses(gateway)
         try await gateway.withRouter { client in

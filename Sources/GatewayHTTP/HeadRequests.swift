@@ -17,7 +17,7 @@ public enum HeadRequests {
 
     /// The response to a HEAD request: the same status and headers, no body.
     /// `Content-Length` stays as the GET's body set it (absent when that length was unknown).
-    static func withoutBody(_ response: Response) -> Response {
+    public static func withoutBody(_ response: Response) -> Response {
         var headless = response
         let length = response.headers[.contentLength]
         headless.body = ResponseBody()

@@ -1,3 +1,4 @@
+import Auth
 import GatewayHTTP
 import Catalog
 import Foundation
@@ -34,8 +35,8 @@ struct RegistrationSDSUContractTests {
 
     static let sampleStudent = #"{"firstname":"Roger","lastname":"Whitney","redid":"123456003","password":"password","email":"whitney@sdsu.edu"}"#
 
-    @Test(arguments: GatewayBackend.all) func subjectlist(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func subjectlist(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let reply = try await client.json(.get, "/registration/subjectlist")
@@ -56,8 +57,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func classidslistGETAndPOST(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func classidslistGETAndPOST(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let expected = [7033, 7036, 7038, 7041, 7046, 7049, 7051, 7052]
         try await gateway.withRouter { client in
@@ -137,8 +138,8 @@ struct RegistrationSDSUContractTests {
         #expect(object["seats"] as? Int == 48 && object["enrolled"] as? Int == 48, "7036 is full", sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: GatewayBackend.all) func classdetailsGETAndPOST(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func classdetailsGETAndPOST(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let get = try await client.json(.get, "/registration/classdetails?classid=7036")
@@ -163,8 +164,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func addstudent(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func addstudent(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             Self.expectSingle(try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent), "ok", "Student Added")
@@ -193,15 +194,14 @@ struct RegistrationSDSUContractTests {
             let get = try await client.json(.get, "/registration/addstudent")
             #expect(get.status == .notFound && get.contentType?.hasPrefix("text/html") == true)
 
-            // The red id and password sign in to v1 as well.
-            let token = try await client.json(.post, "/v1/auth/token", body: #"{"username":"123456003","password":"password"}"#)
-            #expect(token.status == .created)
-            #expect(token.object["token"] is String)
+            // The red id and password sign in to v1 as well (Auth's sign-in, `POST /v1/auth/token`).
+            let token = try await gateway.auth.issueToken(username: "123456003", password: "password", lifetimeMinutes: nil, clientAddress: nil)
+            #expect(token.token.hasPrefix("cgt_"))
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func registerWaitlistDropAndReset(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func registerWaitlistDropAndReset(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             _ = try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent)
@@ -274,8 +274,8 @@ struct RegistrationSDSUContractTests {
         text.matches(of: /"([^"]+)":/).map { String($0.output.1) }
     }
 
-    @Test(arguments: GatewayBackend.all) func catalogAnswersWriteKeysInTheSeedsOrder(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func catalogAnswersWriteKeysInTheSeedsOrder(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let details = try await client.json(.get, "/registration/classdetails?classid=7036")
@@ -295,8 +295,8 @@ struct RegistrationSDSUContractTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func unknownURLsAnswer404WithHTML(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.registration(backend)
+    @Test(arguments: TestBackend.all) func unknownURLsAnswer404WithHTML(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             for (method, uri) in [(HTTPRequest.Method.get, "/registration/subjectlists"), (.get, "/registration/SubjectList"), (.post, "/registration/subjectlist"), (.delete, "/registration/resetstudent")] {

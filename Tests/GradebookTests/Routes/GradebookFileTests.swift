@@ -1,5 +1,4 @@
 import Foundation
-import GatewayApp
 import GatewayCore
 import Gradebook
 import GradebookSimulator
@@ -11,7 +10,7 @@ import NIOFoundationEssentialsCompat
 import TestSupport
 import Testing
 
-/// Pictures, feedback and submitted work through the gateway: the lab clients' sequence
+/// Pictures, feedback and submitted work through the Gradebook module's routes (``GradebookGateway``): the lab clients' sequence
 /// (`auth.txt`, `grades.json`, then the file links in the records) against the gradebook
 /// simulator on a loopback port, the v1 links, the types passed inline, and the limits.
 @Suite("Gradebook files through the gateway")
@@ -40,19 +39,16 @@ struct GradebookFileTests {
 
     /// Runs `body` with a gateway whose source 3 is the simulator at `/cgi-bin/` on a live port.
     static func withRig(
-        maxFileBytes: Int = 10 << 20, _ body: @Sendable @escaping (TestGateway, any TestClientProtocol) async throws -> Void
+        maxFileBytes: Int = 10 << 20, _ body: @Sendable @escaping (GradebookGateway, any TestClientProtocol) async throws -> Void
     ) async throws {
         let router = Router()
         GradebookSimulator(data: data(), adminToken: nil).register(on: router, prefix: "cgi-bin")
         let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await upstream.test(.live) { simulator in
             let port = try #require(simulator.port)
-            let gateway = try TestGateway { config in
-                config.environment = [:]
-                config.gradebookMaxFileBytes = maxFileBytes
-            }
+            let gateway = try await GradebookGateway.make(maxFileBytes: maxFileBytes)
             defer { gateway.cleanUp() }
-            _ = try await gateway.app.modules.gradebook.sources.put(GradebookSource(
+            _ = try await gateway.module.sources.put(GradebookSource(
                 id: 3, name: "Simulator", baseURL: URL(string: "http://127.0.0.1:\(port)/cgi-bin/grades.json")!,
                 requestsPerMinute: 60_000, development: true
             ))

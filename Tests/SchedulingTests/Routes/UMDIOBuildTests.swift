@@ -1,8 +1,6 @@
 import Catalog
 import Foundation
-import GatewayApp
 import HTTPTypes
-import Registration
 import HummingbirdTesting
 import TestSupport
 import Testing
@@ -17,12 +15,12 @@ struct UMDIOBuildTests {
         .appendingPathComponent("CatalogTests/Fixtures/umdio-202005.json")
 
     @Test func importsAndBuildsTenLargeCourses() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await SchedulingGateway.make(.sqlite, size: nil)
         defer { gateway.cleanUp() }
         let document = try UMDIOCatalogFormat.parse(try Data(contentsOf: Self.file), college: nil)
-        let report = try await gateway.app.modules.registration.service.admin.importCatalog(document)
+        let report = try await gateway.importCatalog(document)
         #expect(report.applied)
-        _ = try await gateway.app.modules.catalog.terms.seed([DemoTerms.umdSummer2020])
+        _ = try await gateway.catalog.terms.seed([DemoTerms.umdSummer2020])
 
         // The ten courses with the most sections.
         var sections: [String: Int] = [:]

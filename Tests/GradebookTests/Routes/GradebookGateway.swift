@@ -1,0 +1,103 @@
+import Auth
+import Contracts
+import Foundation
+import GRDB
+import GatewayCore
+import Gradebook
+import HTTPClient
+import HummingbirdTesting
+import Jobs
+import Logging
+import PostgresStores
+import SQLiteStores
+import Storage
+import TestSupport
+
+/// The Gradebook module alone on a router, as its HTTP suites need it: on a fresh SQLite file
+/// with its own tables, Auth's accounts (whose stored gradebook accounts its rows are) and the
+/// jobs table it enqueues polls into; a vault with a key of its own; Auth's service as the
+/// authenticator (cheap hashing); a job runtime whose workers are off. Upstreams are real
+/// servers on 127.0.0.1 that the suite starts.
+struct GradebookGateway {
+    let module: GradebookModule
+    let auth: AuthService
+    let jobs: JobsRuntime
+    let vault: VaultKeyProvider
+    let transactions: any TransactionRunner
+    let backend: TestBackend.OpenedBackend
+    let clock: ManualClock
+    let router: ModuleRouter<GradebookModule>
+    let cleanUpBody: @Sendable () async -> Void
+
+    /// Development sources may use loopback and private networks, as in the application.
+    static let developmentDestinations: DestinationAllowList = [
+        "127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",
+    ]
+
+    static func make(
+        _ backend: TestBackend = .sqlite, timeoutSeconds: Int = 10, cacheSeconds: Int = 0, additionalCAFile: String? = nil,
+        maxFileBytes: Int = 10 << 20
+    ) async throws -> GradebookGateway {
+        let (transactions, opened, cleanUp) = try await backend.database(
+            "gradebook-routes", sqlite: [AuthSchema.self, JobsSchema.self, GradebookSchema.self],
+            postgres: [AuthSchema.self, JobsSchema.self, GradebookSchema.self]
+        )
+        let clock = ManualClock(Date())
+        var logger = Logger(label: "gradebook-tests")
+        logger.logLevel = .critical
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("gradebook-vault-\(UUID().uuidString).key").path
+        let vault = try VaultKeyProvider(source: .file(VaultKeyFile(path: keyFile)))
+        let accounts: any AccountStoring, ledger: any SignInLedgerStoring, stores: GradebookStores, jobStores: JobsStores
+        switch opened {
+        case .sqlite(let database):
+            accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore(); stores = .sqlite(); jobStores = .sqlite(database: database)
+        case .postgres(let database):
+            accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore(); stores = .postgres(); jobStores = .postgres(database: database)
+        }
+        var jobConfiguration = JobsConfiguration()
+        jobConfiguration.workersEnabled = false
+        let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
+        let auth = try AuthModule.live(
+            transactions: transactions, store: accounts, signInLedger: ledger,
+            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
+            settings: AuthModule.Settings(tokens: .init(), loginThrottle: .init(), signUpsPerHour: 30), revocations: [], logger: logger
+        )
+        let module = GradebookModule.live(
+            transactions: transactions, stores: stores, vault: vault, jobs: jobs.enqueuer, clock: clock,
+            settings: GradebookModule.Settings(
+                timeoutSeconds: timeoutSeconds, cacheSeconds: cacheSeconds, additionalCAFile: additionalCAFile, maxFileBytes: maxFileBytes,
+                developmentDestinations: developmentDestinations
+            ),
+            logger: logger
+        )
+        try module.register(in: jobs.registry)
+        return GradebookGateway(
+            module: module, auth: auth.service, jobs: jobs, vault: vault, transactions: transactions, backend: opened, clock: clock,
+            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
+            cleanUpBody: { await cleanUp(); try? FileManager.default.removeItem(atPath: keyFile) }
+        )
+    }
+
+    /// Throws the database away (in the background: a `defer` can't wait).
+    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
+
+    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await router.withRouter(body)
+    }
+
+    func withLiveServer(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await router.withLiveServer(body)
+    }
+
+    /// The SQLite database (for suites that look at rows directly).
+    var database: GatewayDatabase {
+        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
+        return database
+    }
+
+    /// Creates an account through Auth's service and returns a bearer token for it.
+    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        _ = try await auth.createAccount(username: username, email: nil, password: password, role: role)
+        return try await auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+    }
+}

@@ -1,0 +1,164 @@
+import Auth
+import Catalog
+import Contracts
+import Foundation
+import GRDB
+import GatewayCore
+import HummingbirdTesting
+import Jobs
+import Logging
+import PostgresStores
+import Registration
+import SQLiteStores
+import Storage
+import TestSupport
+
+/// The Registration module alone on a router, as its HTTP suites need it: on a fresh database of
+/// either backend holding the tables it reads and writes (its own, the Catalog's whose seat
+/// counters it moves, the jobs table it enqueues into, and Auth's accounts, which students are).
+/// What it consumes is real but small: the Catalog's service on that database, Auth's service as
+/// the account directory and as the authenticator (cheap hashing), a job runtime whose workers
+/// are off. Nothing else of the application runs: no Push, no Scheduling, no front door.
+struct RegistrationGateway {
+    let module: RegistrationModule
+    let auth: AuthService
+    let catalog: CatalogModule
+    let jobs: JobsRuntime
+    let transactions: any TransactionRunner
+    let backend: TestBackend.OpenedBackend
+    let clock: ManualClock
+    let router: ModuleRouter<RegistrationModule>
+    let cleanUpBody: @Sendable () async -> Void
+
+    var registration: RegistrationService { module.service }
+
+    /// Registration on `backend` with the seed's fixtures (Astronomy and Computer Science) in the
+    /// catalog, and `configure`'s settings.
+    static func registration(
+        _ backend: TestBackend = .sqlite, size: DemoCatalog.Size = .fixtures, loginThrottle: LoginThrottle.Limits = .init(),
+        configure: (inout RegistrationSettings) -> Void = { _ in }
+    ) async throws -> RegistrationGateway {
+        let gateway = try await make(backend, loginThrottle: loginThrottle, configure: configure)
+        try await gateway.registration.admin.seedDemoCatalogIfEmpty(size: size)
+        return gateway
+    }
+
+    /// Registration on `backend` with an empty catalog.
+    static func make(
+        _ backend: TestBackend, loginThrottle: LoginThrottle.Limits = .init(), configure: (inout RegistrationSettings) -> Void = { _ in }
+    ) async throws -> RegistrationGateway {
+        let (transactions, opened, cleanUp) = try await backend.database(
+            "registration-routes", sqlite: [AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self],
+            postgres: [AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self]
+        )
+        var settings = RegistrationSettings()
+        configure(&settings)
+        let clock = ManualClock(Date())
+        var logger = Logger(label: "registration-tests")
+        logger.logLevel = .critical
+        let accounts: any AccountStoring, ledger: any SignInLedgerStoring, catalogStores: CatalogStores, jobStores: JobsStores
+        switch opened {
+        case .sqlite(let database):
+            accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore(); catalogStores = .sqlite(); jobStores = .sqlite(database: database)
+        case .postgres(let database):
+            accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore(); catalogStores = .postgres(); jobStores = .postgres(database: database)
+        }
+        var jobConfiguration = JobsConfiguration()
+        jobConfiguration.workersEnabled = false
+        let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
+        let auth = try AuthModule.live(
+            transactions: transactions, store: accounts, signInLedger: ledger,
+            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
+            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: 30), revocations: [], logger: logger
+        )
+        let catalog = try CatalogModule.live(transactions: transactions, stores: catalogStores, refreshInterval: settings.catalogRefreshSeconds)
+        let stores: RegistrationStores = switch opened {
+        case .sqlite: .sqlite(catalog: catalog.catalog.store, jobs: jobs.enqueuer)
+        case .postgres: .postgres(catalog: catalog.catalog.store, jobs: jobs.enqueuer)
+        }
+        let module = RegistrationModule.live(
+            transactions: transactions, stores: stores, catalog: catalog.catalog,
+            accounts: auth.accountDirectory(credentialCacheSeconds: settings.credentialCacheSeconds), clock: clock, settings: settings,
+            logger: logger
+        )
+        try module.register(in: jobs.registry)
+        return RegistrationGateway(
+            module: module, auth: auth.service, catalog: catalog, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
+            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
+        )
+    }
+
+    /// Throws the database away (in the background: a `defer` can't wait).
+    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
+
+    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await router.withRouter(body)
+    }
+
+    func withLiveServer(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await router.withLiveServer(body)
+    }
+
+    /// The SQLite database (for suites that look at rows directly).
+    var database: GatewayDatabase {
+        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
+        return database
+    }
+
+    /// Creates an account through Auth's service and returns a bearer token for it.
+    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        _ = try await auth.createAccount(username: username, email: nil, password: password, role: role)
+        return try await auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+    }
+
+    /// An admin account (created on first use) as the identity services act for.
+    func adminIdentity() async throws -> Identity {
+        let store = auth.store
+        if let account = try await auth.transactions.read({ db in try store.find(username: "test-admin", in: db) }) { return account.identity }
+        return try await auth.createAccount(username: "test-admin", email: nil, password: "correct horse battery", role: .admin).identity
+    }
+
+    /// Adds a student through the service; returns their account id.
+    @discardableResult
+    func student(_ redID: String, password: String = "password", email: String = "student@sdsu.edu") async throws -> Int64 {
+        try await registration.students.addStudent(
+            NewStudent(firstName: "Test", lastName: "Student \(redID)", redID: redID, password: password, email: email)
+        ).accountID
+    }
+
+    /// Sets a class to have exactly `open` open seats.
+    func openSeats(_ open: Int, in classID: Int64) async throws {
+        let listing = try await registration.catalog.classListing(id: classID)!
+        _ = try await registration.admin.setSeats(classID: classID, seats: listing.seats.enrolled + listing.seats.held + open)
+    }
+
+    func seats(of classID: Int64) async throws -> SeatCount {
+        let store = catalog.catalog.store
+        return try await transactions.read { db in try store.seatCounts(of: [classID], in: db)[classID]! }
+    }
+
+    /// Jobs of a kind, as (args JSON, run_at ms).
+    func jobs(kind: String) async throws -> [(args: String, runAt: Int64)] {
+        if case .sqlite(let database) = backend {
+            return try await database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT args, run_at FROM jobs WHERE kind = ? ORDER BY id", arguments: [kind]).map { ($0[0], $0[1]) }
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try await jobs.service.list(states: nil, queue: nil, kind: kind, limit: 1000).reversed().map { job in
+            (String(decoding: try encoder.encode(job.args), as: UTF8.self), Int64((job.scheduledAt.timeIntervalSince1970 * 1000).rounded()))
+        }
+    }
+}
+
+/// Files under `Tests/CatalogTests/Fixtures`, read from the source tree.
+enum Fixture {
+    static func url(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CatalogTests").appendingPathComponent("Fixtures").appendingPathComponent(name)
+    }
+
+    /// The real umd.io course list for summer 2020 (MIT licence, `umdio-LICENSE`): 1.6 MB.
+    static func umdio() throws -> Data { try Data(contentsOf: url("umdio-202005.json")) }
+}

@@ -1,0 +1,106 @@
+import Auth
+import Catalog
+import Contracts
+import Foundation
+import GRDB
+import GatewayCore
+import HummingbirdTesting
+import Logging
+import PostgresStores
+import SQLiteStores
+import Scheduling
+import Storage
+import Synchronization
+import TestSupport
+
+/// The Scheduling module alone on a router, as its HTTP suites need it: on a fresh database of
+/// either backend holding its own tables, the Catalog's (the classes it builds from) and Auth's
+/// accounts (whose schedules and feeds its rows are). What it consumes is real but small: the
+/// Catalog's service with the seed's fixtures imported, Auth's service as the authenticator (cheap
+/// hashing, with Scheduling's feed revocation wired as in the application), and a
+/// ``RegisteredClasses`` fake standing in for Registration.
+struct SchedulingGateway {
+    let module: SchedulingModule
+    let auth: AuthService
+    let catalog: CatalogModule
+    let registered: FakeRegisteredClasses
+    let transactions: any TransactionRunner
+    let backend: TestBackend.OpenedBackend
+    let clock: ManualClock
+    let router: ModuleRouter<SchedulingModule>
+    let cleanUpBody: @Sendable () async -> Void
+
+    /// Scheduling on `backend` with the seed's catalog of `size` (the fixtures: Astronomy and
+    /// Computer Science; nil for an empty catalog).
+    static func make(_ backend: TestBackend = .sqlite, size: DemoCatalog.Size? = .fixtures, buildsPerMinute: Int = 60) async throws -> SchedulingGateway {
+        let (transactions, opened, cleanUp) = try await backend.database(
+            "scheduling-routes", sqlite: [AuthSchema.self, CatalogSchema.self, SchedulingSchema.self],
+            postgres: [AuthSchema.self, CatalogSchema.self, SchedulingSchema.self]
+        )
+        let clock = ManualClock(Date())
+        var logger = Logger(label: "scheduling-tests")
+        logger.logLevel = .critical
+        let accounts: any AccountStoring, ledger: any SignInLedgerStoring, catalogStores: CatalogStores, stores: SchedulingStores
+        switch opened {
+        case .sqlite:
+            accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore(); catalogStores = .sqlite(); stores = .sqlite()
+        case .postgres:
+            accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore(); catalogStores = .postgres(); stores = .postgres()
+        }
+        let auth = try AuthModule.live(
+            transactions: transactions, store: accounts, signInLedger: ledger,
+            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
+            settings: AuthModule.Settings(tokens: .init(), loginThrottle: .init(), signUpsPerHour: 30),
+            revocations: [SchedulingModule.credentialRevocation(stores: stores)], logger: logger
+        )
+        let catalog = try CatalogModule.live(transactions: transactions, stores: catalogStores, refreshInterval: 1)
+        let registered = FakeRegisteredClasses()
+        let module = SchedulingModule.live(
+            transactions: transactions, stores: stores, catalog: catalog.catalog, terms: catalog.terms, registered: registered, clock: clock,
+            buildsPerMinute: buildsPerMinute
+        )
+        let gateway = SchedulingGateway(
+            module: module, auth: auth.service, catalog: catalog, registered: registered, transactions: transactions, backend: opened,
+            clock: clock, router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
+        )
+        if let size { try await gateway.importCatalog(DemoCatalog.document(size: size)) }
+        return gateway
+    }
+
+    /// Imports a catalog through the Catalog's store, as an operator's import would.
+    @discardableResult
+    func importCatalog(_ document: CatalogDocument) async throws -> ImportReport {
+        let store = catalog.catalog.store
+        let report = try await transactions.write { db in try store.apply(document, options: ImportOptions(), in: db).0 }
+        try await catalog.catalog.reload()
+        return report
+    }
+
+    /// Throws the database away (in the background: a `defer` can't wait).
+    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
+
+    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await router.withRouter(body)
+    }
+
+    /// The SQLite database (for suites that look at rows directly).
+    var database: GatewayDatabase {
+        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
+        return database
+    }
+
+    /// Creates an account through Auth's service and returns a bearer token for it.
+    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        _ = try await auth.createAccount(username: username, email: nil, password: password, role: role)
+        return try await auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+    }
+}
+
+/// Registration's answer to "which classes is this account enrolled in", as a test sets it.
+final class FakeRegisteredClasses: RegisteredClasses {
+    private let enrolled = Mutex<[Int64: [Int64]]>([:])
+
+    func set(_ classIDs: [Int64], for accountID: Int64) { enrolled.withLock { $0[accountID] = classIDs.sorted() } }
+
+    func enrolledClassIDs(accountID: Int64) async throws -> [Int64] { enrolled.withLock { $0[accountID] ?? [] } }
+}
