@@ -300,6 +300,16 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
+        // Auth's real module on a scratch database, for the suites of modules whose rows are accounts.
+        .target(
+            name: "AuthTestSupport",
+            dependencies: [
+                "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "SQLiteStores", "PostgresStores",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/AuthTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -315,9 +325,12 @@ let package = Package(
             name: "AuthTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores",
-                "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -358,7 +371,7 @@ let package = Package(
         .testTarget(
             name: "SchedulingTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "AuthTestSupport",
                 "Scheduling", "Catalog", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -373,7 +386,7 @@ let package = Package(
         .testTarget(
             name: "GradebookTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "AuthTestSupport",
                 "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "Jobs", "HTTPClient", "GradebookSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -411,7 +424,7 @@ let package = Package(
         .testTarget(
             name: "RegistrationTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "AuthTestSupport",
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
                 "GatewayHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),

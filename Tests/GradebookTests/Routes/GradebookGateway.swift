@@ -1,4 +1,5 @@
 import Auth
+import AuthTestSupport
 import Contracts
 import Foundation
 import GRDB
@@ -47,21 +48,15 @@ struct GradebookGateway {
         logger.logLevel = .critical
         let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("gradebook-vault-\(UUID().uuidString).key").path
         let vault = try VaultKeyProvider(source: .file(VaultKeyFile(path: keyFile)))
-        let accounts: any AccountStoring, ledger: any SignInLedgerStoring, stores: GradebookStores, jobStores: JobsStores
+        let stores: GradebookStores, jobStores: JobsStores
         switch opened {
-        case .sqlite(let database):
-            accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore(); stores = .sqlite(); jobStores = .sqlite(database: database)
-        case .postgres(let database):
-            accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore(); stores = .postgres(); jobStores = .postgres(database: database)
+        case .sqlite(let database): stores = .sqlite(); jobStores = .sqlite(database: database)
+        case .postgres(let database): stores = .postgres(); jobStores = .postgres(database: database)
         }
         var jobConfiguration = JobsConfiguration()
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
-        let auth = try AuthModule.live(
-            transactions: transactions, store: accounts, signInLedger: ledger,
-            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
-            settings: AuthModule.Settings(tokens: .init(), loginThrottle: .init(), signUpsPerHour: 30), revocations: [], logger: logger
-        )
+        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
         let module = GradebookModule.live(
             transactions: transactions, stores: stores, vault: vault, jobs: jobs.enqueuer, clock: clock,
             settings: GradebookModule.Settings(
@@ -97,7 +92,6 @@ struct GradebookGateway {
 
     /// Creates an account through Auth's service and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        _ = try await auth.createAccount(username: username, email: nil, password: password, role: role)
-        return try await auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+        try await auth.testAccount(username, role: role, password: password)
     }
 }

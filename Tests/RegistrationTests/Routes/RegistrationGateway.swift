@@ -1,4 +1,5 @@
 import Auth
+import AuthTestSupport
 import Catalog
 import Contracts
 import Foundation
@@ -56,21 +57,15 @@ struct RegistrationGateway {
         let clock = ManualClock(Date())
         var logger = Logger(label: "registration-tests")
         logger.logLevel = .critical
-        let accounts: any AccountStoring, ledger: any SignInLedgerStoring, catalogStores: CatalogStores, jobStores: JobsStores
+        let catalogStores: CatalogStores, jobStores: JobsStores
         switch opened {
-        case .sqlite(let database):
-            accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore(); catalogStores = .sqlite(); jobStores = .sqlite(database: database)
-        case .postgres(let database):
-            accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore(); catalogStores = .postgres(); jobStores = .postgres(database: database)
+        case .sqlite(let database): catalogStores = .sqlite(); jobStores = .sqlite(database: database)
+        case .postgres(let database): catalogStores = .postgres(); jobStores = .postgres(database: database)
         }
         var jobConfiguration = JobsConfiguration()
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
-        let auth = try AuthModule.live(
-            transactions: transactions, store: accounts, signInLedger: ledger,
-            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
-            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: 30), revocations: [], logger: logger
-        )
+        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, loginThrottle: loginThrottle)
         let catalog = try CatalogModule.live(transactions: transactions, stores: catalogStores, refreshInterval: settings.catalogRefreshSeconds)
         let stores: RegistrationStores = switch opened {
         case .sqlite: .sqlite(catalog: catalog.catalog.store, jobs: jobs.enqueuer)
@@ -107,8 +102,7 @@ struct RegistrationGateway {
 
     /// Creates an account through Auth's service and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        _ = try await auth.createAccount(username: username, email: nil, password: password, role: role)
-        return try await auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+        try await auth.testAccount(username, role: role, password: password)
     }
 
     /// An admin account (created on first use) as the identity services act for.

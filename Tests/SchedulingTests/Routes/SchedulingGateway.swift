@@ -1,11 +1,11 @@
 import Auth
+import AuthTestSupport
 import Catalog
 import Contracts
 import Foundation
 import GRDB
 import GatewayCore
 import HummingbirdTesting
-import Logging
 import PostgresStores
 import SQLiteStores
 import Scheduling
@@ -38,20 +38,13 @@ struct SchedulingGateway {
             postgres: [AuthSchema.self, CatalogSchema.self, SchedulingSchema.self]
         )
         let clock = ManualClock(Date())
-        var logger = Logger(label: "scheduling-tests")
-        logger.logLevel = .critical
-        let accounts: any AccountStoring, ledger: any SignInLedgerStoring, catalogStores: CatalogStores, stores: SchedulingStores
+        let catalogStores: CatalogStores, stores: SchedulingStores
         switch opened {
-        case .sqlite:
-            accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore(); catalogStores = .sqlite(); stores = .sqlite()
-        case .postgres:
-            accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore(); catalogStores = .postgres(); stores = .postgres()
+        case .sqlite: catalogStores = .sqlite(); stores = .sqlite()
+        case .postgres: catalogStores = .postgres(); stores = .postgres()
         }
-        let auth = try AuthModule.live(
-            transactions: transactions, store: accounts, signInLedger: ledger,
-            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
-            settings: AuthModule.Settings(tokens: .init(), loginThrottle: .init(), signUpsPerHour: 30),
-            revocations: [SchedulingModule.credentialRevocation(stores: stores)], logger: logger
+        let auth = try TestAuth.module(
+            transactions: transactions, backend: opened, clock: clock, revocations: [SchedulingModule.credentialRevocation(stores: stores)]
         )
         let catalog = try CatalogModule.live(transactions: transactions, stores: catalogStores, refreshInterval: 1)
         let registered = FakeRegisteredClasses()
@@ -91,8 +84,7 @@ struct SchedulingGateway {
 
     /// Creates an account through Auth's service and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        _ = try await auth.createAccount(username: username, email: nil, password: password, role: role)
-        return try await auth.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+        try await auth.testAccount(username, role: role, password: password)
     }
 }
 

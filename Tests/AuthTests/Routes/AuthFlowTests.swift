@@ -1,5 +1,4 @@
 import GatewayHTTP
-import GatewayApp
 import Auth
 import Foundation
 import GatewayCore
@@ -8,10 +7,12 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
+/// Sign-up, tokens, Basic credentials, roles and the sign-in throttle over the Auth module's
+/// routes, mounted alone (``AuthGateway``).
 @Suite("Accounts and tokens through the real router")
 struct AuthFlowTests {
-    @Test(arguments: GatewayBackend.all) func signUpAnswers201WithTheAccountAndNoHash(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func signUpAnswers201WithTheAccountAndNoHash(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let reply = try await client.json(.post, "/v1/accounts", body: #"{"username":"Ada.L","password":"analytical-engine","email":"ada@example.edu"}"#)
@@ -26,8 +27,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func signUpRejectsWeakPasswordsTakenNamesAndRoleEscalation(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func signUpRejectsWeakPasswordsTakenNamesAndRoleEscalation(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             let short = try await client.json(.post, "/v1/accounts", body: #"{"username":"bob","password":"short"}"#)
@@ -50,8 +51,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func tokenIssueUseExpiryAndRevocation(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func tokenIssueUseExpiryAndRevocation(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client in
@@ -82,8 +83,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func defaultLifetimeIs120MinutesAndOutOfRangeIsRejected(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func defaultLifetimeIs120MinutesAndOutOfRangeIsRejected(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client in
@@ -98,8 +99,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func wrongPasswordAndUnknownUserAnswerTheSame403(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func wrongPasswordAndUnknownUserAnswerTheSame403(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"frank","password":"a fine passphrase"}"#)
@@ -114,8 +115,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func httpBasicIssuesATokenAndAuthenticatesRoutes(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func httpBasicIssuesATokenAndAuthenticatesRoutes(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         try await gateway.withRouter { client in
             _ = try await client.json(.post, "/v1/accounts", body: #"{"username":"gina","password":"a fine passphrase"}"#)
@@ -130,8 +131,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func missingTokenIs401AndWrongRoleIs403(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func missingTokenIs401AndWrongRoleIs403(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.account("stu", role: .student)
         let admin = try await gateway.account("root", role: .admin)
@@ -154,8 +155,8 @@ struct AuthFlowTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func repeatedFailuresAreThrottledWithRetryAfter(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend) { $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 600) }
+    @Test(arguments: TestBackend.all) func repeatedFailuresAreThrottledWithRetryAfter(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend, loginThrottle: .init(failuresPerUsername: 3, failuresPerAddress: 100, window: 600))
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client in
@@ -170,68 +171,6 @@ struct AuthFlowTests {
             #expect(throttled.object["type"] as? String == "/problems/too-many-requests")
             clock.advance(by: 601)
             #expect(try await client.json(.post, "/v1/auth/token", body: #"{"username":"hal","password":"a fine passphrase"}"#).status == .created)
-        }
-    }
-
-    /// A live gateway whose throttle allows three failures per (user, address), with `hal`
-    /// signed up, proxies trusted as given.
-    static func guessedAtGateway(trusting proxies: [AddressRange]) throws -> TestGateway {
-        try TestGateway {
-            $0.trustedProxies = proxies
-            $0.loginThrottle = .init(failuresPerUsername: 3, failuresPerUsernameOverall: 100, failuresPerAddress: 100, window: 600)
-        }
-    }
-
-    static let hal = #"{"username":"hal","password":"a fine passphrase"}"#
-    static let guess = #"{"username":"hal","password":"guess"}"#
-
-    static func forwarded(_ value: String) -> HTTPFields { [HTTPField.Name("X-Forwarded-For")!: value] }
-
-    @Test func behindAProxyTheThrottleCountsTheAddressTheProxySawNotOneTheClientWrote() async throws {
-        let gateway = try Self.guessedAtGateway(trusting: AddressRange.loopback)
-        defer { gateway.cleanUp() }
-        try await gateway.withLiveServer { client in
-            _ = try await client.json(.post, "/v1/accounts", body: Self.hal)
-            for n in 0..<3 {
-                // A client-written first hop changes every time; the proxy's own hop does not.
-                #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.\(n), 203.0.113.9")).status == .forbidden)
-            }
-            #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.99, 203.0.113.9")).status == .tooManyRequests)
-            #expect(try await client.json(.post, "/v1/auth/token", body: Self.hal, headers: Self.forwarded("192.0.2.1")).status == .created)
-        }
-    }
-
-    /// A peer that is not a configured proxy writes X-Forwarded-For itself: it is ignored, so
-    /// rotating it doesn't give a guesser fresh addresses (before, `--trust-proxy` believed any peer).
-    @Test func forwardedHeadersCountOnlyFromConfiguredProxies() async throws {
-        let gateway = try Self.guessedAtGateway(trusting: [AddressRange("10.0.0.0/8")!])
-        defer { gateway.cleanUp() }
-        try await gateway.withLiveServer { client in
-            _ = try await client.json(.post, "/v1/accounts", body: Self.hal)
-            for n in 0..<3 {
-                #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.\(n)")).status == .forbidden)
-            }
-            #expect(try await client.json(.post, "/v1/auth/token", body: Self.guess, headers: Self.forwarded("198.51.100.77")).status == .tooManyRequests)
-        }
-    }
-
-    /// `--require-https` behind a proxy: X-Forwarded-Proto counts only from a configured proxy,
-    /// and the admin's deep readiness check is not a plain-HTTP probe.
-    @Test(arguments: GatewayBackend.all) func requireHTTPSBelievesOnlyConfiguredProxiesAndGuardsDeepReadiness(_ backend: GatewayBackend) async throws {
-        let https: HTTPFields = [HTTPField.Name("X-Forwarded-Proto")!: "https"]
-        let untrusted = try await TestGateway.make(backend) { $0.requireHTTPS = true; $0.trustedProxies = [AddressRange("10.0.0.0/8")!] }
-        defer { untrusted.cleanUp() }
-        try await untrusted.withLiveServer { client async throws in
-            #expect(try await client.json(.get, "/healthz").status == .ok)
-            #expect(try await client.json(.get, "/readyz").status == .ok)
-            #expect(try await client.json(.get, "/v1/registration/subjects", headers: https).status == .forbidden)
-            #expect(try await client.json(.get, "/readyz?deep=1").status == .forbidden)
-        }
-        let trusted = try await TestGateway.make(backend) { $0.requireHTTPS = true; $0.trustedProxies = AddressRange.loopback }
-        defer { trusted.cleanUp() }
-        try await trusted.withLiveServer { client async throws in
-            #expect(try await client.json(.get, "/v1/registration/subjects", headers: https).status == .ok)
-            #expect(try await client.json(.get, "/v1/registration/subjects").status == .forbidden)
         }
     }
 }

@@ -1,6 +1,5 @@
 import GatewayHTTP
 import HTTPTypes
-import GatewayApp
 import Auth
 import Foundation
 import GatewayCore
@@ -11,10 +10,10 @@ import Testing
 @Suite("Password changes and admin account changes through the real router")
 struct AccountManagementTests {
     @Test func changingThePasswordRevokesOtherTokensButNotThisOne() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await AuthGateway.make()
         defer { gateway.cleanUp() }
         let current = try await gateway.account("hal", role: .student, password: "first passphrase")
-        let other = try await gateway.app.modules.auth.service.issueToken(username: "hal", password: "first passphrase", lifetimeMinutes: nil, clientAddress: nil).token
+        let other = try await gateway.auth.issueToken(username: "hal", password: "first passphrase", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client in
             let wrong = try await client.json(
                 .put, "/v1/me/password", body: #"{"currentPassword":"not it","newPassword":"second passphrase"}"#, token: current
@@ -41,7 +40,7 @@ struct AccountManagementTests {
     /// Someone holding a stolen token guesses the current password: this route's own throttle
     /// stops them (429), and the owner still signs in at once, from the same address too.
     @Test func wrongCurrentPasswordsAreThrottledHereWithoutLockingTheOwnerOut() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await AuthGateway.make()
         defer { gateway.cleanUp() }
         let stolen = try await gateway.account("ivy", role: .student, password: "first passphrase")
         try await gateway.withRouter { client async throws in
@@ -61,12 +60,12 @@ struct AccountManagementTests {
     }
 
     @Test func adminsDisableAndReenableAccountsButNotTheirOwn() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await AuthGateway.make()
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("sam", role: .student)
-        let studentID = try #require(try await gateway.app.modules.auth.service.identity(bearer: student)).accountID
-        let adminID = try #require(try await gateway.app.modules.auth.service.identity(bearer: admin)).accountID
+        let studentID = try #require(try await gateway.auth.identity(bearer: student)).accountID
+        let adminID = try #require(try await gateway.auth.identity(bearer: admin)).accountID
         try await gateway.withRouter { client in
             #expect(try await client.json(.patch, "/v1/admin/accounts/\(adminID)", body: #"{"disabled":true}"#, token: student).status == .forbidden)
             let disabled = try await client.json(.patch, "/v1/admin/accounts/\(studentID)", body: #"{"disabled":true}"#, token: admin)
@@ -92,20 +91,20 @@ struct AccountManagementTests {
     }
 
     @Test func anAdminDemotedAMomentAgoCannotFinishAChange() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await AuthGateway.make()
         defer { gateway.cleanUp() }
-        let first = try #require(try await gateway.app.modules.auth.service.identity(bearer: try await gateway.account("ada", role: .admin)))
-        let second = try #require(try await gateway.app.modules.auth.service.identity(bearer: try await gateway.account("bob", role: .admin)))
-        let student = try #require(try await gateway.app.modules.auth.service.identity(bearer: try await gateway.account("sam", role: .student)))
+        let first = try #require(try await gateway.auth.identity(bearer: try await gateway.account("ada", role: .admin)))
+        let second = try #require(try await gateway.auth.identity(bearer: try await gateway.account("bob", role: .admin)))
+        let student = try #require(try await gateway.auth.identity(bearer: try await gateway.account("sam", role: .student)))
         // Both admins act at once; the writes run one after the other.
-        _ = try await gateway.app.modules.auth.service.updateAccount(id: second.accountID, disabled: nil, role: .student, by: first)
+        _ = try await gateway.auth.updateAccount(id: second.accountID, disabled: nil, role: .student, by: first)
         await #expect(throws: AuthError.notAnAdmin) {
-            _ = try await gateway.app.modules.auth.service.updateAccount(id: first.accountID, disabled: true, role: nil, by: second)
+            _ = try await gateway.auth.updateAccount(id: first.accountID, disabled: true, role: nil, by: second)
         }
         await #expect(throws: AuthError.notAnAdmin) {
-            _ = try await gateway.app.modules.auth.service.updateAccount(id: student.accountID, disabled: true, role: nil, by: second)
+            _ = try await gateway.auth.updateAccount(id: student.accountID, disabled: true, role: nil, by: second)
         }
-        #expect(try await gateway.app.modules.auth.service.account(id: first.accountID)?.disabled == false)
-        #expect(try await gateway.app.modules.auth.service.account(id: student.accountID)?.disabled == false)
+        #expect(try await gateway.auth.account(id: first.accountID)?.disabled == false)
+        #expect(try await gateway.auth.account(id: student.accountID)?.disabled == false)
     }
 }

@@ -1,0 +1,42 @@
+public import Auth
+public import Contracts
+import Foundation
+public import GatewayCore
+import Logging
+import PostgresStores
+import SQLiteStores
+public import Storage
+public import TestSupport
+
+/// Auth's real module on a test's scratch database, for the suites of modules whose rows are
+/// accounts (Registration's students, Scheduling's schedules, Gradebook's stored accounts):
+/// the account store and sign-in ledger of the database's backend, cheap password hashing (the
+/// real parameters are checked in Auth's own tests), and the revocations the test wires in.
+public enum TestAuth {
+    public static func module(
+        transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, clock: any GatewayClock,
+        loginThrottle: LoginThrottle.Limits = .init(), revocations: [any CredentialRevocation] = []
+    ) throws -> AuthModule {
+        var logger = Logger(label: "test-auth")
+        logger.logLevel = .critical
+        let accounts: any AccountStoring, ledger: any SignInLedgerStoring
+        switch backend {
+        case .sqlite: accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore()
+        case .postgres: accounts = PostgresAccountStore(); ledger = PostgresSignInLedgerStore()
+        }
+        return try AuthModule.live(
+            transactions: transactions, store: accounts, signInLedger: ledger,
+            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
+            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: 30), revocations: revocations,
+            logger: logger
+        )
+    }
+}
+
+extension AuthService {
+    /// Creates an account and returns a bearer token for it: a test's `account(_:role:)`.
+    public func testAccount(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        _ = try await createAccount(username: username, email: nil, password: password, role: role)
+        return try await issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
+    }
+}
