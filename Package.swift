@@ -404,8 +404,12 @@ let package = Package(
             name: "PushTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores",
-                "Push", "Auth", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Storage", "TestSupport",
+                "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Jobs", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

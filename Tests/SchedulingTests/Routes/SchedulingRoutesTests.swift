@@ -166,7 +166,7 @@ struct SchedulingRoutesTests {
             #expect(calendar.body.contains("BEGIN:VEVENT"))
             let etag = try #require(calendar.headers[.eTag])
             let again = try await client.json(.get, "/v1/me/schedules/\(id)/calendar.ics", token: ada, headers: [.ifNoneMatch: etag])
-            #expect(again.status == .notModified)
+            #expect(again.status == .notModified, "first:\n\(calendar.body)\nsecond:\n\(again.body)")
             #expect(again.body.isEmpty)
         }
     }

@@ -1,7 +1,6 @@
 import Auth
 import Contracts
 import Foundation
-import GatewayApp
 import GRDB
 import GatewayCore
 import Storage
@@ -16,7 +15,7 @@ import Testing
 @Suite("Push preferences")
 struct PushPreferenceTests {
     @Test func studentsReadAndReplaceTheirOwnPreferences() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await PushGateway.make()
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
@@ -56,10 +55,10 @@ struct PushPreferenceTests {
     }
 
     @Test func quietHoursDeferAndMutedCategoriesQueueNothing() async throws {
-        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        let gateway = try await PushGateway.make()
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
-        let accountID = try await gateway.app.modules.auth.service.transactions.read { db in try gateway.app.modules.auth.service.store.find(username: "ada", in: db)!.id! }
+        let accountID = try await gateway.auth.transactions.read { db in try gateway.auth.store.find(username: "ada", in: db)!.id! }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
             let chosen = #"{"categories": {"grade.changed": false}, "quietHours": {"start": "22:00", "end": "07:00", "timeZone": "America/Los_Angeles"}}"#
@@ -72,22 +71,22 @@ struct PushPreferenceTests {
         gateway.clock.set(night)
         let morning = calendar.nextDate(after: night, matching: DateComponents(hour: 7, minute: 0), matchingPolicy: .nextTime)!
 
-        let push = gateway.app.modules.push.push
+        let push = gateway.push
         #expect(try await push.notify(accountID: accountID, uniqueKey: "g1", OutgoingNotification(id: "g1", category: "grade.new", title: "New grade", body: "Quiz 1")) == 1)
         #expect(try await push.notify(accountID: accountID, uniqueKey: "g2", OutgoingNotification(id: "g2", category: "grade.changed", title: "Changed", body: "Quiz 1")) == 0)
         #expect(try await push.notify(accountID: accountID, uniqueKey: "s1", OutgoingNotification(id: "s1", category: "seat.open", title: "Seat", body: "7030", urgent: true)) == 1)
         // A student testing their device at night hears it at once.
         // (A new token: the clock moved past the first one's lifetime.)
-        let tonight = try await gateway.app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let tonight = try await gateway.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             let devices = try await client.json(.get, "/v1/me/devices", token: tonight)
             let deviceID = try #require((devices.object["items"] as? [[String: Any]])?.first?["id"] as? Int)
             #expect(try await client.json(.post, "/v1/me/devices/\(deviceID)/test", token: tonight).status == .accepted)
         }
-        let rows = try await gateway.app.modules.push.push.recent(state: .pending, deviceIDs: nil, limit: 10).sorted { $0.id < $1.id }
+        let rows = try await gateway.push.recent(state: .pending, deviceIDs: nil, limit: 10).sorted { $0.id < $1.id }
         #expect(rows.map(\.notification.category) == ["grade.new", "seat.open", "test"])
         #expect(rows.map(\.deliverAt) == [morning, night, night], "the grade waits for 07:00; the seat and the test can't wait")
-        let runAts = try await gateway.app.database.pool.read { db in
+        let runAts = try await gateway.database.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT run_at FROM jobs WHERE kind = 'push.deliver' ORDER BY id")
         }
         #expect(runAts == [morning, night, night].map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, "the delivery jobs wait as long")

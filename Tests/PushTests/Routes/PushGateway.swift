@@ -1,0 +1,121 @@
+import Auth
+import AuthTestSupport
+import Contracts
+import Foundation
+import GRDB
+import GatewayCore
+import HTTPClient
+import HummingbirdTesting
+import Jobs
+import Logging
+import PostgresStores
+import Push
+import SQLiteStores
+import Storage
+import TestSupport
+
+/// The Push module alone on a router, as its device and preference suites need it: on a fresh
+/// database of either backend with its own tables, Auth's accounts (whose devices they are) and
+/// the jobs table its outbox enqueues into; Auth's real service as the authenticator; the log and
+/// webhook channels (the webhook's client reaches public addresses only, as in production), mail
+/// to the log, a job runtime whose workers are off (tests deliver with `push.deliver`); and fakes
+/// of what it consumes from Gradebook and Registration (nobody's gradebook accounts, no classes).
+struct PushGateway {
+    let module: PushModule
+    let auth: AuthService
+    let jobs: JobsRuntime
+    let transactions: any TransactionRunner
+    let backend: TestBackend.OpenedBackend
+    let clock: ManualClock
+    let router: ModuleRouter<PushModule>
+    let cleanUpBody: @Sendable () async -> Void
+
+    var push: PushService { module.push }
+
+    static func make(_ backend: TestBackend = .sqlite) async throws -> PushGateway {
+        let (transactions, opened, cleanUp) = try await backend.database(
+            "push-routes", sqlite: [AuthSchema.self, JobsSchema.self, PushSchema.self], postgres: [AuthSchema.self, JobsSchema.self, PushSchema.self]
+        )
+        let clock = ManualClock(Date())
+        var logger = Logger(label: "push-tests")
+        logger.logLevel = .critical
+        let stores: PushStores, jobStores: JobsStores
+        switch opened {
+        case .sqlite(let database): stores = .sqlite(database: database, sealer: TestVaultSealing()); jobStores = .sqlite(database: database)
+        case .postgres(let database): stores = .postgres(sealer: TestVaultSealing()); jobStores = .postgres(database: database)
+        }
+        var jobConfiguration = JobsConfiguration()
+        jobConfiguration.workersEnabled = false
+        let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
+        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
+        let webhookClient = CurlHTTPClient(configuration: .init(threadCount: 2, defaultTimeout: .seconds(5), maxRedirects: 0, logger: logger))
+        let channels = NotificationChannels(
+            webhook: WebhookChannel(client: webhookClient, clock: clock, logger: logger), log: LogChannel(logger: logger)
+        )
+        let module = try PushModule.live(
+            transactions: transactions, stores: stores, jobs: jobs.enqueuer, channels: channels,
+            mail: PushModule.Mail(
+                sender: LogEmailSender(logger: logger),
+                composer: EmailComposer(from: try MailAddress(validating: "gateway@campus.example.edu"), publicURL: URL(string: "https://gateway.example.edu")!)
+            ),
+            lanes: DeliveryLanes(), gradebookAccounts: NoDeviceGradebookAccounts(), ownedGradebookAccounts: NoOwnedGradebookAccounts(),
+            classes: NoClasses(), clock: clock,
+            settings: PushModule.Settings(
+                allowInsecureEndpoints: false, allowedDestinations: .none, quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
+                quickHACRequestsPerMinute: 60, gradePollTickSeconds: 60, vapidPublicKey: nil
+            )
+        )
+        try module.register(in: jobs.registry)
+        return PushGateway(
+            module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
+            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
+        )
+    }
+
+    /// Throws the database away (in the background: a `defer` can't wait).
+    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
+
+    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await router.withRouter(body)
+    }
+
+    /// The SQLite database (for suites that look at rows directly).
+    var database: GatewayDatabase {
+        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
+        return database
+    }
+
+    /// Creates an account through Auth's service and returns a bearer token for it.
+    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        try await auth.testAccount(username, role: role, password: password)
+    }
+}
+
+/// Gradebook's device accounts, as a deployment with no QuickHAC devices has them: none.
+struct NoDeviceGradebookAccounts: DeviceGradebookAccounts {
+    func store(deviceKey: String, sourceID: Int64, username: String, password: String, clientAddress: String?) async throws(DeviceGradebookError) -> (id: Int64, created: Bool) {
+        throw .unknownSource
+    }
+    func sees(student: String, accountID: Int64, clientAddress: String?) async throws(DeviceGradebookError) -> Bool { false }
+    func account(deviceKey: String, username: String) async throws(DeviceGradebookError) -> Int64? { nil }
+    func rekey(deviceKey: String, to newKey: String) async throws(DeviceGradebookError) {}
+    func accountCount(deviceKey: String) async throws(DeviceGradebookError) -> Int { 0 }
+    func removeAll(deviceKey: String) async throws(DeviceGradebookError) {}
+    func remove(id: Int64) async throws(DeviceGradebookError) {}
+    func pollIntervals() async throws -> [Int64: Int] { [:] }
+}
+
+/// Gradebook's stored accounts, as students with none have them.
+struct NoOwnedGradebookAccounts: OwnedGradebookAccounts {
+    func ownedAccounts(of owners: [Int64]) async throws -> [OwnedGradebookAccount] { [] }
+    func ownedAccount(id: Int64, owner: Int64) async throws -> OwnedGradebookAccount? { nil }
+}
+
+/// Registration's classes, as an empty catalog has them.
+struct NoClasses: ClassDirectory, RegistrationCurrentState {
+    func label(classID: Int64) async throws -> ClassLabel? { nil }
+    func classes(of course: CourseKey) async throws -> [ClassLabel] { [] }
+    func offer(id: Int64) async throws -> SeatOfferState { .expired }
+    func openSeats(classID: Int64) async throws -> Int? { nil }
+    func isEnrolled(accountID: Int64, classID: Int64) async throws -> Bool { false }
+}
