@@ -44,6 +44,17 @@ extension SQLiteDeviceStore: DeviceKeySealing {
         return rows.count
     }
 
+    /// Checkpoints the write-ahead log into the database and truncates it, so the old pages it
+    /// held (clear keys) are gone. A reader's snapshot (the checkpointer, a start-up read) makes
+    /// the checkpoint answer busy for a moment: it is tried again for up to 2 s rather than given
+    /// up at once, which left the clear bytes in the log now and then.
+    static func truncateLog(_ db: Database) {
+        for _ in 0..<200 {
+            if let result = try? db.checkpoint(.truncate), result.walFrameCount == result.checkpointedFrameCount { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     /// ``sealClearKeys(in:)`` in its own transaction with SQLite's `secure_delete` on, so the
     /// clear bytes are zeroed in the pages rather than left in their free space, then a
     /// checkpoint that truncates the write-ahead log (which held the old pages). What the
@@ -58,7 +69,7 @@ extension SQLiteDeviceStore: DeviceKeySealing {
                 sealed = try sealClearKeys(in: db)
                 return .commit
             }
-            if sealed > 0 { _ = try? db.checkpoint(.truncate) }
+            if sealed > 0 { Self.truncateLog(db) }
             return sealed
         }
     }

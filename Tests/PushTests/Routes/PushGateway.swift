@@ -8,6 +8,7 @@ import HTTPClient
 import HummingbirdTesting
 import Jobs
 import Logging
+import PostgresNIO
 import PostgresStores
 import Push
 import SQLiteStores
@@ -32,7 +33,7 @@ struct PushGateway {
 
     var push: PushService { module.push }
 
-    static func make(_ backend: TestBackend = .sqlite) async throws -> PushGateway {
+    static func make(_ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap) async throws -> PushGateway {
         let (transactions, opened, cleanUp) = try await backend.database(
             "push-routes", sqlite: [AuthSchema.self, JobsSchema.self, PushSchema.self], postgres: [AuthSchema.self, JobsSchema.self, PushSchema.self]
         )
@@ -62,7 +63,7 @@ struct PushGateway {
             classes: NoClasses(), clock: clock,
             settings: PushModule.Settings(
                 allowInsecureEndpoints: false, allowedDestinations: .none, quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
-                quickHACRequestsPerMinute: 60, gradePollTickSeconds: 60, vapidPublicKey: nil
+                quickHACRequestsPerMinute: 60, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
             )
         )
         try module.register(in: jobs.registry)
@@ -83,6 +84,18 @@ struct PushGateway {
     var database: GatewayDatabase {
         guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
         return database
+    }
+
+    /// The integer one query answers, on either backend (a count of rows).
+    func integer(_ sql: String) async throws -> Int {
+        switch backend {
+        case .sqlite(let database):
+            return try await database.pool.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+        case .postgres(let database):
+            return try await database.read { transaction in
+                try transaction.postgres().query(PostgresQuery(unsafeSQL: sql)).first?.decode(Int.self) ?? 0
+            }
+        }
     }
 
     /// Creates an account through Auth's service and returns a bearer token for it.

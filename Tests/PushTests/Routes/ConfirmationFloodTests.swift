@@ -1,7 +1,6 @@
 import Auth
 import Foundation
 import GatewayCore
-import GatewayApp
 import Jobs
 import Storage
 import Push
@@ -32,9 +31,9 @@ struct ConfirmationFloodTests {
 
     /// Before, the quota counted per device: removing the device and adding it again, or
     /// another student adding the address, mailed it again each time.
-    @Test(arguments: GatewayBackend.all)
-    func anAddressGetsThreeMailsADayWhoeverAsks(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend) { $0.jobs.workersEnabled = false }
+    @Test(arguments: TestBackend.all)
+    func anAddressGetsThreeMailsADayWhoeverAsks(_ backend: TestBackend) async throws {
+        let gateway = try await PushGateway.make(backend)
         defer { gateway.cleanUp() }
         let mallory = try await gateway.account("mallory", role: .student)
         let accomplice = try await gateway.account("accomplice", role: .student)
@@ -56,7 +55,7 @@ struct ConfirmationFloodTests {
         #expect(try await gateway.integer("SELECT count(*) FROM push_confirmation_sends") == 4)
         // A day later the address may be mailed again.
         gateway.clock.advance(by: 24 * 3600 + 1)
-        let fresh = try await gateway.app.modules.auth.service.issueToken(username: "accomplice", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let fresh = try await gateway.auth.issueToken(username: "accomplice", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             #expect(try await Self.add(client, "victim@example.org", token: fresh).status == .created)
         }
@@ -64,12 +63,9 @@ struct ConfirmationFloodTests {
 
     /// Many accounts each mailing a new address hit the gateway's hourly cap; an hour later
     /// mail flows again.
-    @Test(arguments: GatewayBackend.all)
-    func theGatewayStopsAtItsHourlyCap(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend) {
-            $0.jobs.workersEnabled = false
-            $0.confirmationsPerHour = 4
-        }
+    @Test(arguments: TestBackend.all)
+    func theGatewayStopsAtItsHourlyCap(_ backend: TestBackend) async throws {
+        let gateway = try await PushGateway.make(backend, confirmationsPerHour: 4)
         defer { gateway.cleanUp() }
         var made: [String] = []
         for n in 0..<3 { made.append(try await gateway.account("student\(n)", role: .student)) }
@@ -83,7 +79,7 @@ struct ConfirmationFloodTests {
             #expect((capped.object["detail"] as? String)?.contains("in an hour") == true)
         }
         gateway.clock.advance(by: 3601)
-        let fresh = try await gateway.app.modules.auth.service.issueToken(username: "student2", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let fresh = try await gateway.auth.issueToken(username: "student2", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             #expect(try await Self.add(client, "person9@example.org", token: fresh).status == .created)
         }
