@@ -40,3 +40,15 @@ extension AuthService {
         return try await issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil).token
     }
 }
+
+/// A module's test world whose accounts are Auth's real ones (``TestAuth``).
+public protocol AuthenticatedTestWorld: ModuleTestWorld {
+    var auth: AuthService { get }
+}
+
+extension AuthenticatedTestWorld {
+    /// Creates an account through Auth's service and returns a bearer token for it.
+    public func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
+        try await auth.testAccount(username, role: role, password: password)
+    }
+}

@@ -9,13 +9,13 @@ import Synchronization
 /// backend (its own tables and those of the modules whose rows it points at), mounted alone on
 /// a router (``ModuleRouter``), with a manual clock and made-up accounts. Nothing else of the
 /// application runs.
-public struct ModuleHarness<Module: GatewayModule>: Sendable {
+public struct ModuleHarness<Module: GatewayModule>: ModuleTestWorld {
     public let module: Module
     public let router: ModuleRouter<Module>
     public let transactions: any TransactionRunner
     public let backend: TestBackend.OpenedBackend
     public let clock: ManualClock
-    let cleanUpBody: @Sendable () async -> Void
+    public let cleanUpBody: @Sendable () async -> Void
     let accounts: AccountNumbers
 
     /// Opens a database of `backend` migrated with the given schemas, and builds the module on
@@ -39,18 +39,10 @@ public struct ModuleHarness<Module: GatewayModule>: Sendable {
         }
     }
 
-    /// Throws the database away (in the background: a `defer` can't wait).
-    public func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
-
     /// A bearer token for a new made-up account with `role` (Auth is not running: the router's
     /// ``TestIdentities`` answers for it).
     public func account(_ username: String, role: Role) async throws -> String {
         router.token(accountID: accounts.next(), username: username, role: role)
-    }
-
-    /// Runs `body` against the router (no sockets).
-    public func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withRouter(body)
     }
 }
 

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import GatewayHTTP
 import HTTPTypes
 import Auth

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import GatewayHTTP
 import Auth
 import Foundation

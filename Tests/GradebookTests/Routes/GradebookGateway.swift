@@ -19,7 +19,7 @@ import TestSupport
 /// jobs table it enqueues polls into; a vault with a key of its own; Auth's service as the
 /// authenticator (cheap hashing); a job runtime whose workers are off. Upstreams are real
 /// servers on 127.0.0.1 that the suite starts.
-struct GradebookGateway {
+struct GradebookGateway: AuthenticatedTestWorld {
     let module: GradebookModule
     let auth: AuthService
     let jobs: JobsRuntime
@@ -71,27 +71,5 @@ struct GradebookGateway {
             router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
             cleanUpBody: { await cleanUp(); try? FileManager.default.removeItem(atPath: keyFile) }
         )
-    }
-
-    /// Throws the database away (in the background: a `defer` can't wait).
-    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
-
-    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withRouter(body)
-    }
-
-    func withLiveServer(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withLiveServer(body)
-    }
-
-    /// The SQLite database (for suites that look at rows directly).
-    var database: GatewayDatabase {
-        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
-        return database
-    }
-
-    /// Creates an account through Auth's service and returns a bearer token for it.
-    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        try await auth.testAccount(username, role: role, password: password)
     }
 }

@@ -1,4 +1,5 @@
 import Auth
+import AuthTestSupport
 import Foundation
 import GatewayCore
 import Jobs

@@ -1,4 +1,5 @@
 import Auth
+import AuthTestSupport
 import Contracts
 import Foundation
 import GatewayCore

@@ -21,7 +21,7 @@ import TestSupport
 /// webhook channels (the webhook's client reaches public addresses only, as in production), mail
 /// to the log, a job runtime whose workers are off (tests deliver with `push.deliver`); and fakes
 /// of what it consumes from Gradebook and Registration (nobody's gradebook accounts, no classes).
-struct PushGateway {
+struct PushGateway: AuthenticatedTestWorld {
     let module: PushModule
     let auth: AuthService
     let jobs: JobsRuntime
@@ -73,19 +73,6 @@ struct PushGateway {
         )
     }
 
-    /// Throws the database away (in the background: a `defer` can't wait).
-    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
-
-    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withRouter(body)
-    }
-
-    /// The SQLite database (for suites that look at rows directly).
-    var database: GatewayDatabase {
-        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
-        return database
-    }
-
     /// The integer one query answers, on either backend (a count of rows).
     func integer(_ sql: String) async throws -> Int {
         switch backend {
@@ -96,11 +83,6 @@ struct PushGateway {
                 try transaction.postgres().query(PostgresQuery(unsafeSQL: sql)).first?.decode(Int.self) ?? 0
             }
         }
-    }
-
-    /// Creates an account through Auth's service and returns a bearer token for it.
-    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        try await auth.testAccount(username, role: role, password: password)
     }
 }
 

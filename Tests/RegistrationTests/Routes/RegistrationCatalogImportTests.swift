@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Contracts
 import TestSupport
 import Storage

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import PostgresStores
 import SQLiteStores
 import TestSupport

@@ -20,7 +20,7 @@ import TestSupport
 /// What it consumes is real but small: the Catalog's service on that database, Auth's service as
 /// the account directory and as the authenticator (cheap hashing), a job runtime whose workers
 /// are off. Nothing else of the application runs: no Push, no Scheduling, no front door.
-struct RegistrationGateway {
+struct RegistrationGateway: AuthenticatedTestWorld {
     let module: RegistrationModule
     let auth: AuthService
     let catalog: CatalogModule
@@ -81,28 +81,6 @@ struct RegistrationGateway {
             module: module, auth: auth.service, catalog: catalog, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
             router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
         )
-    }
-
-    /// Throws the database away (in the background: a `defer` can't wait).
-    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
-
-    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withRouter(body)
-    }
-
-    func withLiveServer(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withLiveServer(body)
-    }
-
-    /// The SQLite database (for suites that look at rows directly).
-    var database: GatewayDatabase {
-        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
-        return database
-    }
-
-    /// Creates an account through Auth's service and returns a bearer token for it.
-    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        try await auth.testAccount(username, role: role, password: password)
     }
 
     /// An admin account (created on first use) as the identity services act for.

@@ -1,4 +1,5 @@
 import Auth
+import AuthTestSupport
 import GatewayHTTP
 import Catalog
 import Foundation

@@ -19,7 +19,7 @@ import TestSupport
 /// Catalog's service with the seed's fixtures imported, Auth's service as the authenticator (cheap
 /// hashing, with Scheduling's feed revocation wired as in the application), and a
 /// ``RegisteredClasses`` fake standing in for Registration.
-struct SchedulingGateway {
+struct SchedulingGateway: AuthenticatedTestWorld {
     let module: SchedulingModule
     let auth: AuthService
     let catalog: CatalogModule
@@ -67,24 +67,6 @@ struct SchedulingGateway {
         let report = try await transactions.write { db in try store.apply(document, options: ImportOptions(), in: db).0 }
         try await catalog.catalog.reload()
         return report
-    }
-
-    /// Throws the database away (in the background: a `defer` can't wait).
-    func cleanUp() { Task { [cleanUpBody] in await cleanUpBody() } }
-
-    func withRouter(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await router.withRouter(body)
-    }
-
-    /// The SQLite database (for suites that look at rows directly).
-    var database: GatewayDatabase {
-        guard case .sqlite(let database) = backend else { preconditionFailure("this suite runs on SQLite") }
-        return database
-    }
-
-    /// Creates an account through Auth's service and returns a bearer token for it.
-    func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        try await auth.testAccount(username, role: role, password: password)
     }
 }
 

@@ -1,4 +1,5 @@
 import Auth
+import AuthTestSupport
 import Catalog
 import Logging
 import Foundation

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Catalog
 import Foundation
 import HTTPTypes
