@@ -93,7 +93,7 @@ struct PostgresInstancesSlowTests {
         #expect(outcomes.filter { $0 }.count == 16, "exactly 16 confirmed, the rest told the class is full")
         let (counter, rows) = try await first.read { tx throws in
             let seats = try #require(try PostgresCatalogStore().seatCounts(of: [Self.classID], in: tx)[Self.classID])
-            let enrolled = try PostgresEnrollmentStore(catalog: PostgresCatalogStore()).enrolledStudents(of: Self.classID, in: tx).count
+            let enrolled = try PostgresEnrollmentStore().enrolledStudents(of: Self.classID, in: tx).count
             return (seats.enrolled, enrolled)
         }
         #expect(counter == 16 && rows == 16, "the counter and the rows agree")

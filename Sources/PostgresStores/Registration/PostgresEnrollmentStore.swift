@@ -6,14 +6,11 @@ public import Registration
 import Storage
 
 /// ``EnrollmentStoring`` on PostgreSQL: enrollments, waitlists and offers, each method inside
-/// the caller's SERIALIZABLE unit, moving the Catalog's seat counters in that same unit. Two
-/// instances selling the last seat at once can't both commit: one unit is aborted and run
-/// again, and then finds the class full.
+/// the caller's SERIALIZABLE unit; the use case moves the seat counters in that same unit
+/// (``SeatChange``). Two instances selling the last seat at once can't both commit: one unit is
+/// aborted and run again, and then finds the class full.
 public struct PostgresEnrollmentStore: EnrollmentStoring {
-    /// The Catalog's store, whose seat counters enrollments move.
-    let catalog: any CatalogStoring
-
-    public init(catalog: any CatalogStoring) { self.catalog = catalog }
+    public init() {}
 
     public func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment] {
         try transaction.postgres().query(
@@ -35,7 +32,6 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         try transaction.execute(
             "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (\(studentID), \(classID), \(now))"
         )
-        try catalog.adjustSeats(classID: classID, enrolled: 1, in: transaction)
     }
 
     public func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
@@ -43,7 +39,6 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         guard try transaction.execute(
             "DELETE FROM registration_enrollments WHERE student_id = \(studentID) AND class_id = \(classID)"
         ) > 0 else { return false }
-        try catalog.adjustSeats(classID: classID, enrolled: -1, in: transaction)
         return true
     }
 
@@ -72,7 +67,6 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         let entry = try transaction.query("""
             INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (\(studentID), \(classID), \(now)) RETURNING id
             """).first!.decode(Int64.self)
-        try catalog.adjustSeats(classID: classID, waitlist: 1, in: transaction)
         return try transaction.query(
             "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = \(classID) AND id <= \(entry)"
         ).first?.decode(Int.self) ?? 1
@@ -83,7 +77,6 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         guard try transaction.execute(
             "DELETE FROM registration_waitlist WHERE student_id = \(studentID) AND class_id = \(classID)"
         ) > 0 else { return false }
-        try catalog.adjustSeats(classID: classID, waitlist: -1, in: transaction)
         return true
     }
 
@@ -176,17 +169,14 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
             INSERT INTO registration_offers (class_id, student_id, offered_at, expires_at, state)
             VALUES (\(classID), \(studentID), \(now), \(expiresAt), 'open') RETURNING id
             """).first!.decode(Int64.self)
-        try catalog.adjustSeats(classID: classID, held: 1, in: transaction)
         return SeatOffer(id: id, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
     }
 
     public func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let transaction = try transaction.postgres()
-        guard let classID = try transaction.query("""
-            UPDATE registration_offers SET state = \(state.rawValue), closed_at = \(now) WHERE id = \(id) AND state = 'open' RETURNING class_id
-            """).first?.decode(Int64.self) else { return false }
-        try catalog.adjustSeats(classID: classID, held: -1, in: transaction)
-        return true
+        return try transaction.execute("""
+            UPDATE registration_offers SET state = \(state.rawValue), closed_at = \(now) WHERE id = \(id) AND state = 'open'
+            """) > 0
     }
 
     public func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws {

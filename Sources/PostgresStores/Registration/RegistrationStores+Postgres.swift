@@ -8,7 +8,7 @@ extension RegistrationStores {
     /// enqueuer in the same units of work.
     public static func postgres(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
         RegistrationStores(
-            students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(catalog: catalog), seatStates: PostgresSeatStateStore(),
+            students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(), seatStates: PostgresSeatStateStore(),
             catalog: catalog, jobs: jobs
         )
     }

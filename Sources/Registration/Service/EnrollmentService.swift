@@ -42,9 +42,12 @@ public struct EnrollmentService: RegistrationUseCase {
             if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
                 return .failure(.violation(violation))
             }
-            if let offer { _ = try stores.enrollments.closeOffer(id: offer.id, as: .claimed, now: now, in: db) }
-            if standing.isWaitlisted { _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) }
+            // The seat: a held one becomes taken, a place in line is given up, in one move.
+            var seats = SeatChange.enrolled
+            if let offer, try stores.enrollments.closeOffer(id: offer.id, as: .claimed, now: now, in: db) { seats += .offerClosed }
+            if standing.isWaitlisted, try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) { seats += .leftLine }
             try stores.enrollments.enroll(studentID: studentID, classID: classID, at: now, in: db)
+            try stores.seats.move(seats, classID: classID, in: db)
             return .success(())
         }
     }
@@ -61,6 +64,7 @@ public struct EnrollmentService: RegistrationUseCase {
             guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }
+            try stores.seats.move(.dropped, classID: classID, in: db)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
             try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
             return .success(())
@@ -85,7 +89,9 @@ public struct EnrollmentService: RegistrationUseCase {
             if try stores.enrollments.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
                 return .failure(.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists)))
             }
-            return .success(try stores.enrollments.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db))
+            let position = try stores.enrollments.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db)
+            try stores.seats.move(.joinedLine, classID: classID, in: db)
+            return .success(position)
         }
     }
 
@@ -112,10 +118,12 @@ public struct EnrollmentService: RegistrationUseCase {
             guard try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notWaitlisted))
             }
-            if let offer {
-                _ = try stores.enrollments.closeOffer(id: offer.id, as: .declined, now: now, in: db)
-                try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched)
-            }
+            var change = SeatChange.leftLine
+            let declined = try offer.map { try stores.enrollments.closeOffer(id: $0.id, as: .declined, now: now, in: db) } ?? false
+            if declined { change += .offerClosed }
+            try stores.seats.move(change, classID: classID, in: db)
+            // A declined offer's seat passes on to the line.
+            if declined { try promoter.seatFreed(classID: classID, now: now, in: db, touched: &touched) }
             return .success(())
         }
     }
@@ -126,18 +134,25 @@ public struct EnrollmentService: RegistrationUseCase {
         let promoter = self.promoter
         try await write { db, now, touched -> Result<Void, RegistrationError> in
             var freed: [Int64] = []
+            var seats: [Int64: SeatChange] = [:]
             let inTerm = try self.termFilter(term, studentID: studentID, db: db)
             for offer in try stores.enrollments.openOffers(of: studentID, in: db) where inTerm(offer.classID) {
-                _ = try stores.enrollments.closeOffer(id: offer.id, as: .declined, now: now, in: db)
+                guard try stores.enrollments.closeOffer(id: offer.id, as: .declined, now: now, in: db) else { continue }
+                seats[offer.classID, default: SeatChange()] += .offerClosed
                 freed.append(offer.classID)
             }
             for place in try stores.enrollments.waitlistPlaces(of: studentID, in: db) where inTerm(place.classID) {
-                _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: place.classID, in: db)
+                guard try stores.enrollments.leaveWaitlist(studentID: studentID, classID: place.classID, in: db) else { continue }
+                seats[place.classID, default: SeatChange()] += .leftLine
                 touched.insert(place.classID)
             }
             for enrollment in try stores.enrollments.enrollments(of: studentID, in: db) where inTerm(enrollment.classID) {
-                _ = try stores.enrollments.drop(studentID: studentID, classID: enrollment.classID, in: db)
+                guard try stores.enrollments.drop(studentID: studentID, classID: enrollment.classID, in: db) else { continue }
+                seats[enrollment.classID, default: SeatChange()] += .dropped
                 freed.append(enrollment.classID)
+            }
+            for (classID, change) in seats.sorted(by: { $0.key < $1.key }) {
+                try stores.seats.move(change, classID: classID, in: db)
             }
             for classID in Set(freed).sorted() {
                 touched.insert(classID)

@@ -55,6 +55,7 @@ struct WaitlistPromoter: Sendable {
         let expiresAt = now.addingTimeInterval(settings.offerWindow)
         for studentID in line where open > 0 && !offered.contains(studentID) {
             let offer = try stores.enrollments.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
+            try stores.seats.move(.offerMade, classID: target.id, in: db)
             try stores.jobs.enqueue(
                 NewJob(
                     RegistrationJobs.offerExpiry, .init(offerId: offer.id, classId: target.id, expiresAt: expiresAt),
@@ -80,8 +81,10 @@ struct WaitlistPromoter: Sendable {
             guard EnrollmentRules.isEligibleForPromotion(target: target, enrolledClasses: enrolled, classLimit: settings.classLimit) else {
                 continue
             }
-            _ = try stores.enrollments.leaveWaitlist(studentID: studentID, classID: target.id, in: db)
+            var seats = SeatChange.enrolled
+            if try stores.enrollments.leaveWaitlist(studentID: studentID, classID: target.id, in: db) { seats += .leftLine }
             try stores.enrollments.enroll(studentID: studentID, classID: target.id, at: now, in: db)
+            try stores.seats.move(seats, classID: target.id, in: db)
             try stores.jobs.enqueue(
                 NewJob(PushJobs.waitlistEnrolled, .init(accountId: studentID, classId: target.id)),
                 in: db, now: now
@@ -98,7 +101,9 @@ struct WaitlistPromoter: Sendable {
         let due = try stores.enrollments.dueOffers(classID: classID, now: now, in: db)
         for offer in due {
             guard try stores.enrollments.closeOffer(id: offer.id, as: .expired, now: now, in: db) else { continue }
-            _ = try stores.enrollments.leaveWaitlist(studentID: offer.studentID, classID: offer.classID, in: db)
+            var seats = SeatChange.offerClosed
+            if try stores.enrollments.leaveWaitlist(studentID: offer.studentID, classID: offer.classID, in: db) { seats += .leftLine }
+            try stores.seats.move(seats, classID: offer.classID, in: db)
             try stores.jobs.enqueue(
                 NewJob(PushJobs.offerExpired, .init(accountId: offer.studentID, classId: offer.classID, offerId: offer.id)),
                 in: db, now: now

@@ -2,14 +2,15 @@ public import Contracts
 public import Foundation
 
 /// Enrollments, waitlists and seat offers, behind a protocol: ``SQLiteEnrollmentStore`` on SQLite.
-/// Every method runs inside the caller's transaction; the ones that take or free a seat move the
-/// Catalog's seat counters in that same transaction.
+/// Every method runs inside the caller's transaction and only reads or writes Registration's
+/// rows: the use case that takes or frees a seat moves the class's counters itself, in the same
+/// transaction (``SeatChange``, ``SeatCounters``).
 public protocol EnrollmentStoring: Sendable {
     func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment]
     func isEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool
-    /// Enrolls the student and moves the class's seat counter with it.
+    /// Enrolls the student (the row only).
     func enroll(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws
-    /// Removes an enrollment (and its seat); false when there was none.
+    /// Removes an enrollment; false when there was none.
     func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool
     /// The student's waitlist places, positions counted among the gateway's entries.
     func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace]
@@ -32,10 +33,9 @@ public protocol EnrollmentStoring: Sendable {
     func offer(id: Int64, in transaction: any StoreTransaction) throws -> (SeatOffer, SeatOfferStatus)?
     /// Open offers whose claim window has passed, optionally of one class.
     func dueOffers(classID: Int64?, now: Date, in transaction: any StoreTransaction) throws -> [SeatOffer]
-    /// Opens an offer (holding a seat) to a waitlisted student.
+    /// Opens an offer to a waitlisted student.
     func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in transaction: any StoreTransaction) throws -> SeatOffer
-    /// Closes an open offer as claimed, declined or expired (its seat is no longer held); false
-    /// when it was not open.
+    /// Closes an open offer as claimed, declined or expired; false when it was not open.
     func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool
     /// Removes every enrollment, waitlist entry and offer of a class being deleted.
     func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws

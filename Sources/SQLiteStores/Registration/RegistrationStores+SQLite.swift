@@ -8,7 +8,7 @@ extension RegistrationStores {
     /// store and the job system's enqueuer in the same transactions.
     public static func sqlite(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
         RegistrationStores(
-            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(catalog: catalog), seatStates: SQLiteSeatStateStore(), catalog: catalog,
+            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(), seatStates: SQLiteSeatStateStore(), catalog: catalog,
             jobs: jobs
         )
     }

@@ -8,10 +8,7 @@ import Storage
 /// ``EnrollmentStoring`` on SQLite: SQL for enrollments, waitlists and offers, each method inside
 /// the caller's transaction; the service wraps each use case in one write transaction.
 public struct SQLiteEnrollmentStore: EnrollmentStoring {
-    /// The Catalog's store, whose seat counters enrollments move.
-    let catalog: any CatalogStoring
-
-    public init(catalog: any CatalogStoring = SQLiteCatalogStore()) { self.catalog = catalog }
+    public init() {}
 
     // MARK: Enrollments
 
@@ -36,7 +33,6 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (?, ?, ?)")
             .execute(arguments: [studentID, classID, now])
-        try catalog.adjustSeats(classID: classID, enrolled: 1, in: db)
     }
 
     /// Removes an enrollment; false when there was none.
@@ -45,7 +41,6 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         try db.cachedStatement(sql: "DELETE FROM registration_enrollments WHERE student_id = ? AND class_id = ?")
             .execute(arguments: [studentID, classID])
         guard db.changesCount > 0 else { return false }
-        try catalog.adjustSeats(classID: classID, enrolled: -1, in: db)
         return true
     }
 
@@ -84,7 +79,6 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         try db.cachedStatement(sql: "INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (?, ?, ?)")
             .execute(arguments: [studentID, classID, now])
         let entry = db.lastInsertedRowID
-        try catalog.adjustSeats(classID: classID, waitlist: 1, in: db)
         return try Int.fetchOne(
             db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = ? AND id <= ?"),
             arguments: [classID, entry]
@@ -97,7 +91,6 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         try db.cachedStatement(sql: "DELETE FROM registration_waitlist WHERE student_id = ? AND class_id = ?")
             .execute(arguments: [studentID, classID])
         guard db.changesCount > 0 else { return false }
-        try catalog.adjustSeats(classID: classID, waitlist: -1, in: db)
         return true
     }
 
@@ -214,19 +207,15 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
                 VALUES (?, ?, ?, ?, 'open')
                 """).execute(arguments: [classID, studentID, now, expiresAt])
         let id = db.lastInsertedRowID
-        try catalog.adjustSeats(classID: classID, held: 1, in: db)
         return SeatOffer(id: id, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
     }
 
     /// Closes an open offer as claimed, declined or expired; false when it was not open.
     public func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
-        guard let classID = try Int64.fetchOne(
-            db.cachedStatement(sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open' RETURNING class_id"),
-            arguments: [state.rawValue, now, id]
-        ) else { return false }
-        try catalog.adjustSeats(classID: classID, held: -1, in: db)
-        return true
+        try db.cachedStatement(sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'")
+            .execute(arguments: [state.rawValue, now, id])
+        return db.changesCount > 0
     }
 
     /// Removes every enrollment, waitlist entry and offer of a class that is being deleted

@@ -9,7 +9,7 @@ import Testing
 
 /// The promises Registration's stores make, checked through their protocols only
 /// (``RegistrationStores``), so a second backend is held to exactly what the first one is:
-/// every seat taken or freed moves the class's counters in the same transaction, lines keep
+/// rows and the seat counters the use case moves with them commit or roll back together, lines keep
 /// their order, an offer closes once, and a red id belongs to one student.
 @Suite("Registration store conformance")
 struct RegistrationStoreConformance {
@@ -72,13 +72,14 @@ struct RegistrationStoreConformance {
     }
 
     @Test(arguments: RegistrationBackend.all)
-    func enrollingAndDroppingMoveTheSeatCounterInTheSameTransaction(_ backend: RegistrationBackend) async throws {
+    func enrollmentsAndTheirSeatCounterCommitOrRollBackTogether(_ backend: RegistrationBackend) async throws {
         try await Self.withBackend(backend) { opened, students in
-            let enrollments = opened.stores.enrollments
+            let enrollments = opened.stores.enrollments, seats = opened.stores.seats
             let (a, b) = (students[0], students[1])
             try await opened.transactions.write { tx throws in
                 try enrollments.enroll(studentID: a, classID: Self.classID, at: Self.start, in: tx)
                 try enrollments.enroll(studentID: b, classID: Self.classID, at: Self.start.addingTimeInterval(1), in: tx)
+                try seats.move(.enrolled + .enrolled, classID: Self.classID, in: tx)
             }
             #expect(try await Self.seats(opened).enrolled == 2)
             try await opened.transactions.read { tx throws in
@@ -92,13 +93,16 @@ struct RegistrationStoreConformance {
             await #expect(throws: Abandoned.self) {
                 try await opened.transactions.write { tx throws in
                     #expect(try enrollments.drop(studentID: a, classID: Self.classID, in: tx))
+                    try seats.move(.dropped, classID: Self.classID, in: tx)
                     throw Abandoned()
                 }
             }
             #expect(try await Self.seats(opened).enrolled == 2, "a rolled-back drop frees no seat")
 
             let dropped = try await opened.transactions.write { tx throws in
-                (try enrollments.drop(studentID: a, classID: Self.classID, in: tx), try enrollments.drop(studentID: a, classID: Self.classID, in: tx))
+                let dropped = (try enrollments.drop(studentID: a, classID: Self.classID, in: tx), try enrollments.drop(studentID: a, classID: Self.classID, in: tx))
+                try seats.move(.dropped, classID: Self.classID, in: tx)
+                return dropped
             }
             #expect(dropped.0 && !dropped.1, "a second drop finds nothing")
             #expect(try await Self.seats(opened).enrolled == 1)
@@ -112,17 +116,21 @@ struct RegistrationStoreConformance {
     @Test(arguments: RegistrationBackend.all)
     func aWaitlistKeepsItsOrderAndCountsPositionsAfterSomeoneLeaves(_ backend: RegistrationBackend) async throws {
         try await Self.withBackend(backend) { opened, students in
-            let enrollments = opened.stores.enrollments
+            let enrollments = opened.stores.enrollments, seats = opened.stores.seats
             let positions = try await opened.transactions.write { tx throws in
                 try students.enumerated().map { n, id in
-                    try enrollments.joinWaitlist(studentID: id, classID: Self.classID, at: Self.start.addingTimeInterval(Double(n)), in: tx)
+                    let position = try enrollments.joinWaitlist(studentID: id, classID: Self.classID, at: Self.start.addingTimeInterval(Double(n)), in: tx)
+                    try seats.move(.joinedLine, classID: Self.classID, in: tx)
+                    return position
                 }
             }
             #expect(positions == [1, 2, 3])
             #expect(try await Self.seats(opened).waitlist == 3)
             let left = try await opened.transactions.write { tx throws in
-                (try enrollments.leaveWaitlist(studentID: students[1], classID: Self.classID, in: tx),
-                 try enrollments.leaveWaitlist(studentID: students[1], classID: Self.classID, in: tx))
+                let left = (try enrollments.leaveWaitlist(studentID: students[1], classID: Self.classID, in: tx),
+                            try enrollments.leaveWaitlist(studentID: students[1], classID: Self.classID, in: tx))
+                try seats.move(.leftLine, classID: Self.classID, in: tx)
+                return left
             }
             #expect(left.0 && !left.1)
             #expect(try await Self.seats(opened).waitlist == 2)
@@ -142,12 +150,14 @@ struct RegistrationStoreConformance {
     @Test(arguments: RegistrationBackend.all)
     func anOfferHoldsASeatUntilItClosesAndClosesOnce(_ backend: RegistrationBackend) async throws {
         try await Self.withBackend(backend) { opened, students in
-            let enrollments = opened.stores.enrollments
+            let enrollments = opened.stores.enrollments, seats = opened.stores.seats
             let student = students[0]
             let expiry = Self.start.addingTimeInterval(3600)
             let offer = try await opened.transactions.write { tx throws in
                 _ = try enrollments.joinWaitlist(studentID: student, classID: Self.classID, at: Self.start, in: tx)
-                return try enrollments.insertOffer(studentID: student, classID: Self.classID, now: Self.start, expiresAt: expiry, in: tx)
+                let offer = try enrollments.insertOffer(studentID: student, classID: Self.classID, now: Self.start, expiresAt: expiry, in: tx)
+                try seats.move(.joinedLine + .offerMade, classID: Self.classID, in: tx)
+                return offer
             }
             #expect(offer.studentID == student && offer.classID == Self.classID && offer.expiresAt == expiry)
             #expect(try await Self.seats(opened).held == 1)
@@ -162,8 +172,10 @@ struct RegistrationStoreConformance {
                 #expect(try enrollments.everyoneIn(classID: Self.classID, in: tx) == [student])
             }
             let closed = try await opened.transactions.write { tx throws in
-                (try enrollments.closeOffer(id: offer.id, as: .claimed, now: Self.start, in: tx),
-                 try enrollments.closeOffer(id: offer.id, as: .expired, now: Self.start, in: tx))
+                let closed = (try enrollments.closeOffer(id: offer.id, as: .claimed, now: Self.start, in: tx),
+                              try enrollments.closeOffer(id: offer.id, as: .expired, now: Self.start, in: tx))
+                try seats.move(.offerClosed, classID: Self.classID, in: tx)
+                return closed
             }
             #expect(closed.0 && !closed.1, "only an open offer closes")
             #expect(try await Self.seats(opened).held == 0)
@@ -261,6 +273,7 @@ struct RegistrationStoreConformance {
                             let count = try #require(try stores.catalog.seatCounts(of: [Self.classID], in: tx)[Self.classID])
                             guard count.enrolled + count.held < count.seats else { return false }
                             try stores.enrollments.enroll(studentID: id, classID: Self.classID, at: Self.start, in: tx)
+                            try stores.seats.move(.enrolled, classID: Self.classID, in: tx)
                             return true
                         }
                     }

@@ -126,12 +126,15 @@ struct RegistrationEnrollmentTests {
         let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         let student = try await gateway.student("100000001")
-        // Class 7036 is full: an enrollment written around the service still cannot exceed its seats.
+        // Class 7036 is full: an enrollment written around the service's rules, with its seat
+        // counted, still cannot exceed the seats, and the row goes with the refused count.
         await #expect(throws: DatabaseError.self) {
             try await gateway.database.pool.write { db in
                 try SQLiteEnrollmentStore().enroll(studentID: student, classID: 7036, at: Date(), in: db)
+                try gateway.registration.environment.stores.seats.move(.enrolled, classID: 7036, in: db)
             }
         }
+        #expect(try await gateway.registration.enrollment.schedule(studentID: student).enrollments.isEmpty)
         _ = try await gateway.registration.enrollment.joinWaitlist(studentID: student, classID: 7036)
         try await gateway.openSeats(1, in: 7036)
         await #expect(throws: DatabaseError.self, "enrolled and waitlisted at once") {
