@@ -251,7 +251,7 @@ let package = Package(
                 "SQLiteStores", "PostgresStores",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                "Contracts", "HTTPClient", "Push",
+                "HTTPClient", "Push",
             ],
             swiftSettings: swiftSettings
         ),
@@ -277,6 +277,26 @@ let package = Package(
             name: "sqlite-ceiling",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             path: "bench/sqlite-ceiling",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "registration-bench",
+            dependencies: [
+                "GatewayApp", "Catalog", "Registration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/registration-bench",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "push-bench",
+            dependencies: [
+                "GatewayApp", "Contracts", "Gradebook", "Jobs", "Push",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "bench/push-bench",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

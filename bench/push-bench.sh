@@ -21,7 +21,7 @@ APNS_CONNECTIONS=${APNS_CONNECTIONS:-4}
 APNS_STREAMS=${APNS_STREAMS:-500}
 APNS_MIN_RATE=${APNS_MIN_RATE:-}
 SIM_PORT=${SIM_PORT:-18095}
-bench_build gateway gradebook-sim
+bench_build gateway gradebook-sim push-bench
 # The stand-in's lifeline (fd 9) is closed first, so it stops even if a kill is missed.
 bench_extra_cleanup() { exec 9>&- 2>/dev/null || true; }
 TEAM=TEAM123456 KEYID=KEY1234567 TOPIC=edu.campus.gateway
@@ -42,7 +42,7 @@ exec 9>"$DIR/lifeline"
 for _ in $(seq 1 150); do [ -s "$DIR/apns-port" ] && break; sleep 0.1; done
 APNS_PORT=$(cat "$DIR/apns-port")
 echo "== APNs: $COUNT notifications, $APNS_CONNECTIONS connections, $APNS_STREAMS streams each, stand-in on port $APNS_PORT ($(nproc) cores shared)"
-"$BINDIR/gateway" push-bench apns --url "https://127.0.0.1:$APNS_PORT" --ca-file "$DIR/tls-cert.pem" --key-file "$DIR/provider.p8" \
+"$BINDIR/push-bench" apns --url "https://127.0.0.1:$APNS_PORT" --ca-file "$DIR/tls-cert.pem" --key-file "$DIR/provider.p8" \
     --team-id $TEAM --key-id $KEYID --topic $TOPIC --count "$COUNT" --connections "$APNS_CONNECTIONS" --streams "$APNS_STREAMS" | tee "$DIR/apns.txt"
 # What the stand-in saw of the gateway's run (before h2load's requests reach it): every request
 # answered 200, over no more connections than the channel may open.
@@ -88,7 +88,7 @@ AUTH="Authorization: Basic $(printf 'test:gradebook-test-1' | base64)"
 for _ in $(seq 1 100); do curl -sf -H "$AUTH" "http://127.0.0.1:$SIM_PORT/cgi-bin/auth.txt" >/dev/null && break; sleep 0.2; done
 echo "== Grade polls: $ACCOUNTS accounts, $CONCURRENCY at a time"
 BEFORE=$(curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "http://127.0.0.1:$SIM_PORT/cgi-bin/_admin/requests" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
-"$BINDIR/gateway" push-bench polls --url "http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json" --accounts "$ACCOUNTS" --concurrency "$CONCURRENCY" | tee "$DIR/polls.txt"
+"$BINDIR/push-bench" polls --url "http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json" --accounts "$ACCOUNTS" --concurrency "$CONCURRENCY" | tee "$DIR/polls.txt"
 AFTER=$(curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "http://127.0.0.1:$SIM_PORT/cgi-bin/_admin/requests" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
 wrk -t1 -c"$CONCURRENCY" -d10s -H "$AUTH" "http://127.0.0.1:$SIM_PORT/cgi-bin/grades.json?record=sections" > "$DIR/wrk.txt"
 SIM_RATE=$(grep "Requests/sec" "$DIR/wrk.txt" | awk '{print $2}')

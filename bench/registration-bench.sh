@@ -6,14 +6,14 @@
 #  2. Registrations under contention: STUDENTS students register for and drop one class at
 #     random (bench/lua/registration.lua), all competing for its seats and SQLite's writer:
 #     cold (a restarted server, nothing cached) and warm, against a bare SQLite loop.
-#  3. In-process catalog filter latency over the full demo catalog (gateway registration-bench).
+#  3. In-process catalog filter latency over the full demo catalog (the registration-bench target).
 source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-1}
 STUDENTS=${STUDENTS:-50}
 PORT=${PORT:-18091}
-bench_build gateway sqlite-ceiling
+bench_build gateway sqlite-ceiling registration-bench
 BIN=$BINDIR/gateway
 URL="http://127.0.0.1:$PORT"
 # SLOW_FSYNC_MS=N runs the gateway (and the ceiling) with every disk flush N ms slower
@@ -95,4 +95,4 @@ bench_figure "studentclasses, authenticated and warm: req/s over classdetails" "
 curl -s "$URL/registration/classdetails?classid=7030" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class 7030 after the run: seats=%d enrolled=%d" % (d["seats"], d["enrolled"]))'
 
 echo "== in-process catalog filters (full demo catalog)"
-"$BIN" registration-bench --iterations 2000
+"$BINDIR/registration-bench" --iterations 2000

@@ -35,6 +35,6 @@ struct Gateway: AsyncParsableCommand {
             GATEWAY_DATABASE), for every flag of serve, every --database, and the vault key file. One-off arguments of a \
             single run (what to copy or import and where, a new user's fields, job list filters, --json) are flags only.
             """,
-        subcommands: [Serve.self, Migrate.self, CopyDatabase.self, Backup.self, Admin.self, Jobs.self, ImportCatalog.self, ImportRatings.self, Vault.self, RegistrationBench.self, PushBench.self]
+        subcommands: [Serve.self, Migrate.self, CopyDatabase.self, Backup.self, Admin.self, Jobs.self, ImportCatalog.self, ImportRatings.self, Vault.self]
     )
 }

@@ -5,13 +5,14 @@ import Foundation
 import GatewayApp
 import Registration
 
-/// `gateway registration-bench`: in-process catalog filter latency over the full demo
-/// catalog (bench/registration-bench.sh runs it on a release build).
+/// `registration-bench`: in-process catalog filter latency over the full demo catalog
+/// (bench/registration-bench.sh runs it on a release build). A benchmark, not part of the
+/// production CLI.
+@main
 struct RegistrationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "registration-bench",
-        abstract: "Measure in-process catalog filter latency on the demo catalog.",
-        shouldDisplay: false
+        abstract: "Measure in-process catalog filter latency on the demo catalog."
     )
 
     @Option(help: "Iterations per filter.") var iterations = 2000

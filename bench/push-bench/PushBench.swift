@@ -7,13 +7,13 @@ import Jobs
 import Logging
 import Push
 
-/// `gateway push-bench`: the two figures bench/push-bench.sh records (release build, loopback
-/// only). Hidden: for benchmarks, never against real upstreams.
+/// `push-bench`: the two figures bench/push-bench.sh records (release build, loopback only).
+/// A benchmark, never pointed at real upstreams, and not part of the production CLI.
+@main
 struct PushBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push-bench",
         abstract: "Measure APNs notifications per second to a stand-in, and grade polls per second against a gradebook simulator.",
-        shouldDisplay: false,
         subcommands: [APNs.self, Polls.self]
     )
 
