@@ -1,5 +1,5 @@
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import GRDB
 import Catalog

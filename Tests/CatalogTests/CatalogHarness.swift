@@ -1,8 +1,8 @@
 import GRDB
 import Catalog
 import Foundation
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 
 /// A catalog on its own SQLite file: the Catalog module's schema and service, nothing else.

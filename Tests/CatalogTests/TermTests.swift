@@ -2,8 +2,8 @@ import Catalog
 import Foundation
 import GatewayCore
 import GRDB
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
 import Jobs
 import Logging
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import TestSupport
 import Testing

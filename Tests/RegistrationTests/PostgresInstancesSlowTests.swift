@@ -5,9 +5,9 @@ import Foundation
 import GatewayCore
 import Jobs
 import Logging
-import PostgresStores
+@testable import PostgresStores
 import Registration
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import TestSupport
 import Testing

@@ -1,19 +1,19 @@
-public import Catalog
+import Catalog
 import PostgresNIO
-public import Storage
+import Storage
 
 /// ``CatalogChangeFeed`` on PostgreSQL: one connection `LISTEN`s on `gateway_catalog`, where
 /// the catalog's triggers announce seat changes (`seats:<class id>`) and new catalog versions
 /// (`catalog`) as their transactions commit, on whichever instance. A broken connection is
 /// replaced after a second, with a `.resync` for what was missed meanwhile.
-public struct PostgresCatalogChangeFeed: CatalogChangeFeed {
+struct PostgresCatalogChangeFeed: CatalogChangeFeed {
     /// The channel the triggers of `catalog.pg.002` notify.
-    public static let channel = "gateway_catalog"
+    static let channel = "gateway_catalog"
     let database: GatewayPostgres
 
-    public init(database: GatewayPostgres) { self.database = database }
+    init(database: GatewayPostgres) { self.database = database }
 
-    public func follow(_ handle: @escaping @Sendable (CatalogChange) async -> Void) async {
+    func follow(_ handle: @escaping @Sendable (CatalogChange) async -> Void) async {
         while !Task.isCancelled {
             do {
                 try await database.client.withConnection { connection in

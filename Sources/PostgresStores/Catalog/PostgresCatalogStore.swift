@@ -1,37 +1,37 @@
-public import Catalog
-public import Contracts
-public import Foundation
+import Catalog
+import Contracts
+import Foundation
 import PostgresNIO
 import Storage
 
 /// ``CatalogStoring`` on PostgreSQL, each method inside the caller's transaction. Seat
 /// counters move by relative updates (`enrolled = enrolled + $1`) whose table checks refuse an
 /// over-full class, in the SERIALIZABLE unit that decided to move them.
-public struct PostgresCatalogStore: CatalogStoring {
-    public init() {}
+struct PostgresCatalogStore: CatalogStoring {
+    init() {}
 
-    public func version(in transaction: any StoreTransaction) throws -> Int64 {
+    func version(in transaction: any StoreTransaction) throws -> Int64 {
         try transaction.postgres().query("SELECT version FROM registration_catalog_version WHERE id = 1").first?.decode(Int64.self) ?? 0
     }
 
-    public func bumpVersion(in transaction: any StoreTransaction) throws {
+    func bumpVersion(in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1")
     }
 
-    public func classCount(in transaction: any StoreTransaction) throws -> Int {
+    func classCount(in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().query("SELECT COUNT(*) FROM registration_classes").first?.decode(Int.self) ?? 0
     }
 
-    public func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try !transaction.postgres().query("SELECT 1 FROM registration_classes WHERE id = \(id)").isEmpty
     }
 
-    public func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64? {
+    func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64? {
         try transaction.postgres().query("SELECT id FROM registration_classes WHERE term = \(term) AND schedule_number = \(scheduleNumber)")
             .first?.decode(Int64.self)
     }
 
-    public func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
+    func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
         let highest = try transaction.postgres().query("""
             SELECT GREATEST((SELECT MAX(id) FROM registration_classes), (SELECT MAX(id) FROM registration_retired_class_ids))
             """).first?.decode(Int64?.self)
@@ -40,7 +40,7 @@ public struct PostgresCatalogStore: CatalogStoring {
         return next
     }
 
-    public func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         try transaction.execute("DELETE FROM registration_meetings WHERE class_id = \(id)")
         try transaction.execute("DELETE FROM registration_classes WHERE id = \(id)")
@@ -57,7 +57,7 @@ public struct PostgresCatalogStore: CatalogStoring {
         static let subjectID = 13, number = 14, suffix = 15, title = 16, fullTitle = 17, description = 18, prerequisite = 19, units = 20
     }
 
-    public func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
+    func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
         let transaction = try transaction.postgres()
         let version = try self.version(in: transaction)
         var subjects: [Int64: CatalogSubject] = [:]
@@ -115,7 +115,7 @@ public struct PostgresCatalogStore: CatalogStoring {
         ))
     }
 
-    public func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
+    func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
         let ids = Array(ids)
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SeatCount] = [:]
@@ -128,7 +128,7 @@ public struct PostgresCatalogStore: CatalogStoring {
         return result
     }
 
-    public func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
+    func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
         try Self.classSeats(of: Array(ids), in: transaction.postgres())
     }
 
@@ -149,7 +149,7 @@ public struct PostgresCatalogStore: CatalogStoring {
         return result
     }
 
-    public func labels(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassLabel] {
+    func labels(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassLabel] {
         let ids = Array(ids)
         guard !ids.isEmpty else { return [:] }
         var labels: [Int64: ClassLabel] = [:]
@@ -169,11 +169,11 @@ public struct PostgresCatalogStore: CatalogStoring {
         return labels
     }
 
-    public func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {
+    func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE registration_classes SET seats = \(seats), revision = revision + 1 WHERE id = \(classID)")
     }
 
-    public func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
+    func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             UPDATE registration_classes
             SET enrolled = enrolled + \(enrolled), held = held + \(held), waitlist = waitlist + \(waitlist), revision = revision + 1
@@ -181,7 +181,7 @@ public struct PostgresCatalogStore: CatalogStoring {
             """)
     }
 
-    public func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
+    func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
         var importer = CatalogImporter(strict: options.strict, progress: options.progress)
         importer.createOnly = options.createOnly
         return try importer.apply(document, to: PostgresImportRows(transaction: transaction.postgres()))

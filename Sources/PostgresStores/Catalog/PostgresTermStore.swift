@@ -1,11 +1,11 @@
-public import Catalog
-public import Contracts
+import Catalog
+import Contracts
 import PostgresNIO
 import Storage
 
 /// ``TermStoring`` on PostgreSQL: `catalog_terms`, kept as on SQLite (``StoredTermText``).
-public struct PostgresTermStore: TermStoring {
-    public init() {}
+struct PostgresTermStore: TermStoring {
+    init() {}
 
     static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days"
 
@@ -16,16 +16,16 @@ public struct PostgresTermStore: TermStoring {
         )
     }
 
-    public func terms(in transaction: any StoreTransaction) throws -> [Term] {
+    func terms(in transaction: any StoreTransaction) throws -> [Term] {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM catalog_terms ORDER BY first_day, id").map(Self.term)
     }
 
-    public func term(id: String, in transaction: any StoreTransaction) throws -> Term? {
+    func term(id: String, in transaction: any StoreTransaction) throws -> Term? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM catalog_terms WHERE id = \(id)").first.map(Self.term)
     }
 
     @discardableResult
-    public func upsert(_ term: Term, in transaction: any StoreTransaction) throws -> Bool {
+    func upsert(_ term: Term, in transaction: any StoreTransaction) throws -> Bool {
         let (holidays, transferDays) = try StoredTermText.lists(of: term)
         // xmax = 0 marks a row this statement inserted rather than updated.
         return try transaction.postgres().query("""
@@ -37,7 +37,7 @@ public struct PostgresTermStore: TermStoring {
             """).first?.decode(Bool.self) ?? false
     }
 
-    public func create(_ term: Term, in transaction: any StoreTransaction) throws {
+    func create(_ term: Term, in transaction: any StoreTransaction) throws {
         let (holidays, transferDays) = try StoredTermText.lists(of: term)
         let inserted = try transaction.postgres().execute("""
             INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
@@ -48,7 +48,7 @@ public struct PostgresTermStore: TermStoring {
     }
 
     @discardableResult
-    public func delete(id: String, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM catalog_terms WHERE id = \(id)") > 0
     }
 }

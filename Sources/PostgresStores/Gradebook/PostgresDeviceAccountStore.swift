@@ -1,12 +1,12 @@
-public import Contracts
-public import Foundation
-public import Gradebook
+import Contracts
+import Foundation
+import Gradebook
 import PostgresNIO
 import Storage
 
 /// ``DeviceAccountStoring`` on PostgreSQL: the upstream accounts QuickHAC devices poll.
-public struct PostgresDeviceAccountStore: DeviceAccountStoring {
-    public init() {}
+struct PostgresDeviceAccountStore: DeviceAccountStoring {
+    init() {}
 
     static let columns = "id, device_key, source_id, username, sealed_password"
 
@@ -15,25 +15,25 @@ public struct PostgresDeviceAccountStore: DeviceAccountStoring {
         return StoredDeviceAccount(id: id, deviceKey: deviceKey, sourceID: sourceID, username: username, sealedPassword: sealed)
     }
 
-    public func find(deviceKey: String, username: String, in transaction: any StoreTransaction) throws -> StoredDeviceAccount? {
+    func find(deviceKey: String, username: String, in transaction: any StoreTransaction) throws -> StoredDeviceAccount? {
         try transaction.postgres().query("""
             SELECT \(unescaped: Self.columns) FROM gradebook_device_accounts WHERE device_key = \(deviceKey) AND username = \(username)
             """).first.map(Self.row)
     }
 
-    public func rekey(deviceKey: String, to newKey: String, in transaction: any StoreTransaction) throws {
+    func rekey(deviceKey: String, to newKey: String, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE gradebook_device_accounts SET device_key = \(newKey) WHERE device_key = \(deviceKey)")
     }
 
-    public func deleteAll(deviceKey: String, in transaction: any StoreTransaction) throws {
+    func deleteAll(deviceKey: String, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("DELETE FROM gradebook_device_accounts WHERE device_key = \(deviceKey)")
     }
 
-    public func count(deviceKey: String, in transaction: any StoreTransaction) throws -> Int {
+    func count(deviceKey: String, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().query("SELECT COUNT(*) FROM gradebook_device_accounts WHERE device_key = \(deviceKey)").first?.decode(Int.self) ?? 0
     }
 
-    public func upsert(deviceKey: String, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> (Int64, Bool) {
+    func upsert(deviceKey: String, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> (Int64, Bool) {
         let row = try transaction.postgres().query("""
             INSERT INTO gradebook_device_accounts (device_key, source_id, username, sealed_password, created_at, updated_at)
             VALUES (\(deviceKey), \(sourceID), \(username), '', \(now), \(now))
@@ -44,29 +44,29 @@ public struct PostgresDeviceAccountStore: DeviceAccountStoring {
         return (id, inserted)
     }
 
-    public func setSealed(id: Int64, sealed: String, in transaction: any StoreTransaction) throws {
+    func setSealed(id: Int64, sealed: String, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE gradebook_device_accounts SET sealed_password = \(sealed) WHERE id = \(id)")
     }
 
-    public func replaceSealed(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
+    func replaceSealed(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute(
             "UPDATE gradebook_device_accounts SET sealed_password = \(sealed) WHERE id = \(id) AND sealed_password = \(expected)"
         ) > 0
     }
 
-    public func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM gradebook_device_accounts WHERE id = \(id) AND sealed_password = \(expected)") > 0
     }
 
-    public func row(id: Int64, in transaction: any StoreTransaction) throws -> StoredDeviceAccount? {
+    func row(id: Int64, in transaction: any StoreTransaction) throws -> StoredDeviceAccount? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_device_accounts WHERE id = \(id)").first.map(Self.row)
     }
 
-    public func all(in transaction: any StoreTransaction) throws -> [StoredDeviceAccount] {
+    func all(in transaction: any StoreTransaction) throws -> [StoredDeviceAccount] {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_device_accounts ORDER BY id").map(Self.row)
     }
 
-    public func pollIntervals(in transaction: any StoreTransaction) throws -> [Int64: Int] {
+    func pollIntervals(in transaction: any StoreTransaction) throws -> [Int64: Int] {
         var intervals: [Int64: Int] = [:]
         for row in try transaction.postgres().query("""
             SELECT a.id, s.poll_interval_seconds FROM gradebook_device_accounts a JOIN gradebook_sources s ON s.id = a.source_id
@@ -77,7 +77,7 @@ public struct PostgresDeviceAccountStore: DeviceAccountStoring {
         return intervals
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("DELETE FROM gradebook_device_accounts WHERE id = \(id)")
     }
 }

@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
-public import Gradebook
+import Contracts
+import Foundation
+import Gradebook
 import PostgresNIO
 import Storage
 
 /// ``GradebookAccountStoring`` on PostgreSQL: students' upstream accounts, passwords sealed.
 /// Replacing or deleting a sealed password is conditional on the value read, so a key
 /// rotation and a student's change can't overwrite each other.
-public struct PostgresGradebookAccountStore: GradebookAccountStoring {
-    public init() {}
+struct PostgresGradebookAccountStore: GradebookAccountStoring {
+    init() {}
 
     static let columns = "id, account_id, source_id, username, sealed_password, created_at, updated_at"
 
@@ -19,62 +19,62 @@ public struct PostgresGradebookAccountStore: GradebookAccountStoring {
         )
     }
 
-    public func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
+    func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
         try transaction.postgres().query("""
             INSERT INTO gradebook_accounts (account_id, source_id, username, sealed_password, created_at, updated_at)
             VALUES (\(accountID), \(sourceID), \(username), '', \(now), \(now)) RETURNING id
             """).first!.decode(Int64.self)
     }
 
-    public func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {
+    func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE gradebook_accounts SET sealed_password = \(sealed), updated_at = \(now) WHERE id = \(id)")
     }
 
-    public func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
+    func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute(
             "UPDATE gradebook_accounts SET sealed_password = \(sealed) WHERE id = \(id) AND sealed_password = \(expected)"
         ) > 0
     }
 
-    public func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM gradebook_accounts WHERE id = \(id) AND sealed_password = \(expected)") > 0
     }
 
-    public func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+    func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM gradebook_accounts WHERE account_id = \(accountID) ORDER BY id"
         ).map(Self.account)
     }
 
-    public func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+    func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         guard !owners.isEmpty else { return [] }
         return try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM gradebook_accounts WHERE account_id = ANY(\(owners)) ORDER BY id"
         ).map(Self.account)
     }
 
-    public func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+    func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM gradebook_accounts WHERE id = \(id) AND account_id = \(accountID)"
         ).first.map(Self.account)
     }
 
-    public func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+    func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_accounts WHERE id = \(id)").first.map(Self.account)
     }
 
-    public func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+    func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
         try transaction.postgres().query("""
             SELECT \(unescaped: Self.columns) FROM gradebook_accounts
             WHERE account_id = \(accountID) AND source_id = \(sourceID) AND username = \(username)
             """).first.map(Self.account)
     }
 
-    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM gradebook_accounts WHERE id = \(id) AND account_id = \(accountID)") > 0
     }
 
-    public func all(in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+    func all(in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_accounts ORDER BY id").map(Self.account)
     }
 }

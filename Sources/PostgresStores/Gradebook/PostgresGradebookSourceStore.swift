@@ -1,12 +1,12 @@
-public import Contracts
-public import Foundation
-public import Gradebook
+import Contracts
+import Foundation
+import Gradebook
 import PostgresNIO
 import Storage
 
 /// ``GradebookSourceStoring`` on PostgreSQL.
-public struct PostgresGradebookSourceStore: GradebookSourceStoring {
-    public init() {}
+struct PostgresGradebookSourceStore: GradebookSourceStoring {
+    init() {}
 
     static let columns = "id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency, requests_per_minute, development"
 
@@ -22,15 +22,15 @@ public struct PostgresGradebookSourceStore: GradebookSourceStoring {
         )
     }
 
-    public func sources(in transaction: any StoreTransaction) throws -> [GradebookSource] {
+    func sources(in transaction: any StoreTransaction) throws -> [GradebookSource] {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_sources ORDER BY id").compactMap(Self.source)
     }
 
-    public func source(id: Int64, in transaction: any StoreTransaction) throws -> GradebookSource? {
+    func source(id: Int64, in transaction: any StoreTransaction) throws -> GradebookSource? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_sources WHERE id = \(id)").first.flatMap(Self.source)
     }
 
-    public func upsert(_ source: GradebookSource, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func upsert(_ source: GradebookSource, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().query("""
             INSERT INTO gradebook_sources (id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency,
                 requests_per_minute, development, created_at, updated_at)
@@ -44,7 +44,7 @@ public struct PostgresGradebookSourceStore: GradebookSourceStoring {
             """).first?.decode(Bool.self) ?? false
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM gradebook_sources WHERE id = \(id)") > 0
     }
 }

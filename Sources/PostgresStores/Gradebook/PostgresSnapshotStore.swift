@@ -1,25 +1,25 @@
-public import Contracts
-public import Foundation
-public import Gradebook
+import Contracts
+import Foundation
+import Gradebook
 import PostgresNIO
 import Storage
 
 /// ``SnapshotStoring`` on PostgreSQL: the last gradebook seen per device student and per
 /// student account, as JSON text (what grade alerts diff against).
-public struct PostgresSnapshotStore: SnapshotStoring {
-    public init() {}
+struct PostgresSnapshotStore: SnapshotStoring {
+    init() {}
 
     static func decode(_ text: String?) -> GradebookSnapshot? {
         text.flatMap { try? JSONDecoder().decode(GradebookSnapshot.self, from: Data($0.utf8)) }
     }
 
-    public func snapshot(deviceAccountID: Int64, student: String, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
+    func snapshot(deviceAccountID: Int64, student: String, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
         Self.decode(try transaction.postgres().query("""
             SELECT snapshot FROM gradebook_snapshots WHERE device_account_id = \(deviceAccountID) AND student = \(student)
             """).first?.decode(String.self))
     }
 
-    public func save(_ snapshot: GradebookSnapshot, deviceAccountID: Int64, student: String, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ snapshot: GradebookSnapshot, deviceAccountID: Int64, student: String, at now: Date, in transaction: any StoreTransaction) throws {
         let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         try transaction.postgres().execute("""
             INSERT INTO gradebook_snapshots (device_account_id, student, snapshot, digest, polled_at)
@@ -28,13 +28,13 @@ public struct PostgresSnapshotStore: SnapshotStoring {
             """)
     }
 
-    public func snapshot(gradebookAccountID: Int64, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
+    func snapshot(gradebookAccountID: Int64, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
         Self.decode(try transaction.postgres().query(
             "SELECT snapshot FROM gradebook_account_snapshots WHERE gradebook_account_id = \(gradebookAccountID)"
         ).first?.decode(String.self))
     }
 
-    public func save(_ snapshot: GradebookSnapshot, gradebookAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ snapshot: GradebookSnapshot, gradebookAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         try transaction.postgres().execute("""
             INSERT INTO gradebook_account_snapshots (gradebook_account_id, snapshot, digest, polled_at)
@@ -43,7 +43,7 @@ public struct PostgresSnapshotStore: SnapshotStoring {
             """)
     }
 
-    public func prune(polledBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+    func prune(polledBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
         let transaction = try transaction.postgres()
         return try transaction.execute("DELETE FROM gradebook_snapshots WHERE polled_at < \(cutoff)")
             + transaction.execute("DELETE FROM gradebook_account_snapshots WHERE polled_at < \(cutoff)")

@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
-public import Gradebook
+import Contracts
+import Foundation
+import Gradebook
 import PostgresNIO
 import Storage
 
 /// ``SourceHealthStoring`` on PostgreSQL: each source's polling record, shared by every
 /// instance's poller.
-public struct PostgresSourceHealthStore: SourceHealthStoring {
-    public init() {}
+struct PostgresSourceHealthStore: SourceHealthStoring {
+    init() {}
 
     static let columns = "source_id, consecutive_failures, last_success_at, last_failure_at, last_error, backoff_until, polls, failures"
 
@@ -20,17 +20,17 @@ public struct PostgresSourceHealthStore: SourceHealthStoring {
         )
     }
 
-    public func health(sourceID: Int64, in transaction: any StoreTransaction) throws -> SourceHealth {
+    func health(sourceID: Int64, in transaction: any StoreTransaction) throws -> SourceHealth {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_source_health WHERE source_id = \(sourceID)")
             .first.map(Self.decode) ?? SourceHealth(sourceID: sourceID)
     }
 
-    public func all(in transaction: any StoreTransaction) throws -> [Int64: SourceHealth] {
+    func all(in transaction: any StoreTransaction) throws -> [Int64: SourceHealth] {
         let rows = try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM gradebook_source_health").map(Self.decode)
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.sourceID, $0) })
     }
 
-    public func save(_ health: SourceHealth, in transaction: any StoreTransaction) throws {
+    func save(_ health: SourceHealth, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             INSERT INTO gradebook_source_health
                 (source_id, consecutive_failures, last_success_at, last_failure_at, last_error, backoff_until, polls, failures)

@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GatewayCore
-public import Jobs
+import Jobs
 import PostgresNIO
 import Storage
 
 /// ``JobAdminStoring`` on PostgreSQL: reads and operator actions on jobs, queues and schedules,
 /// in the caller's transaction.
-public struct PostgresJobAdminStore: JobAdminStoring {
-    public init() {}
+struct PostgresJobAdminStore: JobAdminStoring {
+    init() {}
 
     static let columns = """
         id, kind, queue, state, attempt, max_attempts, priority, args, errors::text, unique_key, run_at, attempted_at, locked_by,
@@ -36,12 +36,12 @@ public struct PostgresJobAdminStore: JobAdminStoring {
         )
     }
 
-    public func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord? {
+    func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM jobs WHERE id = \(id)").first.map(Self.record)
     }
 
     /// Newest first, ids below `before` (the cursor). Unset filters match everything.
-    public func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
+    func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
         let states = filter.states.flatMap { $0.isEmpty ? nil : $0.map(\.rawValue) }
         return try transaction.postgres().query("""
             SELECT \(unescaped: Self.columns) FROM jobs
@@ -51,7 +51,7 @@ public struct PostgresJobAdminStore: JobAdminStoring {
             """).map(Self.record)
     }
 
-    public func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {
+    func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {
         let transaction = try transaction.postgres()
         let nowMs = now.millisecondsSince1970
         var numbers: [String: QueueNumbers] = [:]
@@ -89,18 +89,18 @@ public struct PostgresJobAdminStore: JobAdminStoring {
         return numbers
     }
 
-    public func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws {
+    func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             INSERT INTO job_queues (name, paused, updated_at) VALUES (\(queue), \(paused), \(now.millisecondsSince1970))
             ON CONFLICT (name) DO UPDATE SET paused = excluded.paused, updated_at = excluded.updated_at
             """)
     }
 
-    public func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
+    func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().query("SELECT paused FROM job_queues WHERE name = \(queue)").first?.decode(Bool.self) ?? false
     }
 
-    public func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus] {
+    func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus] {
         try transaction.postgres().query("""
             SELECT s.name, s.kind, s.queue, s.args, s.cron, s.interval_seconds, s.enabled, s.next_run_at, s.last_run_at, s.last_job_id,
                 j.state, COALESCE(s.last_error, CASE WHEN j.state IN ('retryable', 'discarded', 'cancelled') THEN j.errors -> -1 ->> 'error' END)
@@ -120,7 +120,7 @@ public struct PostgresJobAdminStore: JobAdminStoring {
 
     /// Makes a finished or waiting job available again now, with at least one attempt left.
     /// The unique-key index refuses it when another live job holds its key.
-    public func makeAvailable(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
+    func makeAvailable(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         do {
             try transaction.savepoint {
@@ -135,7 +135,7 @@ public struct PostgresJobAdminStore: JobAdminStoring {
         }
     }
 
-    public func cancel(id: Int64, reason: String, now: Date, in transaction: any StoreTransaction) throws {
+    func cancel(id: Int64, reason: String, now: Date, in transaction: any StoreTransaction) throws {
         let iso = ISO8601.string(from: now)
         try transaction.postgres().execute("""
             UPDATE jobs SET state = 'cancelled', finalized_at = \(now.millisecondsSince1970), lease_until = NULL,
@@ -144,7 +144,7 @@ public struct PostgresJobAdminStore: JobAdminStoring {
             """)
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("DELETE FROM jobs WHERE id = \(id)")
     }
 }

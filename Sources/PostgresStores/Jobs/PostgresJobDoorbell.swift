@@ -1,18 +1,18 @@
-public import Jobs
+import Jobs
 import PostgresNIO
-public import Storage
+import Storage
 
 /// Every instance's wake-up on PostgreSQL: one connection of the pool `LISTEN`s on
 /// ``PostgresJobEnqueuer/channel``, and each `NOTIFY` (sent by an enqueue when its transaction
 /// commits, on whichever instance) rings this instance's ``JobSignals``. A hint, as in
 /// River and Oban: workers still poll, so a lost connection delays jobs by one poll at most;
 /// the listener reconnects after a second.
-public struct PostgresJobDoorbell: JobSignalSource {
-    public let database: GatewayPostgres
+struct PostgresJobDoorbell: JobSignalSource {
+    let database: GatewayPostgres
 
-    public init(database: GatewayPostgres) { self.database = database }
+    init(database: GatewayPostgres) { self.database = database }
 
-    public func listen(ringing signals: JobSignals) async {
+    func listen(ringing signals: JobSignals) async {
         while !Task.isCancelled {
             do {
                 try await database.client.withConnection { connection in

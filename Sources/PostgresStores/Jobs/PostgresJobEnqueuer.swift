@@ -1,7 +1,7 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GatewayCore
-public import Jobs
+import Jobs
 import PostgresNIO
 import Storage
 
@@ -10,14 +10,14 @@ import Storage
 /// `jobs_unique_live` keeps one live job per unique key across every instance. A
 /// `NOTIFY gateway_jobs` sent in the same transaction rings every instance's workers when it
 /// commits (``PostgresJobDoorbell``).
-public struct PostgresJobEnqueuer: JobEnqueuing {
-    public init() {}
+struct PostgresJobEnqueuer: JobEnqueuing {
+    init() {}
 
     /// The channel every instance listens on; the payload is the queue's name.
-    public static let channel = "gateway_jobs"
+    static let channel = "gateway_jobs"
 
     @discardableResult
-    public func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
+    func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
         try Self.enqueue(job, in: transaction.postgres(), now: now)
     }
 

@@ -1,25 +1,25 @@
-public import Foundation
+import Foundation
 import GatewayCore
-public import Jobs
+import Jobs
 import PostgresNIO
-public import Storage
+import Storage
 
 /// The job queue on PostgreSQL. A claim is one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP
 /// LOCKED)`: instances claiming together skip each other's rows instead of waiting, and no job
 /// is handed out twice. Every outcome is conditional on the lease (`locked_by`, `attempt`,
 /// `running`), as on SQLite. These units run READ COMMITTED: `SKIP LOCKED` is meant for it,
 /// and each statement's conditions are rechecked on the row it locks.
-public struct PostgresJobStore: JobQueueStoring {
-    public let database: GatewayPostgres
+struct PostgresJobStore: JobQueueStoring {
+    let database: GatewayPostgres
 
-    public init(database: GatewayPostgres) { self.database = database }
+    init(database: GatewayPostgres) { self.database = database }
 
     static let lease = "id = $1 AND attempt = $2 AND locked_by = $3 AND state = 'running'"
 
     /// One error-history entry, as the SQLite store writes it.
     static let errorEntry = "jsonb_build_array(jsonb_build_object('at', $5::text, 'attempt', attempt, 'error', $6::text))"
 
-    public func finishAndClaim(
+    func finishAndClaim(
         _ resolutions: [JobResolution], queue: String, limit: Int, worker: String, now: Date, leaseUntil: Date
     ) async throws -> (finished: [FinishedJob], claimed: [ClaimedJob]) {
         if resolutions.isEmpty && limit <= 0 { return ([], []) }
@@ -136,7 +136,7 @@ public struct PostgresJobStore: JobQueueStoring {
         message.count <= 2000 ? message : String(message.prefix(2000)) + "…"
     }
 
-    public func renewLeases(_ leases: [LeaseKey], worker: String, until: Date) async throws -> Set<Int64> {
+    func renewLeases(_ leases: [LeaseKey], worker: String, until: Date) async throws -> Set<Int64> {
         guard !leases.isEmpty else { return [] }
         let untilMs = until.millisecondsSince1970
         let ids = leases.map(\.id)
@@ -151,7 +151,7 @@ public struct PostgresJobStore: JobQueueStoring {
         }
     }
 
-    public func reapExpiredLeases(now: Date) async throws -> [ReapedJob] {
+    func reapExpiredLeases(now: Date) async throws -> [ReapedJob] {
         let nowMs = now.millisecondsSince1970
         let iso = ISO8601.string(from: now)
         return try await database.transaction(.lockStep) { transaction in
@@ -171,7 +171,7 @@ public struct PostgresJobStore: JobQueueStoring {
         }
     }
 
-    public func prune(finishedBefore: Date, discardedBefore: Date) async throws -> Int {
+    func prune(finishedBefore: Date, discardedBefore: Date) async throws -> Int {
         var total = 0
         for (states, before) in [(["completed", "cancelled"], finishedBefore), (["discarded"], discardedBefore)] {
             // Small batches, each its own transaction, so pruning never holds locks long.
@@ -190,7 +190,7 @@ public struct PostgresJobStore: JobQueueStoring {
         return total
     }
 
-    public func readiness(now: Date) async throws -> [String: (ready: Int, oldestDueMs: Int64?)] {
+    func readiness(now: Date) async throws -> [String: (ready: Int, oldestDueMs: Int64?)] {
         let nowMs = now.millisecondsSince1970
         let rows = try await database.transaction(.read) { transaction in
             try transaction.query("""

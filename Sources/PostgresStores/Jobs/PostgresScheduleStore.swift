@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 import GatewayCore
-public import Jobs
+import Jobs
 import PostgresNIO
-public import Storage
+import Storage
 
 /// Recurring schedules on PostgreSQL. Exactly one enqueue per tick across every instance: a
 /// tick moves each due schedule's `next_run_at` from the value it read (`WHERE next_run_at =
@@ -14,19 +14,19 @@ public import Storage
 /// (``PostgresLeadership``). The others' ticks return at once, so N instances don't run N
 /// contending ticks a second; when the leader dies, its lock goes with its session and the
 /// next instance to tick takes over.
-public struct PostgresScheduleStore: ScheduleStoring {
-    public let database: GatewayPostgres
-    public let leadership: PostgresLeadership
+struct PostgresScheduleStore: ScheduleStoring {
+    let database: GatewayPostgres
+    let leadership: PostgresLeadership
 
     /// The advisory lock key of schedule leadership: the same in every instance.
-    public static let leaderLock = AdvisoryLocks.scheduleLeader
+    static let leaderLock = AdvisoryLocks.scheduleLeader
 
-    public init(database: GatewayPostgres, leadership: PostgresLeadership? = nil) {
+    init(database: GatewayPostgres, leadership: PostgresLeadership? = nil) {
         self.database = database
         self.leadership = leadership ?? PostgresLeadership(database: database, key: Self.leaderLock)
     }
 
-    public func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws {
+    func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws {
         guard !definitions.isEmpty else { return }
         try await database.write { transaction in
             let transaction = try transaction.postgres()
@@ -78,7 +78,7 @@ public struct PostgresScheduleStore: ScheduleStoring {
     static let dueColumns = "name, kind, args, queue, cron, interval_seconds, next_run_at, priority, max_attempts"
 
     @discardableResult
-    public func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick] {
+    func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick] {
         guard await leadership.isLeader() else { return [] }
         let nowMs = now.millisecondsSince1970
         return try await database.write { transaction in
@@ -113,7 +113,7 @@ public struct PostgresScheduleStore: ScheduleStoring {
         }
     }
 
-    public func runNow(name: String, now: Date) async throws -> JobEnqueuer.Result? {
+    func runNow(name: String, now: Date) async throws -> JobEnqueuer.Result? {
         try await database.write { transaction in
             let transaction = try transaction.postgres()
             guard let schedule = try Self.due("SELECT \(unescaped: Self.dueColumns) FROM job_schedules WHERE name = \(name)", in: transaction).first
@@ -125,7 +125,7 @@ public struct PostgresScheduleStore: ScheduleStoring {
         }
     }
 
-    public func setEnabled(_ enabled: Bool, name: String, now: Date, timeZone: TimeZone) async throws -> Bool {
+    func setEnabled(_ enabled: Bool, name: String, now: Date, timeZone: TimeZone) async throws -> Bool {
         try await database.write { transaction in
             let transaction = try transaction.postgres()
             guard let row = try transaction.query("SELECT enabled, cron, interval_seconds FROM job_schedules WHERE name = \(name)").first else {

@@ -1,29 +1,29 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// ``ConfirmationQuotaStoring`` on PostgreSQL. Write units are SERIALIZABLE, so two instances
 /// counting one recipient at once can't both pass its limit: one is aborted and runs again.
-public struct PostgresConfirmationQuotaStore: ConfirmationQuotaStoring {
-    public init() {}
+struct PostgresConfirmationQuotaStore: ConfirmationQuotaStoring {
+    init() {}
 
-    public func recipientSecret(in transaction: any StoreTransaction) throws -> Data {
+    func recipientSecret(in transaction: any StoreTransaction) throws -> Data {
         guard let row = try transaction.postgres().query(
             "SELECT value FROM push_secrets WHERE name = \(PushSecretName.confirmationRecipients)"
         ).first else { throw MissingSecret(name: PushSecretName.confirmationRecipients) }
         return try row.decode(Data.self)
     }
 
-    public func sends(channel: ConfirmableChannel, recipient: Data, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+    func sends(channel: ConfirmableChannel, recipient: Data, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
         try transaction.postgres().query("""
             SELECT sent_at FROM push_confirmation_sends
             WHERE channel = \(channel.rawValue) AND recipient = \(recipient) AND sent_at > \(since) ORDER BY sent_at
             """).map { try $0.decode(Date.self) }
     }
 
-    public func sendCount(channel: ConfirmableChannel, since: Date, in transaction: any StoreTransaction) throws -> (count: Int, oldest: Date?) {
+    func sendCount(channel: ConfirmableChannel, since: Date, in transaction: any StoreTransaction) throws -> (count: Int, oldest: Date?) {
         guard let row = try transaction.postgres().query(
             "SELECT count(*), min(sent_at) FROM push_confirmation_sends WHERE channel = \(channel.rawValue) AND sent_at > \(since)"
         ).first else { return (0, nil) }
@@ -31,7 +31,7 @@ public struct PostgresConfirmationQuotaStore: ConfirmationQuotaStoring {
         return (Int(count), oldest)
     }
 
-    public func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
+    func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         try transaction.execute("DELETE FROM push_confirmation_sends WHERE sent_at <= \(at.addingTimeInterval(-RecipientQuota.window))")
         try transaction.execute(

@@ -1,7 +1,7 @@
-public import Contracts
+import Contracts
 import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// The sealed keys of `push_devices` on PostgreSQL (``DeviceKeys``): sealing on write, opening
@@ -23,13 +23,13 @@ extension PostgresDeviceStore: DeviceKeySealing {
     /// Nothing to do on PostgreSQL, always 0: device keys are sealed when they are written and
     /// the schema has no clear-key columns to hold them otherwise (SQLite keeps those for rows
     /// written before `push.008`; no PostgreSQL database ever had such rows).
-    public func sealClearKeys(in transaction: any StoreTransaction) throws -> Int {
+    func sealClearKeys(in transaction: any StoreTransaction) throws -> Int {
         _ = try transaction.postgres()
         return 0
     }
 
     /// Every row's sealed keys, for key rotation.
-    public func sealedKeys(in transaction: any StoreTransaction) throws -> [(context: SecretContext, sealed: String)] {
+    func sealedKeys(in transaction: any StoreTransaction) throws -> [(context: SecretContext, sealed: String)] {
         try transaction.postgres().query(
             "SELECT id, account_id, sealed_keys FROM push_devices WHERE sealed_keys IS NOT NULL ORDER BY id"
         ).map { row in
@@ -39,12 +39,12 @@ extension PostgresDeviceStore: DeviceKeySealing {
     }
 
     /// Deletes a device whose sealed keys still equal `sealedKeys` (keys no vault key opens).
-    public func deleteDevice(id: Int64, sealedKeys: String, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteDevice(id: Int64, sealedKeys: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM push_devices WHERE id = \(id) AND sealed_keys = \(sealedKeys)") > 0
     }
 
     /// Replaces a row's sealed keys if they still equal `expected` (rotation's compare-and-swap).
-    public func replaceSealedKeys(deviceID: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
+    func replaceSealedKeys(deviceID: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute(
             "UPDATE push_devices SET sealed_keys = \(sealed) WHERE id = \(deviceID) AND sealed_keys = \(expected)"
         ) > 0

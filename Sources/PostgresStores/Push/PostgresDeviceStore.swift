@@ -1,7 +1,7 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// Devices on PostgreSQL (``DeviceStoring``): the same rows and rules as ``SQLiteDeviceStore``.
@@ -9,10 +9,10 @@ import Storage
 /// credential vault) into `sealed_keys`, bound to the row, never written in clear; rows read
 /// back have them opened (``PostgresDeviceStore+Keys``). A store without a sealer refuses to
 /// write such keys and reads them as unavailable.
-public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
+struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
     package let sealer: (any SecretSealing)?
 
-    public init(sealer: (any SecretSealing)? = nil) {
+    init(sealer: (any SecretSealing)? = nil) {
         self.sealer = sealer
     }
 
@@ -21,7 +21,7 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         registered_at, last_success_at, last_failure_at, last_error, failure_count, confirmed_at, muted_categories
         """
 
-    public func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device {
+    func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device {
         let transaction = try transaction.postgres()
         let columns = Self.columns(device.address)
         let id = try transaction.query("""
@@ -43,21 +43,21 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         )
     }
 
-    public func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device] {
+    func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device] {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM push_devices WHERE account_id = \(accountID) ORDER BY id"
         ).compactMap(device)
     }
 
-    public func device(id: Int64, in transaction: any StoreTransaction) throws -> Device? {
+    func device(id: Int64, in transaction: any StoreTransaction) throws -> Device? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM push_devices WHERE id = \(id)").first.flatMap(device)
     }
 
-    public func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device? {
+    func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM push_devices WHERE uuid_hash = \(uuidHash)").first.flatMap(device)
     }
 
-    public func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws {
+    func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         let columns = Self.columns(address)
         var sealed: String?
@@ -72,15 +72,15 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
             """)
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM push_devices WHERE id = \(id)") > 0
     }
 
-    public func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE push_devices SET last_success_at = \(now), failure_count = 0 WHERE id = \(id)")
     }
 
-    public func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws {
         let error = String(error.prefix(300))
         try transaction.postgres().execute("""
             UPDATE push_devices SET last_failure_at = \(now), last_error = \(error), failure_count = failure_count + 1,
@@ -89,11 +89,11 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
             """)
     }
 
-    public func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE push_devices SET confirmed_at = \(now), active = true WHERE id = \(id) AND channel = 'email'")
     }
 
-    public func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
+    func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         let text = try transaction.query("SELECT muted_categories FROM push_devices WHERE id = \(id)").first?.decode(String.self) ?? "[]"
         var muted = Set(Self.strings(text))
@@ -102,7 +102,7 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         try transaction.execute("UPDATE push_devices SET muted_categories = \(encoded) WHERE id = \(id)")
     }
 
-    public func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("""
             INSERT INTO push_device_students (device_id, gradebook_account_id, student_id, created_at)
             VALUES (\(deviceID), \(gradebookAccountID), \(studentID), \(now))
@@ -110,7 +110,7 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
             """) > 0
     }
 
-    public func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int {
+    func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int {
         let transaction = try transaction.postgres()
         if let studentID {
             return try transaction.execute("""
@@ -123,7 +123,7 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         )
     }
 
-    public func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
+    func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
         try transaction.postgres().query("""
             SELECT gradebook_account_id, student_id FROM push_device_students WHERE device_id = \(deviceID)
             ORDER BY gradebook_account_id, student_id
@@ -133,14 +133,14 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         }
     }
 
-    public func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64] {
+    func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64] {
         try transaction.postgres().query("""
             SELECT d.id FROM push_device_students s JOIN push_devices d ON d.id = s.device_id
             WHERE s.gradebook_account_id = \(gradebookAccountID) AND s.student_id = \(studentID) AND d.active ORDER BY d.id
             """).map { try $0.decode(Int64.self) }
     }
 
-    public func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
+    func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
         try transaction.postgres().query("""
             SELECT DISTINCT s.gradebook_account_id, s.student_id FROM push_device_students s JOIN push_devices d ON d.id = s.device_id
             WHERE d.active ORDER BY 1, 2
@@ -152,7 +152,7 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
 
     /// Moves the student's window forward only: an upsert whose update applies when the new
     /// window is later, so the count of rows written says whether this call claimed it.
-    public func claimPollWindow(gradebookAccountID: Int64, studentID: String, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func claimPollWindow(gradebookAccountID: Int64, studentID: String, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("""
             INSERT INTO push_poll_windows (gradebook_account_id, student_id, window_start)
             VALUES (\(gradebookAccountID), \(studentID), \(windowStart))
@@ -161,7 +161,7 @@ public struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
             """) > 0
     }
 
-    public func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws {
+    func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             DELETE FROM push_poll_windows w WHERE NOT EXISTS (
                 SELECT 1 FROM push_device_students s JOIN push_devices d ON d.id = s.device_id

@@ -1,18 +1,18 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// The email channel's rows on PostgreSQL: pending confirmations, the confirmation-mail log the
 /// limits count, and unsubscribe links (token hashes as `bytea`, never the tokens).
-public struct PostgresEmailStore: EmailStoring {
-    public init() {}
+struct PostgresEmailStore: EmailStoring {
+    init() {}
 
     static let pendingColumns = "device_id, code_hash, token_hash, expires_at, failed_attempts"
 
     /// Replaces the device's pending confirmation (only the latest mail's code and link work).
-    public func savePending(_ pending: PendingEmailConfirmation, at now: Date, in transaction: any StoreTransaction) throws {
+    func savePending(_ pending: PendingEmailConfirmation, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             INSERT INTO push_email_confirmations (device_id, code_hash, token_hash, expires_at, failed_attempts, created_at)
             VALUES (\(pending.deviceID), \(pending.codeHash), \(pending.tokenHash), \(pending.expiresAt), 0, \(now))
@@ -21,30 +21,30 @@ public struct PostgresEmailStore: EmailStoring {
             """)
     }
 
-    public func pending(deviceID: Int64, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
+    func pending(deviceID: Int64, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.pendingColumns) FROM push_email_confirmations WHERE device_id = \(deviceID)"
         ).first.map(Self.pending)
     }
 
-    public func pending(tokenHash: Data, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
+    func pending(tokenHash: Data, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.pendingColumns) FROM push_email_confirmations WHERE token_hash = \(tokenHash)"
         ).first.map(Self.pending)
     }
 
-    public func recordWrongCode(deviceID: Int64, in transaction: any StoreTransaction) throws {
+    func recordWrongCode(deviceID: Int64, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute(
             "UPDATE push_email_confirmations SET failed_attempts = failed_attempts + 1 WHERE device_id = \(deviceID)"
         )
     }
 
-    public func deletePending(deviceID: Int64, in transaction: any StoreTransaction) throws {
+    func deletePending(deviceID: Int64, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("DELETE FROM push_email_confirmations WHERE device_id = \(deviceID)")
     }
 
     /// Logs a confirmation mail asked for, and forgets the account's entries past the window.
-    public func recordMail(accountID: Int64, deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func recordMail(accountID: Int64, deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         let horizon = now.addingTimeInterval(-EmailConfirmation.mailWindow)
         try transaction.execute("DELETE FROM push_email_mails WHERE account_id = \(accountID) AND requested_at <= \(horizon)")
@@ -54,7 +54,7 @@ public struct PostgresEmailStore: EmailStoring {
     }
 
     /// When the account's confirmation mails since `since` were asked for, with their devices.
-    public func mails(accountID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [(deviceID: Int64, at: Date)] {
+    func mails(accountID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [(deviceID: Int64, at: Date)] {
         try transaction.postgres().query("""
             SELECT device_id, requested_at FROM push_email_mails WHERE account_id = \(accountID) AND requested_at > \(since)
             ORDER BY requested_at, id
@@ -65,7 +65,7 @@ public struct PostgresEmailStore: EmailStoring {
     }
 
     /// Stores an unsubscribe link's hash and target; forgets the device's links past their lifetime.
-    public func insertUnsubscribe(tokenHash: Data, target: UnsubscribeTarget, at now: Date, in transaction: any StoreTransaction) throws {
+    func insertUnsubscribe(tokenHash: Data, target: UnsubscribeTarget, at now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         let horizon = now.addingTimeInterval(-UnsubscribeTarget.linkLifetime)
         try transaction.execute("DELETE FROM push_unsubscribes WHERE device_id = \(target.deviceID) AND created_at < \(horizon)")
@@ -75,7 +75,7 @@ public struct PostgresEmailStore: EmailStoring {
             """)
     }
 
-    public func unsubscribe(tokenHash: Data, in transaction: any StoreTransaction) throws -> StoredUnsubscribe? {
+    func unsubscribe(tokenHash: Data, in transaction: any StoreTransaction) throws -> StoredUnsubscribe? {
         guard let row = try transaction.postgres().query(
             "SELECT device_id, category, seat_alert_id, created_at, used_at FROM push_unsubscribes WHERE token_hash = \(tokenHash)"
         ).first else { return nil }
@@ -86,7 +86,7 @@ public struct PostgresEmailStore: EmailStoring {
     }
 
     /// Records the link's first use (later uses keep the first time).
-    public func markUsed(tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
+    func markUsed(tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE push_unsubscribes SET used_at = COALESCE(used_at, \(now)) WHERE token_hash = \(tokenHash)")
     }
 

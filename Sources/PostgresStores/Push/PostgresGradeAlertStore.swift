@@ -1,21 +1,21 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// ``GradeAlertStoring`` on PostgreSQL: `push_gradebook_preferences` and
 /// `push_account_poll_windows`, as ``SQLiteGradeAlertStore`` keeps them.
-public struct PostgresGradeAlertStore: GradeAlertStoring {
-    public init() {}
+struct PostgresGradeAlertStore: GradeAlertStoring {
+    init() {}
 
-    public func accountsWithActiveDevices(in transaction: any StoreTransaction) throws -> [Int64] {
+    func accountsWithActiveDevices(in transaction: any StoreTransaction) throws -> [Int64] {
         try transaction.postgres().query(
             "SELECT DISTINCT account_id FROM push_devices WHERE active AND account_id IS NOT NULL ORDER BY account_id"
         ).map { try $0.decode(Int64.self) }
     }
 
-    public func preferences(of gradebookAccountIDs: [Int64], in transaction: any StoreTransaction) throws -> [Int64: GradebookAlertPreference] {
+    func preferences(of gradebookAccountIDs: [Int64], in transaction: any StoreTransaction) throws -> [Int64: GradebookAlertPreference] {
         guard !gradebookAccountIDs.isEmpty else { return [:] }
         var result: [Int64: GradebookAlertPreference] = [:]
         for row in try transaction.postgres().query("""
@@ -27,7 +27,7 @@ public struct PostgresGradeAlertStore: GradeAlertStoring {
         return result
     }
 
-    public func save(_ preference: GradebookAlertPreference, ownerAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ preference: GradebookAlertPreference, ownerAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let muted = try PostgresDeviceStore.json(preference.muted)
         try transaction.postgres().execute("""
             INSERT INTO push_gradebook_preferences (gradebook_account_id, account_id, enabled, muted, updated_at)
@@ -38,7 +38,7 @@ public struct PostgresGradeAlertStore: GradeAlertStoring {
     }
 
     /// Moves the account's window forward only; true when this call claimed `windowStart`.
-    public func claimPollWindow(gradebookAccountID: Int64, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func claimPollWindow(gradebookAccountID: Int64, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("""
             INSERT INTO push_account_poll_windows (gradebook_account_id, window_start) VALUES (\(gradebookAccountID), \(windowStart))
             ON CONFLICT (gradebook_account_id) DO UPDATE SET window_start = excluded.window_start
@@ -46,7 +46,7 @@ public struct PostgresGradeAlertStore: GradeAlertStoring {
             """) > 0
     }
 
-    public func forgetPollWindows(keeping gradebookAccountIDs: Set<Int64>, in transaction: any StoreTransaction) throws {
+    func forgetPollWindows(keeping gradebookAccountIDs: Set<Int64>, in transaction: any StoreTransaction) throws {
         let keeping = Array(gradebookAccountIDs)
         try transaction.postgres().execute(
             "DELETE FROM push_account_poll_windows WHERE NOT (gradebook_account_id = ANY(\(keeping)))"

@@ -1,21 +1,21 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// The outbox on PostgreSQL (``NotificationStoring``): `push_notifications`, one row per
 /// notification per device. The unique key makes a retried or replayed job notify once
 /// (`ON CONFLICT DO NOTHING`, as SQLite's `INSERT OR IGNORE`).
-public struct PostgresNotificationStore: NotificationStoring {
-    public init() {}
+struct PostgresNotificationStore: NotificationStoring {
+    init() {}
 
     static let columns = """
         id, device_id, unique_key, category, title, body, data, urgent, state, attempts, last_error, created_at, deliver_at,
         delivered_at, collapse_id, expires_at
         """
 
-    public func insert(
+    func insert(
         deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, deliverAt: Date, in transaction: any StoreTransaction
     ) throws -> Int64? {
         let data = String(decoding: try JSONEncoder().encode(notification.data), as: UTF8.self)
@@ -29,23 +29,23 @@ public struct PostgresNotificationStore: NotificationStoring {
             """).first?.decode(Int64.self)
     }
 
-    public func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool {
+    func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().query(
             "SELECT EXISTS (SELECT 1 FROM push_notifications WHERE device_id = \(deviceID) AND unique_key = \(uniqueKey))"
         ).first?.decode(Bool.self) ?? false
     }
 
-    public func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+    func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
         try transaction.postgres().query(
             "SELECT deliver_at FROM push_notifications WHERE device_id = \(deviceID) AND deliver_at > \(since) ORDER BY deliver_at"
         ).map { try $0.decode(Date.self) }
     }
 
-    public func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification? {
+    func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM push_notifications WHERE id = \(id)").first.map(Self.notification)
     }
 
-    public func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws {
+    func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws {
         let error = error.map { String($0.prefix(300)) }
         try transaction.postgres().execute("""
             UPDATE push_notifications SET state = \(state.rawValue), attempts = attempts + 1, last_error = \(error),
@@ -54,7 +54,7 @@ public struct PostgresNotificationStore: NotificationStoring {
             """)
     }
 
-    public func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
+    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
         let transaction = try transaction.postgres()
         if let deviceIDs, deviceIDs.isEmpty { return [] }
         let rows: PostgresQueryResult
@@ -78,7 +78,7 @@ public struct PostgresNotificationStore: NotificationStoring {
         return try rows.map(Self.notification)
     }
 
-    public func counts(in transaction: any StoreTransaction) throws -> [StoredNotification.State: Int] {
+    func counts(in transaction: any StoreTransaction) throws -> [StoredNotification.State: Int] {
         var counts: [StoredNotification.State: Int] = [:]
         for row in try transaction.postgres().query("SELECT state, COUNT(*) FROM push_notifications GROUP BY state") {
             let (state, count) = try row.decode((String, Int).self)

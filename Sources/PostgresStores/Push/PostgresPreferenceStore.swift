@@ -1,15 +1,15 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// Students' notification preferences on PostgreSQL (`push_preferences`; no row means the
 /// defaults), as ``SQLitePreferenceStore`` keeps them: muted categories as a JSON array.
-public struct PostgresPreferenceStore: PreferenceStoring {
-    public init() {}
+struct PostgresPreferenceStore: PreferenceStoring {
+    init() {}
 
-    public func preferences(accountID: Int64, in transaction: any StoreTransaction) throws -> NotificationPreferences {
+    func preferences(accountID: Int64, in transaction: any StoreTransaction) throws -> NotificationPreferences {
         guard let row = try transaction.postgres().query(
             "SELECT muted, quiet_start, quiet_end, time_zone, max_per_hour FROM push_preferences WHERE account_id = \(accountID)"
         ).first else { return .default }
@@ -21,7 +21,7 @@ public struct PostgresPreferenceStore: PreferenceStoring {
         return NotificationPreferences(muted: Set(PostgresDeviceStore.strings(muted)), quietHours: quiet, maxPerHour: maxPerHour)
     }
 
-    public func save(_ preferences: NotificationPreferences, accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ preferences: NotificationPreferences, accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let muted = try PostgresDeviceStore.json(preferences.muted)
         let quiet = preferences.quietHours
         try transaction.postgres().execute("""

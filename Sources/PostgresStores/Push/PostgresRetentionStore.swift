@@ -1,19 +1,19 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// What Push keeps that ages out, on PostgreSQL: QuickHAC devices nobody has seen for long,
 /// and finished notifications.
-public struct PostgresRetentionStore: PushRetentionStoring {
-    public init() {}
+struct PostgresRetentionStore: PushRetentionStoring {
+    init() {}
 
-    public func markSeen(deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func markSeen(deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE push_devices SET registered_at = \(now) WHERE id = \(deviceID)")
     }
 
-    public func expiredQuickHACDevices(
+    func expiredQuickHACDevices(
         unfollowedBefore: Date, unseenBefore: Date, limit: Int, in transaction: any StoreTransaction
     ) throws -> [(id: Int64, key: String)] {
         try transaction.postgres().query("""
@@ -29,7 +29,7 @@ public struct PostgresRetentionStore: PushRetentionStoring {
         }
     }
 
-    public func pruneNotifications(finishedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+    func pruneNotifications(finishedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().execute("DELETE FROM push_notifications WHERE state <> 'pending' AND created_at < \(cutoff)")
     }
 }

@@ -1,19 +1,19 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Push
+import Push
 import Storage
 
 /// ``SeatAlertStoring`` on PostgreSQL: `push_seat_alerts` and `push_seat_alert_openings`, with
 /// the rules of ``SQLiteSeatAlertStore``. A watch is unique per account and target (partial
 /// unique indexes), so two instances creating the same watch at once can't both succeed: the
 /// later unit is aborted as a serialization failure and run again, and then finds the watch.
-public struct PostgresSeatAlertStore: SeatAlertStoring {
-    public init() {}
+struct PostgresSeatAlertStore: SeatAlertStoring {
+    init() {}
 
     static let columns = "id, account_id, class_id, term, subject, course_number, rearm, notify_closed, armed, created_at, last_notified_at"
 
-    public func upsert(
+    func upsert(
         accountID: Int64, target: SeatAlert.Target, rearm: Bool, notifyClosed: Bool, at now: Date, in transaction: any StoreTransaction
     ) throws -> (SeatAlert, created: Bool) {
         let postgres = try transaction.postgres()
@@ -33,13 +33,13 @@ public struct PostgresSeatAlertStore: SeatAlertStoring {
         return (alert, true)
     }
 
-    public func alert(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SeatAlert? {
+    func alert(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SeatAlert? {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM push_seat_alerts WHERE id = \(id) AND account_id = \(accountID)"
         ).first.map(Self.alert)
     }
 
-    public func alert(accountID: Int64, target: SeatAlert.Target, in transaction: any StoreTransaction) throws -> SeatAlert? {
+    func alert(accountID: Int64, target: SeatAlert.Target, in transaction: any StoreTransaction) throws -> SeatAlert? {
         let transaction = try transaction.postgres()
         switch target {
         case .classID(let classID):
@@ -55,27 +55,27 @@ public struct PostgresSeatAlertStore: SeatAlertStoring {
         }
     }
 
-    public func alerts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    func alerts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM push_seat_alerts WHERE account_id = \(accountID) ORDER BY id"
         ).map(Self.alert)
     }
 
-    public func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().query("SELECT COUNT(*) FROM push_seat_alerts WHERE account_id = \(accountID)").first?.decode(Int.self) ?? 0
     }
 
-    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM push_seat_alerts WHERE id = \(id) AND account_id = \(accountID)") > 0
     }
 
-    public func disarm(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func disarm(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute(
             "UPDATE push_seat_alerts SET armed = false, rearm = false WHERE id = \(id) AND account_id = \(accountID)"
         ) > 0
     }
 
-    public func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let course = label.courseKey
         return try transaction.postgres().query("""
             SELECT \(unescaped: Self.columns) FROM push_seat_alerts
@@ -85,7 +85,7 @@ public struct PostgresSeatAlertStore: SeatAlertStoring {
             """).map(Self.alert)
     }
 
-    public func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let transaction = try transaction.postgres()
         let changed = try transaction.execute(
             "UPDATE push_seat_alerts SET last_notified_at = \(now), armed = rearm WHERE id = \(alertID) AND armed"
@@ -103,14 +103,14 @@ public struct PostgresSeatAlertStore: SeatAlertStoring {
         return true
     }
 
-    public func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+    func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
         try transaction.postgres().query("""
             SELECT told_at FROM push_seat_alert_tells
             WHERE alert_id = \(alertID) AND class_id = \(classID) AND told_at > \(since) ORDER BY told_at
             """).map { try $0.decode(Date.self) }
     }
 
-    public func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let transaction = try transaction.postgres()
         let told = try transaction.query("""
             SELECT \(unescaped: Self.columns) FROM push_seat_alerts

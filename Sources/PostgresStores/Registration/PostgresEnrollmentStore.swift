@@ -1,18 +1,18 @@
-public import Catalog
-public import Contracts
-public import Foundation
+import Catalog
+import Contracts
+import Foundation
 import PostgresNIO
-public import Registration
+import Registration
 import Storage
 
 /// ``EnrollmentStoring`` on PostgreSQL: enrollments, waitlists and offers, each method inside
 /// the caller's SERIALIZABLE unit; the use case moves the seat counters in that same unit
 /// (``SeatChange``). Two instances selling the last seat at once can't both commit: one unit is
 /// aborted and run again, and then finds the class full.
-public struct PostgresEnrollmentStore: EnrollmentStoring {
-    public init() {}
+struct PostgresEnrollmentStore: EnrollmentStoring {
+    init() {}
 
-    public func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment] {
+    func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment] {
         try transaction.postgres().query(
             "SELECT class_id, enrolled_at FROM registration_enrollments WHERE student_id = \(studentID) ORDER BY class_id"
         ).map { row in
@@ -21,20 +21,20 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         }
     }
 
-    public func isEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func isEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try !transaction.postgres().query(
             "SELECT 1 FROM registration_enrollments WHERE student_id = \(studentID) AND class_id = \(classID)"
         ).isEmpty
     }
 
-    public func enroll(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func enroll(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         try transaction.execute(
             "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (\(studentID), \(classID), \(now))"
         )
     }
 
-    public func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let transaction = try transaction.postgres()
         guard try transaction.execute(
             "DELETE FROM registration_enrollments WHERE student_id = \(studentID) AND class_id = \(classID)"
@@ -42,7 +42,7 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         return true
     }
 
-    public func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace] {
+    func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace] {
         try transaction.postgres().query("""
             SELECT w.class_id, (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id), w.joined_at
             FROM registration_waitlist w WHERE w.student_id = \(studentID) ORDER BY w.class_id
@@ -52,17 +52,17 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         }
     }
 
-    public func waitlistCount(of studentID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func waitlistCount(of studentID: Int64, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().query("SELECT COUNT(*) FROM registration_waitlist WHERE student_id = \(studentID)").first?.decode(Int.self) ?? 0
     }
 
-    public func isWaitlisted(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func isWaitlisted(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try !transaction.postgres().query(
             "SELECT 1 FROM registration_waitlist WHERE student_id = \(studentID) AND class_id = \(classID)"
         ).isEmpty
     }
 
-    public func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Int {
+    func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Int {
         let transaction = try transaction.postgres()
         let entry = try transaction.query("""
             INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (\(studentID), \(classID), \(now)) RETURNING id
@@ -72,7 +72,7 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         ).first?.decode(Int.self) ?? 1
     }
 
-    public func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let transaction = try transaction.postgres()
         guard try transaction.execute(
             "DELETE FROM registration_waitlist WHERE student_id = \(studentID) AND class_id = \(classID)"
@@ -80,12 +80,12 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         return true
     }
 
-    public func line(of classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
+    func line(of classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
         try transaction.postgres().query("SELECT student_id FROM registration_waitlist WHERE class_id = \(classID) ORDER BY id")
             .map { try $0.decode(Int64.self) }
     }
 
-    public func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
+    func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
         try transaction.postgres().query("""
             SELECT student_id FROM registration_enrollments WHERE class_id = \(classID)
             UNION SELECT student_id FROM registration_waitlist WHERE class_id = \(classID)
@@ -103,14 +103,14 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         }
     }
 
-    public func enrolledStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
+    func enrolledStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
         try Self.profiles(transaction.postgres().query("""
             SELECT \(unescaped: Self.profileColumns), e.enrolled_at FROM registration_enrollments e
             JOIN registration_students s ON s.account_id = e.student_id WHERE e.class_id = \(classID) ORDER BY e.enrolled_at, s.account_id
             """))
     }
 
-    public func waitlistedStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
+    func waitlistedStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
         try Self.profiles(transaction.postgres().query("""
             SELECT \(unescaped: Self.profileColumns), w.joined_at FROM registration_waitlist w
             JOIN registration_students s ON s.account_id = w.student_id WHERE w.class_id = \(classID) ORDER BY w.id
@@ -126,26 +126,26 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         }
     }
 
-    public func openOffer(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> SeatOffer? {
+    func openOffer(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> SeatOffer? {
         try Self.offers(transaction.postgres().query("""
             SELECT \(unescaped: Self.offerColumns) FROM registration_offers
             WHERE student_id = \(studentID) AND class_id = \(classID) AND state = 'open'
             """)).first
     }
 
-    public func openOffers(of studentID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+    func openOffers(of studentID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
         try Self.offers(transaction.postgres().query("""
             SELECT \(unescaped: Self.offerColumns) FROM registration_offers WHERE student_id = \(studentID) AND state = 'open' ORDER BY class_id
             """))
     }
 
-    public func openOffers(ofClass classID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+    func openOffers(ofClass classID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
         try Self.offers(transaction.postgres().query("""
             SELECT \(unescaped: Self.offerColumns) FROM registration_offers WHERE class_id = \(classID) AND state = 'open' ORDER BY id
             """))
     }
 
-    public func offer(id: Int64, in transaction: any StoreTransaction) throws -> (SeatOffer, SeatOfferStatus)? {
+    func offer(id: Int64, in transaction: any StoreTransaction) throws -> (SeatOffer, SeatOfferStatus)? {
         try transaction.postgres().query("""
             SELECT \(unescaped: Self.offerColumns), state FROM registration_offers WHERE id = \(id)
             """).first.map { row in
@@ -155,7 +155,7 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         }
     }
 
-    public func dueOffers(classID: Int64?, now: Date, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+    func dueOffers(classID: Int64?, now: Date, in transaction: any StoreTransaction) throws -> [SeatOffer] {
         try Self.offers(transaction.postgres().query("""
             SELECT \(unescaped: Self.offerColumns) FROM registration_offers
             WHERE state = 'open' AND expires_at <= \(now) AND (\(classID)::bigint IS NULL OR class_id = \(classID))
@@ -163,7 +163,7 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
             """))
     }
 
-    public func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in transaction: any StoreTransaction) throws -> SeatOffer {
+    func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in transaction: any StoreTransaction) throws -> SeatOffer {
         let transaction = try transaction.postgres()
         let id = try transaction.query("""
             INSERT INTO registration_offers (class_id, student_id, offered_at, expires_at, state)
@@ -172,14 +172,14 @@ public struct PostgresEnrollmentStore: EnrollmentStoring {
         return SeatOffer(id: id, classID: classID, studentID: studentID, offeredAt: now, expiresAt: expiresAt)
     }
 
-    public func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let transaction = try transaction.postgres()
         return try transaction.execute("""
             UPDATE registration_offers SET state = \(state.rawValue), closed_at = \(now) WHERE id = \(id) AND state = 'open'
             """) > 0
     }
 
-    public func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws {
+    func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         try transaction.execute("DELETE FROM registration_offers WHERE class_id = \(classID)")
         try transaction.execute("DELETE FROM registration_waitlist WHERE class_id = \(classID)")

@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Registration
+import Registration
 import Storage
 
 /// ``SeatStateStoring`` on PostgreSQL, in the transaction that changes the seats.
-public struct PostgresSeatStateStore: SeatStateStoring {
-    public init() {}
+struct PostgresSeatStateStore: SeatStateStoring {
+    init() {}
 
-    public func openStates(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: Bool] {
+    func openStates(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: Bool] {
         let ids = Array(ids)
         guard !ids.isEmpty else { return [:] }
         var states: [Int64: Bool] = [:]
@@ -19,7 +19,7 @@ public struct PostgresSeatStateStore: SeatStateStoring {
         return states
     }
 
-    public func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             INSERT INTO registration_seat_states (class_id, open, changed_at) VALUES (\(classID), \(open), \(now))
             ON CONFLICT (class_id) DO UPDATE SET open = excluded.open, changed_at = excluded.changed_at

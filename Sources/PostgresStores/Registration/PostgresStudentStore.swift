@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Registration
+import Registration
 import Storage
 
 /// ``StudentStoring`` on PostgreSQL. A red id taken by another profile is
 /// ``RegistrationError/redIDInUse``, the statement undone by its savepoint.
-public struct PostgresStudentStore: StudentStoring {
-    public init() {}
+struct PostgresStudentStore: StudentStoring {
+    init() {}
 
     static let columns = "account_id, red_id, first_name, last_name, email, created_at"
 
@@ -24,7 +24,7 @@ public struct PostgresStudentStore: StudentStoring {
         }
     }
 
-    public func insert(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
+    func insert(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         try Self.redIDUnique(transaction) {
             try transaction.execute("""
@@ -34,7 +34,7 @@ public struct PostgresStudentStore: StudentStoring {
         }
     }
 
-    public func update(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
+    func update(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         try Self.redIDUnique(transaction) {
             try transaction.execute("""
@@ -45,21 +45,21 @@ public struct PostgresStudentStore: StudentStoring {
         }
     }
 
-    public func profile(accountID: Int64, in transaction: any StoreTransaction) throws -> StudentProfile? {
+    func profile(accountID: Int64, in transaction: any StoreTransaction) throws -> StudentProfile? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM registration_students WHERE account_id = \(accountID)")
             .first.map(Self.profile)
     }
 
-    public func profile(redID: String, in transaction: any StoreTransaction) throws -> StudentProfile? {
+    func profile(redID: String, in transaction: any StoreTransaction) throws -> StudentProfile? {
         try transaction.postgres().query("SELECT \(unescaped: Self.columns) FROM registration_students WHERE red_id = \(redID)")
             .first.map(Self.profile)
     }
 
-    public func isOnRoster(_ redID: String, in transaction: any StoreTransaction) throws -> Bool {
+    func isOnRoster(_ redID: String, in transaction: any StoreTransaction) throws -> Bool {
         try !transaction.postgres().query("SELECT 1 FROM registration_red_id_roster WHERE red_id = \(redID)").isEmpty
     }
 
-    public func replaceRoster(_ redIDs: [String], now: Date, in transaction: any StoreTransaction) throws -> Int {
+    func replaceRoster(_ redIDs: [String], now: Date, in transaction: any StoreTransaction) throws -> Int {
         let transaction = try transaction.postgres()
         try transaction.execute("DELETE FROM registration_red_id_roster")
         try transaction.execute("""
@@ -69,7 +69,7 @@ public struct PostgresStudentStore: StudentStoring {
         return try rosterCount(in: transaction)
     }
 
-    public func rosterCount(in transaction: any StoreTransaction) throws -> Int {
+    func rosterCount(in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().query("SELECT COUNT(*) FROM registration_red_id_roster").first?.decode(Int.self) ?? 0
     }
 }

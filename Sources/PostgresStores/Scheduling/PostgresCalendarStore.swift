@@ -1,33 +1,33 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Scheduling
+import Scheduling
 import Storage
 
 /// ``CalendarStoring`` on PostgreSQL: the account feeds and exported calendars' revisions.
-public struct PostgresCalendarStore: CalendarStoring {
-    public init() {}
+struct PostgresCalendarStore: CalendarStoring {
+    init() {}
 
-    public func setFeed(accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
+    func setFeed(accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             INSERT INTO scheduling_calendar_feeds (account_id, token_hash, created_at) VALUES (\(accountID), \(tokenHash), \(now))
             ON CONFLICT (account_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at
             """)
     }
 
-    public func deleteFeed(accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteFeed(accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM scheduling_calendar_feeds WHERE account_id = \(accountID)") > 0
     }
 
-    public func feedCreatedAt(accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
+    func feedCreatedAt(accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
         try transaction.postgres().query("SELECT created_at FROM scheduling_calendar_feeds WHERE account_id = \(accountID)").first?.decode(Date.self)
     }
 
-    public func feedOwner(tokenHash: Data, in transaction: any StoreTransaction) throws -> Int64? {
+    func feedOwner(tokenHash: Data, in transaction: any StoreTransaction) throws -> Int64? {
         try transaction.postgres().query("SELECT account_id FROM scheduling_calendar_feeds WHERE token_hash = \(tokenHash)").first?.decode(Int64.self)
     }
 
-    public func revision(of calendar: String, contentHash: String, at now: Date, in transaction: any StoreTransaction) throws -> CalendarRevision {
+    func revision(of calendar: String, contentHash: String, at now: Date, in transaction: any StoreTransaction) throws -> CalendarRevision {
         let transaction = try transaction.postgres()
         if let row = try transaction.query(
             "SELECT content_hash, changed_at, sequence FROM scheduling_calendar_revisions WHERE calendar = \(calendar)"
@@ -48,7 +48,7 @@ public struct PostgresCalendarStore: CalendarStoring {
         return CalendarRevision(contentHash: contentHash, changedAt: now, sequence: 0)
     }
 
-    public func forget(calendar: String, in transaction: any StoreTransaction) throws {
+    func forget(calendar: String, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("DELETE FROM scheduling_calendar_revisions WHERE calendar = \(calendar)")
     }
 }

@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Scheduling
+import Scheduling
 import Storage
 
 /// ``RatingStoring`` on PostgreSQL: course GPAs and instructor ratings.
-public struct PostgresRatingStore: RatingStoring {
-    public init() {}
+struct PostgresRatingStore: RatingStoring {
+    init() {}
 
-    public func book(in transaction: any StoreTransaction) throws -> RatingBook {
+    func book(in transaction: any StoreTransaction) throws -> RatingBook {
         let transaction = try transaction.postgres()
         var courses: [String: Double] = [:]
         for row in try transaction.query("SELECT course, average_gpa FROM scheduling_course_ratings") {
@@ -23,7 +23,7 @@ public struct PostgresRatingStore: RatingStoring {
         return RatingBook(courseGPAs: courses, instructorRatings: instructors)
     }
 
-    public func apply(_ document: RatingsDocument, replace: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func apply(_ document: RatingsDocument, replace: Bool, at now: Date, in transaction: any StoreTransaction) throws {
         let transaction = try transaction.postgres()
         if replace {
             try transaction.execute("DELETE FROM scheduling_course_ratings")
@@ -45,7 +45,7 @@ public struct PostgresRatingStore: RatingStoring {
         }
     }
 
-    public func counts(in transaction: any StoreTransaction) throws -> (courses: Int, instructors: Int) {
+    func counts(in transaction: any StoreTransaction) throws -> (courses: Int, instructors: Int) {
         let transaction = try transaction.postgres()
         let row = try transaction.query("""
             SELECT (SELECT COUNT(*) FROM scheduling_course_ratings), (SELECT COUNT(*) FROM scheduling_instructor_ratings)

@@ -1,12 +1,12 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Scheduling
+import Scheduling
 import Storage
 
 /// ``SavedScheduleStoring`` on PostgreSQL; every read and write is scoped to the owner.
-public struct PostgresSavedScheduleStore: SavedScheduleStoring {
-    public init() {}
+struct PostgresSavedScheduleStore: SavedScheduleStoring {
+    init() {}
 
     static let columns = "id, account_id, name, term, class_ids, created_at, updated_at"
 
@@ -15,7 +15,7 @@ public struct PostgresSavedScheduleStore: SavedScheduleStoring {
         return SavedSchedule(id: id, accountID: accountID, name: name, term: term, classIDs: classIDs, createdAt: createdAt, updatedAt: updatedAt)
     }
 
-    public func insert(accountID: Int64, name: String, term: String, classIDs: [Int64], at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule {
+    func insert(accountID: Int64, name: String, term: String, classIDs: [Int64], at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule {
         try Self.schedule(transaction.postgres().query("""
             INSERT INTO scheduling_saved_schedules (account_id, name, term, class_ids, created_at, updated_at)
             VALUES (\(accountID), \(name), \(term), \(classIDs), \(now), \(now))
@@ -23,23 +23,23 @@ public struct PostgresSavedScheduleStore: SavedScheduleStoring {
             """).first!)
     }
 
-    public func schedules(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SavedSchedule] {
+    func schedules(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SavedSchedule] {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM scheduling_saved_schedules WHERE account_id = \(accountID) ORDER BY id"
         ).map(Self.schedule)
     }
 
-    public func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().query("SELECT COUNT(*) FROM scheduling_saved_schedules WHERE account_id = \(accountID)").first?.decode(Int.self) ?? 0
     }
 
-    public func schedule(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SavedSchedule? {
+    func schedule(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SavedSchedule? {
         try transaction.postgres().query(
             "SELECT \(unescaped: Self.columns) FROM scheduling_saved_schedules WHERE id = \(id) AND account_id = \(accountID)"
         ).first.map(Self.schedule)
     }
 
-    public func update(id: Int64, of accountID: Int64, name: String?, classIDs: [Int64]?, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule? {
+    func update(id: Int64, of accountID: Int64, name: String?, classIDs: [Int64]?, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule? {
         try transaction.postgres().query("""
             UPDATE scheduling_saved_schedules SET name = COALESCE(\(name), name), class_ids = COALESCE(\(classIDs)::bigint[], class_ids),
                 updated_at = \(now)
@@ -48,7 +48,7 @@ public struct PostgresSavedScheduleStore: SavedScheduleStoring {
             """).first.map(Self.schedule)
     }
 
-    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute("DELETE FROM scheduling_saved_schedules WHERE id = \(id) AND account_id = \(accountID)") > 0
     }
 }

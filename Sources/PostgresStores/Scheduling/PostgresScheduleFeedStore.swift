@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import PostgresNIO
-public import Scheduling
+import Scheduling
 import Storage
 
 /// ``ScheduleFeedStoring`` on PostgreSQL: one secret feed per saved schedule, owner-scoped.
-public struct PostgresScheduleFeedStore: ScheduleFeedStoring {
-    public init() {}
+struct PostgresScheduleFeedStore: ScheduleFeedStoring {
+    init() {}
 
-    public func setFeed(scheduleID: Int64, accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
+    func setFeed(scheduleID: Int64, accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             INSERT INTO scheduling_schedule_feeds (schedule_id, account_id, token_hash, created_at)
             VALUES (\(scheduleID), \(accountID), \(tokenHash), \(now))
@@ -17,23 +17,23 @@ public struct PostgresScheduleFeedStore: ScheduleFeedStoring {
             """)
     }
 
-    public func deleteFeed(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteFeed(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().execute(
             "DELETE FROM scheduling_schedule_feeds WHERE schedule_id = \(scheduleID) AND account_id = \(accountID)"
         ) > 0
     }
 
-    public func deleteFeeds(accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func deleteFeeds(accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().execute("DELETE FROM scheduling_schedule_feeds WHERE account_id = \(accountID)")
     }
 
-    public func feedCreatedAt(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
+    func feedCreatedAt(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
         try transaction.postgres().query(
             "SELECT created_at FROM scheduling_schedule_feeds WHERE schedule_id = \(scheduleID) AND account_id = \(accountID)"
         ).first?.decode(Date.self)
     }
 
-    public func feedTarget(tokenHash: Data, in transaction: any StoreTransaction) throws -> (scheduleID: Int64, accountID: Int64)? {
+    func feedTarget(tokenHash: Data, in transaction: any StoreTransaction) throws -> (scheduleID: Int64, accountID: Int64)? {
         guard let row = try transaction.postgres().query(
             "SELECT schedule_id, account_id FROM scheduling_schedule_feeds WHERE token_hash = \(tokenHash)"
         ).first else { return nil }

@@ -1,11 +1,11 @@
-public import Catalog
-public import Contracts
+import Catalog
+import Contracts
 import GRDB
 import Storage
 
 extension SQLiteCatalogStore {
     /// How some classes are named to students, read inside the caller's transaction.
-    public func labels(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassLabel] {
+    func labels(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassLabel] {
         let ids = Array(ids)
         guard !ids.isEmpty else { return [:] }
         let db = try transaction.sqlite()

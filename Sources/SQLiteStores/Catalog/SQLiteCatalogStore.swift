@@ -1,37 +1,37 @@
-public import Catalog
-public import Contracts
-public import Foundation
+import Catalog
+import Contracts
+import Foundation
 import GRDB
 import Storage
 
 /// ``CatalogStoring`` on SQLite: the catalog's SQL, each method inside the caller's transaction.
 /// Every value is a bound parameter.
-public struct SQLiteCatalogStore: CatalogStoring {
-    public init() {}
+struct SQLiteCatalogStore: CatalogStoring {
+    init() {}
 
     /// The catalog version, bumped by every catalog change.
-    public func version(in transaction: any StoreTransaction) throws -> Int64 {
+    func version(in transaction: any StoreTransaction) throws -> Int64 {
         let db = try transaction.sqlite()
         return try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM registration_catalog_version WHERE id = 1")) ?? 0
     }
 
-    public func bumpVersion(in transaction: any StoreTransaction) throws {
+    func bumpVersion(in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "UPDATE registration_catalog_version SET version = version + 1 WHERE id = 1").execute()
     }
 
     /// How many classes the catalog holds.
-    public func classCount(in transaction: any StoreTransaction) throws -> Int {
+    func classCount(in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_classes")) ?? 0
     }
 
-    public func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_classes WHERE id = ?)"), arguments: [id]) ?? false
     }
 
-    public func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64? {
+    func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64? {
         let db = try transaction.sqlite()
         return try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM registration_classes WHERE term = ? AND schedule_number = ?"),
@@ -40,7 +40,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
     }
 
     /// The id for a new class given none: above every class id in use or ever deleted.
-    public func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
+    func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
         let db = try transaction.sqlite()
         let highest = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT MAX(id) FROM (SELECT MAX(id) AS id FROM registration_classes
@@ -54,7 +54,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
     /// Deletes a class with its meetings and retires its id. Rows of other modules that point
     /// at the class go with it (their foreign keys cascade); a module that keeps history of
     /// the class removes it first, in the same transaction.
-    public func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func deleteClass(_ id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM registration_meetings WHERE class_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM registration_classes WHERE id = ?", arguments: [id])
@@ -62,7 +62,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
     }
 
     /// Reads the whole catalog (one read transaction gives a consistent snapshot).
-    public func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
+    func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
         let db = try transaction.sqlite()
         let version = try self.version(in: db)
         var subjects: [Int64: CatalogSubject] = [:]
@@ -106,12 +106,12 @@ public struct SQLiteCatalogStore: CatalogStoring {
     }
 
     /// Seat numbers of some classes, read inside the caller's transaction.
-    public func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
+    func seatCounts(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: SeatCount] {
         try Self.seatCounts(of: Array(ids), in: transaction.sqlite())
     }
 
     /// What the enrollment rules need about some classes: term, meetings and seats.
-    public func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
+    func classSeats(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: ClassSeats] {
         try Self.classSeats(of: Array(ids), in: transaction.sqlite())
     }
 
@@ -176,7 +176,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
 
     /// Changes a class's seat count. Lowering it below enrolled plus held seats fails the
     /// table's CHECK.
-    public func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {
+    func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "UPDATE registration_classes SET seats = ?, revision = revision + 1 WHERE id = ?")
             .execute(arguments: [seats, classID])
@@ -201,7 +201,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
 
     // MARK: Seat counters (the ledger Registration moves in its transactions)
 
-    public func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
+    func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
             UPDATE registration_classes
@@ -212,7 +212,7 @@ public struct SQLiteCatalogStore: CatalogStoring {
 
     // MARK: Imports
 
-    public func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
+    func apply(_ document: CatalogDocument, options: ImportOptions, in transaction: any StoreTransaction) throws -> (ImportReport, [Int64]) {
         var importer = CatalogImporter(strict: options.strict, progress: options.progress)
         importer.createOnly = options.createOnly
         return try importer.apply(document, to: SQLiteImportRows(db: transaction.sqlite()))

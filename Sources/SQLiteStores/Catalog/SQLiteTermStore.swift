@@ -1,5 +1,5 @@
-public import Catalog
-public import Contracts
+import Catalog
+import Contracts
 import Foundation
 import GRDB
 import Storage
@@ -7,17 +7,17 @@ import Storage
 /// ``TermStoring`` on SQLite: `catalog_terms`, one row per term. Dates are `YYYY-MM-DD` text;
 /// holidays and transfer days are stored as the API writes them (JSON arrays), so a row reads
 /// back as the term that was put.
-public struct SQLiteTermStore: TermStoring {
-    public init() {}
+struct SQLiteTermStore: TermStoring {
+    init() {}
 
-    public func terms(in transaction: any StoreTransaction) throws -> [Term] {
+    func terms(in transaction: any StoreTransaction) throws -> [Term] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db.cachedStatement(sql: """
             SELECT id, name, first_day, last_day, time_zone, holidays, transfer_days FROM catalog_terms ORDER BY first_day, id
             """)).map(Self.term(from:))
     }
 
-    public func term(id: String, in transaction: any StoreTransaction) throws -> Term? {
+    func term(id: String, in transaction: any StoreTransaction) throws -> Term? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db.cachedStatement(sql: """
@@ -28,7 +28,7 @@ public struct SQLiteTermStore: TermStoring {
     }
 
     @discardableResult
-    public func upsert(_ term: Term, in transaction: any StoreTransaction) throws -> Bool {
+    func upsert(_ term: Term, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         let existed = try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM catalog_terms WHERE id = ?)"), arguments: [term.id]
@@ -42,7 +42,7 @@ public struct SQLiteTermStore: TermStoring {
         return !existed
     }
 
-    public func create(_ term: Term, in transaction: any StoreTransaction) throws {
+    func create(_ term: Term, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
             INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
@@ -52,7 +52,7 @@ public struct SQLiteTermStore: TermStoring {
     }
 
     @discardableResult
-    public func delete(id: String, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "DELETE FROM catalog_terms WHERE id = ?").execute(arguments: [id])
         return db.changesCount > 0

@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Gradebook
+import Gradebook
 import Storage
 
-public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
-    public init() {}
+struct SQLiteGradebookAccountStore: GradebookAccountStoring {
+    init() {}
 
-    public func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
+    func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -19,12 +19,12 @@ public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
         return db.lastInsertedRowID
     }
 
-    public func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {
+    func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE gradebook_accounts SET sealed_password = ?, updated_at = ? WHERE id = ?", arguments: [sealed, now, id])
     }
 
-    public func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
+    func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "UPDATE gradebook_accounts SET sealed_password = ? WHERE id = ? AND sealed_password = ?", arguments: [sealed, id, expected]
@@ -32,18 +32,18 @@ public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
         return db.changesCount > 0
     }
 
-    public func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteSealed(id: Int64, expected: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM gradebook_accounts WHERE id = ? AND sealed_password = ?", arguments: [id, expected])
         return db.changesCount > 0
     }
 
-    public func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+    func accounts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT * FROM gradebook_accounts WHERE account_id = ? ORDER BY id", arguments: [accountID]).map(Self.account)
     }
 
-    public func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+    func accounts(ofOwners owners: [Int64], in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         let db = try transaction.sqlite()
         var found: [StoredGradebookAccount] = []
         // A chunk at a time: more owners than one statement may bind.
@@ -57,17 +57,17 @@ public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
         return found.sorted { $0.id < $1.id }
     }
 
-    public func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+    func account(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM gradebook_accounts WHERE id = ? AND account_id = ?", arguments: [id, accountID]).map(Self.account)
     }
 
-    public func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+    func account(id: Int64, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM gradebook_accounts WHERE id = ?", arguments: [id]).map(Self.account)
     }
 
-    public func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
+    func find(accountID: Int64, sourceID: Int64, username: String, in transaction: any StoreTransaction) throws -> StoredGradebookAccount? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db, sql: "SELECT * FROM gradebook_accounts WHERE account_id = ? AND source_id = ? AND username = ?",
@@ -75,13 +75,13 @@ public struct SQLiteGradebookAccountStore: GradebookAccountStoring {
         ).map(Self.account)
     }
 
-    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM gradebook_accounts WHERE id = ? AND account_id = ?", arguments: [id, accountID])
         return db.changesCount > 0
     }
 
-    public func all(in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
+    func all(in transaction: any StoreTransaction) throws -> [StoredGradebookAccount] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT * FROM gradebook_accounts ORDER BY id").map(Self.account)
     }

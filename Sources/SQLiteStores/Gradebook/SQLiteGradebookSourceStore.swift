@@ -1,23 +1,23 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Gradebook
+import Gradebook
 import Storage
 
-public struct SQLiteGradebookSourceStore: GradebookSourceStoring {
-    public init() {}
+struct SQLiteGradebookSourceStore: GradebookSourceStoring {
+    init() {}
 
-    public func sources(in transaction: any StoreTransaction) throws -> [GradebookSource] {
+    func sources(in transaction: any StoreTransaction) throws -> [GradebookSource] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT * FROM gradebook_sources ORDER BY id").compactMap(Self.source)
     }
 
-    public func source(id: Int64, in transaction: any StoreTransaction) throws -> GradebookSource? {
+    func source(id: Int64, in transaction: any StoreTransaction) throws -> GradebookSource? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM gradebook_sources WHERE id = ?", arguments: [id]).flatMap(Self.source)
     }
 
-    public func upsert(_ source: GradebookSource, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func upsert(_ source: GradebookSource, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM gradebook_sources WHERE id = ?", arguments: [source.id]) ?? false
         try db.execute(
@@ -38,7 +38,7 @@ public struct SQLiteGradebookSourceStore: GradebookSourceStoring {
         return !exists
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM gradebook_sources WHERE id = ?", arguments: [id])
         return db.changesCount > 0

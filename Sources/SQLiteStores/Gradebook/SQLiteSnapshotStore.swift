@@ -1,22 +1,22 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Gradebook
+import Gradebook
 import Storage
 
 /// The last snapshot of each polled (device account, student), on SQLite.
-public struct SQLiteSnapshotStore: SnapshotStoring {
-    public init() {}
+struct SQLiteSnapshotStore: SnapshotStoring {
+    init() {}
 
     /// The stored snapshot, if any (an unreadable one counts as none).
-    public func snapshot(deviceAccountID: Int64, student: String, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
+    func snapshot(deviceAccountID: Int64, student: String, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
         let db = try transaction.sqlite()
         return try String.fetchOne(
             db, sql: "SELECT snapshot FROM gradebook_snapshots WHERE device_account_id = ? AND student = ?", arguments: [deviceAccountID, student]
         ).flatMap { try? JSONDecoder().decode(GradebookSnapshot.self, from: Data($0.utf8)) }
     }
 
-    public func save(_ snapshot: GradebookSnapshot, deviceAccountID: Int64, student: String, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ snapshot: GradebookSnapshot, deviceAccountID: Int64, student: String, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         try db.execute(
@@ -29,14 +29,14 @@ public struct SQLiteSnapshotStore: SnapshotStoring {
     }
 
     /// The stored snapshot of a student's own account (`gradebook.poll-account`), if any.
-    public func snapshot(gradebookAccountID: Int64, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
+    func snapshot(gradebookAccountID: Int64, in transaction: any StoreTransaction) throws -> GradebookSnapshot? {
         let db = try transaction.sqlite()
         return try String.fetchOne(
             db, sql: "SELECT snapshot FROM gradebook_account_snapshots WHERE gradebook_account_id = ?", arguments: [gradebookAccountID]
         ).flatMap { try? JSONDecoder().decode(GradebookSnapshot.self, from: Data($0.utf8)) }
     }
 
-    public func save(_ snapshot: GradebookSnapshot, gradebookAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ snapshot: GradebookSnapshot, gradebookAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let encoded = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         try db.execute(
@@ -50,7 +50,7 @@ public struct SQLiteSnapshotStore: SnapshotStoring {
 
     /// Deletes snapshots (of device accounts' students and of students' own accounts) last
     /// polled before `cutoff`: nobody polls them any more. How many.
-    public func prune(polledBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+    func prune(polledBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM gradebook_snapshots WHERE polled_at < ?", arguments: [cutoff])
         var deleted = db.changesCount

@@ -1,26 +1,26 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Gradebook
+import Gradebook
 import Storage
 
 /// Each source's poll health on SQLite (`gradebook_source_health`; no row: never polled).
-public struct SQLiteSourceHealthStore: SourceHealthStoring {
-    public init() {}
+struct SQLiteSourceHealthStore: SourceHealthStoring {
+    init() {}
 
-    public func health(sourceID: Int64, in transaction: any StoreTransaction) throws -> SourceHealth {
+    func health(sourceID: Int64, in transaction: any StoreTransaction) throws -> SourceHealth {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM gradebook_source_health WHERE source_id = ?"), arguments: [sourceID])
             .map(Self.decode) ?? SourceHealth(sourceID: sourceID)
     }
 
-    public func all(in transaction: any StoreTransaction) throws -> [Int64: SourceHealth] {
+    func all(in transaction: any StoreTransaction) throws -> [Int64: SourceHealth] {
         let db = try transaction.sqlite()
         let rows = try Row.fetchAll(db, sql: "SELECT * FROM gradebook_source_health")
         return Dictionary(uniqueKeysWithValues: rows.map(Self.decode).map { ($0.sourceID, $0) })
     }
 
-    public func save(_ health: SourceHealth, in transaction: any StoreTransaction) throws {
+    func save(_ health: SourceHealth, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """

@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
 import GatewayCore
-public import Jobs
+import Jobs
 import Storage
 
 /// ``JobAdminStoring`` on SQLite: reads and operator actions on jobs, queues and schedules, in the
 /// caller's transaction.
-public struct SQLiteJobAdminStore: JobAdminStoring {
-    public init() {}
+struct SQLiteJobAdminStore: JobAdminStoring {
+    init() {}
 
     static func record(_ row: Row) -> JobRecord {
         JobRecord(
@@ -25,13 +25,13 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
         )
     }
 
-    public func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord? {
+    func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(Self.record)
     }
 
     /// Newest first, ids below `before` (the cursor).
-    public func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
+    func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
         let db = try transaction.sqlite()
         var clauses: [String] = []
         var arguments: StatementArguments = []
@@ -58,7 +58,7 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
     }
 
 
-    public func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {
+    func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {
         let db = try transaction.sqlite()
         let nowMs = now.millisecondsSince1970
         var numbers: [String: QueueNumbers] = [:]
@@ -101,7 +101,7 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
         return numbers
     }
 
-    public func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws {
+    func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -112,13 +112,13 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
         )
     }
 
-    public func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
+    func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(db, sql: "SELECT paused FROM job_queues WHERE name = ?", arguments: [queue]) ?? false
     }
 
     /// Every schedule with its last job's state and error, by name.
-    public func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus] {
+    func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db,
@@ -145,7 +145,7 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
 
     /// Makes a finished or waiting job available again now, with at least one attempt left.
     /// The unique-key index refuses it when another live job holds its key.
-    public func makeAvailable(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
+    func makeAvailable(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         do {
             try db.execute(
@@ -162,7 +162,7 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
     }
 
     /// Cancels a job for good, recording why in its error history.
-    public func cancel(id: Int64, reason: String, now: Date, in transaction: any StoreTransaction) throws {
+    func cancel(id: Int64, reason: String, now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -174,7 +174,7 @@ public struct SQLiteJobAdminStore: JobAdminStoring {
         )
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM jobs WHERE id = ?", arguments: [id])
     }

@@ -1,7 +1,7 @@
-public import Contracts
-public import Foundation
-public import GRDB
-public import Jobs
+import Contracts
+import Foundation
+import GRDB
+import Jobs
 import Storage
 
 /// Enqueueing on SQLite, inside the caller's own transaction (the transactional outbox).
@@ -22,7 +22,7 @@ extension JobEnqueuer {
     /// the partial unique index `jobs_unique_live` makes that hold even between processes.
     /// `signals`' listeners (this process's workers) are woken when the transaction commits.
     @discardableResult
-    public static func enqueue(_ job: NewJob, in db: Database, now: Date, signals: JobSignals?) throws -> Result {
+    static func enqueue(_ job: NewJob, in db: Database, now: Date, signals: JobSignals?) throws -> Result {
         guard !job.kind.isEmpty, !job.queue.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "a job needs a kind and a queue")
         }
@@ -45,14 +45,14 @@ extension JobEnqueuer {
 }
 
 /// ``JobEnqueuing`` on the SQLite jobs table (``JobEnqueuer``).
-public struct SQLiteJobEnqueuer: JobEnqueuing {
+struct SQLiteJobEnqueuer: JobEnqueuing {
     /// Wakes this process's workers when an enqueue commits.
-    public let signals: JobSignals
+    let signals: JobSignals
 
-    public init(signals: JobSignals) { self.signals = signals }
+    init(signals: JobSignals) { self.signals = signals }
 
     @discardableResult
-    public func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
+    func enqueue(_ job: NewJob, in transaction: any StoreTransaction, now: Date) throws -> JobEnqueuer.Result {
         try JobEnqueuer.enqueue(job, in: transaction.sqlite(), now: now, signals: signals)
     }
 }

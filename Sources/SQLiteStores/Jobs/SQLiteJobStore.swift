@@ -1,15 +1,15 @@
-public import Foundation
+import Foundation
 import GRDB
 import GatewayCore
-public import Jobs
-public import Storage
+import Jobs
+import Storage
 
 /// The job queue on the service's SQLite file. Claims are one `UPDATE ... RETURNING`
 /// statement; every outcome is conditional on the lease (`locked_by`, `attempt`, `running`).
-public struct SQLiteJobStore: JobQueueStoring {
-    public let database: GatewayDatabase
+struct SQLiteJobStore: JobQueueStoring {
+    let database: GatewayDatabase
 
-    public init(database: GatewayDatabase) { self.database = database }
+    init(database: GatewayDatabase) { self.database = database }
 
     static let claimSQL = """
         UPDATE jobs SET state = 'running', attempt = attempt + 1, locked_by = ?1, lease_until = ?2, attempted_at = ?3
@@ -46,7 +46,7 @@ public struct SQLiteJobStore: JobQueueStoring {
     static let releaseSQL = "UPDATE jobs SET state = 'available', attempt = attempt - 1, lease_until = NULL WHERE \(lease)"
     static let renewSQL = "UPDATE jobs SET lease_until = ?4 WHERE \(lease)"
 
-    public func finishAndClaim(
+    func finishAndClaim(
         _ resolutions: [JobResolution], queue: String, limit: Int, worker: String, now: Date, leaseUntil: Date
     ) async throws -> (finished: [FinishedJob], claimed: [ClaimedJob]) {
         if resolutions.isEmpty && limit <= 0 { return ([], []) }
@@ -163,7 +163,7 @@ public struct SQLiteJobStore: JobQueueStoring {
         message.count <= 2000 ? message : String(message.prefix(2000)) + "…"
     }
 
-    public func renewLeases(_ leases: [LeaseKey], worker: String, until: Date) async throws -> Set<Int64> {
+    func renewLeases(_ leases: [LeaseKey], worker: String, until: Date) async throws -> Set<Int64> {
         guard !leases.isEmpty else { return [] }
         let untilMs = until.millisecondsSince1970
         return try await database.writeSQLite { db in
@@ -177,7 +177,7 @@ public struct SQLiteJobStore: JobQueueStoring {
         }
     }
 
-    public func reapExpiredLeases(now: Date) async throws -> [ReapedJob] {
+    func reapExpiredLeases(now: Date) async throws -> [ReapedJob] {
         let nowMs = now.millisecondsSince1970
         let iso = ISO8601.string(from: now)
         return try await database.writeSQLite { db in
@@ -198,7 +198,7 @@ public struct SQLiteJobStore: JobQueueStoring {
         }
     }
 
-    public func prune(finishedBefore: Date, discardedBefore: Date) async throws -> Int {
+    func prune(finishedBefore: Date, discardedBefore: Date) async throws -> Int {
         var total = 0
         for (states, before) in [("'completed', 'cancelled'", finishedBefore), ("'discarded'", discardedBefore)] {
             // Small batches, each its own transaction, so pruning never holds the writer long.
@@ -220,7 +220,7 @@ public struct SQLiteJobStore: JobQueueStoring {
         return total
     }
 
-    public func readiness(now: Date) async throws -> [String: (ready: Int, oldestDueMs: Int64?)] {
+    func readiness(now: Date) async throws -> [String: (ready: Int, oldestDueMs: Int64?)] {
         try await database.pool.read { db in
             var result: [String: (ready: Int, oldestDueMs: Int64?)] = [:]
             for row in try Row.fetchAll(

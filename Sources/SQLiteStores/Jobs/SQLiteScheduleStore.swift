@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 import GRDB
-public import Jobs
-public import Storage
+import Jobs
+import Storage
 
 /// Recurring schedules in `job_schedules`: declaration sync, the tick, and admin operations.
 ///
@@ -10,12 +10,12 @@ public import Storage
 /// to the next run (`WHERE next_run_at = <read>`), enqueueing only when that row changed. The
 /// job's unique key `schedule:<name>:<tick ms>` guards the same again. The next run is computed
 /// from *now*, so ticks missed during downtime run once, not as a burst.
-public struct SQLiteScheduleStore: ScheduleStoring {
-    public let database: GatewayDatabase
+struct SQLiteScheduleStore: ScheduleStoring {
+    let database: GatewayDatabase
 
     let signals: JobSignals
 
-    public init(database: GatewayDatabase, signals: JobSignals) {
+    init(database: GatewayDatabase, signals: JobSignals) {
         self.database = database
         self.signals = signals
     }
@@ -24,7 +24,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
     /// Writes declarations: new schedules start enabled with their first run after `now`;
     /// existing ones take the declared kind, arguments and queue, and a new next run only when
     /// their rule changed. An operator's enable/disable is kept.
-    public func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws {
+    func sync(_ definitions: [ScheduleDefinition], now: Date, timeZone: TimeZone) async throws {
         guard !definitions.isEmpty else { return }
         try await database.writeSQLite { db in
             for definition in definitions {
@@ -67,7 +67,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
 
     /// Enqueues one job for each enabled schedule that is due at `now`.
     @discardableResult
-    public func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick] {
+    func tick(now: Date, timeZone: TimeZone) async throws -> [ScheduleTick] {
         let nowMs = now.millisecondsSince1970
         // Most rounds find nothing due: a read costs less than taking the write lock.
         let anyDue = try await database.pool.read { db in
@@ -117,7 +117,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
     }
 
     /// Enqueues a schedule's job now, outside its rule; its next run is unchanged.
-    public func runNow(name: String, now: Date) async throws -> JobEnqueuer.Result? {
+    func runNow(name: String, now: Date) async throws -> JobEnqueuer.Result? {
         try await database.writeSQLite { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM job_schedules WHERE name = ?", arguments: [name]) else {
                 return nil
@@ -138,7 +138,7 @@ public struct SQLiteScheduleStore: ScheduleStoring {
 
     /// Enables or disables a schedule; re-enabling computes the next run from `now` (no stale
     /// tick fires). Returns false when no schedule has that name.
-    public func setEnabled(_ enabled: Bool, name: String, now: Date, timeZone: TimeZone) async throws -> Bool {
+    func setEnabled(_ enabled: Bool, name: String, now: Date, timeZone: TimeZone) async throws -> Bool {
         try await database.writeSQLite { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM job_schedules WHERE name = ?", arguments: [name]) else {
                 return false

@@ -1,21 +1,21 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// ``ConfirmationQuotaStoring`` on SQLite (`push_confirmation_sends`, `push_secrets`).
-public struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
-    public init() {}
+struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
+    init() {}
 
-    public func recipientSecret(in transaction: any StoreTransaction) throws -> Data {
+    func recipientSecret(in transaction: any StoreTransaction) throws -> Data {
         let db = try transaction.sqlite()
         guard let secret = try Data.fetchOne(db, sql: "SELECT value FROM push_secrets WHERE name = ?", arguments: [PushSecretName.confirmationRecipients])
         else { throw MissingSecret(name: PushSecretName.confirmationRecipients) }
         return secret
     }
 
-    public func sends(channel: ConfirmableChannel, recipient: Data, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+    func sends(channel: ConfirmableChannel, recipient: Data, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
         let db = try transaction.sqlite()
         return try Date.fetchAll(
             db, sql: "SELECT sent_at FROM push_confirmation_sends WHERE channel = ? AND recipient = ? AND sent_at > ? ORDER BY sent_at",
@@ -23,7 +23,7 @@ public struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
         )
     }
 
-    public func sendCount(channel: ConfirmableChannel, since: Date, in transaction: any StoreTransaction) throws -> (count: Int, oldest: Date?) {
+    func sendCount(channel: ConfirmableChannel, since: Date, in transaction: any StoreTransaction) throws -> (count: Int, oldest: Date?) {
         let db = try transaction.sqlite()
         let row = try Row.fetchOne(
             db, sql: "SELECT count(*) AS n, min(sent_at) AS oldest FROM push_confirmation_sends WHERE channel = ? AND sent_at > ?",
@@ -32,7 +32,7 @@ public struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
         return (row?["n"] ?? 0, row?["oldest"])
     }
 
-    public func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
+    func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_confirmation_sends WHERE sent_at <= ?", arguments: [at.addingTimeInterval(-RecipientQuota.window)])
         try db.execute(

@@ -1,8 +1,8 @@
-public import Contracts
+import Contracts
 import Foundation
 import GRDB
-public import Push
-public import Storage
+import Push
+import Storage
 
 /// The sealed keys of `push_devices` (``DeviceKeys``): sealing on write, opening on read,
 /// sealing rows written in clear before `push.008`, and the compare-and-swap key rotation uses.
@@ -23,7 +23,7 @@ extension SQLiteDeviceStore: DeviceKeySealing {
     /// Seals the keys of every row still holding them in clear (written before `push.008`, or
     /// by an older server during an upgrade) and clears those columns; returns how many rows
     /// held clear keys. Running it again finds nothing: it is what the server does at every start.
-    public func sealClearKeys(in transaction: any StoreTransaction) throws -> Int {
+    func sealClearKeys(in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, account_id, sealed_keys, webhook_secret, p256dh, auth_secret FROM push_devices
@@ -59,7 +59,7 @@ extension SQLiteDeviceStore: DeviceKeySealing {
     /// clear bytes are zeroed in the pages rather than left in their free space, then a
     /// checkpoint that truncates the write-ahead log (which held the old pages). What the
     /// server runs at start, before it serves.
-    public func sealClearKeys(database: GatewayDatabase) throws -> Int {
+    func sealClearKeys(database: GatewayDatabase) throws -> Int {
         try database.pool.writeWithoutTransaction { db in
             let previous = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
             try db.execute(sql: "PRAGMA secure_delete = ON")
@@ -75,7 +75,7 @@ extension SQLiteDeviceStore: DeviceKeySealing {
     }
 
     /// Every row's sealed keys, for key rotation.
-    public func sealedKeys(in transaction: any StoreTransaction) throws -> [(context: SecretContext, sealed: String)] {
+    func sealedKeys(in transaction: any StoreTransaction) throws -> [(context: SecretContext, sealed: String)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT id, account_id, sealed_keys FROM push_devices WHERE sealed_keys IS NOT NULL ORDER BY id").map {
             (DeviceKeys.context(deviceID: $0["id"], accountID: $0["account_id"]), $0["sealed_keys"])
@@ -83,14 +83,14 @@ extension SQLiteDeviceStore: DeviceKeySealing {
     }
 
     /// Deletes a device whose sealed keys still equal `sealedKeys` (keys no vault key opens).
-    public func deleteDevice(id: Int64, sealedKeys: String, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteDevice(id: Int64, sealedKeys: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_devices WHERE id = ? AND sealed_keys = ?", arguments: [id, sealedKeys])
         return db.changesCount > 0
     }
 
     /// Replaces a row's sealed keys if they still equal `expected` (rotation's compare-and-swap).
-    public func replaceSealedKeys(deviceID: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
+    func replaceSealedKeys(deviceID: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "UPDATE push_devices SET sealed_keys = ? WHERE id = ? AND sealed_keys = ?", arguments: [sealed, deviceID, expected]

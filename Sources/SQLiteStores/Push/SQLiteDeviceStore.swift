@@ -1,21 +1,21 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// Devices on SQLite. A webhook's secret and a Web Push subscription's keys are sealed with
 /// `sealer` (the credential vault) into `sealed_keys`, bound to the row, never written in
 /// clear; rows read back have them opened (``SQLiteDeviceStore+Keys``). A store without a
 /// sealer refuses to write such keys and reads them as unavailable.
-public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
+struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
     package let sealer: (any SecretSealing)?
 
-    public init(sealer: (any SecretSealing)? = nil) {
+    init(sealer: (any SecretSealing)? = nil) {
         self.sealer = sealer
     }
 
-    public func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device {
+    func insert(_ device: NewDevice, at now: Date, in transaction: any StoreTransaction) throws -> Device {
         let db = try transaction.sqlite()
         let columns = Self.columns(device.address)
         try db.execute(
@@ -44,22 +44,22 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         )
     }
 
-    public func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device] {
+    func devices(ofAccount accountID: Int64, in transaction: any StoreTransaction) throws -> [Device] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE account_id = ? ORDER BY id", arguments: [accountID]).compactMap(device)
     }
 
-    public func device(id: Int64, in transaction: any StoreTransaction) throws -> Device? {
+    func device(id: Int64, in transaction: any StoreTransaction) throws -> Device? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE id = ?", arguments: [id]).flatMap(device)
     }
 
-    public func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device? {
+    func device(uuidHash: String, in transaction: any StoreTransaction) throws -> Device? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE uuid_hash = ?", arguments: [uuidHash]).flatMap(device)
     }
 
-    public func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws {
+    func reregister(id: Int64, address: DeviceAddress, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let columns = Self.columns(address)
         var sealed: String?
@@ -76,18 +76,18 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         )
     }
 
-    public func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_devices WHERE id = ?", arguments: [id])
         return db.changesCount > 0
     }
 
-    public func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func recordSuccess(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_devices SET last_success_at = ?, failure_count = 0 WHERE id = ?", arguments: [now, id])
     }
 
-    public func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func recordFailure(id: Int64, error: String, deactivate: Bool, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -98,12 +98,12 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         )
     }
 
-    public func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_devices SET confirmed_at = ?, active = 1 WHERE id = ? AND channel = 'email'", arguments: [now, id])
     }
 
-    public func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
+    func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let text = try String.fetchOne(db, sql: "SELECT muted_categories FROM push_devices WHERE id = ?", arguments: [id]) ?? "[]"
         var muted = Set((try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [])
@@ -112,7 +112,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         try db.execute(sql: "UPDATE push_devices SET muted_categories = ? WHERE id = ?", arguments: [encoded, id])
     }
 
-    public func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func link(deviceID: Int64, gradebookAccountID: Int64, studentID: String, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "INSERT OR IGNORE INTO push_device_students (device_id, gradebook_account_id, student_id, created_at) VALUES (?, ?, ?, ?)",
@@ -121,7 +121,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         return db.changesCount > 0
     }
 
-    public func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int {
+    func unlink(deviceID: Int64, gradebookAccountID: Int64, studentID: String?, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         if let studentID {
             try db.execute(
@@ -134,7 +134,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         return db.changesCount
     }
 
-    public func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
+    func links(deviceID: Int64, in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db, sql: "SELECT gradebook_account_id, student_id FROM push_device_students WHERE device_id = ? ORDER BY gradebook_account_id, student_id",
@@ -142,7 +142,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         ).map { ($0["gradebook_account_id"], $0["student_id"]) }
     }
 
-    public func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64] {
+    func followers(gradebookAccountID: Int64, studentID: String, in transaction: any StoreTransaction) throws -> [Int64] {
         let db = try transaction.sqlite()
         return try Int64.fetchAll(
             db, sql: """
@@ -153,7 +153,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         )
     }
 
-    public func claimPollWindow(gradebookAccountID: Int64, studentID: String, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func claimPollWindow(gradebookAccountID: Int64, studentID: String, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
             INSERT INTO push_poll_windows (gradebook_account_id, student_id, window_start) VALUES (?, ?, ?)
@@ -163,7 +163,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         return db.changesCount > 0
     }
 
-    public func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws {
+    func forgetUnfollowedPollWindows(in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
             DELETE FROM push_poll_windows WHERE NOT EXISTS (
@@ -173,7 +173,7 @@ public struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
             """).execute()
     }
 
-    public func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
+    func followedStudents(in transaction: any StoreTransaction) throws -> [(gradebookAccountID: Int64, studentID: String)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db, sql: """

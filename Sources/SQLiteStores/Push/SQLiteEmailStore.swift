@@ -1,16 +1,16 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// The email channel's rows on SQLite: pending confirmations, the confirmation-mail log the
 /// limits count, and unsubscribe links. Parameterised SQL only.
-public struct SQLiteEmailStore: EmailStoring {
-    public init() {}
+struct SQLiteEmailStore: EmailStoring {
+    init() {}
 
     /// Replaces the device's pending confirmation (only the latest mail's code and link work).
-    public func savePending(_ pending: PendingEmailConfirmation, at now: Date, in transaction: any StoreTransaction) throws {
+    func savePending(_ pending: PendingEmailConfirmation, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -23,28 +23,28 @@ public struct SQLiteEmailStore: EmailStoring {
         )
     }
 
-    public func pending(deviceID: Int64, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
+    func pending(deviceID: Int64, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM push_email_confirmations WHERE device_id = ?", arguments: [deviceID]).map(Self.pending)
     }
 
-    public func pending(tokenHash: Data, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
+    func pending(tokenHash: Data, in transaction: any StoreTransaction) throws -> PendingEmailConfirmation? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM push_email_confirmations WHERE token_hash = ?", arguments: [tokenHash]).map(Self.pending)
     }
 
-    public func recordWrongCode(deviceID: Int64, in transaction: any StoreTransaction) throws {
+    func recordWrongCode(deviceID: Int64, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_email_confirmations SET failed_attempts = failed_attempts + 1 WHERE device_id = ?", arguments: [deviceID])
     }
 
-    public func deletePending(deviceID: Int64, in transaction: any StoreTransaction) throws {
+    func deletePending(deviceID: Int64, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_email_confirmations WHERE device_id = ?", arguments: [deviceID])
     }
 
     /// Logs a confirmation mail asked for, and forgets the account's entries past the window.
-    public func recordMail(accountID: Int64, deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func recordMail(accountID: Int64, deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "DELETE FROM push_email_mails WHERE account_id = ? AND requested_at <= ?",
@@ -56,7 +56,7 @@ public struct SQLiteEmailStore: EmailStoring {
     }
 
     /// When the account's confirmation mails since `since` were asked for, with their devices.
-    public func mails(accountID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [(deviceID: Int64, at: Date)] {
+    func mails(accountID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [(deviceID: Int64, at: Date)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db, sql: "SELECT device_id, requested_at FROM push_email_mails WHERE account_id = ? AND requested_at > ? ORDER BY requested_at",
@@ -65,7 +65,7 @@ public struct SQLiteEmailStore: EmailStoring {
     }
 
     /// Stores an unsubscribe link's hash and target; forgets the device's links past their lifetime.
-    public func insertUnsubscribe(tokenHash: Data, target: UnsubscribeTarget, at now: Date, in transaction: any StoreTransaction) throws {
+    func insertUnsubscribe(tokenHash: Data, target: UnsubscribeTarget, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "DELETE FROM push_unsubscribes WHERE device_id = ? AND created_at < ?",
@@ -77,7 +77,7 @@ public struct SQLiteEmailStore: EmailStoring {
         )
     }
 
-    public func unsubscribe(tokenHash: Data, in transaction: any StoreTransaction) throws -> StoredUnsubscribe? {
+    func unsubscribe(tokenHash: Data, in transaction: any StoreTransaction) throws -> StoredUnsubscribe? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM push_unsubscribes WHERE token_hash = ?", arguments: [tokenHash]).map { row in
             StoredUnsubscribe(
@@ -88,7 +88,7 @@ public struct SQLiteEmailStore: EmailStoring {
     }
 
     /// Records the link's first use (later uses keep the first time).
-    public func markUsed(tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
+    func markUsed(tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_unsubscribes SET used_at = COALESCE(used_at, ?) WHERE token_hash = ?", arguments: [now, tokenHash])
     }

@@ -1,19 +1,19 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// ``GradeAlertStoring`` on SQLite: `push_gradebook_preferences` and `push_account_poll_windows`.
-public struct SQLiteGradeAlertStore: GradeAlertStoring {
-    public init() {}
+struct SQLiteGradeAlertStore: GradeAlertStoring {
+    init() {}
 
-    public func accountsWithActiveDevices(in transaction: any StoreTransaction) throws -> [Int64] {
+    func accountsWithActiveDevices(in transaction: any StoreTransaction) throws -> [Int64] {
         let db = try transaction.sqlite()
         return try Int64.fetchAll(db, sql: "SELECT DISTINCT account_id FROM push_devices WHERE active = 1 AND account_id IS NOT NULL ORDER BY account_id")
     }
 
-    public func preferences(of gradebookAccountIDs: [Int64], in transaction: any StoreTransaction) throws -> [Int64: GradebookAlertPreference] {
+    func preferences(of gradebookAccountIDs: [Int64], in transaction: any StoreTransaction) throws -> [Int64: GradebookAlertPreference] {
         guard !gradebookAccountIDs.isEmpty else { return [:] }
         let db = try transaction.sqlite()
         let rows = try Row.fetchAll(
@@ -30,7 +30,7 @@ public struct SQLiteGradeAlertStore: GradeAlertStoring {
         return result
     }
 
-    public func save(_ preference: GradebookAlertPreference, ownerAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ preference: GradebookAlertPreference, ownerAccountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let muted = String(decoding: try JSONEncoder().encode(preference.muted.sorted()), as: UTF8.self)
         try db.execute(
@@ -43,7 +43,7 @@ public struct SQLiteGradeAlertStore: GradeAlertStoring {
         )
     }
 
-    public func claimPollWindow(gradebookAccountID: Int64, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func claimPollWindow(gradebookAccountID: Int64, windowStart: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -56,7 +56,7 @@ public struct SQLiteGradeAlertStore: GradeAlertStoring {
         return db.changesCount > 0
     }
 
-    public func forgetPollWindows(keeping gradebookAccountIDs: Set<Int64>, in transaction: any StoreTransaction) throws {
+    func forgetPollWindows(keeping gradebookAccountIDs: Set<Int64>, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let stored = try Int64.fetchAll(db, sql: "SELECT gradebook_account_id FROM push_account_poll_windows")
         for id in stored where !gradebookAccountIDs.contains(id) {

@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
-public struct SQLiteNotificationStore: NotificationStoring {
-    public init() {}
+struct SQLiteNotificationStore: NotificationStoring {
+    init() {}
 
-    public func insert(
+    func insert(
         deviceID: Int64, uniqueKey: String, notification: OutgoingNotification, at now: Date, deliverAt: Date, in transaction: any StoreTransaction
     ) throws -> Int64? {
         let db = try transaction.sqlite()
@@ -26,7 +26,7 @@ public struct SQLiteNotificationStore: NotificationStoring {
         return db.changesCount > 0 ? db.lastInsertedRowID : nil
     }
 
-    public func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool {
+    func exists(deviceID: Int64, uniqueKey: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM push_notifications WHERE device_id = ? AND unique_key = ?)"),
@@ -34,7 +34,7 @@ public struct SQLiteNotificationStore: NotificationStoring {
         ) ?? false
     }
 
-    public func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+    func scheduledTimes(deviceID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
         let db = try transaction.sqlite()
         return try Date.fetchAll(
             db.cachedStatement(sql: "SELECT deliver_at FROM push_notifications WHERE device_id = ? AND deliver_at > ? ORDER BY deliver_at"),
@@ -42,12 +42,12 @@ public struct SQLiteNotificationStore: NotificationStoring {
         )
     }
 
-    public func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification? {
+    func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT * FROM push_notifications WHERE id = ?", arguments: [id]).map(Self.notification)
     }
 
-    public func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws {
+    func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -58,7 +58,7 @@ public struct SQLiteNotificationStore: NotificationStoring {
         )
     }
 
-    public func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
+    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
         let db = try transaction.sqlite()
         var conditions: [String] = []
         var arguments: StatementArguments = []
@@ -76,7 +76,7 @@ public struct SQLiteNotificationStore: NotificationStoring {
         return try Row.fetchAll(db, sql: "SELECT * FROM push_notifications \(filter) ORDER BY id DESC LIMIT ?", arguments: arguments).map(Self.notification)
     }
 
-    public func counts(in transaction: any StoreTransaction) throws -> [StoredNotification.State: Int] {
+    func counts(in transaction: any StoreTransaction) throws -> [StoredNotification.State: Int] {
         let db = try transaction.sqlite()
         var counts: [StoredNotification.State: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM push_notifications GROUP BY state") {

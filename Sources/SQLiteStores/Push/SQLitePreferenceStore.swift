@@ -1,15 +1,15 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// Students' notification preferences on SQLite (`push_preferences`; no row means the
 /// defaults).
-public struct SQLitePreferenceStore: PreferenceStoring {
-    public init() {}
+struct SQLitePreferenceStore: PreferenceStoring {
+    init() {}
 
-    public func preferences(accountID: Int64, in transaction: any StoreTransaction) throws -> NotificationPreferences {
+    func preferences(accountID: Int64, in transaction: any StoreTransaction) throws -> NotificationPreferences {
         let db = try transaction.sqlite()
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT muted, quiet_start, quiet_end, time_zone, max_per_hour FROM push_preferences WHERE account_id = ?"),
@@ -24,7 +24,7 @@ public struct SQLitePreferenceStore: PreferenceStoring {
         return NotificationPreferences(muted: Set(muted), quietHours: quiet, maxPerHour: row["max_per_hour"])
     }
 
-    public func save(_ preferences: NotificationPreferences, accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func save(_ preferences: NotificationPreferences, accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let muted = String(decoding: try JSONEncoder().encode(preferences.muted.sorted()), as: UTF8.self)
         try db.execute(

@@ -1,18 +1,18 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
-public struct SQLiteRetentionStore: PushRetentionStoring {
-    public init() {}
+struct SQLiteRetentionStore: PushRetentionStoring {
+    init() {}
 
-    public func markSeen(deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func markSeen(deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_devices SET registered_at = ? WHERE id = ?", arguments: [now, deviceID])
     }
 
-    public func expiredQuickHACDevices(
+    func expiredQuickHACDevices(
         unfollowedBefore: Date, unseenBefore: Date, limit: Int, in transaction: any StoreTransaction
     ) throws -> [(id: Int64, key: String)] {
         let db = try transaction.sqlite()
@@ -30,7 +30,7 @@ public struct SQLiteRetentionStore: PushRetentionStoring {
         ).map { ($0["id"], $0["uuid_hash"]) }
     }
 
-    public func pruneNotifications(finishedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+    func pruneNotifications(finishedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_notifications WHERE state <> 'pending' AND created_at < ?", arguments: [cutoff])
         return db.changesCount

@@ -1,18 +1,18 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// ``SeatAlertStoring`` on SQLite: `push_seat_alerts` and `push_seat_alert_openings`.
-public struct SQLiteSeatAlertStore: SeatAlertStoring {
-    public init() {}
+struct SQLiteSeatAlertStore: SeatAlertStoring {
+    init() {}
 
     private enum Column {
         static let all = "id, account_id, class_id, term, subject, course_number, rearm, notify_closed, armed, created_at, last_notified_at"
     }
 
-    public func upsert(
+    func upsert(
         accountID: Int64, target: SeatAlert.Target, rearm: Bool, notifyClosed: Bool, at now: Date, in transaction: any StoreTransaction
     ) throws -> (SeatAlert, created: Bool) {
         let db = try transaction.sqlite()
@@ -39,13 +39,13 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
         return (alert, true)
     }
 
-    public func alert(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SeatAlert? {
+    func alert(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SeatAlert? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(db, sql: "SELECT \(Column.all) FROM push_seat_alerts WHERE id = ? AND account_id = ?", arguments: [id, accountID])
             .map(Self.alert)
     }
 
-    public func alert(accountID: Int64, target: SeatAlert.Target, in transaction: any StoreTransaction) throws -> SeatAlert? {
+    func alert(accountID: Int64, target: SeatAlert.Target, in transaction: any StoreTransaction) throws -> SeatAlert? {
         let db = try transaction.sqlite()
         switch target {
         case .classID(let classID):
@@ -64,30 +64,30 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
         }
     }
 
-    public func alerts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    func alerts(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT \(Column.all) FROM push_seat_alerts WHERE account_id = ? ORDER BY id", arguments: [accountID])
             .map(Self.alert)
     }
 
-    public func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_seat_alerts WHERE account_id = ?", arguments: [accountID]) ?? 0
     }
 
-    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_seat_alerts WHERE id = ? AND account_id = ?", arguments: [id, accountID])
         return db.changesCount > 0
     }
 
-    public func disarm(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func disarm(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_seat_alerts SET armed = 0, rearm = 0 WHERE id = ? AND account_id = ?", arguments: [id, accountID])
         return db.changesCount > 0
     }
 
-    public func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let db = try transaction.sqlite()
         let course = label.courseKey
         return try Row.fetchAll(
@@ -101,7 +101,7 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
         ).map(Self.alert)
     }
 
-    public func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "UPDATE push_seat_alerts SET last_notified_at = ?, armed = rearm WHERE id = ? AND armed = 1", arguments: [now, alertID])
         guard db.changesCount == 1 else { return false }
@@ -117,7 +117,7 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
         return true
     }
 
-    public func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
+    func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date] {
         let db = try transaction.sqlite()
         return try Date.fetchAll(
             db, sql: "SELECT told_at FROM push_seat_alert_tells WHERE alert_id = ? AND class_id = ? AND told_at > ? ORDER BY told_at",
@@ -125,7 +125,7 @@ public struct SQLiteSeatAlertStore: SeatAlertStoring {
         )
     }
 
-    public func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
+    func fireClosed(classID: Int64, in transaction: any StoreTransaction) throws -> [SeatAlert] {
         let db = try transaction.sqlite()
         let told = try Row.fetchAll(
             db,

@@ -1,18 +1,18 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Push
+import Push
 import Storage
 
 /// The log of test notifications asked for (`push_test_notifications`), which
 /// ``TestNotificationQuota`` counts. In the database rather than in memory, so the limits
 /// survive a restart and hold across instances sharing the database, as the confirmation-mail
 /// limits do. Parameterised SQL only.
-public struct SQLiteTestNotificationStore: TestNotificationStoring {
-    public init() {}
+struct SQLiteTestNotificationStore: TestNotificationStoring {
+    init() {}
 
     /// Logs a test queued for a device, and forgets the account's entries past the longest window.
-    public func record(accountID: Int64, deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func record(accountID: Int64, deviceID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         let horizon = max(TestNotificationQuota.deviceWindow, TestNotificationQuota.accountWindow)
         try db.execute(
@@ -26,7 +26,7 @@ public struct SQLiteTestNotificationStore: TestNotificationStoring {
     }
 
     /// When the account's tests since `since` were asked for, with their devices.
-    public func tests(accountID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [(deviceID: Int64, at: Date)] {
+    func tests(accountID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [(deviceID: Int64, at: Date)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db,

@@ -1,19 +1,19 @@
-public import Catalog
-public import Contracts
-public import Foundation
+import Catalog
+import Contracts
+import Foundation
 import GRDB
-public import Registration
+import Registration
 import Storage
 
 /// ``EnrollmentStoring`` on SQLite: SQL for enrollments, waitlists and offers, each method inside
 /// the caller's transaction; the service wraps each use case in one write transaction.
-public struct SQLiteEnrollmentStore: EnrollmentStoring {
-    public init() {}
+struct SQLiteEnrollmentStore: EnrollmentStoring {
+    init() {}
 
     // MARK: Enrollments
 
     /// The classes a student is enrolled in, by class id.
-    public func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment] {
+    func enrollments(of studentID: Int64, in transaction: any StoreTransaction) throws -> [Enrollment] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT class_id, enrolled_at FROM registration_enrollments WHERE student_id = ? ORDER BY class_id"),
@@ -21,7 +21,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         ).map { Enrollment(classID: $0["class_id"], enrolledAt: $0["enrolled_at"]) }
     }
 
-    public func isEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func isEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_enrollments WHERE student_id = ? AND class_id = ?)"),
@@ -29,14 +29,14 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         ) ?? false
     }
 
-    public func enroll(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
+    func enroll(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (?, ?, ?)")
             .execute(arguments: [studentID, classID, now])
     }
 
     /// Removes an enrollment; false when there was none.
-    public func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func drop(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "DELETE FROM registration_enrollments WHERE student_id = ? AND class_id = ?")
             .execute(arguments: [studentID, classID])
@@ -47,7 +47,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     // MARK: Waitlists
 
     /// The student's waitlist places, with positions counted among the gateway's entries.
-    public func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace] {
+    func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: """
@@ -60,12 +60,12 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// How many waitlists the student is on.
-    public func waitlistCount(of studentID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func waitlistCount(of studentID: Int64, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE student_id = ?"), arguments: [studentID]) ?? 0
     }
 
-    public func isWaitlisted(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func isWaitlisted(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_waitlist WHERE student_id = ? AND class_id = ?)"),
@@ -74,7 +74,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// Adds the student at the end of the line and returns their position.
-    public func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Int {
+    func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "INSERT INTO registration_waitlist (student_id, class_id, joined_at) VALUES (?, ?, ?)")
             .execute(arguments: [studentID, classID, now])
@@ -86,7 +86,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// Removes the student from the line; false when they were not in it.
-    public func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "DELETE FROM registration_waitlist WHERE student_id = ? AND class_id = ?")
             .execute(arguments: [studentID, classID])
@@ -95,7 +95,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// The line for a class: student ids, first in line first.
-    public func line(of classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
+    func line(of classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
         let db = try transaction.sqlite()
         return try Int64.fetchAll(
             db.cachedStatement(sql: "SELECT student_id FROM registration_waitlist WHERE class_id = ? ORDER BY id"),
@@ -104,7 +104,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// Every student enrolled in, waitlisted for or holding an open offer for a class.
-    public func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
+    func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
         let db = try transaction.sqlite()
         return try Int64.fetchAll(
             db.cachedStatement(sql: """
@@ -122,7 +122,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     static let profileColumns = "s.account_id, s.red_id, s.first_name, s.last_name, s.email, s.created_at"
 
     /// The students enrolled in a class with when they enrolled, first enrolled first.
-    public func enrolledStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
+    func enrolledStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: """
@@ -134,7 +134,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// The class's waitlist in line order, with when each joined.
-    public func waitlistedStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
+    func waitlistedStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: """
@@ -147,7 +147,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
 
     // MARK: Offers
 
-    public func openOffer(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> SeatOffer? {
+    func openOffer(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> SeatOffer? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db.cachedStatement(sql: """
@@ -158,7 +158,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         ).map(Self.offer(from:))
     }
 
-    public func openOffers(of studentID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+    func openOffers(of studentID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: """
@@ -169,7 +169,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         ).map(Self.offer(from:))
     }
 
-    public func openOffers(ofClass classID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+    func openOffers(ofClass classID: Int64, in transaction: any StoreTransaction) throws -> [SeatOffer] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: """
@@ -180,7 +180,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         ).map(Self.offer(from:))
     }
 
-    public func offer(id: Int64, in transaction: any StoreTransaction) throws -> (SeatOffer, SeatOfferStatus)? {
+    func offer(id: Int64, in transaction: any StoreTransaction) throws -> (SeatOffer, SeatOfferStatus)? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db.cachedStatement(sql: "SELECT id, class_id, student_id, offered_at, expires_at, state FROM registration_offers WHERE id = ?"),
@@ -189,7 +189,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// Open offers whose claim window has passed, optionally only for one class.
-    public func dueOffers(classID: Int64?, now: Date, in transaction: any StoreTransaction) throws -> [SeatOffer] {
+    func dueOffers(classID: Int64?, now: Date, in transaction: any StoreTransaction) throws -> [SeatOffer] {
         let db = try transaction.sqlite()
         var sql = "SELECT id, class_id, student_id, offered_at, expires_at FROM registration_offers WHERE state = 'open' AND expires_at <= ?"
         var arguments: StatementArguments = [now]
@@ -200,7 +200,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
         return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY id"), arguments: arguments).map(Self.offer(from:))
     }
 
-    public func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in transaction: any StoreTransaction) throws -> SeatOffer {
+    func insertOffer(studentID: Int64, classID: Int64, now: Date, expiresAt: Date, in transaction: any StoreTransaction) throws -> SeatOffer {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
                 INSERT INTO registration_offers (class_id, student_id, offered_at, expires_at, state)
@@ -211,7 +211,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
     }
 
     /// Closes an open offer as claimed, declined or expired; false when it was not open.
-    public func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func closeOffer(id: Int64, as state: SeatOfferStatus, now: Date, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "UPDATE registration_offers SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'")
             .execute(arguments: [state.rawValue, now, id])
@@ -220,7 +220,7 @@ public struct SQLiteEnrollmentStore: EnrollmentStoring {
 
     /// Removes every enrollment, waitlist entry and offer of a class that is being deleted
     /// (its seat counters go with it).
-    public func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws {
+    func removeClass(_ classID: Int64, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         for table in ["registration_offers", "registration_waitlist", "registration_enrollments"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE class_id = ?", arguments: [classID])

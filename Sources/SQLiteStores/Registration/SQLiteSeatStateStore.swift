@@ -1,14 +1,14 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Registration
+import Registration
 import Storage
 
 /// ``SeatStateStoring`` on SQLite: `registration_seat_states`.
-public struct SQLiteSeatStateStore: SeatStateStoring {
-    public init() {}
+struct SQLiteSeatStateStore: SeatStateStoring {
+    init() {}
 
-    public func openStates(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: Bool] {
+    func openStates(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: Bool] {
         let ids = Array(ids)
         guard !ids.isEmpty else { return [:] }
         let db = try transaction.sqlite()
@@ -28,7 +28,7 @@ public struct SQLiteSeatStateStore: SeatStateStoring {
         return states
     }
 
-    public func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
             INSERT INTO registration_seat_states (class_id, open, changed_at) VALUES (?, ?, ?)

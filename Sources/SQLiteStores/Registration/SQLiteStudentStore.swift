@@ -1,15 +1,15 @@
 import Catalog
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Registration
+import Registration
 import Storage
 
 /// ``StudentStoring`` on SQLite: SQL for student profiles and the red id roster.
-public struct SQLiteStudentStore: StudentStoring {
-    public init() {}
+struct SQLiteStudentStore: StudentStoring {
+    init() {}
 
-    public func insert(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
+    func insert(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try Self.redIDUnique {
             try db.cachedStatement(sql: """
@@ -29,7 +29,7 @@ public struct SQLiteStudentStore: StudentStoring {
         }
     }
 
-    public func update(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
+    func update(_ profile: StudentProfile, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try Self.redIDUnique {
             try db.cachedStatement(sql: "UPDATE registration_students SET red_id = ?, first_name = ?, last_name = ?, email = ? WHERE account_id = ?")
@@ -37,7 +37,7 @@ public struct SQLiteStudentStore: StudentStoring {
         }
     }
 
-    public func profile(accountID: Int64, in transaction: any StoreTransaction) throws -> StudentProfile? {
+    func profile(accountID: Int64, in transaction: any StoreTransaction) throws -> StudentProfile? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db.cachedStatement(sql: "SELECT account_id, red_id, first_name, last_name, email, created_at FROM registration_students WHERE account_id = ?"),
@@ -45,7 +45,7 @@ public struct SQLiteStudentStore: StudentStoring {
         ).map(Self.profile(from:))
     }
 
-    public func profile(redID: String, in transaction: any StoreTransaction) throws -> StudentProfile? {
+    func profile(redID: String, in transaction: any StoreTransaction) throws -> StudentProfile? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db.cachedStatement(sql: "SELECT account_id, red_id, first_name, last_name, email, created_at FROM registration_students WHERE red_id = ?"),
@@ -55,7 +55,7 @@ public struct SQLiteStudentStore: StudentStoring {
 
     // MARK: Roster
 
-    public func isOnRoster(_ redID: String, in transaction: any StoreTransaction) throws -> Bool {
+    func isOnRoster(_ redID: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM registration_red_id_roster WHERE red_id = ?)"), arguments: [redID]
@@ -63,7 +63,7 @@ public struct SQLiteStudentStore: StudentStoring {
     }
 
     /// Replaces the roster with `redIDs`; returns how many it now holds.
-    public func replaceRoster(_ redIDs: [String], now: Date, in transaction: any StoreTransaction) throws -> Int {
+    func replaceRoster(_ redIDs: [String], now: Date, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: "DELETE FROM registration_red_id_roster").execute()
         let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO registration_red_id_roster (red_id, added_at) VALUES (?, ?)")
@@ -71,7 +71,7 @@ public struct SQLiteStudentStore: StudentStoring {
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_red_id_roster")) ?? 0
     }
 
-    public func rosterCount(in transaction: any StoreTransaction) throws -> Int {
+    func rosterCount(in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_red_id_roster")) ?? 0
     }

@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Scheduling
+import Scheduling
 import Storage
 
-public struct SQLiteCalendarStore: CalendarStoring {
-    public init() {}
+struct SQLiteCalendarStore: CalendarStoring {
+    init() {}
 
-    public func setFeed(accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
+    func setFeed(accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -18,23 +18,23 @@ public struct SQLiteCalendarStore: CalendarStoring {
         )
     }
 
-    public func deleteFeed(accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteFeed(accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM scheduling_calendar_feeds WHERE account_id = ?", arguments: [accountID])
         return db.changesCount > 0
     }
 
-    public func feedCreatedAt(accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
+    func feedCreatedAt(accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
         let db = try transaction.sqlite()
         return try Date.fetchOne(db, sql: "SELECT created_at FROM scheduling_calendar_feeds WHERE account_id = ?", arguments: [accountID])
     }
 
-    public func feedOwner(tokenHash: Data, in transaction: any StoreTransaction) throws -> Int64? {
+    func feedOwner(tokenHash: Data, in transaction: any StoreTransaction) throws -> Int64? {
         let db = try transaction.sqlite()
         return try Int64.fetchOne(db, sql: "SELECT account_id FROM scheduling_calendar_feeds WHERE token_hash = ?", arguments: [tokenHash])
     }
 
-    public func revision(of calendar: String, contentHash: String, at now: Date, in transaction: any StoreTransaction) throws -> CalendarRevision {
+    func revision(of calendar: String, contentHash: String, at now: Date, in transaction: any StoreTransaction) throws -> CalendarRevision {
         let db = try transaction.sqlite()
         if let row = try Row.fetchOne(
             db, sql: "SELECT content_hash, changed_at, sequence FROM scheduling_calendar_revisions WHERE calendar = ?", arguments: [calendar]
@@ -56,7 +56,7 @@ public struct SQLiteCalendarStore: CalendarStoring {
         return first
     }
 
-    public func forget(calendar: String, in transaction: any StoreTransaction) throws {
+    func forget(calendar: String, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM scheduling_calendar_revisions WHERE calendar = ?", arguments: [calendar])
     }

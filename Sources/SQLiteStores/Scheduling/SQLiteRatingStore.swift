@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Scheduling
+import Scheduling
 import Storage
 
-public struct SQLiteRatingStore: RatingStoring {
-    public init() {}
+struct SQLiteRatingStore: RatingStoring {
+    init() {}
 
-    public func book(in transaction: any StoreTransaction) throws -> RatingBook {
+    func book(in transaction: any StoreTransaction) throws -> RatingBook {
         let db = try transaction.sqlite()
         var courses: [String: Double] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT course, average_gpa FROM scheduling_course_ratings") {
@@ -20,7 +20,7 @@ public struct SQLiteRatingStore: RatingStoring {
         return RatingBook(courseGPAs: courses, instructorRatings: instructors)
     }
 
-    public func apply(_ document: RatingsDocument, replace: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func apply(_ document: RatingsDocument, replace: Bool, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         if replace {
             try db.execute(sql: "DELETE FROM scheduling_course_ratings")
@@ -42,7 +42,7 @@ public struct SQLiteRatingStore: RatingStoring {
         }
     }
 
-    public func counts(in transaction: any StoreTransaction) throws -> (courses: Int, instructors: Int) {
+    func counts(in transaction: any StoreTransaction) throws -> (courses: Int, instructors: Int) {
         let db = try transaction.sqlite()
         let courses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scheduling_course_ratings") ?? 0
         let instructors = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scheduling_instructor_ratings") ?? 0

@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Scheduling
+import Scheduling
 import Storage
 
-public struct SQLiteSavedScheduleStore: SavedScheduleStoring {
-    public init() {}
+struct SQLiteSavedScheduleStore: SavedScheduleStoring {
+    init() {}
 
-    public func insert(accountID: Int64, name: String, term: String, classIDs: [Int64], at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule {
+    func insert(accountID: Int64, name: String, term: String, classIDs: [Int64], at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "INSERT INTO scheduling_saved_schedules (account_id, name, term, class_ids, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -16,24 +16,24 @@ public struct SQLiteSavedScheduleStore: SavedScheduleStoring {
         return SavedSchedule(id: db.lastInsertedRowID, accountID: accountID, name: name, term: term, classIDs: classIDs, createdAt: now, updatedAt: now)
     }
 
-    public func schedules(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SavedSchedule] {
+    func schedules(of accountID: Int64, in transaction: any StoreTransaction) throws -> [SavedSchedule] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db, sql: "SELECT * FROM scheduling_saved_schedules WHERE account_id = ? ORDER BY id", arguments: [accountID]).map(Self.schedule)
     }
 
-    public func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func count(of accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scheduling_saved_schedules WHERE account_id = ?", arguments: [accountID]) ?? 0
     }
 
-    public func schedule(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SavedSchedule? {
+    func schedule(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SavedSchedule? {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db, sql: "SELECT * FROM scheduling_saved_schedules WHERE id = ? AND account_id = ?", arguments: [id, accountID]
         ).map(Self.schedule)
     }
 
-    public func update(id: Int64, of accountID: Int64, name: String?, classIDs: [Int64]?, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule? {
+    func update(id: Int64, of accountID: Int64, name: String?, classIDs: [Int64]?, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule? {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -46,7 +46,7 @@ public struct SQLiteSavedScheduleStore: SavedScheduleStoring {
         return try schedule(id: id, of: accountID, in: transaction)
     }
 
-    public func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM scheduling_saved_schedules WHERE id = ? AND account_id = ?", arguments: [id, accountID])
         return db.changesCount > 0

@@ -1,13 +1,13 @@
-public import Contracts
-public import Foundation
+import Contracts
+import Foundation
 import GRDB
-public import Scheduling
+import Scheduling
 import Storage
 
-public struct SQLiteScheduleFeedStore: ScheduleFeedStoring {
-    public init() {}
+struct SQLiteScheduleFeedStore: ScheduleFeedStoring {
+    init() {}
 
-    public func setFeed(scheduleID: Int64, accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
+    func setFeed(scheduleID: Int64, accountID: Int64, tokenHash: Data, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
@@ -19,7 +19,7 @@ public struct SQLiteScheduleFeedStore: ScheduleFeedStoring {
         )
     }
 
-    public func deleteFeed(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
+    func deleteFeed(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         try db.execute(
             sql: "DELETE FROM scheduling_schedule_feeds WHERE schedule_id = ? AND account_id = ?", arguments: [scheduleID, accountID]
@@ -27,13 +27,13 @@ public struct SQLiteScheduleFeedStore: ScheduleFeedStoring {
         return db.changesCount > 0
     }
 
-    public func deleteFeeds(accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
+    func deleteFeeds(accountID: Int64, in transaction: any StoreTransaction) throws -> Int {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM scheduling_schedule_feeds WHERE account_id = ?", arguments: [accountID])
         return db.changesCount
     }
 
-    public func feedCreatedAt(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
+    func feedCreatedAt(scheduleID: Int64, accountID: Int64, in transaction: any StoreTransaction) throws -> Date? {
         let db = try transaction.sqlite()
         return try Date.fetchOne(
             db, sql: "SELECT created_at FROM scheduling_schedule_feeds WHERE schedule_id = ? AND account_id = ?",
@@ -41,7 +41,7 @@ public struct SQLiteScheduleFeedStore: ScheduleFeedStoring {
         )
     }
 
-    public func feedTarget(tokenHash: Data, in transaction: any StoreTransaction) throws -> (scheduleID: Int64, accountID: Int64)? {
+    func feedTarget(tokenHash: Data, in transaction: any StoreTransaction) throws -> (scheduleID: Int64, accountID: Int64)? {
         let db = try transaction.sqlite()
         guard let row = try Row.fetchOne(
             db, sql: "SELECT schedule_id, account_id FROM scheduling_schedule_feeds WHERE token_hash = ?", arguments: [tokenHash]

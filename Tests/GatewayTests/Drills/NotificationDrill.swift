@@ -4,9 +4,9 @@ import GatewayApp
 import GRDB
 import Jobs
 import Logging
-import PostgresStores
+@testable import PostgresStores
 import Push
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import Synchronization
 import Testing

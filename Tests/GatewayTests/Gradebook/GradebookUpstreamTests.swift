@@ -9,8 +9,8 @@ import HummingbirdTesting
 import NIOCore
 import NIOFoundationEssentialsCompat
 import GRDB
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import TestSupport
 import Testing

@@ -3,8 +3,8 @@ import Foundation
 import GatewayApp
 import GRDB
 import Jobs
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import Testing
 #if canImport(FoundationNetworking)

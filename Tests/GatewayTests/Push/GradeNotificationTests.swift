@@ -11,9 +11,9 @@ import HummingbirdTesting
 import Jobs
 import NIOCore
 import NIOFoundationEssentialsCompat
-import PostgresStores
+@testable import PostgresStores
 import Push
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import TestSupport
 import Testing

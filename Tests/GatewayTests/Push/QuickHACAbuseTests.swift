@@ -6,8 +6,8 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import GRDB
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import Push
 import TestSupport

@@ -6,9 +6,9 @@ import Gradebook
 import HTTPTypes
 import HummingbirdTesting
 import Jobs
-import PostgresStores
+@testable import PostgresStores
 import Push
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import Testing
 

@@ -9,9 +9,9 @@ import HTTPTypes
 import HummingbirdTesting
 import Jobs
 import Logging
-import PostgresStores
+@testable import PostgresStores
 import Push
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import Testing
 import TestSupport

@@ -1,8 +1,8 @@
 import Foundation
 import GatewayCore
 import Jobs
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import Storage
 import Testing
 

@@ -3,9 +3,9 @@ import Contracts
 import Foundation
 import GatewayCore
 import Gradebook
-import PostgresStores
+@testable import PostgresStores
 @testable import Push
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import TestSupport
 import Testing

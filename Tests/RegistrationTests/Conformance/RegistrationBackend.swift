@@ -4,9 +4,9 @@ import Contracts
 import Foundation
 import GatewayCore
 import Jobs
-import PostgresStores
+@testable import PostgresStores
 import Registration
-import SQLiteStores
+@testable import SQLiteStores
 import Storage
 import TestSupport
 

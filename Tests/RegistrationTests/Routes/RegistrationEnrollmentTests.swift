@@ -1,6 +1,6 @@
 import AuthTestSupport
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import TestSupport
 import GatewayHTTP
 import Storage
