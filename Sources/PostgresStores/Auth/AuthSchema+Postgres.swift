@@ -1,10 +1,12 @@
-public import Auth
-public import Storage
+import Auth
+import Storage
 
 /// Auth's tables on PostgreSQL: the same accounts, tokens (SHA-256 only) and server key as on
 /// SQLite.
-extension AuthSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension AuthSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("auth.001.accounts-and-tokens", [
             """
             CREATE TABLE accounts (

@@ -1,10 +1,12 @@
-public import Catalog
-public import Storage
+import Catalog
+import Storage
 
 /// The Catalog's tables on PostgreSQL: the same columns and checks as on SQLite, the
 /// component columns of `catalog.006` included from the start.
-extension CatalogSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension CatalogSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("catalog.pg.001.catalog", [
             """
             CREATE TABLE registration_subjects (

@@ -1,10 +1,12 @@
-public import Gradebook
-public import Storage
+import Gradebook
+import Storage
 
 /// Gradebook's tables on PostgreSQL: sources, students' and devices' upstream accounts (their
 /// passwords sealed by the vault, never in the clear), snapshots and source health.
-extension GradebookSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension GradebookSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("gradebook.pg.001.sources-accounts-snapshots", [
             """
             CREATE TABLE gradebook_sources (

@@ -1,11 +1,13 @@
-public import Jobs
-public import Storage
+import Jobs
+import Storage
 
 /// The Jobs module's tables on PostgreSQL: the same columns as on SQLite (times in integer
 /// milliseconds, so both backends share the job model), with `jsonb` error histories and
 /// PostgreSQL's identity ids.
-extension JobsSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension JobsSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("jobs.001.queue", [
             """
             CREATE TABLE jobs (

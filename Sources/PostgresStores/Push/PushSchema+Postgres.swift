@@ -1,5 +1,5 @@
-public import Push
-public import Storage
+import Push
+import Storage
 
 /// Push's tables on PostgreSQL: the same tables as on SQLite after `push.009` (``EmailSchema``
 /// and ``UserEndpointSchema`` included), in one migration and PostgreSQL's own types.
@@ -14,8 +14,10 @@ public import Storage
 ///   from `pg_strong_random`, so neither pgcrypto nor `random()`), 32 bytes. The migration runs
 ///   once under the migration lock, so every instance reads the same secret, and the store
 ///   reads it in any transaction, the read-only one at start-up included.
-extension PushSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension PushSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("push.pg.001.devices-outbox-alerts-email", [
             """
             CREATE TABLE push_devices (

@@ -1,12 +1,14 @@
-public import Registration
-public import Storage
+import Registration
+import Storage
 
 /// Registration's tables on PostgreSQL: the same as on SQLite after `registration.005`. Seat
 /// counters live on the Catalog's class row and move through ``CatalogStoring/adjustSeats``;
 /// the rule that nobody is both enrolled in and waitlisted for a class is kept by triggers, as
 /// on SQLite.
-extension RegistrationSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension RegistrationSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("registration.pg.001.students-and-enrollments", [
             """
             CREATE TABLE registration_students (

@@ -1,10 +1,12 @@
-public import Scheduling
-public import Storage
+import Scheduling
+import Storage
 
 /// Scheduling's tables on PostgreSQL: ratings, saved schedules (class ids as a `bigint[]`),
 /// calendar feeds (token hashes only) and calendar revisions.
-extension SchedulingSchema: PostgresSchemaModule {
-    public static let postgresMigrations: [PostgresMigration] = [
+extension SchedulingSchema {
+    /// The module's migrations on PostgreSQL, oldest first (``PostgresSchemaModule``
+    /// conformance in SchemaModules+Postgres.swift).
+    static let migrationsOnPostgres: [PostgresMigration] = [
         PostgresMigration("scheduling.pg.001.ratings-schedules-feeds", [
             """
             CREATE TABLE scheduling_course_ratings (

@@ -1,10 +1,12 @@
-public import Auth
+import Auth
 import GRDB
-public import Storage
+import Storage
 
 /// ``AuthSchema``'s migrations on SQLite.
-extension AuthSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension AuthSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("auth.001.accounts-and-tokens") { db in
             try db.execute(sql: """
                 CREATE TABLE accounts (

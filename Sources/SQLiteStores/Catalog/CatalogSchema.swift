@@ -1,10 +1,12 @@
-public import Catalog
+import Catalog
 import GRDB
-public import Storage
+import Storage
 
 /// ``CatalogSchema``'s migrations on SQLite.
-extension CatalogSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension CatalogSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("registration.001.catalog") { db in
             try db.execute(sql: """
                 CREATE TABLE registration_subjects (

@@ -1,10 +1,12 @@
 import GRDB
-public import Gradebook
-public import Storage
+import Gradebook
+import Storage
 
 /// ``GradebookSchema``'s migrations on SQLite.
-extension GradebookSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension GradebookSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("gradebook.001.sources-accounts") { db in
             try db.execute(sql: """
                 CREATE TABLE gradebook_sources (

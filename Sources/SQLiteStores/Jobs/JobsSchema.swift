@@ -1,10 +1,12 @@
 import GRDB
-public import Jobs
-public import Storage
+import Jobs
+import Storage
 
 /// ``JobsSchema``'s migrations on SQLite.
-extension JobsSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension JobsSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("jobs.001.queue") { db in
             try db.execute(sql: """
                 CREATE TABLE jobs (

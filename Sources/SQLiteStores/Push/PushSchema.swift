@@ -1,10 +1,12 @@
 import GRDB
-public import Push
-public import Storage
+import Push
+import Storage
 
 /// ``PushSchema``'s migrations on SQLite.
-extension PushSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension PushSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("push.001.devices-outbox") { db in
             try db.execute(sql: """
                 CREATE TABLE push_devices (

@@ -1,11 +1,13 @@
 import Catalog
 import GRDB
-public import Registration
-public import Storage
+import Registration
+import Storage
 
 /// ``RegistrationSchema``'s migrations on SQLite.
-extension RegistrationSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension RegistrationSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("registration.002.students-and-enrollments") { db in
             try db.execute(sql: """
                 CREATE TABLE registration_students (

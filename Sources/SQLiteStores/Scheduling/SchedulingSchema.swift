@@ -1,10 +1,12 @@
 import GRDB
-public import Scheduling
-public import Storage
+import Scheduling
+import Storage
 
 /// ``SchedulingSchema``'s migrations on SQLite.
-extension SchedulingSchema: SchemaModule {
-    public static let migrations: [Migration] = [
+extension SchedulingSchema {
+    /// The module's migrations on SQLite, oldest first (``SchemaModule`` conformance in
+    /// SchemaModules+SQLite.swift).
+    static let migrationsOnSQLite: [Migration] = [
         Migration("scheduling.001.ratings-schedules-feeds") { db in
             try db.execute(sql: """
                 CREATE TABLE scheduling_course_ratings (
