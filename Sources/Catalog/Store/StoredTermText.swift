@@ -36,11 +36,8 @@ package enum StoredTermText {
 
 /// A `catalog_terms` row that does not read back as a term.
 package struct StoredTermUnreadable: Error, CustomStringConvertible {
-    package let id: String
-    package let reason: String
-    package init(id: String, reason: String) {
-        self.id = id
-        self.reason = reason
-    }
-    package var description: String { "term '\(id)' in catalog_terms is unreadable: \(reason)" }
+    /// Names the row and what is wrong with it, for the log.
+    package let description: String
+
+    package init(id: String, reason: String) { description = "term '\(id)' in catalog_terms is unreadable: \(reason)" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 
 /// A five-field cron expression: `minute hour day-of-month month day-of-week`.
 ///
@@ -121,20 +122,12 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Calendar arithmetic on proleptic Gregorian days counted from 1970-01-01, without Foundation's
-/// `Calendar` (H. Hinnant's algorithms): exact, fast and the same on every platform.
+/// Calendar arithmetic for cron on day numbers counted from 1970-01-01 (``CivilDays``).
 enum CivilDate {
     /// Year, month (1-12) and day (1-31) of a day number.
     static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), Int(month), Int(day))
+        let (year, month, day) = CivilDays.civil(fromDays: Int(days))
+        return (Int64(year), month, day)
     }
 
     /// 0 is Sunday; 1970-01-01 was a Thursday.

@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// A calendar date without a time or a zone (`2024-03-11`): what a term's first day, a holiday
 /// or a transfer day is. Day arithmetic is exact integer arithmetic on the proleptic Gregorian
 /// calendar, so it never depends on the machine's time zone.
@@ -34,30 +36,11 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The date `days` after (or before, when negative) the given day count since 1970-01-01.
     public init(daysSinceEpoch days: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        self.month = m
-        self.day = d
+        (year, month, day) = CivilDays.civil(fromDays: days)
     }
 
     /// Days since 1970-01-01 (negative before it).
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    public var daysSinceEpoch: Int { CivilDays.days(year: year, month: month, day: day) }
 
     /// The date `count` days later.
     public func adding(days count: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + count) }
