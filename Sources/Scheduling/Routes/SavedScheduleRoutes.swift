@@ -84,24 +84,23 @@ enum ScheduleViews {
         }
     }
 
-    /// A schedule with each class as it stands now: seats open, full, or with a waitlist.
+    /// A schedule with each class as it stands now: seats open, full, or with a waitlist. Its
+    /// JSON is the summary's fields and `sections`.
     struct Detail: Encodable {
-        let id: Int64
-        let name: String
-        let term: String
-        let classIds: [Int64]
-        let createdAt: Date
-        let updatedAt: Date
+        let summary: Summary
         let sections: [Section]
 
         init(_ schedule: SavedSchedule, snapshot: CatalogCache.Snapshot) {
-            id = schedule.id
-            name = schedule.name
-            term = schedule.term
-            classIds = schedule.classIDs
-            createdAt = schedule.createdAt
-            updatedAt = schedule.updatedAt
+            summary = Summary(schedule)
             sections = schedule.classIDs.map { id in Section(classId: id, listing: snapshot.listing(id: id)) }
+        }
+
+        private enum CodingKeys: String, CodingKey { case sections }
+
+        func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sections, forKey: .sections)
         }
     }
 

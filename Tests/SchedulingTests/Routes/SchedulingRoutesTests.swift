@@ -123,6 +123,9 @@ struct SchedulingRoutesTests {
             let id = created.object["id"] as? Int ?? 0
             #expect(created.headers[.location] == "/v1/me/schedules/\(id)")
             let read = try await client.json(.get, "/v1/me/schedules/\(id)", token: ada)
+            // The detail is the summary's fields and the sections.
+            #expect(read.object["id"] as? Int == id && read.object["name"] as? String == "Plan A" && read.object["term"] as? String == term)
+            #expect(read.object["classIds"] as? [Int] == [Int(ids[0])] && read.object["createdAt"] is String && read.object["updatedAt"] is String)
             let section = (read.object["sections"] as? [[String: Any]])?.first
             #expect(["open", "full", "waitlist"].contains(section?["status"] as? String ?? ""))
             #expect((section?["seats"] as? [String: Any])?["capacity"] != nil)
