@@ -1,18 +1,27 @@
+public import Storage
 public import Auth
-public import Catalog
-public import Gradebook
 public import Jobs
-public import Push
+public import Catalog
 public import Registration
 public import Scheduling
-public import Storage
+public import Gradebook
+public import Push
 
-// Each feature module's tables on PostgreSQL: the feature target names its tables, the file
-// beside its stores here lists its migrations, and these conformances hand both to the migrator.
+// Each feature module's tables on PostgreSQL: the feature target names its tables, the file beside
+// its stores here lists its migrations, and these conformances hand both to the migrator.
 extension AuthSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
-extension CatalogSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
-extension GradebookSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension JobsSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
-extension PushSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
+extension CatalogSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension RegistrationSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension SchedulingSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
+extension GradebookSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
+extension PushSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
+
+/// Every module's schema on PostgreSQL, in dependency order (a module's tables may reference only
+/// tables of modules before it): what the gateway migrates.
+public enum PostgresSchemas {
+    public static let all: [any PostgresSchemaModule.Type] = [
+        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
+        PushSchema.self,
+    ]
+}

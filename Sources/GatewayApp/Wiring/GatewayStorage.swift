@@ -21,17 +21,11 @@ public enum GatewayStorage: Sendable, CustomStringConvertible {
     case sqlite(GatewayDatabase)
     case postgres(GatewayPostgres)
 
-    /// SQLite schema modules, in dependency order.
-    public static let sqliteModules: [any SchemaModule.Type] = [
-        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
-        PushSchema.self,
-    ]
+    /// SQLite schema modules, in dependency order (the SQLite driver's list).
+    public static var sqliteModules: [any SchemaModule.Type] { SQLiteSchemas.all }
 
-    /// The same modules' PostgreSQL schemas, in the same order.
-    public static let postgresModules: [any PostgresSchemaModule.Type] = [
-        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
-        PushSchema.self,
-    ]
+    /// The same modules' PostgreSQL schemas, in the same order (the PostgreSQL driver's list).
+    public static var postgresModules: [any PostgresSchemaModule.Type] { PostgresSchemas.all }
 
     /// Opens (nothing is migrated) the database at `location`. On PostgreSQL the pool holds up
     /// to `connections` connections and starts at once.

@@ -39,12 +39,9 @@ public struct WebPushChannel: NotificationChannel {
         }
     }
 
-    let client: any HTTPClient
     let configuration: Configuration
-    let clock: any GatewayClock
-    let logger: Logger
-    /// The pre-check; its allow list is the client's when the client is a `CurlHTTPClient`.
-    let policy: PushEndpointPolicy
+    let sender: UserEndpointSender
+    var policy: PushEndpointPolicy { sender.policy }
 
     /// - Parameter client: sends the requests; a `CurlHTTPClient` with no
     ///   `allowedDestinations` in production. Its allow list also relaxes the pre-check.
@@ -52,15 +49,10 @@ public struct WebPushChannel: NotificationChannel {
         client: any HTTPClient, configuration: Configuration, clock: any GatewayClock = SystemClock(),
         logger: Logger = Logger(label: "campus-gateway.push")
     ) {
-        self.client = client
         self.configuration = configuration
-        self.clock = clock
-        var logger = logger
-        logger[metadataKey: "channel"] = "webpush"
-        self.logger = logger
-        self.policy = PushEndpointPolicy(
-            allowInsecureLoopbackForTesting: configuration.allowInsecureLoopbackForTesting,
-            allowedDestinations: (client as? CurlHTTPClient)?.configuration.allowedDestinations ?? .none
+        self.sender = UserEndpointSender(
+            channel: "webpush", client: client, allowInsecureLoopbackForTesting: configuration.allowInsecureLoopbackForTesting,
+            clock: clock, logger: logger
         )
     }
 
@@ -68,22 +60,15 @@ public struct WebPushChannel: NotificationChannel {
         guard case .webPush(let endpoint, let p256dh, let auth) = address else {
             return .discarded(reason: "not a Web Push address")
         }
-        let now = clock.now()
+        let now = sender.clock.now()
         let outcome: DeliveryOutcome
         switch request(for: notification, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now) {
         case .failure(let refused):
             outcome = refused.outcome
         case .success(let request):
-            do {
-                outcome = Self.outcome(for: try await client.execute(request), now: now)
-            } catch {
-                HTTPDeliveryMapping.logRefusal(error, host: endpoint.host, logger: logger)
-                outcome = HTTPDeliveryMapping.outcome(for: error)
-            }
+            outcome = await sender.send({ request }, host: endpoint.host) { Self.outcome(for: $0, now: now) }
         }
-        logger.debug("web push attempt", metadata: [
-            "notification": "\(notification.id)", "host": "\(endpoint.host ?? "?")", "outcome": "\(outcome)",
-        ])
+        sender.logAttempt(notification, host: endpoint.host, outcome: outcome)
         return outcome
     }
 

@@ -29,12 +29,8 @@ public struct WebhookChannel: NotificationChannel {
         }
     }
 
-    let client: any HTTPClient
     let configuration: Configuration
-    let clock: any GatewayClock
-    let logger: Logger
-    /// The pre-check; its allow list is the client's when the client is a `CurlHTTPClient`.
-    let policy: PushEndpointPolicy
+    let sender: UserEndpointSender
 
     /// - Parameter client: sends the requests; a `CurlHTTPClient` with no
     ///   `allowedDestinations` in production. Its allow list also relaxes the pre-check.
@@ -42,40 +38,30 @@ public struct WebhookChannel: NotificationChannel {
         client: any HTTPClient, configuration: Configuration = Configuration(), clock: any GatewayClock = SystemClock(),
         logger: Logger = Logger(label: "campus-gateway.push")
     ) {
-        self.client = client
         self.configuration = configuration
-        self.clock = clock
-        var logger = logger
-        logger[metadataKey: "channel"] = "webhook"
-        self.logger = logger
-        self.policy = PushEndpointPolicy(
-            allowInsecureLoopbackForTesting: configuration.allowInsecureLoopbackForTesting,
-            allowedDestinations: (client as? CurlHTTPClient)?.configuration.allowedDestinations ?? .none
+        self.sender = UserEndpointSender(
+            channel: "webhook", client: client, allowInsecureLoopbackForTesting: configuration.allowInsecureLoopbackForTesting,
+            clock: clock, logger: logger
         )
     }
 
     public func deliver(_ notification: OutgoingNotification, to address: DeviceAddress) async -> DeliveryOutcome {
         guard case .webhook(let url, let secret) = address else { return .discarded(reason: "not a webhook address") }
-        let now = clock.now()
+        let now = sender.clock.now()
         let outcome: DeliveryOutcome
-        if let refusal = policy.refusal(for: url) {
+        if let refusal = sender.policy.refusal(for: url) {
             outcome = .discarded(reason: "webhook URL not allowed: \(refusal)")
         } else if secret.count < WebhookSecret.minimumLength {
             outcome = .deactivate(reason: "the webhook secret is shorter than \(WebhookSecret.minimumLength) bytes")
         } else if let expiresAt = notification.expiresAt, expiresAt < now {
             outcome = .discarded(reason: "expired before it was sent")
         } else {
-            do {
-                let request = try Self.request(for: notification, url: url, secret: secret, now: now, timeout: configuration.requestTimeout)
-                outcome = Self.outcome(for: try await client.execute(request), now: now)
-            } catch {
-                HTTPDeliveryMapping.logRefusal(error, host: url.host, logger: logger)
-                outcome = HTTPDeliveryMapping.outcome(for: error)
-            }
+            let timeout = configuration.requestTimeout
+            outcome = await sender.send(
+                { try Self.request(for: notification, url: url, secret: secret, now: now, timeout: timeout) }, host: url.host
+            ) { Self.outcome(for: $0, now: now) }
         }
-        logger.debug("webhook attempt", metadata: [
-            "notification": "\(notification.id)", "host": "\(url.host ?? "?")", "outcome": "\(outcome)",
-        ])
+        sender.logAttempt(notification, host: url.host, outcome: outcome)
         return outcome
     }
 
