@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         // System libraries, bound through module maps.
@@ -72,7 +73,8 @@ let package = Package(
         .target(
             name: "Auth",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2", "Jobs",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2", "Jobs", "HTTPClient",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),

@@ -1,4 +1,5 @@
 public import Contracts
+public import HTTPClient
 public import Crypto
 public import Foundation
 public import GatewayCore
@@ -31,31 +32,55 @@ public struct AuthModule: GatewayModule {
     public static let pruneTokens = JobKind<NoPayload>("auth.prune-tokens")
 
     public let service: AuthService
+    /// Campus sign-in, when a provider is configured.
+    public let campus: CampusSignIn?
+
+    /// What campus sign-in needs from outside: its settings, its store on the database, and the
+    /// HTTP client that reaches the provider.
+    public struct CampusWiring: Sendable {
+        public var settings: CampusSignInSettings
+        public var store: any CampusSignInStoring
+        public var client: any HTTPClient
+
+        public init(settings: CampusSignInSettings, store: any CampusSignInStoring, client: any HTTPClient) {
+            self.settings = settings
+            self.store = store
+            self.client = client
+        }
+    }
 
     /// The module on `store`. The server key (made once by the migration) keys the sign-in
     /// throttle, whose counts `signInLedger` keeps for every instance, and token hashes.
     public static func live(
         transactions: any TransactionRunner, store: any AccountStoring, signInLedger: any SignInLedgerStoring, hasher: PasswordHasher,
-        clock: any GatewayClock, settings: Settings, revocations: [any CredentialRevocation], logger: Logger
+        clock: any GatewayClock, settings: Settings, revocations: [any CredentialRevocation], campus: CampusWiring? = nil, logger: Logger
     ) throws -> AuthModule {
         let serverKey = SymmetricKey(data: try transactions.readAtStartup { db in try store.serverKey(in: db) })
         let throttle = SharedSignInThrottle(
             rules: LoginThrottle(limits: settings.loginThrottle, key: serverKey), transactions: transactions, ledger: signInLedger
         )
-        return AuthModule(service: AuthService(
+        let service = AuthService(
             transactions: transactions, store: store, hasher: hasher, throttle: throttle, clock: clock, settings: settings.tokens,
             serverKey: serverKey,
             signUps: SharedSignUpLimit(limit: settings.signUpsPerHour, transactions: transactions, ledger: signInLedger, key: serverKey),
             revocations: revocations,
             logger: logger
-        ))
+        )
+        let campusSignIn = campus.map { wiring in
+            CampusSignIn(
+                provider: OpenIDProvider(settings: wiring.settings, client: wiring.client, clock: clock, logger: logger), auth: service,
+                store: wiring.store, logger: logger
+            )
+        }
+        return AuthModule(service: service, campus: campusSignIn)
     }
 
     /// Registers the hourly token pruning.
     public func register(in registry: JobRegistry) throws {
-        let service = self.service
+        let service = self.service, campus = self.campus
         try registry.registerHousekeeping(Self.pruneTokens) {
             _ = try await service.pruneTokens(olderThan: 24 * 3600)
+            try await campus?.prune()
             if let shared = service.throttle as? SharedSignInThrottle {
                 // Sign-up entries share the ledger: none is pruned before its own window ends.
                 let keep = (service.signUps as? SharedSignUpLimit)?.window ?? 0
@@ -65,7 +90,11 @@ public struct AuthModule: GatewayModule {
     }
 
     /// The module's HTTP routes (`/v1/auth/...`, `/v1/me`, `/v1/admin/accounts`).
-    public var routes: AuthRoutes { AuthRoutes(service: service) }
+    public var routes: AuthRoutes { AuthRoutes(service: service, campus: campus) }
+
+    /// The authenticator for route groups: gateway tokens, HTTP Basic, and the provider's
+    /// access tokens when campus sign-in is configured.
+    public var authenticator: TokenAuthenticator { TokenAuthenticator(service: service, campus: campus) }
 
     /// Other modules' view of accounts (Registration's SDSU sign-ins), with credentials cached
     /// for `credentialCacheSeconds`.

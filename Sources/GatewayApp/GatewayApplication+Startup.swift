@@ -1,3 +1,6 @@
+import Foundation
+import Auth
+import HTTPClient
 public import Gradebook
 import Push
 import Storage
@@ -45,5 +48,20 @@ extension GatewayApplication {
                 + "the key file (\(modules.vault.source)) or GATEWAY_VAULT_KEY is not the one they were sealed with. Restore it, or run "
                 + "`gateway vault forget-unreadable --database \(storage) --yes` to delete those stored accounts."
         )
+    }
+
+    /// Refuses to serve when campus sign-in is configured but its provider's discovery document
+    /// or keys can't be read: every sign-in would fail. The message names the setting.
+    public func checkCampusSignIn() async throws {
+        guard let campus = modules.auth.campus, let problem = await campus.provider.problem() else { return }
+        throw StartupRefusal(problem)
+    }
+
+    /// The client that reaches the campus provider: the operator names it, so a loopback
+    /// issuer (development, tests) may be reached; other restricted addresses are refused as for
+    /// every outbound request.
+    static func providerClient(for settings: CampusSignInSettings) -> CurlHTTPClient {
+        let loopback = settings.issuer.scheme == "http"
+        return CurlHTTPClient(configuration: .init(threadCount: 2, allowedDestinations: loopback ? .loopback : .none))
     }
 }

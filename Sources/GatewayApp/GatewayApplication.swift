@@ -74,6 +74,9 @@ public struct GatewayApplication: Sendable {
         let auth = try AuthModule.live(
             transactions: database, store: stores.accounts, signInLedger: stores.signInLedger, hasher: configuration.makePasswordHasher(), clock: clock,
             settings: configuration.authSettings, revocations: [SchedulingModule.credentialRevocation(stores: stores.scheduling)],
+            campus: configuration.campusSignIn.map { settings in
+                AuthModule.CampusWiring(settings: settings, store: stores.campusSignIn, client: Self.providerClient(for: settings))
+            },
             logger: logger
         )
         let catalog = try CatalogModule.live(
@@ -137,7 +140,7 @@ public struct GatewayApplication: Sendable {
             securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil), allowedMethods: allowedMethods
         ))
 
-        let guarded = RouteGuard(registry: routes, authenticator: TokenAuthenticator(service: modules.auth.service))
+        let guarded = RouteGuard(registry: routes, authenticator: modules.auth.authenticator)
         OpsRoutes(
             storage: storage, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
             metricsReaders: OpsRoutes.loopback + configuration.trustedProxies
@@ -224,6 +227,7 @@ public struct GatewayApplication: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully.
     public func run() async throws {
         try await checkVault()
+        try await checkCampusSignIn()
         try await seedDemoIfRequested()
         let sdsuTerm = configuration.registration.sdsuTerm
         if try await modules.catalog.catalog.subjects(inTerm: sdsuTerm).isEmpty {

@@ -114,6 +114,9 @@ public struct GatewayConfiguration: Sendable {
     /// Where people reach this server (`GATEWAY_PUBLIC_URL`), for the links in mails; needed
     /// with `smtp`. Without it (a demo) links point at `http://<host>:<port>`.
     public var publicURL: URL?
+    /// Campus sign-in with the university's OpenID provider (`GATEWAY_OIDC_*`); nil keeps
+    /// password sign-in only.
+    public var campusSignIn: CampusSignInSettings?
     /// With `--demo`: the token for the mounted gradebook simulator's admin hook
     /// (`/sim/gradebook/_admin/`); nil turns the hook off.
     public var simulatorAdminToken: String?

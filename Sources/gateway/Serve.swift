@@ -45,6 +45,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("sdsu-term"), help: "The one catalog term the SDSU protocol (/registration/...) serves (GATEWAY_SDSU_TERM). Default: 2018-fall, the demo's") var sdsuTerm: String?
     @OptionGroup(title: "Jobs") var jobOptions: JobsServeOptions
     @OptionGroup(title: "Registration") var registration: RegistrationOptions
+    @OptionGroup(title: "Campus sign-in") var campusSignIn: CampusSignInOptions
 
     func validate() throws {
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -167,6 +168,7 @@ struct Serve: AsyncParsableCommand {
             config.maxImportBytes = mib << 20
         }
         try EmailEnvironment.apply(to: &config)
+        try campusSignIn.apply(to: &config)
         try jobOptions.apply(to: &config)
         try registration.apply(to: &config)
         if let term = sdsuTerm ?? Env.string("sdsu-term") {

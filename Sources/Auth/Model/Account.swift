@@ -29,6 +29,10 @@ public struct Account: Sendable, Equatable, Codable {
 
     public var identity: Identity { Identity(accountID: id ?? 0, username: username, role: role) }
 
+    /// Whether the account has a password. A campus account (made by campus sign-in) has none:
+    /// its hash is empty, and no password check can pass.
+    public var hasPassword: Bool { !passwordHash.isEmpty }
+
     /// What the API shows of an account: never the hash.
     public var view: AccountView {
         AccountView(id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt, disabled: disabled)

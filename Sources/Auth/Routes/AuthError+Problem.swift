@@ -23,6 +23,14 @@ extension AuthError: ProblemConvertible {
             .forbidden()
         case .missingServerKey:
             .internalError()
+        case .identityLinked:
+            .conflict("identity-linked", title: "Campus identity already linked", detail: "The campus identity or the account is already linked to another.")
+        case .noPassword:
+            .conflict("no-password", title: "No password", detail: "This account signs in with the campus provider; it has no password.")
+        case .passwordSignInOff:
+            .forbidden("Password sign-in and sign-up are for admins here; sign in with the campus provider.")
+        case .campusSignInOff:
+            .notFound("Campus sign-in is not configured.")
         }
     }
 }

@@ -9,8 +9,13 @@ public import Hummingbird
 /// management.
 public struct AuthRoutes: ModuleRoutes {
     let service: AuthService
+    /// Campus sign-in, when a provider is configured.
+    let campus: CampusSignIn?
 
-    public init(service: AuthService) { self.service = service }
+    public init(service: AuthService, campus: CampusSignIn? = nil) {
+        self.service = service
+        self.campus = campus
+    }
 
     struct SignUp: Decodable {
         let username: String
@@ -38,14 +43,17 @@ public struct AuthRoutes: ModuleRoutes {
     struct TokenRequest: Decodable {
         let username: String?
         let password: String?
+        /// The one-time code a campus sign-in ended with (`#signin=`), instead of a password.
+        let signinCode: String?
         let lifetimeMinutes: Int?
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
-        let service = self.service
+        let service = self.service, campus = self.campus
 
         guarded.group(router, "v1/accounts", access: .public)
             .post { request, context in
+                guard service.settings.passwordSignIn == .everyone else { throw AuthError.passwordSignInOff }
                 let body = try await GatewayJSON.decode(SignUp.self, from: request, context: context)
                 let account = try await service.createAccount(
                     username: body.username, email: body.email, password: body.password, role: .student,
@@ -58,11 +66,16 @@ public struct AuthRoutes: ModuleRoutes {
 
         guarded.group(router, "v1/auth/token", access: .public)
             .post { request, context in
-                let (username, password, lifetime) = try await Self.credentials(from: request, context: context)
-                let issued = try await service.issueToken(
-                    username: username, password: password, lifetimeMinutes: lifetime,
-                    clientAddress: context.clientAddress
-                )
+                let issued: AuthService.IssuedToken
+                switch try await Self.grant(from: request, context: context) {
+                case .password(let username, let password, let lifetime):
+                    issued = try await service.issueToken(
+                        username: username, password: password, lifetimeMinutes: lifetime, clientAddress: context.clientAddress
+                    )
+                case .signInCode(let code, let lifetime):
+                    guard let campus else { throw AuthError.invalidCredentials }
+                    issued = try await campus.redeem(signInCode: code, lifetimeMinutes: lifetime)
+                }
                 return try GatewayJSON.response(issued, status: .created, headers: [.cacheControl: "no-store"])
             }
 
@@ -122,6 +135,33 @@ public struct AuthRoutes: ModuleRoutes {
                 let next = accounts.count > limit ? page.last.map { PageCursor(after: ["\($0.id ?? 0)"]).token } : nil
                 return try GatewayJSON.response(Page(items: page.map(\.view), nextCursor: next))
             }
+
+        // Thirty starts a minute from one address: each writes a row until its flow expires.
+        CampusSignInRoutes(campus: campus, starts: RateLimit(limit: 30, window: 60)).register(with: guarded, on: router, passwordSignIn: service.settings.passwordSignIn)
+    }
+
+    /// What a client trades for a token.
+    enum Grant {
+        case password(username: String, password: String, lifetimeMinutes: Int?)
+        case signInCode(String, lifetimeMinutes: Int?)
+    }
+
+    /// A password (HTTP Basic or the JSON body) or a campus sign-in code (`{"signinCode"}`).
+    static func grant(from request: Request, context: GatewayContext) async throws -> Grant {
+        if request.headers[.authorization] == nil {
+            let body = try await GatewayJSON.decode(TokenRequest.self, from: request, context: context)
+            let lifetime = body.lifetimeMinutes ?? request.uri.queryParameters["lifetimeMinutes"].flatMap { Int(String($0)) }
+            if let code = body.signinCode { return .signInCode(code, lifetimeMinutes: lifetime) }
+            guard let username = body.username, let password = body.password else {
+                throw Problem.badRequest(
+                    "Send {\"username\", \"password\"} or {\"signinCode\"} as JSON, or use HTTP Basic.",
+                    invalidFields: [body.username == nil ? "username" : "password"]
+                )
+            }
+            return .password(username: username, password: password, lifetimeMinutes: lifetime)
+        }
+        let (username, password, lifetime) = try await credentials(from: request, context: context)
+        return .password(username: username, password: password, lifetimeMinutes: lifetime)
     }
 
     /// Credentials from HTTP Basic or from the JSON body; the lifetime from the body or `?lifetimeMinutes=`.

@@ -21,4 +21,12 @@ public enum AuthError: Error, Sendable, Equatable {
     case notAnAdmin
     /// The database has no server key (its `auth.002` migration did not run).
     case missingServerKey
+    /// The campus identity is linked to another account, or the account to another identity.
+    case identityLinked
+    /// The account signs in with the campus provider only: it has no password.
+    case noPassword
+    /// Password sign-in or sign-up is turned off for students (`GATEWAY_PASSWORD_SIGNIN=admins-only`).
+    case passwordSignInOff
+    /// No campus provider is configured.
+    case campusSignInOff
 }

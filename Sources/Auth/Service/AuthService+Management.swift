@@ -11,6 +11,7 @@ extension AuthService {
         accountID: Int64, current: String, new: String, keepingToken tokenID: Int64?, clientAddress: String?
     ) async throws {
         guard let account = try await account(id: accountID) else { throw AuthError.accountNotFound(nil) }
+        guard account.hasPassword else { throw AuthError.noPassword }
         // Counted apart from sign-ins: whoever holds a stolen token can guess here until this
         // route's own throttle answers 429, but can't lock the owner out of signing in.
         let confirmed = current.utf8.count <= PasswordPolicy.maximumBytes

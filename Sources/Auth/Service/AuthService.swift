@@ -17,6 +17,9 @@ public final class AuthService: Sendable {
         public var maxLiveTokens = 50
         /// The longest lifetime any setting can give: a year.
         public static let ceilingMinutes = 525_600
+        /// Whether students may sign in with a password on the v1 API (the SDSU and QuickHAC
+        /// protocols keep their own credentials either way).
+        public var passwordSignIn: PasswordSignIn = .everyone
 
         public init(defaultTokenMinutes: Int = 120, maxTokenMinutes: Int = 7 * 24 * 60) {
             self.maxTokenMinutes = min(max(1, maxTokenMinutes), Self.ceilingMinutes)
@@ -102,9 +105,13 @@ public final class AuthService: Sendable {
     public func verifyCredentials(username rawUsername: String, password: String, clientAddress: String?) async throws -> Account {
         let username = rawUsername.trimmingCharacters(in: .whitespaces).lowercased()
         let store = self.store
-        return try await checkPassword(password, signInName: username, clientAddress: clientAddress) { db in
+        let account = try await checkPassword(password, signInName: username, clientAddress: clientAddress) { db in
             try store.find(username: username, in: db)
         }
+        // With a campus provider and `admins-only`, a student's right password still signs
+        // nobody in here: they use the provider.
+        if settings.passwordSignIn == .adminsOnly, account.role != .admin { throw AuthError.passwordSignInOff }
+        return account
     }
 
     /// The one password check behind every sign-in (v1 and the account directory): names and
@@ -121,7 +128,7 @@ public final class AuthService: Sendable {
             throw AuthError.invalidCredentials
         }
         // One indexed lookup on this thread (the credential cache makes it most of a check).
-        let usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled ? nil : $0 }
+        let usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled || !$0.hasPassword ? nil : $0 }
         // A request whose exact credential is being verified right now (the same student's app
         // sending a burst, cold) waits for that answer: it is the same guess, already counted,
         // so it needs no reservation of its own and costs the hasher nothing.
@@ -203,12 +210,18 @@ public final class AuthService: Sendable {
 
     /// Verifies credentials and issues a bearer token with the requested lifetime.
     public func issueToken(username: String, password: String, lifetimeMinutes: Int?, clientAddress: String?) async throws -> IssuedToken {
-        let minutes = lifetimeMinutes ?? settings.defaultTokenMinutes
+        let minutes = try tokenMinutes(lifetimeMinutes)
+        let account = try await verifyCredentials(username: username, password: password, clientAddress: clientAddress)
+        return try await issueToken(for: account, minutes: minutes)
+    }
+
+    /// The lifetime a client asked for (the default when none), checked against the settings.
+    func tokenMinutes(_ requested: Int?) throws -> Int {
+        let minutes = requested ?? settings.defaultTokenMinutes
         guard (1...min(settings.maxTokenMinutes, Settings.ceilingMinutes)).contains(minutes) else {
             throw AuthError.invalidField("lifetimeMinutes", message: "lifetimeMinutes must be between 1 and \(settings.maxTokenMinutes).")
         }
-        let account = try await verifyCredentials(username: username, password: password, clientAddress: clientAddress)
-        return try await issueToken(for: account, minutes: minutes)
+        return minutes
     }
 
     func issueToken(for account: Account, minutes: Int) async throws -> IssuedToken {

@@ -14,6 +14,7 @@ import Storage
 struct GatewayStores {
     var accounts: any AccountStoring
     var signInLedger: any SignInLedgerStoring
+    var campusSignIn: any CampusSignInStoring
     var catalog: CatalogStores
     var scheduling: SchedulingStores
     var gradebook: GradebookStores
@@ -28,7 +29,8 @@ struct GatewayStores {
     /// The stores on the gateway's SQLite file; Push's device keys are sealed by `vault`.
     static func sqlite(database: GatewayDatabase, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
-            accounts: SQLiteAccountStore(), signInLedger: SQLiteSignInLedgerStore(), catalog: .sqlite(), scheduling: .sqlite(), gradebook: .sqlite(),
+            accounts: SQLiteAccountStore(), signInLedger: SQLiteSignInLedgerStore(), campusSignIn: SQLiteCampusSignInStore(),
+            catalog: .sqlite(), scheduling: .sqlite(), gradebook: .sqlite(),
             push: .sqlite(database: database, sealer: VaultSecretSealing(vault: vault)), jobs: .sqlite(database: database),
             registration: { catalog, jobs in .sqlite(catalog: catalog, jobs: jobs) }
         )
@@ -38,7 +40,8 @@ struct GatewayStores {
     /// sealed by `vault`.
     static func postgres(database: GatewayPostgres, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
-            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), catalog: .postgres(database: database), scheduling: .postgres(), gradebook: .postgres(),
+            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), campusSignIn: PostgresCampusSignInStore(),
+            catalog: .postgres(database: database), scheduling: .postgres(), gradebook: .postgres(),
             push: .postgres(sealer: VaultSecretSealing(vault: vault)), jobs: .postgres(database: database),
             registration: { catalog, jobs in .postgres(catalog: catalog, jobs: jobs) }
         )

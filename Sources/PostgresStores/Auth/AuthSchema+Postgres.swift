@@ -56,5 +56,39 @@ extension AuthSchema {
             "CREATE INDEX auth_sign_in_entries_age ON auth_sign_in_entries (at)",
             "CREATE TABLE auth_known_addresses (pair bytea PRIMARY KEY, signed_in_at timestamptz NOT NULL)",
         ]),
+        PostgresMigration("auth.004.campus-sign-in", [
+            """
+            CREATE TABLE auth_campus_identities (
+                issuer text NOT NULL,
+                subject text NOT NULL CHECK (length(subject) BETWEEN 1 AND 255),
+                account_id bigint NOT NULL UNIQUE REFERENCES accounts (id) ON DELETE CASCADE,
+                email text,
+                email_verified boolean NOT NULL DEFAULT false,
+                name text,
+                linked_at timestamptz NOT NULL,
+                signed_in_at timestamptz NOT NULL,
+                PRIMARY KEY (issuer, subject)
+            )
+            """,
+            """
+            CREATE TABLE auth_campus_flows (
+                state_hash bytea PRIMARY KEY,
+                browser_hash bytea NOT NULL,
+                nonce text NOT NULL,
+                code_verifier text NOT NULL,
+                return_to text NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_campus_flows_expiry ON auth_campus_flows (expires_at)",
+            """
+            CREATE TABLE auth_campus_codes (
+                code_hash bytea PRIMARY KEY,
+                account_id bigint NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_campus_codes_expiry ON auth_campus_codes (expires_at)",
+        ]),
     ]
 }

@@ -62,5 +62,39 @@ extension AuthSchema {
                 ) WITHOUT ROWID;
                 """)
         },
+        Migration("auth.004.campus-sign-in") { db in
+            // Campus sign-in (OpenID Connect): identities by (issuer, subject), never by email;
+            // browser flows between start and callback, and one-time sign-in codes, with their
+            // state, browser binding and code as SHA-256 hashes only. A campus account has no
+            // password: its password_hash is '' and no password check can pass.
+            try db.execute(sql: """
+                CREATE TABLE auth_campus_identities (
+                    issuer TEXT NOT NULL,
+                    subject TEXT NOT NULL CHECK (length(subject) BETWEEN 1 AND 255),
+                    account_id INTEGER NOT NULL UNIQUE REFERENCES accounts(id) ON DELETE CASCADE,
+                    email TEXT,
+                    email_verified INTEGER NOT NULL DEFAULT 0,
+                    name TEXT,
+                    linked_at DATETIME NOT NULL,
+                    signed_in_at DATETIME NOT NULL,
+                    PRIMARY KEY (issuer, subject)
+                ) WITHOUT ROWID;
+                CREATE TABLE auth_campus_flows (
+                    state_hash BLOB PRIMARY KEY,
+                    browser_hash BLOB NOT NULL,
+                    nonce TEXT NOT NULL,
+                    code_verifier TEXT NOT NULL,
+                    return_to TEXT NOT NULL,
+                    expires_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX auth_campus_flows_expiry ON auth_campus_flows(expires_at);
+                CREATE TABLE auth_campus_codes (
+                    code_hash BLOB PRIMARY KEY,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    expires_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX auth_campus_codes_expiry ON auth_campus_codes(expires_at);
+                """)
+        },
     ]
 }

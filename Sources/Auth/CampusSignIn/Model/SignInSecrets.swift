@@ -1,0 +1,46 @@
+public import Crypto
+public import Foundation
+
+/// The random values of one browser sign-in and how they are kept: each is 256 bits from the
+/// system's generator, base64url without padding; the database keeps only SHA-256 hashes of
+/// the state, the browser binding and the one-time code, so a copy of it lets nobody finish a
+/// sign-in.
+public enum SignInSecrets {
+    /// A fresh random value.
+    public static func random() -> String {
+        base64URL(Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }))
+    }
+
+    /// What the database keeps of a secret.
+    public static func hash(_ secret: String) -> Data { Data(SHA256.hash(data: Data(secret.utf8))) }
+
+    /// RFC 7636's S256 challenge of a code verifier.
+    public static func challenge(forVerifier verifier: String) -> String {
+        base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
+    }
+
+    public static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// Where a browser goes after signing in: a path on the gateway, never another origin.
+public enum ReturnPath {
+    /// Where a sign-in without `returnTo` lands.
+    public static let home = "/"
+    /// The longest `returnTo` kept.
+    public static let maximumLength = 512
+
+    /// The path to return to, or nil when `raw` is not a plain path on this gateway: it must
+    /// start with one `/` (not `//` or `/\`, which browsers read as another host), and hold no
+    /// scheme, fragment, backslash or control character.
+    public static func validate(_ raw: String?) -> String? {
+        guard let raw, !raw.isEmpty else { return home }
+        guard raw.utf8.count <= maximumLength, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"),
+            !raw.contains("\\"), !raw.contains("#"),
+            !raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { return nil }
+        return raw
+    }
+}
