@@ -347,8 +347,11 @@ let package = Package(
             name: "AuthTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores",
-                "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "TestSupport",
+                "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "GatewayHTTP", "HTTPClient", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

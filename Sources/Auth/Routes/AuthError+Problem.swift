@@ -31,6 +31,8 @@ extension AuthError: ProblemConvertible {
             .forbidden("Password sign-in and sign-up are for admins here; sign in with the campus provider.")
         case .campusSignInOff:
             .notFound("Campus sign-in is not configured.")
+        case .invalidSignInCode:
+            .unauthenticated("The sign-in code is unknown, used or expired: sign in again.")
         }
     }
 }

@@ -73,7 +73,7 @@ public struct AuthRoutes: ModuleRoutes {
                         username: username, password: password, lifetimeMinutes: lifetime, clientAddress: context.clientAddress
                     )
                 case .signInCode(let code, let lifetime):
-                    guard let campus else { throw AuthError.invalidCredentials }
+                    guard let campus else { throw AuthError.invalidSignInCode }
                     issued = try await campus.redeem(signInCode: code, lifetimeMinutes: lifetime)
                 }
                 return try GatewayJSON.response(issued, status: .created, headers: [.cacheControl: "no-store"])

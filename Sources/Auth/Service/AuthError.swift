@@ -29,4 +29,6 @@ public enum AuthError: Error, Sendable, Equatable {
     case passwordSignInOff
     /// No campus provider is configured.
     case campusSignInOff
+    /// The sign-in code is unknown, used or expired.
+    case invalidSignInCode
 }

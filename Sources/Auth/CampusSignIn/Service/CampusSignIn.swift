@@ -141,16 +141,17 @@ public struct CampusSignIn: Sendable {
     }
 
     /// Trades a one-time sign-in code for a gateway token, like a password sign-in. A used,
-    /// expired or unknown code is ``AuthError/invalidCredentials``.
+    /// expired or unknown code (or one of an account disabled since) is
+    /// ``AuthError/invalidSignInCode``.
     public func redeem(signInCode code: String, lifetimeMinutes: Int?) async throws -> AuthService.IssuedToken {
         let minutes = try auth.tokenMinutes(lifetimeMinutes)
-        guard !code.isEmpty, code.utf8.count <= 128 else { throw AuthError.invalidCredentials }
+        guard !code.isEmpty, code.utf8.count <= 128 else { throw AuthError.invalidSignInCode }
         let now = clock.now()
         let account = try await transactions.write { [store, auth] db -> Account? in
             guard let id = try store.takeCode(hash: SignInSecrets.hash(code), now: now, in: db) else { return nil }
             return try auth.store.find(id: id, in: db)
         }
-        guard let account, !account.disabled else { throw AuthError.invalidCredentials }
+        guard let account, !account.disabled else { throw AuthError.invalidSignInCode }
         return try await auth.issueToken(for: account, minutes: minutes)
     }
 
