@@ -3,6 +3,7 @@ import { h, replace, append, field, errorSlot, busy, button, focusFirst } from '
 import * as api from './api.js';
 import * as session from './session.js';
 import { panels } from './admin-panels.js';
+import { campusOffer, campusButton } from './campus-signin.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -35,8 +36,10 @@ function renderAccount() {
     }, 'link', { id: 'sign-out' }));
 }
 
-function signInView() {
+function signInView(notice) {
   stopRefresh();
+  const campusSlot = h('div', { id: 'campus-slot' });
+  if (notice) campusSlot.append(h('p', { class: 'problem', role: 'alert', text: notice }));
   nav.replaceChildren();
   const username = field('Username', h('input', { name: 'username', autocomplete: 'username', required: true }));
   const password = field('Password', h('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }));
@@ -48,8 +51,13 @@ function signInView() {
     const me = await busy(submit, slot, () => api.signIn(username.input.value.trim(), password.input.value), form);
     if (me) start();
   });
-  replace(main, h('div', { class: 'view' }, h('h1', { text: 'Operator console' }),
-    h('p', { class: 'lead', text: 'Sign in with an administrator account.' }), form));
+  const view = h('div', { class: 'view' }, h('h1', { text: 'Operator console' }),
+    h('p', { class: 'lead', text: 'Sign in with an administrator account.' }), campusSlot, form);
+  replace(main, view);
+  campusOffer().then((campus) => {
+    const link = campusButton(campus, '/admin/');
+    if (link) campusSlot.append(h('p', {}, link));
+  });
   renderAccount();
   if (moveFocus) focusFirst(main);
   moveFocus = true;
@@ -107,6 +115,8 @@ function consoleView() {
 }
 
 async function start() {
+  const campus = await finishCampusSignIn();
+  if (campus?.error) return signInView(campus.error);
   if (!session.token()) return signInView();
   let me;
   try {

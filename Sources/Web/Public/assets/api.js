@@ -81,6 +81,14 @@ export async function signIn(username, password) {
   return account;
 }
 
+/** Signs in with the one-time code a campus sign-in ended with (`#signin=`). */
+export async function signInWithCode(signinCode) {
+  const issued = await call('POST', '/v1/auth/token', { auth: false, body: { signinCode } });
+  const account = await call('GET', '/v1/me', { auth: false, headers: { authorization: `Bearer ${issued.token}` } });
+  session.start(issued, account);
+  return account;
+}
+
 /** Revokes the token (best effort) and forgets it. */
 export async function signOut() {
   if (session.token()) {

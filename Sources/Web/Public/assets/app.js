@@ -3,6 +3,7 @@ import { h, replace, focusFirst, button } from './dom.js';
 import * as session from './session.js';
 import * as api from './api.js';
 import { renderAuth } from './view-auth.js';
+import { finishCampusSignIn } from './campus-signin.js';
 import { renderCatalog } from './view-catalog.js';
 import { renderRegistration } from './view-registration.js';
 import { renderBuilder } from './view-builder.js';
@@ -82,7 +83,8 @@ async function route() {
   replace(main, container);
   if (path === 'signin' || path === 'signup' || (!view && !signedIn) || (view?.needsAccount && !signedIn)) {
     const next = view?.needsAccount ? view.path : (params.get('next') || 'catalog');
-    renderAuth(container, { mode: path === 'signup' ? 'signup' : 'signin', next, go, toast });
+    await renderAuth(container, { mode: path === 'signup' ? 'signup' : 'signin', next, go, toast });
+    if (ticket !== renderToken) return;
     document.title = 'Sign in · Campus Gateway';
     if (moveFocus) focusFirst(container);
     return;
@@ -105,11 +107,21 @@ session.onChange((value) => {
 });
 window.addEventListener('hashchange', route);
 
-// A stored session is checked once: a revoked or expired token signs out quietly.
-if (session.token()) {
-  api.get('/v1/me').then((me) => {
-    session.setAccount(me);
-    renderAccount();
-  }).catch(() => renderAccount());
+async function startApp() {
+  // The end of a campus sign-in comes first: the fragment leaves the address bar at once.
+  const campus = await finishCampusSignIn('#/catalog');
+  if (campus?.account) toast(`Welcome, ${campus.account.username}.`);
+  if (campus?.error) {
+    window.history.replaceState(null, '', `${window.location.pathname}#/signin`);
+    toast(campus.error);
+  }
+  // A stored session is checked once: a revoked or expired token signs out quietly.
+  if (session.token() && !campus?.account) {
+    api.get('/v1/me').then((me) => {
+      session.setAccount(me);
+      renderAccount();
+    }).catch(() => renderAccount());
+  }
+  route();
 }
-route();
+startApp();

@@ -1,25 +1,32 @@
 // Sign in and sign up.
 import { h, field, errorSlot, busy, append } from './dom.js';
 import * as api from './api.js';
+import { campusOffer, campusButton } from './campus-signin.js';
 
-export function renderAuth(container, { mode, next, go, toast }) {
-  const signIn = signInForm(next, go, toast);
-  const signUp = signUpForm(next, go, toast);
+export async function renderAuth(container, { mode, next, go, toast }) {
+  const campus = await campusOffer();
+  const studentsUsePasswords = campus.passwordSignIn !== 'admins-only';
+  const signIn = signInForm(next, go, toast, studentsUsePasswords ? 'I have an account' : 'Administrators');
+  const signUp = studentsUsePasswords ? signUpForm(next, go, toast) : null;
+  const button = campusButton(campus, `/?next=${encodeURIComponent(next || 'catalog')}`);
   append(container, [
-    h('h1', { text: mode === 'signup' ? 'Create your account' : 'Sign in' }),
+    h('h1', { text: mode === 'signup' && signUp ? 'Create your account' : 'Sign in' }),
     h('p', { class: 'lead', text: 'Browse the catalog, register for classes, build a schedule and follow your grades.' }),
+    button ? h('section', { class: 'card campus', 'aria-labelledby': 'campus-title' },
+      h('h2', { id: 'campus-title', text: 'Students and staff' }),
+      h('p', { text: 'Use the account you already have on campus.' }), button) : null,
     h('div', { class: 'auth-grid' }, signIn, signUp),
   ]);
-  if (mode === 'signup') signUp.querySelector('input')?.focus();
+  if (mode === 'signup' && signUp) signUp.querySelector('input')?.focus();
 }
 
-function signInForm(next, go, toast) {
+function signInForm(next, go, toast, title) {
   const username = field('Username', h('input', { name: 'username', autocomplete: 'username', required: true }));
   const password = field('Password', h('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }));
   const slot = errorSlot();
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Sign in');
   const form = h('form', { class: 'card', id: 'signin-form', 'aria-labelledby': 'signin-title', novalidate: true },
-    h('h2', { id: 'signin-title', text: 'I have an account' }), username.wrap, password.wrap, slot, submit);
+    h('h2', { id: 'signin-title', text: title }), username.wrap, password.wrap, slot, submit);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const account = await busy(submit, slot, () => api.signIn(username.input.value.trim(), password.input.value), form);
