@@ -51,6 +51,13 @@ public struct CampusSignInSettings: Sendable {
         return text
     }
 
+    /// The `iss` values tokens may carry: the issuer, and for Google also the legacy
+    /// `accounts.google.com` its ID tokens may still name (Google's OpenID Connect reference).
+    public var tokenIssuers: [String] {
+        let issuer = issuerIdentifier
+        return issuer == "https://accounts.google.com" ? [issuer, "accounts.google.com"] : [issuer]
+    }
+
     /// Where the provider sends the browser back.
     public var redirectURI: String {
         var base = publicURL.absoluteString

@@ -27,9 +27,9 @@ public enum ClaimCheck {
     /// An ID token from the code exchange: the issuer, this client among the audiences (and
     /// `azp` when there are several, or when present), `exp`, `iat`, `nbf`, and the nonce.
     public static func idToken(
-        _ claims: ProviderClaims, issuer: String, clientID: String, nonce: String, now: Date, skew: TimeInterval
+        _ claims: ProviderClaims, issuers: [String], clientID: String, nonce: String, now: Date, skew: TimeInterval
     ) throws(ClaimProblem) {
-        try common(claims, issuer: issuer, audience: clientID, now: now, skew: skew)
+        try common(claims, issuers: issuers, audience: clientID, now: now, skew: skew)
         let audiences = claims.audiences
         if let azp = claims.authorizedParty {
             guard azp == clientID else { throw .authorizedParty }
@@ -45,13 +45,13 @@ public enum ClaimCheck {
     /// An access token presented as `Authorization: Bearer`: the issuer, the API's audience,
     /// `exp` and `nbf`.
     public static func accessToken(
-        _ claims: ProviderClaims, issuer: String, audience: String, now: Date, skew: TimeInterval
+        _ claims: ProviderClaims, issuers: [String], audience: String, now: Date, skew: TimeInterval
     ) throws(ClaimProblem) {
-        try common(claims, issuer: issuer, audience: audience, now: now, skew: skew)
+        try common(claims, issuers: issuers, audience: audience, now: now, skew: skew)
     }
 
-    static func common(_ claims: ProviderClaims, issuer: String, audience: String, now: Date, skew: TimeInterval) throws(ClaimProblem) {
-        guard claims.issuer == issuer else { throw .issuer }
+    static func common(_ claims: ProviderClaims, issuers: [String], audience: String, now: Date, skew: TimeInterval) throws(ClaimProblem) {
+        guard let issuer = claims.issuer, issuers.contains(issuer) else { throw .issuer }
         guard let subject = claims.subject, !subject.isEmpty, subject.count <= 255 else { throw .subject }
         guard claims.audiences.contains(audience) else { throw .audience }
         guard let expiresAt = claims.expiresAt else { throw .missingClaim("exp") }

@@ -109,7 +109,7 @@ public struct CampusSignIn: Sendable {
             let idToken = try await provider.exchange(code: code, verifier: flow.codeVerifier)
             let claims = try await provider.verifySignature(idToken)
             try ClaimCheck.idToken(
-                claims, issuer: settings.issuerIdentifier, clientID: settings.clientID, nonce: flow.nonce, now: clock.now(),
+                claims, issuers: settings.tokenIssuers, clientID: settings.clientID, nonce: flow.nonce, now: clock.now(),
                 skew: settings.clockSkew
             )
             let account = try await signIn(claims)
@@ -162,7 +162,7 @@ public struct CampusSignIn: Sendable {
         do {
             let claims = try await provider.verifySignature(token)
             try ClaimCheck.accessToken(
-                claims, issuer: settings.issuerIdentifier, audience: settings.audience, now: clock.now(), skew: settings.clockSkew
+                claims, issuers: settings.tokenIssuers, audience: settings.audience, now: clock.now(), skew: settings.clockSkew
             )
             return try await signIn(claims, fromAccessToken: true).identity
         } catch {
