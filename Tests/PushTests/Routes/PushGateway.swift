@@ -14,13 +14,16 @@ import Push
 import SQLiteStores
 import Storage
 import TestSupport
+import Testing
 
 /// The Push module alone on a router, as its device and preference suites need it: on a fresh
 /// database of either backend with its own tables, Auth's accounts (whose devices they are) and
 /// the jobs table its outbox enqueues into; Auth's real service as the authenticator; the log and
-/// webhook channels (the webhook's client reaches public addresses only, as in production), mail
-/// to the log, a job runtime whose workers are off (tests deliver with `push.deliver`); and fakes
-/// of what it consumes from Gradebook and Registration (nobody's gradebook accounts, no classes).
+/// webhook channels (the webhook's client reaches public addresses only, as in production, unless
+/// ``Delivery`` relaxes it as the application's flags do), mail to the log or to an SMTP server,
+/// a job runtime whose workers are off (tests deliver with `push.deliver`, drain the queue, or
+/// run the pool); and fakes of what it consumes from Gradebook and Registration (nobody's
+/// gradebook accounts, no classes).
 struct PushGateway: AuthenticatedTestWorld {
     let module: PushModule
     let auth: AuthService
@@ -33,7 +36,26 @@ struct PushGateway: AuthenticatedTestWorld {
 
     var push: PushService { module.push }
 
-    static func make(_ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap) async throws -> PushGateway {
+    /// How deliveries leave, as the application's flags set them (`--allow-insecure-push-endpoints`,
+    /// `--push-allowed-destinations`, `GATEWAY_SMTP_URL` with `GATEWAY_PUBLIC_URL`).
+    struct Delivery {
+        /// The demo's relaxation: loopback and private networks reachable, plain http allowed.
+        var allowInsecureEndpoints = false
+        /// The operator's allow-list of internal receivers (https still required).
+        var allowedDestinations: DestinationAllowList = .none
+        /// Mail over SMTP to this server (as `gateway`, with `smtpPassword`); the log otherwise.
+        var smtp: SMTPStandIn?
+        var smtpPassword = "smtp-secret-1"
+
+        /// Where the demo's insecure endpoints may point: loopback and private networks.
+        static let developmentDestinations: DestinationAllowList = [
+            "127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",
+        ]
+    }
+
+    static func make(
+        _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery()
+    ) async throws -> PushGateway {
         let (transactions, opened, cleanUp) = try await backend.database(
             "push-routes", sqlite: [AuthSchema.self, JobsSchema.self, PushSchema.self], postgres: [AuthSchema.self, JobsSchema.self, PushSchema.self]
         )
@@ -49,20 +71,38 @@ struct PushGateway: AuthenticatedTestWorld {
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
         let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
-        let webhookClient = CurlHTTPClient(configuration: .init(threadCount: 2, defaultTimeout: .seconds(5), maxRedirects: 0, logger: logger))
+        // As the application wires delivery: lanes fitted to the push queue's workers, each lane
+        // with transfer threads of its own.
+        let lanes = DeliveryLanes(configuration: jobConfiguration.limit(of: PushJobs.queue).map { DeliveryLanes.Configuration().fitting(workers: $0) } ?? .init())
+        let destinations = (delivery.allowInsecureEndpoints ? Delivery.developmentDestinations : .none).union(delivery.allowedDestinations)
+        let webhookClient = CurlHTTPClient(configuration: .init(
+            threadCount: lanes.configuration.webhook.total, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: destinations, logger: logger
+        ))
         let channels = NotificationChannels(
-            webhook: WebhookChannel(client: webhookClient, clock: clock, logger: logger), log: LogChannel(logger: logger)
+            webhook: WebhookChannel(
+                client: webhookClient, configuration: .init(allowInsecureLoopbackForTesting: delivery.allowInsecureEndpoints), clock: clock, logger: logger
+            ),
+            log: LogChannel(logger: logger)
         )
+        let sender: any EmailSender
+        if let smtp = delivery.smtp {
+            let mailClient = CurlHTTPClient(configuration: .init(threadCount: 4, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
+            let settings = try SMTPMailer.Configuration(url: smtp.url, username: "gateway", password: delivery.smtpPassword, additionalCAFile: smtp.caFile)
+            sender = TransportEmailSender(transport: SMTPMailer(configuration: settings, client: mailClient), logger: logger)
+        } else {
+            sender = LogEmailSender(logger: logger)
+        }
         let module = try PushModule.live(
             transactions: transactions, stores: stores, jobs: jobs.enqueuer, channels: channels,
             mail: PushModule.Mail(
-                sender: LogEmailSender(logger: logger),
+                sender: sender,
                 composer: EmailComposer(from: try MailAddress(validating: "gateway@campus.example.edu"), publicURL: URL(string: "https://gateway.example.edu")!)
             ),
-            lanes: DeliveryLanes(), gradebookAccounts: NoDeviceGradebookAccounts(), ownedGradebookAccounts: NoOwnedGradebookAccounts(),
+            lanes: lanes, gradebookAccounts: NoDeviceGradebookAccounts(), ownedGradebookAccounts: NoOwnedGradebookAccounts(),
             classes: NoClasses(), clock: clock,
             settings: PushModule.Settings(
-                allowInsecureEndpoints: false, allowedDestinations: .none, quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
+                allowInsecureEndpoints: delivery.allowInsecureEndpoints, allowedDestinations: delivery.allowedDestinations,
+                quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
                 quickHACRequestsPerMinute: 60, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
             )
         )
@@ -71,6 +111,17 @@ struct PushGateway: AuthenticatedTestWorld {
             module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
             router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
         )
+    }
+
+    /// Runs every job due on the push queue now (deliveries, confirmation mails).
+    func deliverAll() async throws {
+        _ = try await jobs.pool.drain(queue: PushJobs.queue)
+    }
+
+    /// The account id of `username`.
+    func accountID(_ username: String) async throws -> Int64 {
+        let store = auth.store
+        return try await auth.transactions.read { db in try #require(try store.find(username: username, in: db)?.id) }
     }
 
     /// The integer one query answers, on either backend (a count of rows).
