@@ -310,6 +310,17 @@ let package = Package(
             path: "Tests/AuthTestSupport",
             swiftSettings: swiftSettings
         ),
+        // The gradebook simulator as a child process over HTTPS, for the suites that run Gradebook
+        // (alone, or in the whole application) against a real upstream.
+        .target(
+            name: "GradebookTestSupport",
+            dependencies: [
+                "HTTPClient", "TestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/GradebookTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -386,7 +397,7 @@ let package = Package(
         .testTarget(
             name: "GradebookTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "AuthTestSupport",
+                "SQLiteStores", "PostgresStores", "AuthTestSupport", "GradebookTestSupport",
                 "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "Jobs", "HTTPClient", "GradebookSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -446,7 +457,7 @@ let package = Package(
             dependencies: [
                 "SQLiteStores", "PostgresStores",
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "Web",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "GradebookTestSupport", "Web",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

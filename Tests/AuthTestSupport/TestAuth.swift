@@ -2,7 +2,7 @@ public import Auth
 public import Contracts
 import Foundation
 public import GatewayCore
-import Logging
+public import Logging
 import PostgresStores
 import SQLiteStores
 public import Storage
@@ -15,10 +15,14 @@ public import TestSupport
 public enum TestAuth {
     public static func module(
         transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, clock: any GatewayClock,
-        loginThrottle: LoginThrottle.Limits = .init(), revocations: [any CredentialRevocation] = []
+        loginThrottle: LoginThrottle.Limits = .init(), revocations: [any CredentialRevocation] = [],
+        logger: Logger? = nil
     ) throws -> AuthModule {
-        var logger = Logger(label: "test-auth")
-        logger.logLevel = .critical
+        let logger = logger ?? {
+            var logger = Logger(label: "test-auth")
+            logger.logLevel = .critical
+            return logger
+        }()
         let accounts: any AccountStoring, ledger: any SignInLedgerStoring
         switch backend {
         case .sqlite: accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore()

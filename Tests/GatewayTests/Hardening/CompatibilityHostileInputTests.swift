@@ -267,7 +267,7 @@ struct CompatibilityHostileInputTests {
     @Test func gradebookQueriesAnswerInTheProtocolsForm() async throws {
         let gateway = try await Self.demo(.sqlite)
         defer { gateway.cleanUp() }
-        let good = GradebookDemoTests.basic("test", GradebookDemoTests.password)
+        let good = DemoGateway.basic("test", DemoGateway.password)
         try await gateway.withLiveServer { client async throws in
             func get(_ uri: String, authorization: String? = nil) async throws -> HTTPReply {
                 try await client.execute(uri: uri, method: .get, headers: [.authorization: authorization ?? good]) {

@@ -19,7 +19,7 @@ import Testing
 @Suite("QuickHAC abuse limits")
 struct QuickHACAbuseTests {
     @Test func oneAddressIsThrottledWithRetryAfterInTheProtocolsForm() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await app.makeApplication().test(.live) { client async throws in
             var refused: (HTTPResponse.Status, String?, [String: Any])?
@@ -58,7 +58,7 @@ struct QuickHACAbuseTests {
     }
 
     @Test func devicesAndAccountsAreCapped() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "device-\(UUID().uuidString)"
         try await app.makeApplication().test(.live) { client async throws in
@@ -102,7 +102,7 @@ struct QuickHACAbuseTests {
     /// The uuid is the device's only credential: it must be a UUID, and it is stored as an HMAC
     /// under a server secret; a device stored under the old plain SHA-256 is moved on first use.
     @Test func uuidsAreUUIDsStoredAsKeyedHashes() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = UUID().uuidString, legacyUUID = "quickhac-\(UUID().uuidString)"
         _ = try await app.database.pool.write { db in

@@ -21,7 +21,7 @@ struct QuickHACTests {
     }
 
     @Test func everyMethodAnswersItsStatusValues() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "device-\(UUID().uuidString)"
         let token = String(repeating: "0f", count: 32)
@@ -90,7 +90,7 @@ struct QuickHACTests {
     }
 
     @Test func theUUIDIsNeverStoredAsIs() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "secret-device-\(UUID().uuidString)"
         try await app.makeApplication().test(.live) { client async throws in

@@ -22,7 +22,7 @@ struct RetentionTests {
     }
 
     @Test func quickHACDevicesExpireWithTheirAccounts() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = try #require(app.clock as? ManualClock)
         let idle = "idle-\(UUID().uuidString)", following = "following-\(UUID().uuidString)", faithful = "faithful-\(UUID().uuidString)"
@@ -58,7 +58,7 @@ struct RetentionTests {
     }
 
     @Test func oldNotificationsAndUnpolledSnapshotsAreDeleted() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = try #require(app.clock as? ManualClock)
         let uuid = "device-\(UUID().uuidString)"

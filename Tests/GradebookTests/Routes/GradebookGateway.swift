@@ -5,7 +5,9 @@ import Foundation
 import GRDB
 import GatewayCore
 import Gradebook
+import GradebookSimulator
 import HTTPClient
+import Hummingbird
 import HummingbirdTesting
 import Jobs
 import Logging
@@ -37,15 +39,18 @@ struct GradebookGateway: AuthenticatedTestWorld {
 
     static func make(
         _ backend: TestBackend = .sqlite, timeoutSeconds: Int = 10, cacheSeconds: Int = 0, additionalCAFile: String? = nil,
-        maxFileBytes: Int = 10 << 20
+        maxFileBytes: Int = 10 << 20, logger: Logger? = nil
     ) async throws -> GradebookGateway {
         let (transactions, opened, cleanUp) = try await backend.database(
             "gradebook-routes", sqlite: [AuthSchema.self, JobsSchema.self, GradebookSchema.self],
             postgres: [AuthSchema.self, JobsSchema.self, GradebookSchema.self]
         )
         let clock = ManualClock(Date())
-        var logger = Logger(label: "gradebook-tests")
-        logger.logLevel = .critical
+        let logger = logger ?? {
+            var logger = Logger(label: "gradebook-tests")
+            logger.logLevel = .critical
+            return logger
+        }()
         let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("gradebook-vault-\(UUID().uuidString).key").path
         let vault = try VaultKeyProvider(source: .file(VaultKeyFile(path: keyFile)))
         let stores: GradebookStores, jobStores: JobsStores
@@ -56,7 +61,7 @@ struct GradebookGateway: AuthenticatedTestWorld {
         var jobConfiguration = JobsConfiguration()
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
-        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
+        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, logger: logger)
         let module = GradebookModule.live(
             transactions: transactions, stores: stores, vault: vault, jobs: jobs.enqueuer, clock: clock,
             settings: GradebookModule.Settings(
@@ -71,5 +76,28 @@ struct GradebookGateway: AuthenticatedTestWorld {
             router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
             cleanUpBody: { await cleanUp(); try? FileManager.default.removeItem(atPath: keyFile) }
         )
+    }
+}
+
+extension GradebookGateway {
+    /// Runs `body` with the gradebook simulator serving `data` in this process, at `/<prefix>/` on
+    /// a live loopback port, and a gateway (made by `make`) with the source `source` gives for the
+    /// simulator's records URL; `body` gets the gateway and a client of the simulator itself.
+    static func withSimulator(
+        _ data: SimulatorData = .demo, prefix: String = "cgi-bin",
+        make: @Sendable @escaping () async throws -> GradebookGateway = { try await GradebookGateway.make() },
+        source: @Sendable @escaping (URL) -> GradebookSource,
+        _ body: @Sendable @escaping (GradebookGateway, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let router = Router()
+        GradebookSimulator(data: data, adminToken: nil).register(on: router, prefix: prefix)
+        let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await upstream.test(.live) { simulator in
+            guard let port = simulator.port else { throw BuiltProducts.Missing(description: "the simulator has no port") }
+            let gateway = try await make()
+            defer { gateway.cleanUp() }
+            _ = try await gateway.module.sources.put(source(URL(string: "http://127.0.0.1:\(port)/\(prefix)/grades.json")!))
+            try await body(gateway, simulator)
+        }
     }
 }
