@@ -22,7 +22,7 @@ public enum TestAuth {
 
     public static func module(
         transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, clock: any GatewayClock,
-        loginThrottle: LoginThrottle.Limits = .init(), revocations: [any CredentialRevocation] = [],
+        loginThrottle: LoginThrottle.Limits = .init(), signUpsPerHour: Int = 30, revocations: [any CredentialRevocation] = [],
         hasher: PasswordHasher? = nil, logger: Logger? = nil
     ) throws -> AuthModule {
         let logger = logger ?? {
@@ -38,7 +38,7 @@ public enum TestAuth {
         return try AuthModule.live(
             transactions: transactions, store: accounts, signInLedger: ledger,
             hasher: hasher ?? cheapHasher(), clock: clock,
-            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: 30), revocations: revocations,
+            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: signUpsPerHour), revocations: revocations,
             logger: logger
         )
     }
