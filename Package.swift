@@ -310,13 +310,17 @@ let package = Package(
             path: "Tests/AuthTestSupport",
             swiftSettings: swiftSettings
         ),
-        // The gradebook simulator as a child process over HTTPS, for the suites that run Gradebook
-        // (alone, or in the whole application) against a real upstream.
+        // Gradebook's real module on a scratch database, and the gradebook simulator in this process
+        // or as a child process over HTTPS: for the suites that run Gradebook (alone, under a
+        // module that consumes it, or in the whole application) against a real upstream.
         .target(
             name: "GradebookTestSupport",
             dependencies: [
-                "HTTPClient", "TestSupport",
+                "Gradebook", "GradebookSimulator", "GatewayCore", "HTTPClient", "Jobs", "Storage", "TestSupport", "SQLiteStores", "PostgresStores",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/GradebookTestSupport",
             swiftSettings: swiftSettings
@@ -415,12 +419,13 @@ let package = Package(
             name: "PushTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores",
-                "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Jobs", "Storage", "TestSupport",
+                "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "GradebookTestSupport", "HTTPClient", "Jobs", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             exclude: ["Fixtures"],

@@ -51,3 +51,14 @@ extension TestClientProtocol {
                                  body: ByteBuffer(string: "List-Unsubscribe=One-Click")) { $0.status }
     }
 }
+
+extension TestClientProtocol {
+    /// A QuickHAC call (`/ios/...`): a form POST of `form` to `path`, and its status and JSON answer.
+    public func quickHAC(_ path: String, _ form: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await execute(
+            uri: path, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: form)
+        ) { response in
+            (response.status, (try? JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]) ?? [:])
+        }
+    }
+}

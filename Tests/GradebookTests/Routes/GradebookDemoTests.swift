@@ -3,6 +3,7 @@ import AuthTestSupport
 import Foundation
 import GatewayCore
 import Gradebook
+import GradebookTestSupport
 import HTTPTypes
 import HummingbirdTesting
 import Logging
@@ -31,7 +32,7 @@ struct GradebookDemoTests {
     ) async throws {
         try await GradebookGateway.withSimulator(
             prefix: "sim/gradebook", make: { try await GradebookGateway.make(cacheSeconds: 30, logger: logger) },
-            source: { GradebookSource(id: 1, name: "Gradebook simulator (demo)", baseURL: $0, pollIntervalSeconds: 300, maxConcurrency: 8, requestsPerMinute: 6000, development: true) },
+            source: { TestGradebook.demoSource($0) },
             body
         )
     }

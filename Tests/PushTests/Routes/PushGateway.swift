@@ -4,6 +4,8 @@ import Contracts
 import Foundation
 import GRDB
 import GatewayCore
+import Gradebook
+import GradebookTestSupport
 import HTTPClient
 import HummingbirdTesting
 import Jobs
@@ -23,7 +25,7 @@ import Testing
 /// ``Delivery`` relaxes it as the application's flags do), mail to the log or to an SMTP server,
 /// a job runtime whose workers are off (tests deliver with `push.deliver`, drain the queue, or
 /// run the pool); and fakes of what it consumes from Gradebook and Registration (nobody's
-/// gradebook accounts, no classes).
+/// gradebook accounts, no classes), or Gradebook's real module for QuickHAC (``withQuickHAC``).
 struct PushGateway: AuthenticatedTestWorld {
     let module: PushModule
     let auth: AuthService
@@ -53,12 +55,19 @@ struct PushGateway: AuthenticatedTestWorld {
         ]
     }
 
+    /// The Push module; with `gradebookSource`, Gradebook's real module on the same database
+    /// (``TestGradebook``) holds QuickHAC devices' accounts, the source stored as Gradebook's.
     static func make(
-        _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery()
+        _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery(),
+        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil
     ) async throws -> PushGateway {
-        let (transactions, opened, cleanUp) = try await backend.database(
-            "push-routes", sqlite: [AuthSchema.self, JobsSchema.self, PushSchema.self], postgres: [AuthSchema.self, JobsSchema.self, PushSchema.self]
-        )
+        var sqlite: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
+        var postgres: [any PostgresSchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
+        if gradebookSource != nil {
+            sqlite.append(GradebookSchema.self)
+            postgres.append(GradebookSchema.self)
+        }
+        let (transactions, opened, cleanUp) = try await backend.database("push-routes", sqlite: sqlite, postgres: postgres)
         let clock = ManualClock(Date())
         var logger = Logger(label: "push-tests")
         logger.logLevel = .critical
@@ -92,25 +101,45 @@ struct PushGateway: AuthenticatedTestWorld {
         } else {
             sender = LogEmailSender(logger: logger)
         }
+        var gradebook: (module: GradebookModule, vault: VaultKeyProvider, cleanUp: @Sendable () -> Void)?
+        if let gradebookSource {
+            gradebook = try TestGradebook.module(transactions: transactions, backend: opened, jobs: jobs, clock: clock, logger: logger)
+            _ = try await gradebook?.module.sources.put(gradebookSource)
+        }
+        let deviceAccounts: any DeviceGradebookAccounts = gradebook?.module.deviceAccounts ?? NoDeviceGradebookAccounts()
+        let ownedAccounts: any OwnedGradebookAccounts = gradebook?.module.accounts ?? NoOwnedGradebookAccounts()
         let module = try PushModule.live(
             transactions: transactions, stores: stores, jobs: jobs.enqueuer, channels: channels,
             mail: PushModule.Mail(
                 sender: sender,
                 composer: EmailComposer(from: try MailAddress(validating: "gateway@campus.example.edu"), publicURL: URL(string: "https://gateway.example.edu")!)
             ),
-            lanes: lanes, gradebookAccounts: NoDeviceGradebookAccounts(), ownedGradebookAccounts: NoOwnedGradebookAccounts(),
+            lanes: lanes, gradebookAccounts: deviceAccounts, ownedGradebookAccounts: ownedAccounts,
             classes: NoClasses(), clock: clock,
             settings: PushModule.Settings(
                 allowInsecureEndpoints: delivery.allowInsecureEndpoints, allowedDestinations: delivery.allowedDestinations,
                 quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
-                quickHACRequestsPerMinute: 60, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
+                quickHACRequestsPerMinute: quickHACRequestsPerMinute, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
             )
         )
         try module.register(in: jobs.registry)
         return PushGateway(
             module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
-            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
+            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
+            cleanUpBody: { [removeKey = gradebook?.cleanUp] in await cleanUp(); removeKey?() }
         )
+    }
+
+    /// Runs `body` with the Push module whose QuickHAC district 1 is the demo's gradebook
+    /// simulator, in this process on a live port, through Gradebook's real device accounts.
+    static func withQuickHAC(
+        quickHACRequestsPerMinute: Int = 60, _ body: @Sendable @escaping (PushGateway) async throws -> Void
+    ) async throws {
+        try await InProcessSimulator.with(prefix: "sim/gradebook") { gradesURL, _ in
+            let gateway = try await PushGateway.make(quickHACRequestsPerMinute: quickHACRequestsPerMinute, gradebookSource: TestGradebook.demoSource(gradesURL))
+            defer { gateway.cleanUp() }
+            try await body(gateway)
+        }
     }
 
     /// Runs every job due on the push queue now (deliveries, confirmation mails).
