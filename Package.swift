@@ -332,6 +332,21 @@ let package = Package(
             path: "Tests/AuthTestSupport",
             swiftSettings: swiftSettings
         ),
+        // Gradebook's real module on a scratch database, and the gradebook simulator in this process
+        // or as a child process over HTTPS: for the suites that run Gradebook (alone, under a
+        // module that consumes it, or in the whole application) against a real upstream.
+        .target(
+            name: "GradebookTestSupport",
+            dependencies: [
+                "Gradebook", "GradebookSimulator", "GatewayCore", "HTTPClient", "Jobs", "Storage", "TestSupport", "SQLiteStores", "PostgresStores",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/GradebookTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -411,7 +426,7 @@ let package = Package(
         .testTarget(
             name: "GradebookTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "AuthTestSupport",
+                "SQLiteStores", "PostgresStores", "AuthTestSupport", "GradebookTestSupport",
                 "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "Jobs", "HTTPClient", "GradebookSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -429,12 +444,13 @@ let package = Package(
             name: "PushTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores",
-                "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "HTTPClient", "Jobs", "Storage", "TestSupport",
+                "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "GradebookTestSupport", "HTTPClient", "Jobs", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             exclude: ["Fixtures"],
@@ -457,11 +473,14 @@ let package = Package(
                 "SQLiteStores", "PostgresStores", "AuthTestSupport",
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
                 "GatewayHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -471,16 +490,14 @@ let package = Package(
             dependencies: [
                 "SQLiteStores", "PostgresStores",
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "Web",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "GradebookTestSupport", "Web",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 "Push",
             ],
             swiftSettings: swiftSettings

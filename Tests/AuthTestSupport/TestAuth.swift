@@ -2,7 +2,7 @@ public import Auth
 public import Contracts
 import Foundation
 public import GatewayCore
-import Logging
+public import Logging
 import PostgresStores
 import SQLiteStores
 public import Storage
@@ -11,14 +11,25 @@ public import TestSupport
 /// Auth's real module on a test's scratch database, for the suites of modules whose rows are
 /// accounts (Registration's students, Scheduling's schedules, Gradebook's stored accounts):
 /// the account store and sign-in ledger of the database's backend, cheap password hashing (the
-/// real parameters are checked in Auth's own tests), and the revocations the test wires in.
+/// real parameters are checked in Auth's own tests) unless the test passes a hasher, and the
+/// revocations the test wires in.
 public enum TestAuth {
+    /// Cheap password hashing (the real parameters are checked in Auth's own tests), on 2 threads
+    /// with at most `maxPending` hashes waiting.
+    public static func cheapHasher(maxPending: Int = 1024) -> PasswordHasher {
+        PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2, maxPending: maxPending)
+    }
+
     public static func module(
         transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, clock: any GatewayClock,
-        loginThrottle: LoginThrottle.Limits = .init(), revocations: [any CredentialRevocation] = []
+        loginThrottle: LoginThrottle.Limits = .init(), signUpsPerHour: Int = 30, revocations: [any CredentialRevocation] = [],
+        hasher: PasswordHasher? = nil, logger: Logger? = nil
     ) throws -> AuthModule {
-        var logger = Logger(label: "test-auth")
-        logger.logLevel = .critical
+        let logger = logger ?? {
+            var logger = Logger(label: "test-auth")
+            logger.logLevel = .critical
+            return logger
+        }()
         let accounts: any AccountStoring, ledger: any SignInLedgerStoring
         switch backend {
         case .sqlite: accounts = SQLiteAccountStore(); ledger = SQLiteSignInLedgerStore()
@@ -26,8 +37,8 @@ public enum TestAuth {
         }
         return try AuthModule.live(
             transactions: transactions, store: accounts, signInLedger: ledger,
-            hasher: PasswordHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), threads: 2), clock: clock,
-            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: 30), revocations: revocations,
+            hasher: hasher ?? cheapHasher(), clock: clock,
+            settings: AuthModule.Settings(tokens: .init(), loginThrottle: loginThrottle, signUpsPerHour: signUpsPerHour), revocations: revocations,
             logger: logger
         )
     }

@@ -1,6 +1,6 @@
 import Contracts
-import PostgresStores
-import SQLiteStores
+@testable import PostgresStores
+@testable import SQLiteStores
 import TestSupport
 import Foundation
 import GRDB

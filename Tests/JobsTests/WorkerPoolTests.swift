@@ -1,5 +1,5 @@
 import Contracts
-import PostgresStores
+@testable import PostgresStores
 @testable import SQLiteStores
 import TestSupport
 import Storage

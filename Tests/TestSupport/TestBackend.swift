@@ -1,3 +1,4 @@
+import Logging
 public import Storage
 
 /// The backend a module's HTTP suite runs on: each test takes one as an argument and runs on
@@ -27,5 +28,24 @@ public enum TestBackend: String, CaseIterable, CustomStringConvertible, Sendable
     public enum OpenedBackend: Sendable {
         case sqlite(GatewayDatabase)
         case postgres(GatewayPostgres)
+    }
+}
+
+extension TestBackend.OpenedBackend {
+    /// Connections of their own to this same database, as a second instance of the application
+    /// would open them (its own pool, the same rows), and how to close them. The database is
+    /// already migrated; on SQLite `sqlite` lists the schema modules the file was opened with.
+    public func secondInstance(sqlite: [any SchemaModule.Type]) throws -> (transactions: any TransactionRunner, backend: Self, close: @Sendable () async -> Void) {
+        switch self {
+        case .sqlite(let database):
+            let second = try GatewayDatabase(path: database.path, modules: sqlite)
+            return (second, .sqlite(second), {})
+        case .postgres(let database):
+            var logger = Logger(label: "test-postgres-second")
+            logger.logLevel = .critical
+            let second = GatewayPostgres(settings: database.settings, connections: 3, logger: logger)
+            second.start()
+            return (second, .postgres(second), { await second.shutdown() })
+        }
     }
 }

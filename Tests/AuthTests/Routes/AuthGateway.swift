@@ -17,12 +17,34 @@ struct AuthGateway: AuthenticatedTestWorld {
 
     var auth: AuthService { module.service }
 
-    static func make(_ backend: TestBackend = .sqlite, loginThrottle: LoginThrottle.Limits = .init()) async throws -> AuthGateway {
+    static func make(
+        _ backend: TestBackend = .sqlite, loginThrottle: LoginThrottle.Limits = .init(), signUpsPerHour: Int = 30
+    ) async throws -> AuthGateway {
         let (transactions, opened, cleanUp) = try await backend.database("auth-routes", sqlite: [AuthSchema.self], postgres: [AuthSchema.self])
         let clock = ManualClock(Date())
-        let module = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, loginThrottle: loginThrottle)
-        return AuthGateway(
-            module: module, backend: opened, clock: clock, router: ModuleRouter(module, authenticator: TokenAuthenticator(service: module.service)),
+        return try AuthGateway(transactions: transactions, backend: opened, clock: clock, loginThrottle: loginThrottle, signUpsPerHour: signUpsPerHour, cleanUp: cleanUp)
+    }
+
+    /// A second instance of Auth on this gateway's database, with connections of its own (as a
+    /// second instance of the application would have) and the same clock.
+    func secondInstance(loginThrottle: LoginThrottle.Limits = .init(), signUpsPerHour: Int = 30) throws -> AuthGateway {
+        let (transactions, opened, close) = try backend.secondInstance(sqlite: [AuthSchema.self])
+        return try AuthGateway(
+            transactions: transactions, backend: opened, clock: clock, loginThrottle: loginThrottle, signUpsPerHour: signUpsPerHour, cleanUp: close
+        )
+    }
+}
+
+extension AuthGateway {
+    fileprivate init(
+        transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, clock: ManualClock, loginThrottle: LoginThrottle.Limits,
+        signUpsPerHour: Int, cleanUp: @escaping @Sendable () async -> Void
+    ) throws {
+        let module = try TestAuth.module(
+            transactions: transactions, backend: backend, clock: clock, loginThrottle: loginThrottle, signUpsPerHour: signUpsPerHour
+        )
+        self.init(
+            module: module, backend: backend, clock: clock, router: ModuleRouter(module, authenticator: TokenAuthenticator(service: module.service)),
             cleanUpBody: cleanUp
         )
     }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import GradebookTestSupport
 import GatewayApp
 import GRDB
 import Jobs

@@ -87,7 +87,7 @@ final class PushFaultPeers: @unchecked Sendable {
                 let mailed = await eventually(seconds: 20) { [smtp] in !smtp.messages().isEmpty }
                 #expect(mailed, "the confirmation mail came through the healthy SMTP link")
                 let message = try #require(smtp.messages().first)
-                let code = try EmailDeviceTests.code(in: message)
+                let code = try message.confirmationCode()
                 let confirmed = try await client.json(.post, "/v1/me/devices/\(id)/confirm", body: #"{"code": "\#(code)"}"#, token: token)
                 #expect(confirmed.status == 200, "\(confirmed.object)")
             }

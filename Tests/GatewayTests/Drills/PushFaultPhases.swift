@@ -1,4 +1,5 @@
 import Foundation
+import GradebookTestSupport
 import GatewayApp
 import GatewayCore
 import HTTPTypes
@@ -24,7 +25,7 @@ struct FaultDrillProber: Sendable {
         let started = ContinuousClock.now
         let request = OutboundRequest(
             method: .get, url: URL(string: base + path)!,
-            basicCredentials: basic ? BasicCredentials(username: "test", password: GradebookUpstreamTests.password) : nil
+            basicCredentials: basic ? BasicCredentials(username: "test", password: UpstreamSimulator.password) : nil
         )
         let status = (try? await client.execute(request))?.status ?? -1
         let elapsed = ContinuousClock.now - started

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A wrong campus sign-in setting stops `gateway serve` with a message that names it, and the

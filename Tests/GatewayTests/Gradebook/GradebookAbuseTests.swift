@@ -104,11 +104,11 @@ struct GradebookAbuseTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "device-\(UUID().uuidString)"
         try await app.makeApplication().test(.live) { client async throws in
-            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
+            #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
             let before = try await Self.upstreamRequests(client)
             var codes: [Int] = []
             for n in 0..<12 {
-                let (status, body) = try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=jdoe&pass=guess-\(n)&district=1")
+                let (status, body) = try await client.quickHAC("/ios/account_add", "uuid=\(uuid)&user=jdoe&pass=guess-\(n)&district=1")
                 codes.append(status == .tooManyRequests ? 429 : (body["lastError"] as? Int ?? -1))
             }
             #expect(codes.prefix(5).allSatisfy { $0 == 7 }, "\(codes): refused by the upstream")

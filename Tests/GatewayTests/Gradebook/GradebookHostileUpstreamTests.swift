@@ -1,5 +1,6 @@
 import Foundation
 import GradebookSimulator
+import GradebookTestSupport
 import HTTPClient
 import HTTPTypes
 import HummingbirdTesting
@@ -13,14 +14,14 @@ import Testing
 @Suite("Gradebook proxy against a hostile upstream", .serialized)
 struct GradebookHostileUpstreamTests {
     @Test func upstreamHTMLIsNeverServedAsHTML() async throws {
-        let rig = try await GradebookUpstreamTests.Rig()
+        let rig = try await GatewayUpstreamRig()
         defer { rig.stop() }
         try await rig.fault(#"{"mode": "html"}"#)
         let direct = try await rig.upstream("/grades.json?record=sections")
         #expect(direct.headers.values(for: "Content-Type").first?.hasPrefix("text/html") == true, "the fault is in place")
         try await rig.gateway.withLiveServer { client in
             for (path, type) in [("/gradebook/7/grades.json?record=sections", "application/json"), ("/gradebook/7/auth.txt", "text/plain")] {
-                let reply = try await client.execute(uri: path, method: .get, headers: GradebookUpstreamTests.basic("test")) { $0 }
+                let reply = try await client.execute(uri: path, method: .get, headers: UpstreamSimulator.basic("test")) { $0 }
                 // Records that aren't JSON are an upstream failure; the probe's bytes pass
                 // through. Either way the page is not served as a page.
                 let body = String(buffer: reply.body)

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import GradebookTestSupport
 import GatewayApp
 import GatewayCore
 import HTTPClient
@@ -84,7 +85,7 @@ struct UpstreamFaultDrillSlowTests {
     @Test func healthAndCatalogKeepTheirP99WhileTheUpstreamMisbehaves() async throws {
         let peers = try PushFaultPeers()
         defer { peers.stop() }
-        let rig = try await GradebookUpstreamTests.Rig(timeoutSeconds: 2) { peers.configure(&$0) }
+        let rig = try await GatewayUpstreamRig(timeoutSeconds: 2) { peers.configure(&$0) }
         let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(300))
         defer { hanging.stop() }
         defer { rig.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import GradebookTestSupport
 import GRDB
 import Gradebook
 import Synchronization

@@ -81,7 +81,7 @@ struct OwnerAccessTests {
             let alert = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId":\#(fullClass)}"#, token: owner)
             let device = try await client.json(.post, "/v1/me/devices", body: #"{"channel":"log","name":"mine"}"#, token: owner)
             let account = try await client.json(
-                .post, "/v1/me/gradebook-accounts", body: #"{"sourceId":1,"username":"jdoe","password":"\#(GradebookDemoTests.password)"}"#, token: owner
+                .post, "/v1/me/gradebook-accounts", body: #"{"sourceId":1,"username":"jdoe","password":"\#(DemoGateway.password)"}"#, token: owner
             )
             func id(_ reply: HTTPReply) throws -> String {
                 let object = (reply.object["device"] as? [String: Any]) ?? reply.object

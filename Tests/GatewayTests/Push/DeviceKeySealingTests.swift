@@ -40,10 +40,10 @@ struct DeviceKeySealingTests {
             let secret = try #require(webhook.object["webhookSecret"] as? String)
             let webPush = try await client.json(
                 .post, "/v1/me/devices",
-                body: #"{"channel": "webpush", "endpoint": "https://push.example.net/sub/1", "p256dh": "\#(UserEndpointTests.p256dh)", "auth": "\#(UserEndpointTests.auth)"}"#,
+                body: #"{"channel": "webpush", "endpoint": "https://push.example.net/sub/1", "p256dh": "\#(PushTestValues.p256dh)", "auth": "\#(PushTestValues.auth)"}"#,
                 token: ada
             )
-            ids.set((try UserEndpointTests.deviceID(webhook), try UserEndpointTests.deviceID(webPush), secret))
+            ids.set((try PushTestValues.deviceID(webhook), try PushTestValues.deviceID(webPush), secret))
         }
         let secret = try #require(WebhookSecret(displayValue: ids.value.secret))
         let rows = try await gateway.app.database.pool.read { db in
@@ -55,11 +55,11 @@ struct DeviceKeySealingTests {
             let sealed: String = try #require(row["sealed_keys"])
             #expect(sealed.hasPrefix("v1."))
             let text = row.description
-            #expect(!text.contains(UserEndpointTests.auth) && !text.contains(UserEndpointTests.p256dh) && !text.contains(secret.bytes.base64EncodedString()))
+            #expect(!text.contains(PushTestValues.auth) && !text.contains(PushTestValues.p256dh) && !text.contains(secret.bytes.base64EncodedString()))
         }
         let files = try Self.databaseBytes(gateway)
         #expect(files.firstRange(of: secret.bytes) == nil, "the secret's bytes are nowhere in the database files")
-        #expect(files.firstRange(of: Data(UserEndpointTests.auth.utf8)) == nil && files.firstRange(of: Data(UserEndpointTests.p256dh.utf8)) == nil)
+        #expect(files.firstRange(of: Data(PushTestValues.auth.utf8)) == nil && files.firstRange(of: Data(PushTestValues.p256dh.utf8)) == nil)
 
         // Deliveries sign with the secret the student was shown.
         try await Self.sendTestAndVerify(gateway, token: ada, device: ids.value.webhook, receiver: receiver, secret: secret.bytes)
@@ -114,7 +114,7 @@ struct DeviceKeySealingTests {
                         INSERT INTO push_devices (account_id, channel, name, endpoint, p256dh, auth_secret, created_at, registered_at)
                         VALUES (1, 'webpush', 'old browser', 'https://push.example.net/sub/2', ?, ?, ?, ?)
                         """,
-                    arguments: [UserEndpointTests.p256dh, UserEndpointTests.auth, Date(), Date()]
+                    arguments: [PushTestValues.p256dh, PushTestValues.auth, Date(), Date()]
                 )
             }
         }
@@ -129,13 +129,13 @@ struct DeviceKeySealingTests {
         var files = Data()
         for suffix in ["", "-wal"] { files.append((try? Data(contentsOf: URL(fileURLWithPath: configuration.databasePath + suffix))) ?? Data()) }
         #expect(files.firstRange(of: secret.bytes) == nil, "the clear secret's bytes are zeroed, not left in free space")
-        #expect(files.firstRange(of: Data(UserEndpointTests.auth.utf8)) == nil)
+        #expect(files.firstRange(of: Data(PushTestValues.auth.utf8)) == nil)
 
         // It still works: a signed delivery with the old secret, through the real channel.
         let devices = try await app.modules.push.devices.devices(accountID: 1)
         #expect(devices.map(\.channel) == [.webhook, .webpush])
         #expect(devices.first?.address == .webhook(url: URL(string: receiver.url())!, secret: secret.bytes))
-        #expect(devices.last?.address == .webPush(endpoint: URL(string: "https://push.example.net/sub/2")!, p256dh: UserEndpointTests.p256dh, auth: UserEndpointTests.auth))
+        #expect(devices.last?.address == .webPush(endpoint: URL(string: "https://push.example.net/sub/2")!, p256dh: PushTestValues.p256dh, auth: PushTestValues.auth))
         let note = OutgoingNotification(id: "after-upgrade", category: "grade.new", title: "New grade", body: "A")
         #expect(try await app.modules.push.push.notify(deviceID: devices[0].id, uniqueKey: "after-upgrade", note))
         _ = try await app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
@@ -251,7 +251,7 @@ struct DeviceKeySealingTests {
             id: request.headers["webhook-id"] ?? "", timestamp: request.headers["webhook-timestamp"] ?? "", body: request.body,
             signatures: request.headers["webhook-signature"] ?? "", secret: secret, now: gateway.clock.now()
         )
-        let devices = try await gateway.app.modules.push.devices.devices(accountID: try await UserEndpointTests.accountID(gateway, "ada"))
+        let devices = try await gateway.app.modules.push.devices.devices(accountID: try #require(try await gateway.accountID("ada")))
         #expect(devices.first { $0.id == Int64(device) }?.lastSuccessAt != nil)
     }
 }

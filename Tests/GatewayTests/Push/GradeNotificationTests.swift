@@ -28,9 +28,9 @@ struct GradeNotificationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "device-\(UUID().uuidString)"
         try await app.makeApplication().test(.live) { client async throws in
-            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
-            #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
-            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
+            #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
+            #expect(try await client.quickHAC("/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
+            #expect(try await client.quickHAC("/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
 
             // The first poll records the baseline and notifies nobody.
             #expect(try await GradeNotifications.enqueuePollsNow(app) == 1)
@@ -67,9 +67,9 @@ struct GradeNotificationTests {
         let token = try await app.modules.auth.service.issueToken(username: "root", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         let simulator: HTTPFields = [.authorization: "Bearer sim-admin-token-for-tests", .contentType: "application/json"]
         try await app.makeApplication().test(.live) { client async throws in
-            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
-            #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
-            #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
+            #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
+            #expect(try await client.quickHAC("/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
+            #expect(try await client.quickHAC("/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
             let requests: @Sendable () async throws -> Int = {
                 try await client.execute(uri: "/sim/gradebook/_admin/requests", method: .get, headers: simulator) { response in
                     let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
@@ -123,9 +123,9 @@ struct GradeNotificationTests {
         try await app.makeApplication().test(.live) { client async throws in
             for index in 0..<20 {
                 let uuid = "device-\(index)-\(UUID().uuidString)"
-                #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
-                #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
-                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
+                #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
+                #expect(try await client.quickHAC("/ios/account_add", "uuid=\(uuid)&user=test&pass=gradebook-test-1&district=1").0 == .ok)
+                #expect(try await client.quickHAC("/ios/student_add", "uuid=\(uuid)&user=test&id=jdoe").0 == .ok)
             }
         }
         // The demo's source 1 polls every 300 s; the scheduler ticks every 60 s.

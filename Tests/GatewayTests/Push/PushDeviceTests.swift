@@ -86,7 +86,7 @@ struct PushDeviceTests {
 @Suite("Web Push key")
 struct VAPIDKeyRouteTests {
     @Test(arguments: GatewayBackend.all) func browsersGetTheKeyOnlyWhereWebPushIsConfigured(_ backend: GatewayBackend) async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await app.makeApplication().test(.router) { client async throws in
             let reply = try await client.json(.get, "/v1/push/vapid-public-key")

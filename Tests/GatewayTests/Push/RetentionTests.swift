@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import GatewayApp
 import GatewayCore
 import GRDB
@@ -22,17 +23,17 @@ struct RetentionTests {
     }
 
     @Test func quickHACDevicesExpireWithTheirAccounts() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = try #require(app.clock as? ManualClock)
         let idle = "idle-\(UUID().uuidString)", following = "following-\(UUID().uuidString)", faithful = "faithful-\(UUID().uuidString)"
         try await app.makeApplication().test(.live) { client async throws in
             for uuid in [idle, following, faithful] {
-                #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
+                #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
             }
             for uuid in [following, faithful] {
-                #expect(try await QuickHACTests.post(client, "/ios/account_add", "uuid=\(uuid)&user=jdoe&pass=gradebook-test-1&district=1").0 == .ok)
-                #expect(try await QuickHACTests.post(client, "/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe").0 == .ok)
+                #expect(try await client.quickHAC("/ios/account_add", "uuid=\(uuid)&user=jdoe&pass=gradebook-test-1&district=1").0 == .ok)
+                #expect(try await client.quickHAC("/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe").0 == .ok)
             }
         }
         let retention = PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, clock: clock)
@@ -46,7 +47,7 @@ struct RetentionTests {
         for _ in 0..<6 {
             clock.advance(by: 30 * 24 * 3600)
             try await app.makeApplication().test(.router) { client async throws in
-                #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(faithful)").1["status"] as? Int == 0)
+                #expect(try await client.quickHAC("/ios/register", "uuid=\(faithful)").1["status"] as? Int == 0)
             }
         }
         // The device unseen for 180 days is gone (the hourly `push.prune` of the running
@@ -58,12 +59,12 @@ struct RetentionTests {
     }
 
     @Test func oldNotificationsAndUnpolledSnapshotsAreDeleted() async throws {
-        let (app, directory) = try GradebookDemoTests.gateway()
+        let (app, directory) = try DemoGateway.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = try #require(app.clock as? ManualClock)
         let uuid = "device-\(UUID().uuidString)"
         try await app.makeApplication().test(.router) { client async throws in
-            #expect(try await QuickHACTests.post(client, "/ios/register", "uuid=\(uuid)").0 == .ok)
+            #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
         }
         _ = try await app.modules.gradebook.sources.create(GradebookSource(id: 9, name: "Elsewhere", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
         let now = clock.now()

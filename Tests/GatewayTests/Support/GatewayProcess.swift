@@ -6,15 +6,7 @@ import FoundationNetworking
 
 /// Runs the real `gateway` executable built next to the test bundle.
 enum GatewayBinary {
-    static var url: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("gateway")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("gateway")
-    }
+    static var url: URL { BuiltProducts.url("gateway") }
 
     struct Outcome {
         let status: Int32
@@ -52,18 +44,6 @@ enum GatewayBinary {
             stderr: String(decoding: stderrData, as: UTF8.self)
         )
     }
-}
-
-/// Kills a child process that outlives its time limit.
-final class Watchdog: @unchecked Sendable {
-    private let item: DispatchWorkItem
-
-    init(_ process: TestProcess, seconds: TimeInterval) {
-        item = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
-    }
-
-    func cancel() { item.cancel() }
 }
 
 /// A `gateway serve` child process on a loopback port.

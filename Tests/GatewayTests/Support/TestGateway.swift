@@ -62,5 +62,10 @@ struct TestGateway {
         let issued = try await app.modules.auth.service.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil)
         return issued.token
     }
-}
 
+    /// The account id of `username` (nil if there is none).
+    func accountID(_ username: String) async throws -> Int64? {
+        let auth = app.modules.auth.service
+        return try await auth.transactions.read { db in try auth.store.find(username: username, in: db)?.id }
+    }
+}

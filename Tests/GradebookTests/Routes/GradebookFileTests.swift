@@ -42,17 +42,10 @@ struct GradebookFileTests {
     static func withRig(
         maxFileBytes: Int = 10 << 20, _ body: @Sendable @escaping (GradebookGateway, any TestClientProtocol) async throws -> Void
     ) async throws {
-        let router = Router()
-        GradebookSimulator(data: data(), adminToken: nil).register(on: router, prefix: "cgi-bin")
-        let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await upstream.test(.live) { simulator in
-            let port = try #require(simulator.port)
-            let gateway = try await GradebookGateway.make(maxFileBytes: maxFileBytes)
-            defer { gateway.cleanUp() }
-            _ = try await gateway.module.sources.put(GradebookSource(
-                id: 3, name: "Simulator", baseURL: URL(string: "http://127.0.0.1:\(port)/cgi-bin/grades.json")!,
-                requestsPerMinute: 60_000, development: true
-            ))
+        try await GradebookGateway.withSimulator(
+            data(), make: { try await GradebookGateway.make(maxFileBytes: maxFileBytes) },
+            source: { GradebookSource(id: 3, name: "Simulator", baseURL: $0, requestsPerMinute: 60_000, development: true) }
+        ) { gateway, _ in
             try await gateway.withRouter { client in try await body(gateway, client) }
         }
     }

@@ -5,6 +5,8 @@ import Foundation
 import GRDB
 import GatewayCore
 import Gradebook
+import GradebookSimulator
+import GradebookTestSupport
 import HTTPClient
 import HummingbirdTesting
 import Jobs
@@ -30,46 +32,56 @@ struct GradebookGateway: AuthenticatedTestWorld {
     let router: ModuleRouter<GradebookModule>
     let cleanUpBody: @Sendable () async -> Void
 
-    /// Development sources may use loopback and private networks, as in the application.
-    static let developmentDestinations: DestinationAllowList = [
-        "127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",
-    ]
-
     static func make(
         _ backend: TestBackend = .sqlite, timeoutSeconds: Int = 10, cacheSeconds: Int = 0, additionalCAFile: String? = nil,
-        maxFileBytes: Int = 10 << 20
+        maxFileBytes: Int = 10 << 20, logger: Logger? = nil
     ) async throws -> GradebookGateway {
         let (transactions, opened, cleanUp) = try await backend.database(
             "gradebook-routes", sqlite: [AuthSchema.self, JobsSchema.self, GradebookSchema.self],
             postgres: [AuthSchema.self, JobsSchema.self, GradebookSchema.self]
         )
         let clock = ManualClock(Date())
-        var logger = Logger(label: "gradebook-tests")
-        logger.logLevel = .critical
-        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("gradebook-vault-\(UUID().uuidString).key").path
-        let vault = try VaultKeyProvider(source: .file(VaultKeyFile(path: keyFile)))
-        let stores: GradebookStores, jobStores: JobsStores
-        switch opened {
-        case .sqlite(let database): stores = .sqlite(); jobStores = .sqlite(database: database)
-        case .postgres(let database): stores = .postgres(); jobStores = .postgres(database: database)
+        let logger = logger ?? {
+            var logger = Logger(label: "gradebook-tests")
+            logger.logLevel = .critical
+            return logger
+        }()
+        let jobStores: JobsStores = switch opened {
+        case .sqlite(let database): .sqlite(database: database)
+        case .postgres(let database): .postgres(database: database)
         }
         var jobConfiguration = JobsConfiguration()
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
-        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
-        let module = GradebookModule.live(
-            transactions: transactions, stores: stores, vault: vault, jobs: jobs.enqueuer, clock: clock,
-            settings: GradebookModule.Settings(
-                timeoutSeconds: timeoutSeconds, cacheSeconds: cacheSeconds, additionalCAFile: additionalCAFile, maxFileBytes: maxFileBytes,
-                developmentDestinations: developmentDestinations
-            ),
-            logger: logger
+        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, logger: logger)
+        let (module, vault, removeKey) = try TestGradebook.module(
+            transactions: transactions, backend: opened, jobs: jobs, clock: clock, timeoutSeconds: timeoutSeconds, cacheSeconds: cacheSeconds,
+            additionalCAFile: additionalCAFile, maxFileBytes: maxFileBytes, logger: logger
         )
-        try module.register(in: jobs.registry)
         return GradebookGateway(
             module: module, auth: auth.service, jobs: jobs, vault: vault, transactions: transactions, backend: opened, clock: clock,
             router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
-            cleanUpBody: { await cleanUp(); try? FileManager.default.removeItem(atPath: keyFile) }
+            cleanUpBody: { await cleanUp(); removeKey() }
         )
+    }
+}
+
+extension GradebookGateway {
+    /// Runs `body` with the gradebook simulator serving `data` in this process, at `/<prefix>/` on
+    /// a live loopback port (``InProcessSimulator``), and a gateway (made by `make`) with the
+    /// source `source` gives for the simulator's records URL; `body` gets the gateway and a client
+    /// of the simulator itself.
+    static func withSimulator(
+        _ data: SimulatorData = .demo, prefix: String = "cgi-bin",
+        make: @Sendable @escaping () async throws -> GradebookGateway = { try await GradebookGateway.make() },
+        source: @Sendable @escaping (URL) -> GradebookSource,
+        _ body: @Sendable @escaping (GradebookGateway, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await InProcessSimulator.with(data, prefix: prefix) { gradesURL, simulator in
+            let gateway = try await make()
+            defer { gateway.cleanUp() }
+            _ = try await gateway.module.sources.put(source(gradesURL))
+            try await body(gateway, simulator)
+        }
     }
 }

@@ -4,6 +4,8 @@ import Contracts
 import Foundation
 import GRDB
 import GatewayCore
+import Gradebook
+import GradebookTestSupport
 import HTTPClient
 import HummingbirdTesting
 import Jobs
@@ -14,13 +16,16 @@ import Push
 import SQLiteStores
 import Storage
 import TestSupport
+import Testing
 
 /// The Push module alone on a router, as its device and preference suites need it: on a fresh
 /// database of either backend with its own tables, Auth's accounts (whose devices they are) and
 /// the jobs table its outbox enqueues into; Auth's real service as the authenticator; the log and
-/// webhook channels (the webhook's client reaches public addresses only, as in production), mail
-/// to the log, a job runtime whose workers are off (tests deliver with `push.deliver`); and fakes
-/// of what it consumes from Gradebook and Registration (nobody's gradebook accounts, no classes).
+/// webhook channels (the webhook's client reaches public addresses only, as in production, unless
+/// ``Delivery`` relaxes it as the application's flags do), mail to the log or to an SMTP server,
+/// a job runtime whose workers are off (tests deliver with `push.deliver`, drain the queue, or
+/// run the pool); and fakes of what it consumes from Gradebook and Registration (nobody's
+/// gradebook accounts, no classes), or Gradebook's real module for QuickHAC (``withQuickHAC``).
 struct PushGateway: AuthenticatedTestWorld {
     let module: PushModule
     let auth: AuthService
@@ -33,10 +38,36 @@ struct PushGateway: AuthenticatedTestWorld {
 
     var push: PushService { module.push }
 
-    static func make(_ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap) async throws -> PushGateway {
-        let (transactions, opened, cleanUp) = try await backend.database(
-            "push-routes", sqlite: [AuthSchema.self, JobsSchema.self, PushSchema.self], postgres: [AuthSchema.self, JobsSchema.self, PushSchema.self]
-        )
+    /// How deliveries leave, as the application's flags set them (`--allow-insecure-push-endpoints`,
+    /// `--push-allowed-destinations`, `GATEWAY_SMTP_URL` with `GATEWAY_PUBLIC_URL`).
+    struct Delivery {
+        /// The demo's relaxation: loopback and private networks reachable, plain http allowed.
+        var allowInsecureEndpoints = false
+        /// The operator's allow-list of internal receivers (https still required).
+        var allowedDestinations: DestinationAllowList = .none
+        /// Mail over SMTP to this server (as `gateway`, with `smtpPassword`); the log otherwise.
+        var smtp: SMTPStandIn?
+        var smtpPassword = "smtp-secret-1"
+
+        /// Where the demo's insecure endpoints may point: loopback and private networks.
+        static let developmentDestinations: DestinationAllowList = [
+            "127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7",
+        ]
+    }
+
+    /// The Push module; with `gradebookSource`, Gradebook's real module on the same database
+    /// (``TestGradebook``) holds QuickHAC devices' accounts, the source stored as Gradebook's.
+    static func make(
+        _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery(),
+        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil
+    ) async throws -> PushGateway {
+        var sqlite: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
+        var postgres: [any PostgresSchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
+        if gradebookSource != nil {
+            sqlite.append(GradebookSchema.self)
+            postgres.append(GradebookSchema.self)
+        }
+        let (transactions, opened, cleanUp) = try await backend.database("push-routes", sqlite: sqlite, postgres: postgres)
         let clock = ManualClock(Date())
         var logger = Logger(label: "push-tests")
         logger.logLevel = .critical
@@ -49,28 +80,77 @@ struct PushGateway: AuthenticatedTestWorld {
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
         let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
-        let webhookClient = CurlHTTPClient(configuration: .init(threadCount: 2, defaultTimeout: .seconds(5), maxRedirects: 0, logger: logger))
+        // As the application wires delivery: lanes fitted to the push queue's workers, each lane
+        // with transfer threads of its own.
+        let lanes = DeliveryLanes(configuration: jobConfiguration.limit(of: PushJobs.queue).map { DeliveryLanes.Configuration().fitting(workers: $0) } ?? .init())
+        let destinations = (delivery.allowInsecureEndpoints ? Delivery.developmentDestinations : .none).union(delivery.allowedDestinations)
+        let webhookClient = CurlHTTPClient(configuration: .init(
+            threadCount: lanes.configuration.webhook.total, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: destinations, logger: logger
+        ))
         let channels = NotificationChannels(
-            webhook: WebhookChannel(client: webhookClient, clock: clock, logger: logger), log: LogChannel(logger: logger)
+            webhook: WebhookChannel(
+                client: webhookClient, configuration: .init(allowInsecureLoopbackForTesting: delivery.allowInsecureEndpoints), clock: clock, logger: logger
+            ),
+            log: LogChannel(logger: logger)
         )
+        let sender: any EmailSender
+        if let smtp = delivery.smtp {
+            let mailClient = CurlHTTPClient(configuration: .init(threadCount: 4, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
+            let settings = try SMTPMailer.Configuration(url: smtp.url, username: "gateway", password: delivery.smtpPassword, additionalCAFile: smtp.caFile)
+            sender = TransportEmailSender(transport: SMTPMailer(configuration: settings, client: mailClient), logger: logger)
+        } else {
+            sender = LogEmailSender(logger: logger)
+        }
+        var gradebook: (module: GradebookModule, vault: VaultKeyProvider, cleanUp: @Sendable () -> Void)?
+        if let gradebookSource {
+            gradebook = try TestGradebook.module(transactions: transactions, backend: opened, jobs: jobs, clock: clock, logger: logger)
+            _ = try await gradebook?.module.sources.put(gradebookSource)
+        }
+        let deviceAccounts: any DeviceGradebookAccounts = gradebook?.module.deviceAccounts ?? NoDeviceGradebookAccounts()
+        let ownedAccounts: any OwnedGradebookAccounts = gradebook?.module.accounts ?? NoOwnedGradebookAccounts()
         let module = try PushModule.live(
             transactions: transactions, stores: stores, jobs: jobs.enqueuer, channels: channels,
             mail: PushModule.Mail(
-                sender: LogEmailSender(logger: logger),
+                sender: sender,
                 composer: EmailComposer(from: try MailAddress(validating: "gateway@campus.example.edu"), publicURL: URL(string: "https://gateway.example.edu")!)
             ),
-            lanes: DeliveryLanes(), gradebookAccounts: NoDeviceGradebookAccounts(), ownedGradebookAccounts: NoOwnedGradebookAccounts(),
+            lanes: lanes, gradebookAccounts: deviceAccounts, ownedGradebookAccounts: ownedAccounts,
             classes: NoClasses(), clock: clock,
             settings: PushModule.Settings(
-                allowInsecureEndpoints: false, allowedDestinations: .none, quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
-                quickHACRequestsPerMinute: 60, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
+                allowInsecureEndpoints: delivery.allowInsecureEndpoints, allowedDestinations: delivery.allowedDestinations,
+                quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
+                quickHACRequestsPerMinute: quickHACRequestsPerMinute, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
             )
         )
         try module.register(in: jobs.registry)
         return PushGateway(
             module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
-            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), cleanUpBody: cleanUp
+            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
+            cleanUpBody: { [removeKey = gradebook?.cleanUp] in await cleanUp(); removeKey?() }
         )
+    }
+
+    /// Runs `body` with the Push module whose QuickHAC district 1 is the demo's gradebook
+    /// simulator, in this process on a live port, through Gradebook's real device accounts.
+    static func withQuickHAC(
+        quickHACRequestsPerMinute: Int = 60, _ body: @Sendable @escaping (PushGateway) async throws -> Void
+    ) async throws {
+        try await InProcessSimulator.with(prefix: "sim/gradebook") { gradesURL, _ in
+            let gateway = try await PushGateway.make(quickHACRequestsPerMinute: quickHACRequestsPerMinute, gradebookSource: TestGradebook.demoSource(gradesURL))
+            defer { gateway.cleanUp() }
+            try await body(gateway)
+        }
+    }
+
+    /// Runs every job due on the push queue now (deliveries, confirmation mails).
+    func deliverAll() async throws {
+        _ = try await jobs.pool.drain(queue: PushJobs.queue)
+    }
+
+    /// The account id of `username`.
+    func accountID(_ username: String) async throws -> Int64 {
+        let store = auth.store
+        return try await auth.transactions.read { db in try #require(try store.find(username: username, in: db)?.id) }
     }
 
     /// The integer one query answers, on either backend (a count of rows).

@@ -34,27 +34,47 @@ struct RegistrationGateway: AuthenticatedTestWorld {
     var registration: RegistrationService { module.service }
 
     /// Registration on `backend` with the seed's fixtures (Astronomy and Computer Science) in the
-    /// catalog, and `configure`'s settings.
+    /// catalog, and `configure`'s settings; `hasher` is Auth's (cheap hashing unless given).
     static func registration(
         _ backend: TestBackend = .sqlite, size: DemoCatalog.Size = .fixtures, loginThrottle: LoginThrottle.Limits = .init(),
-        configure: (inout RegistrationSettings) -> Void = { _ in }
+        hasher: PasswordHasher? = nil, configure: (inout RegistrationSettings) -> Void = { _ in }
     ) async throws -> RegistrationGateway {
-        let gateway = try await make(backend, loginThrottle: loginThrottle, configure: configure)
+        let gateway = try await make(backend, loginThrottle: loginThrottle, hasher: hasher, configure: configure)
         try await gateway.registration.admin.seedDemoCatalogIfEmpty(size: size)
         return gateway
     }
 
+    static let sqliteSchemas: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self]
+    static let postgresSchemas: [any PostgresSchemaModule.Type] = [AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self]
+
     /// Registration on `backend` with an empty catalog.
     static func make(
-        _ backend: TestBackend, loginThrottle: LoginThrottle.Limits = .init(), configure: (inout RegistrationSettings) -> Void = { _ in }
+        _ backend: TestBackend, loginThrottle: LoginThrottle.Limits = .init(), hasher: PasswordHasher? = nil,
+        configure: (inout RegistrationSettings) -> Void = { _ in }
     ) async throws -> RegistrationGateway {
-        let (transactions, opened, cleanUp) = try await backend.database(
-            "registration-routes", sqlite: [AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self],
-            postgres: [AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self]
-        )
+        let (transactions, opened, cleanUp) = try await backend.database("registration-routes", sqlite: sqliteSchemas, postgres: postgresSchemas)
         var settings = RegistrationSettings()
         configure(&settings)
-        let clock = ManualClock(Date())
+        return try build(
+            transactions: transactions, backend: opened, clock: ManualClock(Date()), settings: settings, loginThrottle: loginThrottle, hasher: hasher,
+            cleanUp: cleanUp
+        )
+    }
+
+    /// The same database served by a second instance (as after a restart, or beside this one):
+    /// connections, caches and a hasher of its own, the same clock and settings.
+    func secondInstance(hasher: PasswordHasher? = nil) throws -> RegistrationGateway {
+        let (transactions, opened, close) = try backend.secondInstance(sqlite: Self.sqliteSchemas)
+        return try Self.build(
+            transactions: transactions, backend: opened, clock: clock, settings: module.service.settings, loginThrottle: .init(), hasher: hasher,
+            cleanUp: close
+        )
+    }
+
+    private static func build(
+        transactions: any TransactionRunner, backend opened: TestBackend.OpenedBackend, clock: ManualClock, settings: RegistrationSettings,
+        loginThrottle: LoginThrottle.Limits, hasher: PasswordHasher?, cleanUp: @escaping @Sendable () async -> Void
+    ) throws -> RegistrationGateway {
         var logger = Logger(label: "registration-tests")
         logger.logLevel = .critical
         let catalogStores: CatalogStores, jobStores: JobsStores
@@ -65,7 +85,7 @@ struct RegistrationGateway: AuthenticatedTestWorld {
         var jobConfiguration = JobsConfiguration()
         jobConfiguration.workersEnabled = false
         let jobs = JobsRuntime(transactions: transactions, stores: jobStores, clock: clock, configuration: jobConfiguration, logger: logger)
-        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, loginThrottle: loginThrottle)
+        let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, loginThrottle: loginThrottle, hasher: hasher)
         let catalog = try CatalogModule.live(transactions: transactions, stores: catalogStores, refreshInterval: settings.catalogRefreshSeconds)
         let stores: RegistrationStores = switch opened {
         case .sqlite: .sqlite(catalog: catalog.catalog.store, jobs: jobs.enqueuer)

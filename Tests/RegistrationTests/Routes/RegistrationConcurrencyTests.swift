@@ -1,9 +1,8 @@
+import AuthTestSupport
 import Contracts
 import TestSupport
-import GatewayHTTP
 import Storage
 import HummingbirdTesting
-import GatewayApp
 import Catalog
 import AsyncHTTPClient
 import Foundation
@@ -12,7 +11,8 @@ import NIOCore
 import Registration
 import Testing
 
-/// 200 students race for the last 10 seats of a class through real HTTP on loopback.
+/// 200 students race for the last 10 seats of a class through real HTTP on loopback, over the
+/// Registration module's routes (``RegistrationGateway``).
 @Suite("Registration under concurrency")
 struct RegistrationConcurrencyTests {
     static let classID: Int64 = 7030
@@ -24,9 +24,7 @@ struct RegistrationConcurrencyTests {
     }
 
     @Test func twoHundredStudentsRaceForTheLastTenSeats() async throws {
-        let gateway = try await TestGateway.registration {
-            $0.passwordHashingQueue = 4096
-        }
+        let gateway = try await RegistrationGateway.registration(hasher: TestAuth.cheapHasher(maxPending: 4096))
         defer { gateway.cleanUp() }
         let redIDs = (1...Self.students).map { String(format: "7%08d", $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -93,7 +91,7 @@ struct RegistrationConcurrencyTests {
         #expect(after.enrolled == after.seats, "the class ends exactly full")
         #expect(after.enrolled - before.enrolled == Self.lastSeats)
         #expect(after.waitlist - before.waitlist == Self.students - Self.lastSeats)
-        let (enrolled, waitlisted, both, positions) = try await gateway.app.database.pool.read { db in
+        let (enrolled, waitlisted, both, positions) = try await gateway.database.pool.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_enrollments WHERE class_id = ?", arguments: [Self.classID]) ?? -1,
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = ?", arguments: [Self.classID]) ?? -1,

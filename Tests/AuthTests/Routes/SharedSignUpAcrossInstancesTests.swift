@@ -1,19 +1,18 @@
 import Auth
 import Foundation
-import GatewayApp
 import GatewayCore
 import Testing
 import TestSupport
 
-/// Sign-ups from one address are limited across instances: two gateways on one database allow
+/// Sign-ups from one address are limited across instances: two Auth instances on one database allow
 /// one limit between them (before, each instance counted in its own memory, so N instances
 /// allowed N times the limit). Through each instance's sign-up use case, as its route calls it
 /// with the client's address.
 @Suite("Sign-ups across instances")
 struct SharedSignUpAcrossInstancesTests {
-    static func signUp(_ gateway: TestGateway, _ name: String) async throws -> Bool {
+    static func signUp(_ gateway: AuthGateway, _ name: String) async throws -> Bool {
         do {
-            _ = try await gateway.app.modules.auth.service.createAccount(
+            _ = try await gateway.auth.createAccount(
                 username: name, email: nil, password: "a fine passphrase", role: .student, clientAddress: "198.51.100.7"
             )
             return true
@@ -23,11 +22,11 @@ struct SharedSignUpAcrossInstancesTests {
         }
     }
 
-    @Test(arguments: GatewayBackend.all)
-    func twoInstancesShareTheSignUpLimit(_ backend: GatewayBackend) async throws {
-        let first = try await TestGateway.make(backend) { $0.signUpsPerHour = 3 }
+    @Test(arguments: TestBackend.all)
+    func twoInstancesShareTheSignUpLimit(_ backend: TestBackend) async throws {
+        let first = try await AuthGateway.make(backend, signUpsPerHour: 3)
         defer { first.cleanUp() }
-        let second = try await TokenLifetimeTests.second(of: first, backend, signUpsPerHour: 3)
+        let second = try first.secondInstance(signUpsPerHour: 3)
         defer { second.cleanUp() }
         #expect(try await Self.signUp(first, "ann"))
         #expect(try await Self.signUp(first, "ben"))
@@ -35,6 +34,6 @@ struct SharedSignUpAcrossInstancesTests {
         #expect(try await !Self.signUp(second, "dan"), "the fourth from this address, on the other instance")
         #expect(try await !Self.signUp(first, "eve"))
         // Another address is not affected.
-        _ = try await second.app.modules.auth.service.createAccount(username: "fay", email: nil, password: "a fine passphrase", role: .student, clientAddress: "198.51.100.8")
+        _ = try await second.auth.createAccount(username: "fay", email: nil, password: "a fine passphrase", role: .student, clientAddress: "198.51.100.8")
     }
 }

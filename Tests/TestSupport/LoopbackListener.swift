@@ -1,14 +1,14 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// A listening TCP socket on a loopback address and an ephemeral port, for the tests' own
 /// servers (``LoopbackReceiver``, ``FaultyLink``), with an accept loop on a thread of its own
 /// and a deadline after which the server stops itself.
-enum LoopbackListener {
+public enum LoopbackListener {
     /// Binds `host` on port 0 and listens: the socket and the port it got.
-    static func open(host: String) throws -> (descriptor: Int32, port: Int) {
+    public static func open(host: String) throws -> (descriptor: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackReceiver.POSIXFailure(call: "socket") }
         var address = Self.address(host: host, port: 0)
@@ -27,7 +27,7 @@ enum LoopbackListener {
     }
 
     /// Runs `acceptLoop` on a thread named `name`, and `stop` once `lifetime` has passed.
-    static func start(name: String, lifetime: Duration, acceptLoop: @escaping @Sendable () -> Void, stop: @escaping @Sendable () -> Void) {
+    public static func start(name: String, lifetime: Duration, acceptLoop: @escaping @Sendable () -> Void, stop: @escaping @Sendable () -> Void) {
         let thread = Thread(block: acceptLoop)
         thread.name = name
         thread.start()
@@ -36,7 +36,7 @@ enum LoopbackListener {
     }
 
     /// An IPv4 socket address.
-    static func address(host: String, port: Int) -> sockaddr_in {
+    public static func address(host: String, port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -1,18 +1,21 @@
 import Auth
+import AuthTestSupport
 import Foundation
-import GatewayApp
 import GatewayCore
 import Gradebook
+import GradebookTestSupport
 import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
+import Storage
 import Testing
 import TestSupport
 
-/// The demo's in-process simulator as source 1, over a real loopback port: the compatibility
-/// proxy, the normalised drill-down, stored accounts, and what never leaks.
+/// The gradebook simulator as the demo serves it (its data, at `/sim/gradebook/`, as source 1),
+/// over a real loopback port, and the Gradebook module alone (``GradebookGateway``) on another:
+/// the compatibility proxy, the normalised drill-down, stored accounts, and what never leaks.
 @Suite("Gradebook with the demo simulator")
 struct GradebookDemoTests {
     static let password = "gradebook-test-1"
@@ -21,23 +24,21 @@ struct GradebookDemoTests {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
-    static func gateway(logger: Logger? = nil) throws -> (GatewayApplication, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-test-\(UUID().uuidString)")
-        var config = GatewayConfiguration()
-        config.databasePath = directory.appendingPathComponent("gateway.sqlite").path
-        config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
-        config.logLevel = logger == nil ? .critical : .trace
-        config.demo = true
-        config.port = 0
-        config.environment = [:]
-        let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()), logger: logger)
-        return (app, directory)
+    /// Runs `body` with the demo's simulator and its source 1 (as `serve --demo` defines it: 8
+    /// at once, 6000 a minute, a development source) on the Gradebook module, with the
+    /// application's default cache; `body` gets a client of the simulator too.
+    static func withDemo(
+        logger: Logger? = nil, _ body: @Sendable @escaping (GradebookGateway, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await GradebookGateway.withSimulator(
+            prefix: "sim/gradebook", make: { try await GradebookGateway.make(cacheSeconds: 30, logger: logger) },
+            source: { TestGradebook.demoSource($0) },
+            body
+        )
     }
 
     @Test func compatibilityProxyPassesTheUpstreamThrough() async throws {
-        let (app, directory) = try Self.gateway()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await app.makeApplication().test(.live) { client in
+        try await Self.withDemo { gateway, simulator in try await gateway.withLiveServer { client in
             let probe = try await client.execute(uri: "/gradebook/1/auth.txt", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
             #expect(probe.status == .ok)
             #expect(String(buffer: probe.body) == "access\n")
@@ -49,7 +50,7 @@ struct GradebookDemoTests {
             #expect(refused.headers[.wwwAuthenticate] == #"Basic realm="gradebook""#)
             #expect(probe.headers[.contentType] == "text/plain")
 
-            let direct = try await client.execute(uri: "/sim/gradebook/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { String(buffer: $0.body) }
+            let direct = try await simulator.execute(uri: "/sim/gradebook/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { String(buffer: $0.body) }
             let proxied = try await client.execute(uri: "/gradebook/1/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
             #expect(proxied.status == .ok)
             #expect(String(buffer: proxied.body) == direct, "byte for byte")
@@ -60,13 +61,11 @@ struct GradebookDemoTests {
             let unknown = try await client.execute(uri: "/gradebook/99/grades.json?record=sections", method: .get, headers: [.authorization: Self.basic("test", Self.password)]) { $0 }
             #expect(unknown.status == .notFound)
             #expect(unknown.headers[.contentType]?.hasPrefix("application/json") == true)
-        }
+        } }
     }
 
     @Test func normalisedScoresPutTheScoreThatCountsFirst() async throws {
-        let (app, directory) = try Self.gateway()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await app.makeApplication().test(.live) { client in
+        try await Self.withDemo { gateway, simulator in try await gateway.withLiveServer { client in
             let auth: HTTPFields = [.authorization: Self.basic("test", Self.password)]
             let sections = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: auth) { $0 }
             #expect(sections.status == .ok)
@@ -123,47 +122,48 @@ struct GradebookDemoTests {
                 #expect(scores[0]["displayScore"] is String)
             }
             #expect(sawScores)
-        }
+        } }
     }
 
     @Test func storedAccountsAreSealedAndNeverLeak() async throws {
         let logs = CapturedLogs()
         var logger = Logger(label: "test") { _ in CapturedLogs.Handler(sink: logs) }
         logger.logLevel = .trace
-        let (app, directory) = try Self.gateway(logger: logger)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try await app.modules.auth.service.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
-        _ = try await app.modules.auth.service.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student)
-        let ada = try await app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
-        let bob = try await app.modules.auth.service.issueToken(username: "bob", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
-        try await app.makeApplication().test(.live) { client in
-            let wrong = try await client.execute(
-                uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],
-                body: ByteBuffer(string: #"{"sourceId": 1, "username": "test", "password": "not-the-password"}"#)
-            ) { $0.status }
-            #expect(wrong == .unauthorized)
-            let stored = try await client.execute(
-                uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],
-                body: ByteBuffer(string: #"{"sourceId": 1, "username": "test", "password": "\#(Self.password)"}"#)
-            ) { ($0.status, String(buffer: $0.body)) }
-            #expect(stored.0 == .created)
-            #expect(!stored.1.contains(Self.password))
-            // With the stored account, a Bearer token is enough.
-            let sections = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: [.authorization: "Bearer \(ada)"]) { $0.status }
-            #expect(sections == .ok)
-            // Bob has none: credentials required, never Ada's.
-            let bobs = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: [.authorization: "Bearer \(bob)"]) { $0.status }
-            #expect(bobs == .unauthorized)
-            let listed = try await client.execute(uri: "/v1/me/gradebook-accounts", method: .get, headers: [.authorization: "Bearer \(ada)"]) { String(buffer: $0.body) }
-            #expect(listed.contains("\"username\":\"test\""))
-            #expect(!listed.contains(Self.password))
-        }
-        // Nothing on disk or in the log holds the password.
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files.contains("gateway.sqlite"))
-        for file in files {
-            let data = try Data(contentsOf: directory.appendingPathComponent(file))
-            #expect(data.range(of: Data(Self.password.utf8)) == nil, "\(file) holds the password")
+        try await Self.withDemo(logger: logger) { gateway, _ in
+            _ = try await gateway.auth.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+            _ = try await gateway.auth.createAccount(username: "bob", email: nil, password: "correct horse battery", role: .student)
+            let ada = try await gateway.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+            let bob = try await gateway.auth.issueToken(username: "bob", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+            try await gateway.withLiveServer { client in
+                let wrong = try await client.execute(
+                    uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"sourceId": 1, "username": "test", "password": "not-the-password"}"#)
+                ) { $0.status }
+                #expect(wrong == .unauthorized)
+                let stored = try await client.execute(
+                    uri: "/v1/me/gradebook-accounts", method: .post, headers: [.authorization: "Bearer \(ada)", .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"sourceId": 1, "username": "test", "password": "\#(Self.password)"}"#)
+                ) { ($0.status, String(buffer: $0.body)) }
+                #expect(stored.0 == .created)
+                #expect(!stored.1.contains(Self.password))
+                // With the stored account, a Bearer token is enough.
+                let sections = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: [.authorization: "Bearer \(ada)"]) { $0.status }
+                #expect(sections == .ok)
+                // Bob has none: credentials required, never Ada's.
+                let bobs = try await client.execute(uri: "/v1/gradebook/1/sections", method: .get, headers: [.authorization: "Bearer \(bob)"]) { $0.status }
+                #expect(bobs == .unauthorized)
+                let listed = try await client.execute(uri: "/v1/me/gradebook-accounts", method: .get, headers: [.authorization: "Bearer \(ada)"]) { String(buffer: $0.body) }
+                #expect(listed.contains("\"username\":\"test\""))
+                #expect(!listed.contains(Self.password))
+            }
+            // Nothing on disk or in the log holds the password (the database's folder, while it is there).
+            let directory = URL(fileURLWithPath: gateway.database.path).deletingLastPathComponent()
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.contains("gateway.sqlite"))
+            for file in files {
+                let data = try Data(contentsOf: directory.appendingPathComponent(file))
+                #expect(data.range(of: Data(Self.password.utf8)) == nil, "\(file) holds the password")
+            }
         }
         let lines = logs.all
         #expect(!lines.isEmpty)

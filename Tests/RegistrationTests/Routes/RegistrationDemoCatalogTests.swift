@@ -4,6 +4,7 @@ import Catalog
 import Foundation
 import Registration
 import Testing
+import AuthTestSupport
 
 /// The demo catalog: size, realism, determinism, and the seed's fixtures.
 @Suite("Demo catalog")
@@ -33,7 +34,7 @@ struct RegistrationDemoCatalogTests {
     }
 
     @Test func seedingTheFullCatalogGivesTheSeedsSubjectList() async throws {
-        let gateway = try TestGateway()
+        let gateway = try await RegistrationGateway.make(.sqlite)
         defer { gateway.cleanUp() }
         let start = ContinuousClock.now
         let report = try #require(try await gateway.registration.admin.seedDemoCatalogIfEmpty(size: .full))
@@ -53,8 +54,8 @@ struct RegistrationDemoCatalogTests {
         #expect(try await gateway.registration.admin.seedDemoCatalogIfEmpty() == nil, "seeding twice does nothing")
     }
 
-    @Test func theFixturesMatchTheSeed() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: TestBackend.all) func theFixturesMatchTheSeed(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let c7036 = try #require(try await gateway.registration.catalog.classListing(id: 7036))
         #expect(c7036.info.subjectCode == "CS" && c7036.info.courseNumber == CourseNumber(number: 540))

@@ -1,53 +1,38 @@
 import Auth
+import AuthTestSupport
 import Contracts
-import Catalog
 import Foundation
-import Registration
-import GatewayApp
 import GatewayCore
-import Jobs
-import NIOCore
-import Storage
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
+import Jobs
 import Push
+import Storage
 import Testing
 import TestSupport
 
-/// Email devices end to end through the real router, with mail going over SMTP (STARTTLS,
-/// AUTH) to a real server on 127.0.0.1: registration mails a code and a link, nothing else
+/// Email devices end to end through the Push module's routes (``PushGateway``), with mail going
+/// over SMTP (STARTTLS, AUTH) to a real server on 127.0.0.1: registration mails a code and a link, nothing else
 /// reaches an unconfirmed address, only the owner confirms, the one-click link mutes.
 @Suite("Email devices", .serialized)
 struct EmailDeviceTests {
-    static func gateway(_ server: SMTPStandIn) throws -> TestGateway {
-        try TestGateway {
-            $0.jobs.workersEnabled = false
-            $0.smtp = SMTPSettings(
-                url: server.url, from: "gateway@campus.example.edu", username: "gateway", password: "smtp-secret-1", caFile: server.caFile
-            )
-            $0.publicURL = URL(string: "https://gateway.example.edu/")
-        }
+    static func gateway(_ server: SMTPStandIn) async throws -> PushGateway {
+        try await PushGateway.make(delivery: .init(smtp: server, smtpPassword: "smtp-secret-1"))
     }
 
-    static func deliverAll(_ gateway: TestGateway) async throws {
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+    static func deliverAll(_ gateway: PushGateway) async throws {
+        try await gateway.deliverAll()
     }
 
-    static func code(in message: SMTPStandIn.Message) throws -> String {
-        let line = try #require(message.text.split(separator: "\n").first { $0.hasPrefix("Your confirmation code: ") })
-        return String(line.dropFirst("Your confirmation code: ".count))
-    }
+    static func code(in message: SMTPStandIn.Message) throws -> String { try message.confirmationCode() }
 
-    static func token(in link: String) throws -> String {
-        let range = try #require(link.range(of: "token="))
-        return String(link[range.upperBound...].prefix(43))
-    }
+    static func token(in link: String) throws -> String { try PushTestValues.linkToken(in: link) }
 
     @Test func registerConfirmAndNotifyOverSMTP() async throws {
         let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
-        let gateway = try Self.gateway(server)
+        let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
@@ -108,7 +93,7 @@ struct EmailDeviceTests {
     @Test func theOneClickLinkMutesTheCategoryAndRecordsTheSeatAlert() async throws {
         let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
-        let gateway = try Self.gateway(server)
+        let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client async throws in
@@ -132,22 +117,19 @@ struct EmailDeviceTests {
 
             let seat = OutgoingNotification(id: "seat-1", category: "seat.open", title: "A seat opened", body: "1 seat opened in class 7030.",
                                             data: ["classId": "7030", "seatAlertId": "42"], urgent: true)
-            #expect(try await gateway.app.modules.push.push.notify(deviceID: Int64(id), uniqueKey: "seat:1", seat))
+            #expect(try await gateway.push.notify(deviceID: Int64(id), uniqueKey: "seat:1", seat))
             try await Self.deliverAll(gateway)
             let mail = try #require(server.messages().last)
             #expect(mail.header("Subject") == "A seat opened")
             let unsubscribe = try Self.token(in: try #require(mail.header("List-Unsubscribe")))
-            var headers = HTTPFields()
-            headers[.contentType] = "application/x-www-form-urlencoded"
-            let reply = try await client.execute(uri: "/v1/email/unsubscribe?token=\(unsubscribe)", method: .post, headers: headers,
-                                                 body: .init(string: "List-Unsubscribe=One-Click")) { $0.status }
+            let reply = try await client.oneClickUnsubscribe(token: unsubscribe)
             #expect(reply == .ok)
             let device = try await client.json(.get, "/v1/me/devices/\(id)", token: ada)
             #expect(device.object["mutedCategories"] as? [String] == ["seat.open"])
-            #expect(try await gateway.app.modules.push.push.notify(deviceID: Int64(id), uniqueKey: "seat:2", seat) == false, "muted for this address")
+            #expect(try await gateway.push.notify(deviceID: Int64(id), uniqueKey: "seat:2", seat) == false, "muted for this address")
             let test = OutgoingNotification(id: "t", category: "test", title: "t", body: "b", urgent: true)
-            #expect(try await gateway.app.modules.push.push.notify(deviceID: Int64(id), uniqueKey: "test:1", test), "other categories still go")
-            let recorded = try await gateway.app.database.pool.read { db in
+            #expect(try await gateway.push.notify(deviceID: Int64(id), uniqueKey: "test:1", test), "other categories still go")
+            let recorded = try await gateway.database.pool.read { db in
                 try Row.fetchOne(db, sql: "SELECT category, seat_alert_id, used_at FROM push_unsubscribes WHERE used_at IS NOT NULL")
             }
             #expect(recorded?["category"] as String? == "seat.open")
@@ -156,48 +138,10 @@ struct EmailDeviceTests {
         }
     }
 
-    /// A seat alert mailed on a real open event names the course and section, and its one-click
-    /// link stops that alert (not every seat alert, and not the address).
-    @Test func aSeatAlertMailNamesTheSectionAndItsLinkStopsTheAlert() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
-        defer { server.stop() }
-        let gateway = try Self.gateway(server)
-        defer { gateway.cleanUp() }
-        try await gateway.app.modules.registration.service.admin.seedDemoCatalogIfEmpty(size: .fixtures)
-        let ada = try await gateway.account("ada", role: .student)
-        try await gateway.withRouter { client async throws in
-            let created = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "email", "email": "ada@example.edu"}"#, token: ada)
-            let id = try #require((created.object["device"] as? [String: Any])?["id"] as? Int)
-            try await Self.deliverAll(gateway)
-            let code = try Self.code(in: try #require(server.messages().first))
-            #expect(try await client.json(.post, "/v1/me/devices/\(id)/confirm", body: #"{"code": "\#(code)"}"#, token: ada).status == .ok)
-            let alert = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7036, "rearm": true}"#, token: ada)
-            #expect(alert.status == .created)
-            let other = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7035, "rearm": true}"#, token: ada)
-            // An admin adds a seat to the full class 7036: an open event, mailed.
-            let listing = try #require(try await gateway.app.modules.registration.service.catalog.classListing(id: 7036))
-            _ = try await gateway.app.modules.registration.service.admin.setSeats(classID: 7036, seats: listing.seats.seats + 1)
-            try await Self.deliverAll(gateway)
-            let mail = try #require(server.messages().last)
-            #expect(mail.header("Subject") == "CS 540-01 (class 7036): 1 seat open")
-            let unsubscribe = try Self.token(in: try #require(mail.header("List-Unsubscribe")))
-            var headers = HTTPFields()
-            headers[.contentType] = "application/x-www-form-urlencoded"
-            let reply = try await client.execute(uri: "/v1/email/unsubscribe?token=\(unsubscribe)", method: .post, headers: headers,
-                                                 body: .init(string: "List-Unsubscribe=One-Click")) { $0.status }
-            #expect(reply == .ok)
-            let alerts = try #require(try await client.json(.get, "/v1/me/seat-alerts", token: ada).object["items"] as? [[String: Any]])
-            #expect(alerts.first { $0["id"] as? Int == alert.object["id"] as? Int }?["armed"] as? Bool == false, "that alert is stopped")
-            #expect(alerts.first { $0["id"] as? Int == other.object["id"] as? Int }?["armed"] as? Bool == true, "the other goes on")
-            let device = try await client.json(.get, "/v1/me/devices/\(id)", token: ada)
-            #expect((device.object["mutedCategories"] as? [String] ?? []).isEmpty, "the address still hears seat alerts")
-        }
-    }
-
     @Test func addressesAndMailsAreLimitedAndInjectionRefused() async throws {
         let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
-        let gateway = try Self.gateway(server)
+        let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client async throws in
@@ -231,7 +175,7 @@ struct EmailDeviceTests {
             // A day later the limit has passed; only the latest mail's code works.
             gateway.clock.advance(by: 24 * 3600 + 1)
             // (The bearer token expired meanwhile.)
-            let ada = try await gateway.app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+            let ada = try await gateway.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
             #expect(try await client.json(.post, "/v1/me/devices/\(ids[0])/resend-confirmation", token: ada).status == .accepted)
             try await Self.deliverAll(gateway)
             let codes = try server.messages().filter { $0.recipients == ["ada1@example.edu"] }.map(Self.code)
@@ -251,7 +195,7 @@ struct EmailDeviceTests {
     @Test func aServerRefusingTheMailIsRetriedOrGivenUpWithTheReason() async throws {
         let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
-        let gateway = try Self.gateway(server)
+        let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client async throws in
@@ -264,14 +208,14 @@ struct EmailDeviceTests {
             // a mailbox exists); the operator's log has the reply.
             #expect(device.object["lastError"] as? String == "confirmation mail: \(TransportEmailSender.refused)")
             #expect(!device.body.contains("550") && !device.body.contains("No such user"))
-            let jobs = try await gateway.app.database.pool.read { db in
+            let jobs = try await gateway.database.pool.read { db in
                 try String.fetchAll(db, sql: "SELECT state FROM jobs WHERE kind = 'push.email-confirmation'")
             }
             #expect(jobs == ["completed"], "a 5xx is not retried")
             try server.reply(with: "451 4.3.0 Try again later")
             #expect(try await client.json(.post, "/v1/me/devices/\(id)/resend-confirmation", token: ada).status == .accepted)
             try await Self.deliverAll(gateway)
-            let states = try await gateway.app.database.pool.read { db in
+            let states = try await gateway.database.pool.read { db in
                 try String.fetchAll(db, sql: "SELECT state FROM jobs WHERE kind = 'push.email-confirmation' ORDER BY id")
             }
             #expect(states == ["completed", "retryable"], "a 4xx is retried later")

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +8,8 @@ import Glibc
 /// webhook receiver: it either answers every HTTP request with 204 and records it, or accepts
 /// connections and never answers (a receiver that hangs). Either way it is bounded: it stops
 /// itself (closing every connection) after `lifetime`, and `stop()` does the same sooner.
-final class LoopbackReceiver: Sendable {
-    enum Behaviour: Sendable {
+public final class LoopbackReceiver: Sendable {
+    public enum Behaviour: Sendable {
         /// Reads each request and answers `204 No Content`.
         case answer
         /// Accepts connections, reads nothing, answers nothing.
@@ -17,13 +17,13 @@ final class LoopbackReceiver: Sendable {
     }
 
     /// One request as received.
-    struct Request: Sendable {
-        var requestLine: String
+    public struct Request: Sendable {
+        public var requestLine: String
         /// Header names lowercased.
-        var headers: [String: String]
-        var body: Data
+        public var headers: [String: String]
+        public var body: Data
         /// When it had been read whole.
-        var arrived = ContinuousClock.now
+        public var arrived = ContinuousClock.now
     }
 
     private struct State {
@@ -33,13 +33,13 @@ final class LoopbackReceiver: Sendable {
         var stopped = false
     }
 
-    let host: String
-    let port: Int
+    public let host: String
+    public let port: Int
     let behaviour: Behaviour
     private let listener: Int32
     private let state = Mutex(State())
 
-    init(host: String = "127.0.0.1", behaviour: Behaviour, lifetime: Duration = .seconds(60)) throws {
+    public init(host: String = "127.0.0.1", behaviour: Behaviour, lifetime: Duration = .seconds(60)) throws {
         self.host = host
         self.behaviour = behaviour
         (listener, port) = try LoopbackListener.open(host: host)
@@ -49,19 +49,19 @@ final class LoopbackReceiver: Sendable {
     deinit { stop() }
 
     /// `http://<host>:<port><path>`.
-    func url(_ path: String = "/hook") -> String { "http://\(host):\(port)\(path)" }
+    public func url(_ path: String = "/hook") -> String { "http://\(host):\(port)\(path)" }
 
     /// The requests answered so far, in order.
-    var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { state.withLock { $0.requests } }
 
     /// Connections accepted so far.
-    var acceptedConnections: Int { state.withLock { $0.accepted } }
+    public var acceptedConnections: Int { state.withLock { $0.accepted } }
 
     /// Connections open now (a silent receiver keeps every one until its client gives up).
-    var openConnections: Int { state.withLock { $0.connections.count } }
+    public var openConnections: Int { state.withLock { $0.connections.count } }
 
     /// Closes the listener and every connection; later calls do nothing.
-    func stop() {
+    public func stop() {
         let open: Set<Int32>? = state.withLock { state in
             guard !state.stopped else { return nil }
             state.stopped = true
@@ -123,7 +123,7 @@ final class LoopbackReceiver: Sendable {
     }
 
     /// A complete request in `buffer`, or nil while more bytes are needed.
-    static func parse(_ buffer: Data) -> Request? {
+    public static func parse(_ buffer: Data) -> Request? {
         guard let end = buffer.firstRange(of: Data("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")

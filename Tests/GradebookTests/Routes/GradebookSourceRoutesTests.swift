@@ -1,16 +1,17 @@
+import AuthTestSupport
 import Foundation
-import GatewayApp
 import GatewayCore
 import HTTPTypes
 import HummingbirdTesting
 import TestSupport
 import Testing
 
-/// Admins manage gradebook sources; the rules that keep users from choosing upstream URLs.
+/// Admins manage gradebook sources over the Gradebook module's routes (``GradebookGateway``);
+/// the rules that keep users from choosing upstream URLs.
 @Suite("Gradebook sources over HTTP")
 struct GradebookSourceRoutesTests {
-    @Test(arguments: GatewayBackend.all) func adminsManageSourcesAndBadDefinitionsNameTheirField(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func adminsManageSourcesAndBadDefinitionsNameTheirField(_ backend: TestBackend) async throws {
+        let gateway = try await GradebookGateway.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("ada", role: .student)

@@ -1,64 +1,23 @@
+import AuthTestSupport
 import TestSupport
-import GatewayHTTP
 import HTTPTypes
 import Catalog
 import Contracts
 import Foundation
-import GRDB
-import GatewayApp
 import GatewayCore
 import HummingbirdTesting
 import Registration
 import Testing
 
-/// Admin catalog management through the real router: uploads (the real umd.io file, strict
-/// mode, size limits) and single classes (create, replace, delete).
+/// Admin catalog management over the Registration module's routes (``RegistrationGateway``):
+/// strict uploads and single classes (create, replace, delete). What the catalog then lists is
+/// read from the Catalog's service on the same database (its `/v1/registration/classes` routes
+/// are the Catalog module's, tested in CatalogTests). (The upload size limits are the
+/// application's front door, tested in GatewayTests' RegistrationImportLimitTests.)
 @Suite("Admin catalog management over HTTP")
 struct RegistrationAdminCatalogTests {
-    @Test func theRealUMDIOFileUploadsOverTheDefaultBodyLimitAndReimportsAsUnchanged() async throws {
-        let gateway = try await TestGateway.registration()
-        defer { gateway.cleanUp() }
-        let admin = try await gateway.account("root", role: .admin)
-        let student = try await gateway.account("sam", role: .student)
-        let file = String(decoding: try Fixture.umdio(), as: UTF8.self)
-        #expect(file.utf8.count > gateway.app.configuration.maxBodyBytes, "the file is larger than ordinary bodies may be")
-        try await gateway.withRouter { client in
-            #expect(try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: student).status == .forbidden)
-            let anonymous = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file)
-            #expect(anonymous.status == .contentTooLarge, "without credentials the ordinary 1 MiB limit applies")
-            let first = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
-            #expect(first.status == .ok)
-            let classes = try #require(first.object["classes"] as? [String: Int])
-            #expect(classes["created"] == 2019 && classes["unchanged"] == 33, "30 courses are listed twice in the file")
-            let subjects = try #require(first.object["subjects"] as? [String: Int])
-            #expect(subjects.values.reduce(0, +) == 131, "one of them (ASTR) is already in the fixtures: \(subjects)")
-
-            let again = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
-            #expect((again.object["classes"] as? [String: Int]) == ["created": 0, "updated": 0, "unchanged": 2052])
-
-            let online = try await client.json(.get, "/v1/registration/classes?subject=AASP&limit=100")
-            #expect((online.object["items"] as? [Any])?.isEmpty == false)
-        }
-    }
-
-    @Test func uploadsBeyondTheImportLimitAndOrdinaryBodiesBeyondOneMiBAre413() async throws {
-        let gateway = try await TestGateway.registration { $0.maxImportBytes = 1 << 20 }
-        defer { gateway.cleanUp() }
-        let admin = try await gateway.account("root", role: .admin)
-        let file = String(decoding: try Fixture.umdio(), as: UTF8.self)
-        try await gateway.withRouter { client in
-            let tooLarge = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
-            #expect(tooLarge.status == .contentTooLarge)
-            #expect(tooLarge.object["type"] as? String == "/problems/payload-too-large")
-            let ordinary = try await client.json(.put, "/v1/admin/registration/red-id-roster", body: file, token: admin)
-            #expect(ordinary.status == .contentTooLarge)
-            let subjects = try await client.json(.get, "/v1/registration/subjects")
-            #expect(!subjects.body.contains("AASP"), "nothing of the refused upload was applied")
-        }
-    }
-
-    @Test func aStrictUploadWithABadRowAppliesNothingAndAnswers422() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: TestBackend.all) func aStrictUploadWithABadRowAppliesNothingAndAnswers422(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let catalog = #"""
@@ -82,8 +41,8 @@ struct RegistrationAdminCatalogTests {
         }
     }
 
-    @Test func adminsCreateReplaceAndDeleteSingleClasses() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: TestBackend.all) func adminsCreateReplaceAndDeleteSingleClasses(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("sam", role: .student)
@@ -95,7 +54,7 @@ struct RegistrationAdminCatalogTests {
             let id = try #require(created.object["id"] as? Int)
             #expect(created.headers[.location] == "/v1/registration/classes/\(id)")
             #expect(created.object["seats"] as? Int == 30)
-            #expect(try await client.json(.get, "/v1/registration/classes/\(id)").status == .ok)
+            #expect(try await gateway.registration.catalog.classListing(id: Int64(id)) != nil, "the catalog lists it")
 
             let sameID = try await client.json(
                 .post, "/v1/admin/registration/classes",
@@ -135,8 +94,8 @@ struct RegistrationAdminCatalogTests {
         }
     }
 
-    @Test func deletingAClassWithStudentsNeedsDropStudentsAndTellsThem() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: TestBackend.all) func deletingAClassWithStudentsNeedsDropStudentsAndTellsThem(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let enrolled = try await gateway.student("100000001")
@@ -149,12 +108,12 @@ struct RegistrationAdminCatalogTests {
             #expect(refused.status == .conflict)
             #expect(refused.object["type"] as? String == "/problems/class-has-students")
             #expect(refused.object["students"] as? Int == 2)
-            #expect(try await client.json(.get, "/v1/registration/classes/7030").status == .ok, "nothing was deleted")
+            #expect(try await gateway.registration.catalog.classListing(id: 7030) != nil, "nothing was deleted")
 
             let deleted = try await client.json(.delete, "/v1/admin/registration/classes/7030?dropStudents=true", token: admin)
             #expect(deleted.status == .ok)
             #expect(deleted.object["droppedAccountIds"] as? [Int] == [Int(enrolled), Int(waiting)].sorted())
-            #expect(try await client.json(.get, "/v1/registration/classes/7030").status == .notFound)
+            #expect(try await gateway.registration.catalog.classListing(id: 7030) == nil, "the catalog lists it no more")
             #expect(try await client.json(.get, "/registration/classdetails?classid=7030").body == "{\"error\":\"No such course\"}")
             #expect(try await client.json(.delete, "/v1/admin/registration/classes/7030", token: admin).status == .notFound)
         }
@@ -163,17 +122,5 @@ struct RegistrationAdminCatalogTests {
         let jobs = try await gateway.jobs(kind: PushJobs.classCancelled.name)
         #expect(jobs.count == 1)
         #expect(jobs.first?.args.contains("\"accountIds\":[\(min(enrolled, waiting)),\(max(enrolled, waiting))]") == true)
-    }
-
-    @Test func errorsUnderTheBareRegistrationPathAnswerTheProtocolsWay() async throws {
-        let gateway = try await TestGateway.registration()
-        defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
-            let bare = try await client.json(.get, "/registration")
-            #expect(bare.status == .notFound)
-            #expect(bare.contentType?.hasPrefix("text/html") == true)
-            let v1 = try await client.json(.get, "/v1/nothing-here")
-            #expect(v1.contentType == "application/problem+json")
-        }
     }
 }

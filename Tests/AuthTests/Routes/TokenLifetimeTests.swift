@@ -1,42 +1,22 @@
+import Auth
+import AuthTestSupport
 import Foundation
-import GatewayApp
 import GatewayCore
-import Gradebook
 import HTTPTypes
 import HummingbirdTesting
 import Testing
 import TestSupport
 
 /// Bearer tokens end when they should: at the end of the lifetime asked for (JSON and Basic
-/// sign-ins, under a manual clock), and at once when revoked, on the gateway that revoked them
-/// and on a second gateway on the same database that had just accepted them.
+/// sign-ins, under a manual clock), and at once when revoked, on the instance that revoked them
+/// and on a second instance on the same database that had just accepted them: Auth's routes
+/// alone (``AuthGateway``), each instance with connections of its own.
 @Suite("Token lifetimes and revocation")
 struct TokenLifetimeTests {
     static let signUp = #"{"username": "tess", "password": "a fine passphrase"}"#
 
-    /// A second gateway on `first`'s database (as a second instance would be).
-    static func second(of first: TestGateway, _ backend: GatewayBackend, signUpsPerHour: Int? = nil) async throws -> TestGateway {
-        let database = first.app.configuration.databasePath
-        switch backend {
-        case .sqlite:
-            return try TestGateway { config in
-                config.databasePath = database
-                if let signUpsPerHour { config.signUpsPerHour = signUpsPerHour }
-            }
-        case .postgres:
-            return try await PostgresCluster.offThread {
-                try TestGateway { config in
-                    config.databasePath = database
-                    if let signUpsPerHour { config.signUpsPerHour = signUpsPerHour }
-                    config.databaseConnections = 3
-                    config.environment[VaultKeySource.keyVariable] = TestGateway.postgresVaultKey
-                }
-            }
-        }
-    }
-
-    @Test(arguments: GatewayBackend.all) func aTokenPastItsLifetimeIsRefused(_ backend: GatewayBackend) async throws {
-        let gateway = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func aTokenPastItsLifetimeIsRefused(_ backend: TestBackend) async throws {
+        let gateway = try await AuthGateway.make(backend)
         defer { gateway.cleanUp() }
         let clock = gateway.clock
         try await gateway.withRouter { client async throws in
@@ -64,15 +44,16 @@ struct TokenLifetimeTests {
             #expect(expired.object["type"] as? String == "/problems/unauthenticated")
             #expect(try await client.json(.delete, "/v1/auth/token", token: token).status == .unauthorized, "an expired token can't even sign out")
             // Refused on every kind of route, not only /v1/me.
-            #expect(try await client.json(.get, "/v1/me/devices", token: token).status == .unauthorized)
+            #expect(try await client.json(.put, "/v1/me/password", body: #"{"currentPassword": "a fine passphrase", "newPassword": "another fine passphrase"}"#, token: token).status == .unauthorized)
+            #expect(try await client.json(.get, "/v1/admin/accounts", token: token).status == .unauthorized)
             #expect(try await client.json(.get, "/v1/me", token: longToken).status == .ok, "a longer token of the same account lives on")
         }
     }
 
-    @Test(arguments: GatewayBackend.all) func revocationIsImmediateOnEveryInstance(_ backend: GatewayBackend) async throws {
-        let first = try await TestGateway.make(backend)
+    @Test(arguments: TestBackend.all) func revocationIsImmediateOnEveryInstance(_ backend: TestBackend) async throws {
+        let first = try await AuthGateway.make(backend)
         defer { first.cleanUp() }
-        let second = try await Self.second(of: first, backend)
+        let second = try first.secondInstance()
         defer { second.cleanUp() }
         let tokens = Captured<[String]>([])
         try await first.withRouter { client async throws in
@@ -99,7 +80,7 @@ struct TokenLifetimeTests {
         }
         try await second.withRouter { client async throws in
             #expect(try await client.json(.get, "/v1/me", token: revoked).status == .unauthorized, "the other instance refuses it at once")
-            #expect(try await client.json(.get, "/v1/me/devices", token: revoked).status == .unauthorized)
+            #expect(try await client.json(.get, "/v1/admin/accounts", token: revoked).status == .unauthorized)
             #expect(try await client.json(.get, "/v1/me", token: kept).status == .ok)
             // And the other way round: signed out on the second, refused on the first.
             #expect(try await client.json(.delete, "/v1/auth/token", token: kept).status == .noContent)

@@ -1,13 +1,13 @@
-import TestSupport
-import Foundation
+public import Foundation
+public import TestSupport
 
 /// A self-signed certificate for 127.0.0.1 and localhost, made with openssl for one test.
-struct TestCertificate {
-    let directory: URL
-    var certificate: String { directory.appendingPathComponent("cert.pem").path }
-    var key: String { directory.appendingPathComponent("key.pem").path }
+public struct TestCertificate: Sendable {
+    public let directory: URL
+    public var certificate: String { directory.appendingPathComponent("cert.pem").path }
+    public var key: String { directory.appendingPathComponent("key.pem").path }
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = TestProcess()
@@ -20,32 +20,32 @@ struct TestCertificate {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw GatewayBinary.Missing(description: "openssl could not make a test certificate") }
+        guard process.terminationStatus == 0 else { throw BuiltProducts.Missing(description: "openssl could not make a test certificate") }
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
 /// A `gradebook-sim serve` child process over HTTPS on a loopback port (port 0, reported in a
 /// port file), killed when the test ends or after `lifetime` seconds at the latest.
-final class SimulatorProcess: @unchecked Sendable {
-    let process = TestProcess()
-    let port: Int
-    let adminToken = "sim-admin-\(UUID().uuidString)"
+public final class SimulatorProcess: @unchecked Sendable {
+    public let process = TestProcess()
+    public let port: Int
+    public let adminToken = "sim-admin-\(UUID().uuidString)"
     private let watchdog: Watchdog
 
     /// Over HTTPS with `certificate`, whose folder keeps the port file.
-    convenience init(certificate: TestCertificate, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
+    public convenience init(certificate: TestCertificate, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
         try self.init(certificate: certificate, directory: certificate.directory, prefix: prefix, lifetime: lifetime)
     }
 
     /// Over plain HTTP (a development source), the port file in `directory`.
-    convenience init(plainIn directory: URL, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
+    public convenience init(plainIn directory: URL, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) throws {
         try self.init(certificate: nil, directory: directory, prefix: prefix, lifetime: lifetime)
     }
 
     private init(certificate: TestCertificate?, directory: URL, prefix: String, lifetime: TimeInterval) throws {
-        let binary = GatewayBinary.url.deletingLastPathComponent().appendingPathComponent("gradebook-sim")
+        let binary = BuiltProducts.url("gradebook-sim")
         let portFile = directory.appendingPathComponent("sim-port").path
         process.executableURL = binary
         let tls = certificate.map { ["--tls-certificate", $0.certificate, "--tls-key", $0.key] } ?? []
@@ -66,18 +66,14 @@ final class SimulatorProcess: @unchecked Sendable {
         }
         guard let found else {
             process.terminate()
-            throw GatewayBinary.Missing(description: "gradebook-sim did not start")
+            throw BuiltProducts.Missing(description: "gradebook-sim did not start")
         }
         port = found
     }
 
-    func stop() {
+    public func stop() {
         watchdog.cancel()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
-}
-
-extension GatewayBinary {
-    struct Missing: Error, CustomStringConvertible { let description: String }
 }

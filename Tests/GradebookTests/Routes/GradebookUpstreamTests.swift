@@ -1,8 +1,9 @@
 import Auth
+import AuthTestSupport
 import Foundation
-import GatewayApp
 import GatewayCore
 import Gradebook
+import GradebookTestSupport
 import HTTPClient
 import HTTPTypes
 import HummingbirdTesting
@@ -15,70 +16,47 @@ import Storage
 import TestSupport
 import Testing
 
-/// The gateway against the gradebook simulator as a separate process over HTTPS with a test
-/// certificate: pass-through of every record, upstream faults, the per-user cache, the SSRF
+/// The Gradebook module alone (``GradebookGateway``) against the gradebook simulator as a
+/// separate process over HTTPS with a test certificate: pass-through of every record, upstream faults, the per-user cache, the SSRF
 /// guard for non-development sources, and key rotation with stored accounts.
 @Suite("Gradebook against an HTTPS upstream", .serialized)
 struct GradebookUpstreamTests {
-    static let password = "gradebook-test-1"
+    static let password = UpstreamSimulator.password
 
-    /// The simulator, a gateway trusting its certificate, and source 7 pointing at it.
+    /// The simulator (``UpstreamSimulator``), the Gradebook module trusting its certificate, and
+    /// source 7 pointing at it.
     final class Rig: @unchecked Sendable {
-        let certificate: TestCertificate
-        let simulator: SimulatorProcess
-        let gateway: TestGateway
-        let direct: CurlHTTPClient
+        let upstreamSimulator: UpstreamSimulator
+        let gateway: GradebookGateway
 
-        init(timeoutSeconds: Int = 2, configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
-            certificate = try TestCertificate()
-            simulator = try SimulatorProcess(certificate: certificate)
-            let ca = certificate.certificate
-            gateway = try TestGateway { config in
-                config.gradebookCAFile = ca
-                config.gradebookTimeoutSeconds = timeoutSeconds
-                config.environment = [:]
-                configure(&config)
+        init(timeoutSeconds: Int = 2) async throws {
+            upstreamSimulator = try UpstreamSimulator()
+            do {
+                // The application's default cache (30 s): the cache test reads through it.
+                gateway = try await GradebookGateway.make(timeoutSeconds: timeoutSeconds, cacheSeconds: 30, additionalCAFile: upstreamSimulator.caFile)
+            } catch {
+                upstreamSimulator.stop()
+                throw error
             }
-            direct = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(10), additionalCAFile: ca, allowedDestinations: .loopback))
-            _ = try await gateway.app.modules.gradebook.sources.put(GradebookSource(
-                id: 7, name: "HTTPS simulator", baseURL: URL(string: "https://127.0.0.1:\(simulator.port)/cgi-bin/grades.json")!,
-                requestsPerMinute: 60_000, development: true
+            _ = try await gateway.module.sources.put(GradebookSource(
+                id: 7, name: "HTTPS simulator", baseURL: upstreamSimulator.gradesURL, requestsPerMinute: 60_000, development: true
             ))
         }
 
         func stop() {
-            simulator.stop()
-            direct.shutdown()
+            upstreamSimulator.stop()
             gateway.cleanUp()
-            certificate.remove()
         }
 
-        var base: String { "https://127.0.0.1:\(simulator.port)/cgi-bin" }
+        var simulator: SimulatorProcess { upstreamSimulator.simulator }
 
-        /// A request straight to the simulator.
-        func upstream(_ path: String, user: String = "test", method: HTTPMethod = .get, body: String? = nil, admin: Bool = false) async throws -> OutboundResponse {
-            var headers: HTTPHeaderFields = [:]
-            if admin { headers.add(name: "Authorization", value: "Bearer \(simulator.adminToken)") }
-            if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-            return try await direct.execute(OutboundRequest(
-                method: method, url: URL(string: base + path)!, headers: headers, body: body.map { Data($0.utf8) },
-                basicCredentials: admin ? nil : BasicCredentials(username: user, password: GradebookUpstreamTests.password)
-            ))
-        }
-
-        func fault(_ json: String) async throws {
-            let reply = try await upstream("/_admin/faults", method: .put, body: json, admin: true)
-            #expect(reply.status == 200)
-        }
-
-        func requestCount() async throws -> Int {
-            let reply = try await upstream("/_admin/requests", admin: true)
-            return (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["total"] as? Int ?? -1
-        }
+        func upstream(_ path: String) async throws -> OutboundResponse { try await upstreamSimulator.upstream(path) }
+        func fault(_ json: String) async throws { try await upstreamSimulator.fault(json) }
+        func requestCount() async throws -> Int { try await upstreamSimulator.requestCount() }
     }
 
     static func basic(_ user: String, _ password: String = GradebookUpstreamTests.password) -> HTTPFields {
-        [.authorization: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()]
+        UpstreamSimulator.basic(user, password)
     }
 
     @Test func everyRecordPassesThroughByteForByte() async throws {
@@ -171,7 +149,7 @@ struct GradebookUpstreamTests {
     @Test func nonDevelopmentSourcesNeverReachPrivateAddresses() async throws {
         let rig = try await Rig()
         defer { rig.stop() }
-        _ = try await rig.gateway.app.modules.gradebook.sources.put(GradebookSource(
+        _ = try await rig.gateway.module.sources.put(GradebookSource(
             id: 8, name: "Not development", baseURL: URL(string: "https://127.0.0.1:\(rig.simulator.port)/cgi-bin/grades.json")!
         ))
         let start = try await rig.requestCount()
@@ -194,11 +172,11 @@ struct GradebookUpstreamTests {
             ) { $0.status }
             #expect(stored == .created)
         }
-        let app = rig.gateway.app
-        let before = try await app.database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
-        let report = try await VaultRotation(settle: .milliseconds(10)).rotateKey(source: app.modules.vault.source, rows: [GradebookAccountVaultRows(transactions: app.database, store: SQLiteGradebookAccountStore())])
+        let database = rig.gateway.database
+        let before = try await database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
+        let report = try await VaultRotation(settle: .milliseconds(10)).rotateKey(source: rig.gateway.vault.source, rows: [GradebookAccountVaultRows(transactions: database, store: SQLiteGradebookAccountStore())])
         #expect(report.reEncrypted == 1)
-        let after = try await app.database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
+        let after = try await database.pool.read { db in try String.fetchOne(db, sql: "SELECT sealed_password FROM gradebook_accounts") }
         #expect(before != nil && after != nil && before != after)
         #expect(after?.contains(report.keyID) == true)
         try await rig.gateway.withLiveServer { client in

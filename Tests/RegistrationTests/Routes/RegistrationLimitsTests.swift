@@ -1,9 +1,9 @@
+import AuthTestSupport
 import GatewayCore
 import Auth
 import Catalog
 import Foundation
-import GatewayApp
-import GatewayHTTP
+import HTTPTypes
 import HummingbirdTesting
 import Registration
 import TestSupport
@@ -12,8 +12,8 @@ import Testing
 /// Bounds on what one student can make the service keep, and who binds a red id.
 @Suite("Registration limits and red id binding")
 struct RegistrationLimitsTests {
-    @Test func aStudentIsOnAtMostTwentyFiveWaitlists() async throws {
-        let gateway = try await TestGateway.registration()
+    @Test(arguments: TestBackend.all) func aStudentIsOnAtMostTwentyFiveWaitlists(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
         defer { gateway.cleanUp() }
         let student = try await gateway.student("100000031")
         let classes = Array(try await gateway.registration.catalog.classIDs(matching: ClassQuery()).prefix(EnrollmentRules.maximumWaitlists + 1))
@@ -28,13 +28,13 @@ struct RegistrationLimitsTests {
 
     /// Under the `roster` policy any account could claim a classmate's red id through its own
     /// profile; now only an admin (or addstudent with the roster entry) binds one.
-    @Test func underTheRosterPolicyStudentsCannotBindRedIDsThemselves() async throws {
-        let gateway = try await TestGateway.registration { $0.registration.redIDPolicy = .roster }
+    @Test(arguments: TestBackend.all) func underTheRosterPolicyStudentsCannotBindRedIDsThemselves(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend) { $0.redIDPolicy = .roster }
         defer { gateway.cleanUp() }
         _ = try await gateway.registration.admin.replaceRedIDRoster(["100000041"])
         let mallory = try await gateway.account("mallory", role: .student)
         let admin = try await gateway.account("registrar", role: .admin)
-        let malloryID = try #require(try await gateway.app.modules.auth.service.identity(bearer: mallory)?.accountID)
+        let malloryID = try #require(try await gateway.auth.identity(bearer: mallory)?.accountID)
         let profile = #"{"redId":"100000041","firstName":"Mal","lastName":"Lory","email":"m@sdsu.edu"}"#
         try await gateway.withRouter { client async throws in
             let claimed = try await client.json(.put, "/v1/me/registration/profile", body: profile, token: mallory)

@@ -2,7 +2,6 @@ import Contracts
 @testable import PostgresStores
 @testable import SQLiteStores
 import TestSupport
-import GatewayHTTP
 import Storage
 import NIOHTTP1
 import HummingbirdTesting
@@ -11,15 +10,15 @@ import Catalog
 import AsyncHTTPClient
 import Foundation
 import GRDB
-import GatewayApp
+import AuthTestSupport
 import NIOCore
-import Synchronization
 @testable import Registration
 import Testing
 
 /// Slow suites, run by `make check-slow` (GATEWAY_SLOW_TESTS=1): a soak of random enrollment
 /// traffic over loopback HTTP that then checks every invariant in the database, and a fuzz of
-/// the SDSU protocol with malformed parameters.
+/// the SDSU protocol with malformed parameters; over the Registration module's routes
+/// (``RegistrationGateway``).
 @Suite("Registration Slow: soak and fuzz", .enabled(if: SlowSuites.enabled))
 struct RegistrationSlowTests {
     /// CS classes of the fixtures, plus three small classes that all meet MW 08:00–09:15 (so
@@ -37,9 +36,8 @@ struct RegistrationSlowTests {
 
     @Test(arguments: [WaitlistPolicy.none, .offer, .auto])
     func soakKeepsEveryInvariant(policy: WaitlistPolicy) async throws {
-        let gateway = try await TestGateway.registration {
-            $0.passwordHashingQueue = 4096
-            $0.registration.waitlistPolicy = policy
+        let gateway = try await RegistrationGateway.registration(hasher: TestAuth.cheapHasher(maxPending: 4096)) {
+            $0.waitlistPolicy = policy
         }
         defer { gateway.cleanUp() }
         let redIDs = (1...40).map { String(format: "8%08d", $0) }
@@ -77,7 +75,7 @@ struct RegistrationSlowTests {
 
     /// 32 clients sending random enrollment requests and an admin changing seats until the deadline.
     static func traffic(
-        http: HTTPClient, port: Int, gateway: TestGateway, redIDs: [String], known: Set<String>, deadline: Date
+        http: HTTPClient, port: Int, gateway: RegistrationGateway, redIDs: [String], known: Set<String>, deadline: Date
     ) async throws -> [String: Int] {
             try await withThrowingTaskGroup(of: [String: Int].self) { group in
                 for worker in 0..<32 {
@@ -124,8 +122,8 @@ struct RegistrationSlowTests {
     }
 
     /// Every invariant, read from the database after the traffic stopped.
-    static func checkInvariants(_ gateway: TestGateway, classLimit: Int) async throws {
-        try await gateway.app.database.pool.read { db in
+    static func checkInvariants(_ gateway: RegistrationGateway, classLimit: Int) async throws {
+        try await gateway.database.pool.read { db in
             for row in try Row.fetchAll(db, sql: """
                 SELECT c.id, c.seats, c.enrolled, c.held, c.waitlist, c.base_enrolled, c.base_waitlist,
                        (SELECT COUNT(*) FROM registration_enrollments e WHERE e.class_id = c.id),
@@ -158,7 +156,7 @@ struct RegistrationSlowTests {
     }
 
     @Test func fuzzedSDSURequestsNeverFailTheServer() async throws {
-        let gateway = try await TestGateway.registration()
+        let gateway = try await RegistrationGateway.registration()
         defer { gateway.cleanUp() }
         try await gateway.student("123456003")
         let operations = [
@@ -200,19 +198,6 @@ struct RegistrationSlowTests {
             }
         }
         try await Self.checkInvariants(gateway, classLimit: 3)
-    }
-}
-
-extension TestGateway {
-    /// Runs `body` with the port of a real server on 127.0.0.1 and returns its result.
-    func withLiveServerResult<T: Sendable>(_ body: @Sendable @escaping (Int) async throws -> T) async throws -> T {
-        let result = Mutex<T?>(nil)
-        try await withLiveServer { client in
-            let port = try #require(client.port)
-            let value = try await body(port)
-            result.withLock { $0 = value }
-        }
-        return try #require(result.withLock { $0 })
     }
 }
 

@@ -1,15 +1,12 @@
 import Auth
+import AuthTestSupport
 import Contracts
 import Foundation
-import GatewayApp
 import GatewayCore
 import GRDB
-import Gradebook
 import HTTPTypes
 import HummingbirdTesting
 import Jobs
-import Logging
-@testable import PostgresStores
 import Push
 @testable import SQLiteStores
 import Storage
@@ -17,22 +14,15 @@ import Testing
 import TestSupport
 
 /// The security review's findings on user-supplied endpoints (webhook URLs, Web Push
-/// endpoints), each shown through the real router or the real webhook channel: test
+/// endpoints), each shown through the Push module's routes (``PushGateway``) or the real webhook channel: test
 /// notifications are limited, a slow webhook holds up no other student, device keys are
 /// sealed, and students see address classes, never addresses or numeric host tricks.
 @Suite("User-supplied endpoints", .serialized)
 struct UserEndpointTests {
-    /// A valid Web Push subscription's keys (a P-256 point and 16 bytes, base64url).
-    static let p256dh = "BIXIztayj80dJI6l_SaSEqczGEZQ6wH0emt-jYlWweyewfaE77sitjVTVtieugSI36-Gj11imvIVsT73_K160W0"
-    static let auth = "ooiKGhbOhksX_cGaT7VXwQ"
+    static let p256dh = PushTestValues.p256dh
+    static let auth = PushTestValues.auth
 
-    static func deviceID(_ reply: HTTPReply) throws -> Int {
-        try #require((reply.object["device"] as? [String: Any])?["id"] as? Int, "\(reply.status) \(reply.body)")
-    }
-
-    static func accountID(_ gateway: TestGateway, _ username: String) async throws -> Int64 {
-        try await gateway.app.modules.auth.service.transactions.read { db in try #require(try gateway.app.modules.auth.service.store.find(username: username, in: db)?.id) }
-    }
+    static func deviceID(_ reply: HTTPReply) throws -> Int { try PushTestValues.deviceID(reply) }
 
     // MARK: 1. Test notifications are limited
 
@@ -40,12 +30,12 @@ struct UserEndpointTests {
     /// minutes and 20 per student in an hour; past either, 429 with `Retry-After` and nothing
     /// queued; removing and adding a device doesn't reset the count.
     @Test func testNotificationsAreLimitedPerDeviceAndPerStudent() async throws {
-        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        let gateway = try await PushGateway.make()
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
         let queuedTests = { @Sendable () async throws -> Int in
-            try await gateway.app.database.pool.read { db in
+            try await gateway.database.pool.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_notifications WHERE category = 'test'") ?? 0
             }
         }
@@ -88,7 +78,7 @@ struct UserEndpointTests {
             #expect(try await client.json(.post, "/v1/me/devices/\(fresh)/test", token: ada).status == .tooManyRequests)
         }
         gateway.clock.advance(by: 3600)
-        let renewed = try await gateway.app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let renewed = try await gateway.auth.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await gateway.withRouter { client async throws in
             let devices = try await client.json(.get, "/v1/me/devices", token: renewed)
             let first = try #require((devices.object["items"] as? [[String: Any]])?.first?["id"] as? Int)
@@ -112,7 +102,7 @@ struct UserEndpointTests {
         defer { alsoHanging.stop() }
         let receiver = try LoopbackReceiver(host: "127.0.0.2", behaviour: .answer, lifetime: .seconds(45))
         defer { receiver.stop() }
-        let gateway = try TestGateway { $0.allowInsecurePushEndpoints = true }
+        let gateway = try await PushGateway.make(delivery: .init(allowInsecureEndpoints: true))
         defer { gateway.cleanUp() }
         let mallory = try await gateway.account("mallory", role: .student)
         let ada = try await gateway.account("ada", role: .student)
@@ -131,16 +121,16 @@ struct UserEndpointTests {
         for n in 0..<40 {
             let note = OutgoingNotification(id: "flood-\(n)", category: "seat.open", title: "Seat open", body: "Hurry", urgent: true)
             let device = Int64(malloryDevices.value[n % 2])
-            #expect(try await gateway.app.modules.push.push.notify(deviceID: device, uniqueKey: "flood-\(n)", note))
+            #expect(try await gateway.push.notify(deviceID: device, uniqueKey: "flood-\(n)", note))
         }
-        let pool = gateway.app.modules.jobs.runtime.pool
+        let pool = gateway.jobs.pool
         let workers = Task { try await pool.run() }
         defer { workers.cancel() }
         let flooded = await eventually(seconds: 10) { hanging.acceptedConnections + alsoHanging.acceptedConnections >= 2 }
         #expect(flooded, "the flood reached the hanging webhooks")
         // Let the workers go through the whole flood once: every delivery has been tried, two
         // hang on their hosts and the rest are snoozed (due again only later on the manual clock).
-        let database = gateway.app.database
+        let database = gateway.database
         let wentThrough = await eventually(seconds: 20) {
             let (tried, running) = (try? await database.pool.read { db in
                 (
@@ -166,9 +156,9 @@ struct UserEndpointTests {
             }) ?? 0
         }
 
-        let adaID = try await Self.accountID(gateway, "ada")
+        let adaID = try await gateway.accountID("ada")
         let grade = OutgoingNotification(id: "grade-1", category: "grade.new", title: "New grade", body: "MATH 141: A", urgent: true)
-        #expect(try await gateway.app.modules.push.push.notify(accountID: adaID, uniqueKey: "grade-1", grade) == 1)
+        #expect(try await gateway.push.notify(accountID: adaID, uniqueKey: "grade-1", grade) == 1)
         // Whichever comes first: ada's notification arrives, or a hanging delivery gives up.
         // Ada's must come first (before, it queued behind the flood until the hanging ones
         // timed out). Arrival is looked at before the hanging jobs, so "arrived and both still
@@ -188,7 +178,7 @@ struct UserEndpointTests {
         #expect(receiver.requests.first.map { String(decoding: $0.body, as: UTF8.self).contains("MATH 141: A") } == true)
         let connections = hanging.acceptedConnections + alsoHanging.acceptedConnections
         #expect(connections <= 2, "at most 2 deliveries to one student's webhooks at once; saw \(connections)")
-        #expect(gateway.app.modules.push.push.lanes.webhooksInFlight(host: "127.0.0.1") <= 2)
+        #expect(gateway.push.lanes.webhooksInFlight(host: "127.0.0.1") <= 2)
 
         pool.shutdown(timeout: 0)
         hanging.stop()
@@ -202,22 +192,22 @@ struct UserEndpointTests {
     /// what the student reads (the device's and the notification's `lastError`) names the
     /// class of address, never the address.
     @Test func studentsSeeTheClassOfARefusedAddressNotTheAddress() async throws {
-        let gateway = try TestGateway { $0.jobs.workersEnabled = false }
+        let gateway = try await PushGateway.make()
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
-        let adaID = try await Self.accountID(gateway, "ada")
+        let adaID = try await gateway.accountID("ada")
         // `localhost` is refused at registration; a row holding it stands for any name that
         // resolves inside the network (DNS the student controls).
-        let store = SQLiteDeviceStore(sealer: VaultSecretSealing(vault: gateway.app.modules.vault))
+        let store = SQLiteDeviceStore(sealer: TestVaultSealing())
         let now = gateway.clock.now()
-        let device = try await gateway.app.database.write { db in
+        let device = try await gateway.database.write { db in
             try store.insert(NewDevice(
                 accountID: adaID, name: "probe", address: .webhook(url: URL(string: "https://localhost:9/hook")!, secret: WebhookSecret.generate().bytes)
             ), at: now, in: db)
         }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices/\(device.id)/test", token: ada).status == .accepted)
-            _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+            _ = try await gateway.jobs.pool.drain(queue: PushJobs.queue)
             let shown = try await client.json(.get, "/v1/me/devices/\(device.id)", token: ada)
             let lastError = try #require(shown.object["lastError"] as? String)
             #expect(lastError == "the destination resolves to a loopback address, which is not allowed")
@@ -234,7 +224,7 @@ struct UserEndpointTests {
     /// public dotted quads still pass.
     @Test(arguments: [false, true])
     func numericHostFormsAreRefusedAtRegistration(allowInsecure: Bool) async throws {
-        let gateway = try TestGateway { $0.allowInsecurePushEndpoints = allowInsecure }
+        let gateway = try await PushGateway.make(delivery: .init(allowInsecureEndpoints: allowInsecure))
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let forms = [
