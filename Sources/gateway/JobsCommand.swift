@@ -83,28 +83,32 @@ struct JobsList: AsyncParsableCommand {
     }
 }
 
-struct JobsRetry: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make a job available to run now.")
-
+/// What `jobs retry` and `jobs cancel` take: the database and one job's id.
+struct OneJob: ParsableArguments {
     @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Argument(help: "The job's id.") var id: Int64
 
-    func run() async throws {
+    /// Runs `change` on the job and prints the state it is in afterwards.
+    func apply(_ change: @Sendable @escaping (JobsService, Int64) async throws -> JobRecord) async throws {
         let service = try Jobs.service(database: database)
-        let job = try await Jobs.run { try await service.retry(id: id) }
+        let id = self.id
+        let job = try await Jobs.run { try await change(service, id) }
         print("Job \(job.id) (\(job.kind)) is \(job.state.rawValue).")
     }
+}
+
+struct JobsRetry: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Make a job available to run now.")
+
+    @OptionGroup var job: OneJob
+
+    func run() async throws { try await job.apply { try await $0.retry(id: $1) } }
 }
 
 struct JobsCancel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a job that has not finished.")
 
-    @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
-    @Argument(help: "The job's id.") var id: Int64
+    @OptionGroup var job: OneJob
 
-    func run() async throws {
-        let service = try Jobs.service(database: database)
-        let job = try await Jobs.run { try await service.cancel(id: id) }
-        print("Job \(job.id) (\(job.kind)) is \(job.state.rawValue).")
-    }
+    func run() async throws { try await job.apply { try await $0.cancel(id: $1) } }
 }
