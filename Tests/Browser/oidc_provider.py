@@ -18,7 +18,7 @@ Discovery 1.0 and RFC 7636 (PKCE, S256 only), with the `cryptography` package fo
 - Test controls (loopback only, as the whole server): `POST /_test/next-person` with a JSON
   person (`sub`, `preferred_username`, `email`, `name`, `groups`; unset fields get defaults),
   `POST /_test/refuse-next`, `GET /_test/state` (counts of authorizations and token requests,
-  the last token error).
+  the last token error, where the last redirect back went).
 
 Run as a program it serves until killed and writes its issuer URL to `--url-file` once it
 listens; `scripts/check-browser.sh` starts it that way. `ProviderControl` is the tests' side

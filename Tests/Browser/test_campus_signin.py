@@ -14,7 +14,7 @@ import unittest
 import urllib.parse
 import urllib.request
 
-from browser import BASE_URL, SCREENSHOTS, Browser, By
+from browser import BASE_URL, SCREENSHOTS, Browser, By, TimeoutException
 from oidc_provider import ProviderControl
 
 CAMPUS_URL = (os.environ.get("CAMPUS_GATEWAY_URL") or "").rstrip("/")
@@ -24,6 +24,15 @@ DISPLAY_NAME = os.environ.get("CAMPUS_DISPLAY_NAME", "Sign in with Campus ID")
 
 REFUSED = "Your campus sign-in was refused."
 UNFINISHED = "That sign-in could not be finished"
+
+
+def console_sign_in_form(b):
+    """The operator console's sign-in form; when it never comes, the failure carries the page's
+    JavaScript errors (a console that stops at "Loading…" says nothing else)."""
+    try:
+        return b.visible("#signin-form")
+    except TimeoutException:
+        raise AssertionError(f"the console showed no sign-in form; JavaScript errors: {b.console_errors()}") from None
 
 
 def get_json(url):
@@ -202,7 +211,7 @@ class CampusSignInTests(unittest.TestCase):
         b = self.b
         self.provider.next_person("campus-grace", "grace.hopper", groups=["staff", ADMIN_GROUP], name="Grace Hopper")
         self.open("/admin/")
-        b.visible("#signin-form")
+        console_sign_in_form(b)
         button = self.campus_button("#campus-slot")
         self.assertEqual(urllib.parse.parse_qs(urllib.parse.urlsplit(button.get_attribute("href")).query)["returnTo"], ["/admin/"])
         b.screenshot("44-campus-console-signin")
@@ -224,6 +233,7 @@ class CampusSignInTests(unittest.TestCase):
         b = self.b
         self.provider.next_person("campus-alan", "alan.turing", groups=["students"], name="Alan Turing")
         self.open("/admin/")
+        console_sign_in_form(b)
         b.click(self.campus_button("#campus-slot"))
         self.at_provider("Alan Turing")
         b.click(b.clickable("#approve"))
@@ -272,7 +282,7 @@ class NoProviderTests(unittest.TestCase):
         self.assertEqual(b.all(".card.campus"), [])
 
         b.open("/admin/")
-        b.visible("#signin-form")
+        console_sign_in_form(b)
         # The console asks for the offer after drawing the form: wait for that answer.
         b.until(lambda: b.driver.execute_script(
             "return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/v1/auth/oidc') && e.responseEnd > 0)"),
