@@ -3,7 +3,7 @@ import { h, replace, append, field, errorSlot, busy, button, focusFirst } from '
 import * as api from './api.js';
 import * as session from './session.js';
 import { panels } from './admin-panels.js';
-import { campusOffer, campusButton } from './campus-signin.js';
+import { campusOffer, campusButton, finishCampusSignIn } from './campus-signin.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
