@@ -95,7 +95,8 @@ esac
 "$BIN" serve --demo --demo-passwords documented --database "$DATABASE" --host 127.0.0.1 --port 0 --port-file "$DIR/port" \
   --signups-per-hour 100000 --quickhac-requests-per-minute 0 --log-level error >"$DIR/server.log" 2>&1 &
 SERVER=$!
-for _ in $(seq 1 120); do [ -s "$DIR/port" ] && break; kill -0 "$SERVER" 2>/dev/null || break; sleep 0.5; done
+# A debug build seeds the demo's 4,393 classes on PostgreSQL in about a minute: allow three.
+for _ in $(seq 1 360); do [ -s "$DIR/port" ] && break; kill -0 "$SERVER" 2>/dev/null || break; sleep 0.5; done
 [ -s "$DIR/port" ] || { echo "fuzz-contract: the server did not start" >&2; cat "$DIR/server.log" >&2; exit 1; }
 URL="http://127.0.0.1:$(cat "$DIR/port")"
 
