@@ -137,7 +137,7 @@ public struct AuthRoutes: ModuleRoutes {
             }
 
         // Thirty starts a minute from one address: each writes a row until its flow expires.
-        CampusSignInRoutes(campus: campus, starts: RateLimit(limit: 30, window: 60)).register(with: guarded, on: router, passwordSignIn: service.settings.passwordSignIn)
+        CampusSignInRoutes(campus: campus, starts: RateLimit(limit: 30, window: 60), callbacks: RateLimit(limit: 60, window: 60)).register(with: guarded, on: router, passwordSignIn: service.settings.passwordSignIn)
     }
 
     /// What a client trades for a token.

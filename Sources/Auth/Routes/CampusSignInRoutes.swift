@@ -10,6 +10,9 @@ struct CampusSignInRoutes {
     let campus: CampusSignIn?
     /// Anonymous starts per client address: each writes a row until its flow expires.
     let starts: RateLimit
+    /// Anonymous callbacks per client address: each looks a state up (and, with a good one,
+    /// reaches the provider).
+    let callbacks: RateLimit
 
     /// The cookie that binds a flow to the browser that started it.
     static let cookie = "cg_signin"
@@ -33,7 +36,7 @@ struct CampusSignInRoutes {
     }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>, passwordSignIn: PasswordSignIn) {
-        let campus = self.campus, starts = self.starts
+        let campus = self.campus, starts = self.starts, callbacks = self.callbacks
 
         guarded.group(router, "v1/auth/oidc", access: .public)
             .get { _, _ in
@@ -64,8 +67,11 @@ struct CampusSignInRoutes {
             }
 
         guarded.group(router, "v1/auth/oidc/callback", access: .public)
-            .get { request, _ in
+            .get { request, context in
                 guard let campus else { throw AuthError.campusSignInOff }
+                if let wait = callbacks.take(context.clientAddress ?? "unknown", now: Date()) {
+                    throw Problem.tooManyRequests(retryAfterSeconds: wait, detail: "Too many sign-in callbacks from this address. Try again later.")
+                }
                 let query = request.uri.queryParameters
                 let location = await campus.finish(CampusSignIn.Callback(
                     code: query["code"].map(String.init), state: query["state"].map(String.init), error: query["error"].map(String.init),

@@ -203,6 +203,18 @@ public struct CampusSignIn: Sendable {
         let role: Role? = fromAccessToken && !claims.hasGroups(claim: groupsClaim)
             ? nil
             : settings.adminGroup.map { claims.groups(claim: groupsClaim).contains($0) ? .admin : .student } ?? .student
+        if fromAccessToken {
+            // An app sends its access token with every request: a known identity whose role
+            // stands is one indexed read, no write.
+            let known = try await transactions.readPreferringInline { [store, auth] db -> Account? in
+                guard let identity = try store.identity(issuer: issuer, subject: subject, in: db) else { return nil }
+                return try auth.store.find(id: identity.accountID, in: db)
+            }
+            if let known {
+                guard !known.disabled else { throw AuthError.invalidCredentials }
+                if role == nil || role == known.role || known.hasPassword { return known }
+            }
+        }
         let email = claims.email.flatMap { claims.emailVerified ? $0.lowercased() : nil }
         let now = clock.now()
         let candidates = CampusUsername.candidates(preferred: claims.preferredUsername, email: claims.email, issuer: issuer, subject: subject)
