@@ -35,6 +35,7 @@ struct CampusGateway: ModuleTestWorld {
             on: transactions, backend: opened, clock: ManualClock(Date()), provider: provider, adminGroup: adminGroup, passwordSignIn: passwordSignIn,
             cleanUp: cleanUp
         )
+        provider.follow(gateway.clock)
         return gateway
     }
 

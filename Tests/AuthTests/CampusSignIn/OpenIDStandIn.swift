@@ -53,6 +53,9 @@ final class OpenIDStandIn: Sendable {
     }
 
     let state = Mutex(State())
+    /// The clock tokens are minted by: the gateway's (a test's manual clock), so a slow
+    /// machine can't make a token look issued in the future.
+    let clock = Mutex<(any GatewayClock)?>(nil)
     let port: Int
     var issuer: String { "http://127.0.0.1:\(port)" }
 
@@ -75,6 +78,11 @@ final class OpenIDStandIn: Sendable {
     }
 
     // MARK: Test controls
+
+    /// Mints tokens by `clock` from now on.
+    func follow(_ clock: any GatewayClock) { self.clock.withLock { $0 = clock } }
+
+    var now: Date { clock.withLock { $0?.now() } ?? Date() }
 
     func signIn(_ person: Person, minting: Minting = .good) {
         state.withLock { $0.person = person; $0.minting = minting; $0.refuse = false }
@@ -101,7 +109,7 @@ final class OpenIDStandIn: Sendable {
     ) async throws -> String {
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(subject), "aud": .string(audience),
-            "iat": .int(Int64(Date().timeIntervalSince1970)), "exp": .int(Int64(Date().addingTimeInterval(expiresIn).timeIntervalSince1970)),
+            "iat": .int(Int64(now.timeIntervalSince1970)), "exp": .int(Int64(now.addingTimeInterval(expiresIn).timeIntervalSince1970)),
             "scope": .string("openid"),
         ]
         if let groups { claims["groups"] = .array(groups.map(JSONValue.string)) }
@@ -164,7 +172,7 @@ final class OpenIDStandIn: Sendable {
             form["redirect_uri"] == code.redirectURI, let verifier = form["code_verifier"],
             SignInSecrets.challenge(forVerifier: verifier) == code.challenge
         else { return try json(["error": "invalid_grant"], status: .badRequest) }
-        let now = Date()
+        let now = self.now
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(code.person.subject), "aud": .string(Self.clientID),
             "iat": .int(Int64(now.timeIntervalSince1970)), "exp": .int(Int64(now.addingTimeInterval(300).timeIntervalSince1970)),
