@@ -12,10 +12,12 @@ import Testing
 @Suite struct VaultKeyStoreTests {
     let account = VaultContext(table: "gradebook_accounts", rowID: 1, owner: 7)
 
+    /// The file's permission bits. Read through FileManager: which C module owns `struct stat`
+    /// depends on the order a clean build meets the headers in.
     static func mode(_ path: String) -> UInt32 {
-        var info = stat()
-        #expect(stat(path, &info) == 0)
-        return UInt32(info.st_mode) & 0o7777
+        let permissions = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(permissions != nil, "\(path) has no permissions to read")
+        return (permissions?.uint32Value ?? 0) & 0o7777
     }
 
     @Test func theKeyFileIsCreatedOnFirstStartOwnerOnly() throws {
