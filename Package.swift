@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "GatewayHTTP",
+                "GatewayHTTP", "Jobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -308,7 +308,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // One test target per module, on that module and what it stands on; one for the whole app.
+        // One test target per module, on that module and what it stands on; one for the whole app;
+        // one for the `gateway` executable run as a process.
         .target(
             name: "TestSupport",
             dependencies: [
@@ -490,7 +491,7 @@ let package = Package(
             dependencies: [
                 "SQLiteStores", "PostgresStores",
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "GradebookTestSupport", "Web",
+                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "GradebookTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -499,6 +500,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 "Push",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WebTests",
+            dependencies: [
+                "Web", "GatewayHTTP", "TestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The `gateway` executable from the outside, as a child process: its command line and
+        // start-up refusals, backups, TLS, restarts, and the drills that kill it. The libraries
+        // here only read and seed the databases its processes share.
+        .testTarget(
+            name: "GatewayProcessTests",
+            dependencies: [
+                "SQLiteStores", "PostgresStores",
+                "Contracts", "Storage", "Jobs", "Push", "Gradebook", "TestSupport", "GradebookTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -45,7 +45,6 @@ public struct GatewayApplication: Sendable {
     /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
     let vapidKeys: VAPIDKeys?
     /// The student web app and operator console files (`/`, `/admin/`), read once.
-    let webAssets: WebAssets
 
     /// Opens and migrates the database, then composes the modules. Each module is built by
     /// its one factory from its stores (``GatewayStores``: the backend's seam) and what it
@@ -109,12 +108,11 @@ public struct GatewayApplication: Sendable {
 
         self.modules = GatewayModules(
             jobs: JobsModule(runtime: jobs), auth: auth, catalog: catalog, registration: registration, scheduling: scheduling,
-            gradebook: gradebook, push: push, vault: vault
+            gradebook: gradebook, push: push, web: WebModule(), vault: vault
         )
         self.vapidKeys = delivery.vapidKeys
         self.routes = RouteRegistry()
         for module in modules.all { try module.register(in: jobs.registry) }
-        self.webAssets = WebAssets.installed()
     }
 
     /// How the router is built: every GET route also answers HEAD (``HeadRequests``).
@@ -147,7 +145,6 @@ public struct GatewayApplication: Sendable {
         )
             .register(with: guarded, on: router)
         for module in modules.all { module.routes.register(with: guarded, on: router) }
-        WebRoutes(assets: webAssets).register(with: guarded, on: router)
         if configuration.demo {
             // The demo's upstream: a gradebook simulator in this process (source 1).
             GradebookSimulator(data: .demo, adminToken: configuration.simulatorAdminToken)

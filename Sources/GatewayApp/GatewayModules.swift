@@ -5,8 +5,10 @@ public import Jobs
 public import Push
 public import Registration
 public import Scheduling
+public import Web
 
-/// The application's seven feature modules, each as its `live` factory built it. The
+/// The application's seven feature modules, each as its `live` factory built it, and the web
+/// pages (``WebModule``). The
 /// application mounts, registers and runs them through ``all`` (``GatewayModule``); the
 /// command line reaches a module's services here.
 public struct GatewayModules: Sendable {
@@ -17,12 +19,14 @@ public struct GatewayModules: Sendable {
     public let scheduling: SchedulingModule
     public let gradebook: GradebookModule
     public let push: PushModule
+    /// The student web app and the operator console.
+    public let web: WebModule
     /// The credential vault's keys, which Gradebook (stored passwords) and Push (devices' keys)
     /// seal with; key rotation walks ``vaultRows``.
     public let vault: VaultKeyProvider
 
     /// Every module, in the order their routes are mounted and their jobs registered.
-    public var all: [any GatewayModule] { [auth, jobs, catalog, registration, scheduling, gradebook, push] }
+    public var all: [any GatewayModule] { [auth, jobs, catalog, registration, scheduling, gradebook, push, web] }
 
     /// Every table of values the vault seals (key rotation and the audit walk them): stored
     /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Lives on the pool thread only, for the duration of one `curl_easy_perform`; libcurl gets an
 /// unretained pointer to it as callback user data.
-final class TransferSink {
+final class TransferSink: CurlCallbackTarget {
     let ticket: TransferTicket<OutboundResponse>
     private var collector: ResponseCollector
     var body: Data { collector.body }
@@ -22,8 +22,14 @@ final class TransferSink {
         self.ticket = ticket
     }
 
+    /// Points the handle's write, header and progress callbacks at `self`.
+    /// The caller must keep `self` alive until `curl_easy_perform` returns.
+    func install(on handle: UnsafeMutableRawPointer) -> CURLcode {
+        install([.body, .headers, .progress], on: handle)
+    }
+
     /// Returns the number of bytes consumed; anything else makes libcurl fail the transfer.
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    override func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if ticket.isCancelled {
             abortedForCancellation = true
             return 0
@@ -32,59 +38,16 @@ final class TransferSink {
     }
 
     /// Called once per header line, including each response's status line.
-    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+    override func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         collector.receiveHeaderLine(bytes)
     }
 
     /// Returns non-zero to make libcurl abort with `CURLE_ABORTED_BY_CALLBACK`.
-    fileprivate func progress() -> Int32 {
+    override func progress() -> Int32 {
         if ticket.isCancelled {
             abortedForCancellation = true
             return 1
         }
         return 0
     }
-
-    /// Points the handle's write, header and progress callbacks at `self`.
-    /// The caller must keep `self` alive until `curl_easy_perform` returns.
-    func install(on handle: UnsafeMutableRawPointer) -> CURLcode {
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        let results: [CURLcode] = [
-            cg_setopt_write_function(handle, sinkWriteCallback),
-            cg_setopt_pointer(handle, CURLOPT_WRITEDATA, userData),
-            cg_setopt_header_function(handle, sinkHeaderCallback),
-            cg_setopt_pointer(handle, CURLOPT_HEADERDATA, userData),
-            cg_setopt_xferinfo_function(handle, sinkProgressCallback),
-            cg_setopt_pointer(handle, CURLOPT_XFERINFODATA, userData),
-            cg_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
-        ]
-        return results.first { $0 != CURLE_OK } ?? CURLE_OK
-    }
-}
-
-// C-compatible callbacks: they cannot capture context, so they recover the sink from the
-// user-data pointer.
-
-private func sinkWriteCallback(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    guard let userData else { return 0 }
-    let sink = Unmanaged<TransferSink>.fromOpaque(userData).takeUnretainedValue()
-    return sink.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-}
-
-private func sinkHeaderCallback(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    guard let userData else { return 0 }
-    let sink = Unmanaged<TransferSink>.fromOpaque(userData).takeUnretainedValue()
-    sink.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
-}
-
-private func sinkProgressCallback(
-    _ userData: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t
-) -> Int32 {
-    guard let userData else { return 0 }
-    return Unmanaged<TransferSink>.fromOpaque(userData).takeUnretainedValue().progress()
 }

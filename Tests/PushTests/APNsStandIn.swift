@@ -55,6 +55,7 @@ final class APNsStandIn {
             "--team-id", Self.teamID, "--key-id", Self.keyID, "--topic", Self.topic,
             "--port-file", portFile.path, "--log", directory.appendingPathComponent("requests.jsonl").path,
             "--unregistered-at", String(unregisteredAt), "--max-streams", String(maxStreams), "--workers", String(workers),
+            "--answer-file", directory.appendingPathComponent("answer").path,
         ]
         if let retryAfter { arguments += ["--retry-after", String(retryAfter)] }
         process = TestProcess()
@@ -95,6 +96,17 @@ final class APNsStandIn {
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// `<status> <reason>` (e.g. `503 ServiceUnavailable`) answers every valid request from now
+    /// on, as an APNs having a bad time; nil: it answers by device token again.
+    func answer(_ line: String?) throws {
+        let file = directory.appendingPathComponent("answer")
+        if let line {
+            try Data((line + "\n").utf8).write(to: file, options: .atomic)
+        } else if FileManager.default.fileExists(atPath: file.path) {
+            try FileManager.default.removeItem(at: file)
+        }
     }
 
     /// One request as the stand-in saw it.

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// A TCP server on a loopback address and an ephemeral port, standing in for a student's
-/// webhook receiver: it either answers every HTTP request with 204 and records it, or accepts
+/// webhook receiver: it either answers every HTTP request with 204 (or, while
+/// ``unavailableRetryAfter`` is set, 503 with `Retry-After`) and records it, or accepts
 /// connections and never answers (a receiver that hangs). Either way it is bounded: it stops
 /// itself (closing every connection) after `lifetime`, and `stop()` does the same sooner.
 public final class LoopbackReceiver: Sendable {
@@ -24,6 +25,8 @@ public final class LoopbackReceiver: Sendable {
         public var body: Data
         /// When it had been read whole.
         public var arrived = ContinuousClock.now
+        /// The status it was answered with.
+        public var status = 204
     }
 
     private struct State {
@@ -31,6 +34,7 @@ public final class LoopbackReceiver: Sendable {
         var requests: [Request] = []
         var accepted = 0
         var stopped = false
+        var unavailableRetryAfter: Int?
     }
 
     public let host: String
@@ -53,6 +57,13 @@ public final class LoopbackReceiver: Sendable {
 
     /// The requests answered so far, in order.
     public var requests: [Request] { state.withLock { $0.requests } }
+
+    /// While set, every request is answered `503 Service Unavailable` with this `Retry-After`
+    /// (seconds), as a receiver having a bad time; nil: `204` again.
+    public var unavailableRetryAfter: Int? {
+        get { state.withLock { $0.unavailableRetryAfter } }
+        set { state.withLock { $0.unavailableRetryAfter = newValue } }
+    }
 
     /// Connections accepted so far.
     public var acceptedConnections: Int { state.withLock { $0.accepted } }
@@ -99,7 +110,7 @@ public final class LoopbackReceiver: Sendable {
         }
     }
 
-    /// Reads one request (headers, then `Content-Length` bytes), records it, answers 204, closes.
+    /// Reads one request (headers, then `Content-Length` bytes), records it, answers, closes.
     private func serve(_ fd: Int32) {
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -110,9 +121,14 @@ public final class LoopbackReceiver: Sendable {
             buffer.append(contentsOf: chunk[0..<count])
             request = Self.parse(buffer)
         }
-        if let request {
-            state.withLock { $0.requests.append(request) }
-            let answer = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        if var request {
+            let answer = state.withLock { state in
+                request.status = state.unavailableRetryAfter == nil ? 204 : 503
+                state.requests.append(request)
+                return state.unavailableRetryAfter.map {
+                    "HTTP/1.1 503 Service Unavailable\r\nRetry-After: \($0)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                } ?? "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            }
             _ = answer.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, answer.utf8.count, Int32(MSG_NOSIGNAL)) }
         }
         let mine = state.withLock { $0.connections.remove(fd) != nil }

@@ -64,7 +64,7 @@ extension CurlEasyHandle {
 /// Feeds one message to libcurl's read callback, keeps the server's last reply line (libcurl
 /// hands SMTP replies to the header callback) and answers the progress callback
 /// (cancellation). Lives on the transfer thread for one `curl_easy_perform`.
-final class SMTPUploadSource {
+final class SMTPUploadSource: CurlCallbackTarget {
     private let message: [UInt8]
     private var offset = 0
     let ticket: TransferTicket<SMTPReceipt>
@@ -82,7 +82,7 @@ final class SMTPUploadSource {
         return String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.prefix(120).map(Character.init))
     }
 
-    fileprivate func read(into buffer: UnsafeMutablePointer<CChar>?, capacity: Int) -> Int {
+    override func read(into buffer: UnsafeMutablePointer<CChar>?, capacity: Int) -> Int {
         if ticket.isCancelled {
             abortedForCancellation = true
             return Int(CURL_READFUNC_ABORT)
@@ -96,13 +96,14 @@ final class SMTPUploadSource {
         return count
     }
 
-    fileprivate func receiveReply(_ bytes: UnsafeRawBufferPointer) {
+    /// libcurl hands each SMTP reply line to the header callback.
+    override func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         var length = bytes.count
         while length > 0, bytes[length - 1] == 0x0D || bytes[length - 1] == 0x0A { length -= 1 }
         lastReply = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
     }
 
-    fileprivate func progress() -> Int32 {
+    override func progress() -> Int32 {
         if ticket.isCancelled {
             abortedForCancellation = true
             return 1
@@ -110,33 +111,8 @@ final class SMTPUploadSource {
         return 0
     }
 
+    /// Points the handle's read, reply and progress callbacks at `self`.
     func install(on handle: UnsafeMutableRawPointer) -> CURLcode {
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        let results: [CURLcode] = [
-            cg_setopt_read_function(handle, smtpReadCallback),
-            cg_setopt_pointer(handle, CURLOPT_READDATA, userData),
-            cg_setopt_header_function(handle, smtpReplyCallback),
-            cg_setopt_pointer(handle, CURLOPT_HEADERDATA, userData),
-            cg_setopt_xferinfo_function(handle, smtpProgressCallback),
-            cg_setopt_pointer(handle, CURLOPT_XFERINFODATA, userData),
-            cg_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
-        ]
-        return results.first { $0 != CURLE_OK } ?? CURLE_OK
+        install([.upload, .headers, .progress], on: handle)
     }
-}
-
-private func smtpReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?) -> Int {
-    guard let userData else { return Int(CURL_READFUNC_ABORT) }
-    return Unmanaged<SMTPUploadSource>.fromOpaque(userData).takeUnretainedValue().read(into: buffer, capacity: size * count)
-}
-
-private func smtpReplyCallback(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?) -> Int {
-    guard let userData else { return 0 }
-    Unmanaged<SMTPUploadSource>.fromOpaque(userData).takeUnretainedValue().receiveReply(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
-}
-
-private func smtpProgressCallback(_ userData: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
-    guard let userData else { return 0 }
-    return Unmanaged<SMTPUploadSource>.fromOpaque(userData).takeUnretainedValue().progress()
 }

@@ -64,7 +64,7 @@ final class CurlMultiCancelFlag: Sendable {
 ///
 /// `@unchecked Sendable`: created by the submitting task and handed to the loop thread once,
 /// under the executor's lock; from then on only the loop thread touches it.
-final class CurlMultiTransfer: @unchecked Sendable {
+final class CurlMultiTransfer: CurlCallbackTarget, @unchecked Sendable {
     typealias Completion = CheckedContinuation<Result<CurlMultiResponse, CurlMultiError>, Never>
 
     let request: CurlMultiRequest
@@ -112,36 +112,10 @@ final class CurlMultiTransfer: @unchecked Sendable {
     /// Points `easy`'s write and header callbacks at `self`; the caller keeps `self` alive
     /// until the handle is reset.
     func installCallbacks(on easy: UnsafeMutableRawPointer) -> CURLcode {
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        let codes = [
-            cg_setopt_write_function(easy, multiWriteCallback),
-            cg_setopt_pointer(easy, CURLOPT_WRITEDATA, userData),
-            cg_setopt_header_function(easy, multiHeaderCallback),
-            cg_setopt_pointer(easy, CURLOPT_HEADERDATA, userData),
-        ]
-        return codes.first { $0 != CURLE_OK } ?? CURLE_OK
+        install([.body, .headers], on: easy)
     }
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int { collector.receiveBody(bytes) }
+    override func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int { collector.receiveBody(bytes) }
 
-    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) { collector.receiveHeaderLine(bytes) }
-}
-
-// C callbacks cannot capture context: they find the transfer through the user-data pointer.
-
-private func multiWriteCallback(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    guard let userData else { return 0 }
-    let transfer = Unmanaged<CurlMultiTransfer>.fromOpaque(userData).takeUnretainedValue()
-    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-}
-
-private func multiHeaderCallback(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    guard let userData else { return 0 }
-    let transfer = Unmanaged<CurlMultiTransfer>.fromOpaque(userData).takeUnretainedValue()
-    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    override func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) { collector.receiveHeaderLine(bytes) }
 }

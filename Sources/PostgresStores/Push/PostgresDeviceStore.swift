@@ -190,40 +190,13 @@ struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         guard let channel = Device.Channel(rawValue: try cells["channel"].decode(String.self)) else { return nil }
         let id = try cells["id"].decode(Int64.self)
         let accountID = try cells["account_id"].decode(Int64?.self)
-        let endpoint = try cells["endpoint"].decode(String?.self)
-        let address: DeviceAddress
-        var keysUnavailable = false
-        switch channel {
-        case .apns:
-            guard let token = try cells["apns_token"].decode(String?.self), let topic = try cells["apns_topic"].decode(String?.self),
-                  let environment = APNsEnvironment(rawValue: try cells["apns_environment"].decode(String?.self) ?? "") else { return nil }
-            address = .apns(token: token, environment: environment, topic: topic)
-        case .webpush:
-            guard let endpoint = URL(string: endpoint ?? "") else { return nil }
-            switch keys(sealed: try cells["sealed_keys"].decode(String?.self), deviceID: id, accountID: accountID) {
-            case .opened(let keys):
-                guard let p256dh = keys.p256dh, let auth = keys.auth else { return nil }
-                address = .webPush(endpoint: endpoint, p256dh: p256dh, auth: auth)
-            case .unavailable:
-                keysUnavailable = true
-                address = .webPush(endpoint: endpoint, p256dh: "", auth: "")
-            }
-        case .webhook:
-            guard let url = URL(string: endpoint ?? "") else { return nil }
-            switch keys(sealed: try cells["sealed_keys"].decode(String?.self), deviceID: id, accountID: accountID) {
-            case .opened(let keys):
-                guard let secret = keys.webhookSecret else { return nil }
-                address = .webhook(url: url, secret: secret)
-            case .unavailable:
-                keysUnavailable = true
-                address = .webhook(url: url, secret: Data())
-            }
-        case .email:
-            guard let email = try cells["email"].decode(String?.self) else { return nil }
-            address = .email(address: email)
-        case .log:
-            address = .log
-        }
+        let columns = Columns(
+            channel: channel, token: try cells["apns_token"].decode(String?.self), environment: try cells["apns_environment"].decode(String?.self),
+            topic: try cells["apns_topic"].decode(String?.self), endpoint: try cells["endpoint"].decode(String?.self),
+            email: try cells["email"].decode(String?.self)
+        )
+        let sealed = try cells["sealed_keys"].decode(String?.self)
+        guard case let (address, keysUnavailable)? = columns.address(keys: { keys(sealed: sealed, deviceID: id, accountID: accountID) }) else { return nil }
         return Device(
             id: id, accountID: accountID, channel: channel, name: try cells["name"].decode(String.self), address: address,
             active: try cells["active"].decode(Bool.self), createdAt: try cells["created_at"].decode(Date.self),

@@ -34,6 +34,42 @@ package struct DeviceAddressColumns {
     }
 }
 
+extension DeviceAddressColumns {
+    /// The address these columns hold, with the keys `keys` reads from the row's sealed column:
+    /// nil for a row that can't be read (a column its channel needs is missing or malformed).
+    /// Keys that can't be opened give the address without them, and `keysUnavailable`.
+    package func address(keys: () throws -> DeviceKeysRead) rethrows -> (address: DeviceAddress, keysUnavailable: Bool)? {
+        switch channel {
+        case .apns:
+            guard let token, let topic, let environment = APNsEnvironment(rawValue: environment ?? "") else { return nil }
+            return (.apns(token: token, environment: environment, topic: topic), false)
+        case .webpush:
+            guard let endpoint = URL(string: endpoint ?? "") else { return nil }
+            switch try keys() {
+            case .opened(let keys):
+                guard let p256dh = keys.p256dh, let auth = keys.auth else { return nil }
+                return (.webPush(endpoint: endpoint, p256dh: p256dh, auth: auth), false)
+            case .unavailable:
+                return (.webPush(endpoint: endpoint, p256dh: "", auth: ""), true)
+            }
+        case .webhook:
+            guard let url = URL(string: endpoint ?? "") else { return nil }
+            switch try keys() {
+            case .opened(let keys):
+                guard let secret = keys.webhookSecret else { return nil }
+                return (.webhook(url: url, secret: secret), false)
+            case .unavailable:
+                return (.webhook(url: url, secret: Data()), true)
+            }
+        case .email:
+            guard let email else { return nil }
+            return (.email(address: email), false)
+        case .log:
+            return (.log, false)
+        }
+    }
+}
+
 /// What reading a row's keys gave.
 package enum DeviceKeysRead {
     /// Opened from `sealed_keys` (or, on SQLite, read from the clear columns of a row not sealed

@@ -190,39 +190,11 @@ struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
     /// The device a row holds, its keys opened (``keys(of:)``); nil for a row it can't read.
     func device(_ row: Row) -> Device? {
         guard let channel = Device.Channel(rawValue: row["channel"]) else { return nil }
-        let address: DeviceAddress
-        var keysUnavailable = false
-        switch channel {
-        case .apns:
-            guard let token: String = row["apns_token"], let topic: String = row["apns_topic"],
-                  let environment = APNsEnvironment(rawValue: row["apns_environment"] ?? "") else { return nil }
-            address = .apns(token: token, environment: environment, topic: topic)
-        case .webpush:
-            guard let endpoint = URL(string: row["endpoint"] ?? "") else { return nil }
-            switch keys(of: row) {
-            case .opened(let keys):
-                guard let p256dh = keys.p256dh, let auth = keys.auth else { return nil }
-                address = .webPush(endpoint: endpoint, p256dh: p256dh, auth: auth)
-            case .unavailable:
-                keysUnavailable = true
-                address = .webPush(endpoint: endpoint, p256dh: "", auth: "")
-            }
-        case .webhook:
-            guard let url = URL(string: row["endpoint"] ?? "") else { return nil }
-            switch keys(of: row) {
-            case .opened(let keys):
-                guard let secret = keys.webhookSecret else { return nil }
-                address = .webhook(url: url, secret: secret)
-            case .unavailable:
-                keysUnavailable = true
-                address = .webhook(url: url, secret: Data())
-            }
-        case .email:
-            guard let email: String = row["email"] else { return nil }
-            address = .email(address: email)
-        case .log:
-            address = .log
-        }
+        let columns = Columns(
+            channel: channel, token: row["apns_token"], environment: row["apns_environment"], topic: row["apns_topic"], endpoint: row["endpoint"],
+            email: row["email"]
+        )
+        guard case let (address, keysUnavailable)? = columns.address(keys: { keys(of: row) }) else { return nil }
         let mutedText: String = row["muted_categories"] ?? "[]"
         return Device(
             id: row["id"], accountID: row["account_id"], channel: channel, name: row["name"], address: address, active: row["active"],

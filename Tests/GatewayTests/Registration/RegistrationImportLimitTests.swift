@@ -22,7 +22,7 @@ struct RegistrationImportLimitTests {
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let student = try await gateway.account("sam", role: .student)
-        let file = String(decoding: try Fixture.umdio(), as: UTF8.self)
+        let file = String(decoding: try CatalogFixtures.umdio(), as: UTF8.self)
         #expect(file.utf8.count > gateway.app.configuration.maxBodyBytes, "the file is larger than ordinary bodies may be")
         try await gateway.withRouter { client in
             #expect(try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: student).status == .forbidden)
@@ -47,7 +47,7 @@ struct RegistrationImportLimitTests {
         let gateway = try await TestGateway.registration { $0.maxImportBytes = 1 << 20 }
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
-        let file = String(decoding: try Fixture.umdio(), as: UTF8.self)
+        let file = String(decoding: try CatalogFixtures.umdio(), as: UTF8.self)
         try await gateway.withRouter { client in
             let tooLarge = try await client.json(.post, "/v1/admin/registration/imports?format=umdio", body: file, token: admin)
             #expect(tooLarge.status == .contentTooLarge)

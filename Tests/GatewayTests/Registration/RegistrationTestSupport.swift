@@ -55,14 +55,3 @@ extension TestGateway {
         }
     }
 }
-
-/// Files under `Tests/CatalogTests/Fixtures`, read from the source tree.
-enum Fixture {
-    static func url(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("CatalogTests").appendingPathComponent("Fixtures").appendingPathComponent(name)
-    }
-
-    /// The real umd.io course list for summer 2020 (MIT licence, `umdio-LICENSE`): 1.6 MB.
-    static func umdio() throws -> Data { try Data(contentsOf: url("umdio-202005.json")) }
-}

@@ -39,8 +39,8 @@ extension TestGateway {
         }
     }
 
-    /// A fixed test key (base64 of 32 bytes) for the vault on PostgreSQL.
-    static let postgresVaultKey = Data((0..<32).map { UInt8($0 * 7 % 251) }).base64EncodedString()
+    /// The tests' fixed vault key for PostgreSQL (``TestVaultKey``).
+    static var postgresVaultKey: String { TestVaultKey.base64 }
 
     /// ``registration(size:configure:)`` on `backend`.
     static func registration(

@@ -48,14 +48,6 @@ struct TestGateway {
         if case .postgres = app.storage { Task { [storage = app.storage] in await storage.shutdown() } }
     }
 
-    /// An admin account (created on first use) as the identity services act for.
-    func adminIdentity() async throws -> Identity {
-        let store = app.modules.auth.service.store
-        let account = try await app.modules.auth.service.transactions.read { db in try store.find(username: "test-admin", in: db) }
-        if let account { return account.identity }
-        return try await app.modules.auth.service.createAccount(username: "test-admin", email: nil, password: "correct horse battery", role: .admin).identity
-    }
-
     /// Creates an account through the service (not the API) and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
         _ = try await app.modules.auth.service.createAccount(username: username, email: nil, password: password, role: role)

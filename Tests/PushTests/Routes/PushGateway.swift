@@ -33,6 +33,8 @@ struct PushGateway: AuthenticatedTestWorld {
     let transactions: any TransactionRunner
     let backend: TestBackend.OpenedBackend
     let clock: ManualClock
+    /// Gradebook's real module on the same database, with `gradebookSource` (QuickHAC's accounts).
+    let gradebook: GradebookModule?
     let router: ModuleRouter<PushModule>
     let cleanUpBody: @Sendable () async -> Void
 
@@ -48,6 +50,9 @@ struct PushGateway: AuthenticatedTestWorld {
         /// Mail over SMTP to this server (as `gateway`, with `smtpPassword`); the log otherwise.
         var smtp: SMTPStandIn?
         var smtpPassword = "smtp-secret-1"
+        /// APNs through this stand-in, with the test provider key (``APNsFixtures``) signing by
+        /// the gateway's clock; no APNs channel otherwise.
+        var apns: APNsStandIn?
 
         /// Where the demo's insecure endpoints may point: loopback and private networks.
         static let developmentDestinations: DestinationAllowList = [
@@ -87,12 +92,16 @@ struct PushGateway: AuthenticatedTestWorld {
         let webhookClient = CurlHTTPClient(configuration: .init(
             threadCount: lanes.configuration.webhook.total, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: destinations, logger: logger
         ))
-        let channels = NotificationChannels(
+        var channels = NotificationChannels(
             webhook: WebhookChannel(
                 client: webhookClient, configuration: .init(allowInsecureLoopbackForTesting: delivery.allowInsecureEndpoints), clock: clock, logger: logger
             ),
             log: LogChannel(logger: logger)
         )
+        if let apns = delivery.apns {
+            let token = try APNsProviderToken(p8PEM: try APNsFixtures.p8PEM, teamID: APNsStandIn.teamID, keyID: APNsStandIn.keyID, now: { clock.now() })
+            channels.apns = apns.channel(token)
+        }
         let sender: any EmailSender
         if let smtp = delivery.smtp {
             let mailClient = CurlHTTPClient(configuration: .init(threadCount: 4, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
@@ -124,7 +133,7 @@ struct PushGateway: AuthenticatedTestWorld {
         )
         try module.register(in: jobs.registry)
         return PushGateway(
-            module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock,
+            module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock, gradebook: gradebook?.module,
             router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
             cleanUpBody: { [removeKey = gradebook?.cleanUp] in await cleanUp(); removeKey?() }
         )

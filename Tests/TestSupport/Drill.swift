@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,25 +7,25 @@ import FoundationNetworking
 
 /// What the drills share: requests whose lack of an answer is an outcome (not an error), child
 /// commands, and a PostgreSQL cluster of their own that they may stop and start again.
-enum Drill {
+public enum Drill {
     /// One answer to a request.
-    struct Reply: Sendable {
-        let status: Int
-        let body: String
-        let contentType: String?
-        let retryAfter: String?
+    public struct Reply: Sendable {
+        public let status: Int
+        public let body: String
+        public let contentType: String?
+        public let retryAfter: String?
 
-        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+        public var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
         /// A compatibility protocol's `{"ok": ...}` or `{"error": ...}`.
-        var ok: String? { object["ok"] as? String }
-        var error: String? { object["error"] as? String }
-        var isProblem: Bool { contentType?.hasPrefix("application/problem+json") == true }
+        public var ok: String? { object["ok"] as? String }
+        public var error: String? { object["error"] as? String }
+        public var isProblem: Bool { contentType?.hasPrefix("application/problem+json") == true }
         /// A 503 problem with `Retry-After`: the database can't take this right now.
-        var isUnavailableProblem: Bool { status == 503 && isProblem && retryAfter.flatMap(Int.init) != nil }
+        public var isUnavailableProblem: Bool { status == 503 && isProblem && retryAfter.flatMap(Int.init) != nil }
     }
 
     /// Enough connections for every load task at once; nothing cached or kept between runs.
-    static let session: URLSession = {
+    public static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 32
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -36,7 +35,7 @@ enum Drill {
 
     /// Sends one request to the loopback gateway on `port`; nil when no answer came (refused,
     /// reset, timed out): then whether it was done is unknown.
-    static func send(
+    public static func send(
         port: Int, _ method: String, _ path: String, body: String? = nil, token: String? = nil, timeout: TimeInterval = 10
     ) async -> Reply? {
         guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { return nil }
@@ -56,13 +55,13 @@ enum Drill {
     }
 
     /// A bearer token for `username`, or nil.
-    static func token(port: Int, _ username: String, _ password: String) async -> String? {
+    public static func token(port: Int, _ username: String, _ password: String) async -> String? {
         await send(port: port, "POST", "/v1/auth/token", body: #"{"username":"\#(username)","password":"\#(password)"}"#)?.object["token"] as? String
     }
 
     /// Runs a command found on PATH to completion (stdout and stderr together), killed after
     /// `timeout` seconds. Blocking: call it through ``offThread(_:)`` from async code.
-    static func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
+    public static func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> (status: Int32, output: String) {
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -80,19 +79,19 @@ enum Drill {
 
     /// Blocking work (a child process, a server start) on a Dispatch thread, never on one of
     /// the few threads of the concurrency pool the load runs on.
-    static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await PostgresCluster.offThread(body)
     }
 
     /// Seconds since `start`, rounded to tenths.
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
+    public static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return (seconds * 10).rounded() / 10
     }
 
     /// A fresh folder under the temporary directory.
-    static func scratchDirectory(_ label: String) throws -> URL {
+    public static func scratchDirectory(_ label: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
@@ -104,25 +103,24 @@ enum Drill {
 /// on the same data directory and port: the shared cluster must never be stopped under the
 /// other suites. Not started with the script's `--watch` (that watcher removes the directory
 /// as soon as the server stops): a watcher of its own removes it once this process is gone.
-final class ScratchPostgres: Sendable {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public final class ScratchPostgres: Sendable {
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    let directory: String
-    let url: String
-    let port: Int
+    public let directory: String
+    public let url: String
+    public let port: Int
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/pg-cluster.sh").path
+    public static var script: String { PostgresCluster.script }
 
     /// The newest PostgreSQL's server programs, as the script finds them.
-    static var binaries: String? {
+    public static var binaries: String? {
         if let bin = ProcessInfo.processInfo.environment["GATEWAY_PG_BIN"] { return bin }
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         return versions.compactMap(Int.init).max().map { "/usr/lib/postgresql/\($0)/bin" }
     }
 
     /// Blocking; call through ``Drill/offThread(_:)``.
-    init() throws {
+    public init() throws {
         directory = NSTemporaryDirectory() + "gateway-drill-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
         let started = try Drill.run(["bash", Self.script, "start", directory])
         guard started.status == 0, let line = started.output.split(separator: "\n").last.map(String.init),
@@ -149,19 +147,19 @@ final class ScratchPostgres: Sendable {
     }
 
     /// `pg_ctl stop -m fast`: every session is ended and the server shuts down cleanly.
-    func stop() throws {
+    public func stop() throws {
         try pgCtl(["-m", "fast", "-w", "stop"])
     }
 
     /// Starts the server again on the same data directory, port and settings.
-    func startAgain() throws {
+    public func startAgain() throws {
         let settings = "-p \(port) -c listen_addresses=127.0.0.1 -c unix_socket_directories=\(directory) -c max_connections=300 -c shared_buffers=128MB "
             + "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         try pgCtl(["-l", "\(directory)/server.log", "-w", "-t", "30", "-o", settings, "start"])
     }
 
     /// A new, empty database; its URL.
-    func database(_ name: String) throws -> String {
+    public func database(_ name: String) throws -> String {
         let made = try Drill.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "gateway", "-d", "postgres", "-c", "CREATE DATABASE \(name)"])
         guard made.status == 0 else { throw Failure(description: "CREATE DATABASE failed: \(made.output)") }
         return url.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
@@ -169,7 +167,7 @@ final class ScratchPostgres: Sendable {
 
     /// Rows of a query in database `name` through psql, each a list of its columns' text
     /// (NULL is empty). Blocking; call through ``Drill/offThread(_:)``.
-    func rows(_ query: String, database name: String) throws -> [[String]] {
+    public func rows(_ query: String, database name: String) throws -> [[String]] {
         let ran = try Drill.run([
             "psql", "-X", "-q", "-t", "-A", "-F", "|", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "gateway", "-d", name, "-c", query,
         ])
@@ -178,45 +176,8 @@ final class ScratchPostgres: Sendable {
     }
 
     /// Stops the server and removes the directory.
-    func destroy() {
+    public func destroy() {
         _ = try? Drill.run(["bash", Self.script, "stop", directory])
     }
 }
 
-extension CrashDrillSlowTests {
-    /// Each student's last acknowledged answer per class against what the database holds
-    /// (`[student, class]` pairs): enrolled, waitlisted or gone as told; unknown pairs (the last
-    /// request went unanswered) either way. Most pairs must be known, and no student may hold
-    /// more than the class limit. Both crash drills check their databases with it.
-    /// Returns how many pairs' final state was known.
-    @discardableResult
-    static func expectAcknowledged(
-        _ models: [Int: [Int64: Seat]], enrolled: Set<[Int64]>, waitlisted: Set<[Int64]>, classes: Int,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Int {
-        var known = 0
-        for (n, seats) in models {
-            for (classID, seat) in seats {
-                let pair = [Int64(n), classID]
-                switch seat {
-                case .enrolled:
-                    #expect(enrolled.contains(pair), "student \(n) was told 'Course added' for \(classID) last, and isn't enrolled", sourceLocation: sourceLocation)
-                case .waitlisted:
-                    #expect(waitlisted.contains(pair), "student \(n) was told they were waitlisted for \(classID) last, and isn't", sourceLocation: sourceLocation)
-                case .absent:
-                    #expect(
-                        !enrolled.contains(pair) && !waitlisted.contains(pair),
-                        "student \(n) was told they left \(classID) last (or never joined), and is still in it", sourceLocation: sourceLocation
-                    )
-                case .unknown: break
-                }
-                if seat != .unknown { known += 1 }
-            }
-        }
-        #expect(known >= students * classes / 2, "most pairs' final state is known: \(known)", sourceLocation: sourceLocation)
-        for n in 0..<students {
-            #expect(enrolled.filter { $0[0] == Int64(n) }.count <= 3, "student \(n) holds more than the class limit", sourceLocation: sourceLocation)
-        }
-        return known
-    }
-}

@@ -1,12 +1,12 @@
 import Contracts
 import Foundation
-import GatewayApp
 import GRDB
 import Jobs
 @testable import PostgresStores
 @testable import SQLiteStores
 import Storage
 import Testing
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -88,7 +88,7 @@ struct GradeCrashTests {
         ] {
             #expect(try await Self.request(port: server.port, "POST", path, body: body, contentType: form).0 == 200, "\(path)")
         }
-        let database = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
+        let database = try GatewayDatabase(path: path, modules: SQLiteSchemas.all)
 
         // The baseline.
         try Self.enqueuePolls(database, tag: "baseline")

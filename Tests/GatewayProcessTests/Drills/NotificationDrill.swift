@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import GradebookTestSupport
-import GatewayApp
 import GRDB
 import Jobs
 import Logging
@@ -260,7 +259,7 @@ extension NotificationDrill.Database {
     /// The drill's own way into the server's SQLite file (WAL: it reads and queues jobs beside
     /// the server, as an operator's command would).
     static func sqlite(_ path: String) throws -> Self {
-        let database = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules, readers: 2)
+        let database = try GatewayDatabase(path: path, modules: SQLiteSchemas.all, readers: 2)
         let enqueuer = SQLiteJobEnqueuer(signals: JobSignals())
         return Self(
             rows: { sql in

@@ -25,7 +25,7 @@ struct PostgresCrashDrillSlowTests {
                     "--demo", "--demo-passwords", "documented", "--database", url, "--job-poll-ms", "100", "--job-lease-seconds", "5",
                     "--signups-per-hour", "100000", "--allow-insecure-push-endpoints",
                 ],
-                environment: [VaultKeySource.keyVariable: TestGateway.postgresVaultKey],
+                environment: [VaultKeySource.keyVariable: TestVaultKey.base64],
                 lifetime: 600, startTimeout: 120
             )
         }

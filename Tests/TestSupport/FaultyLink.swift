@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,13 +17,13 @@ import Glibc
 ///
 /// Changing the fault cuts every open connection (a stalled peer finally gives up; a failing
 /// one drops what it had). Bounded like ``LoopbackReceiver``: it stops itself after `lifetime`.
-final class FaultyLink: Sendable {
-    enum Fault: String, Sendable, CaseIterable {
+public final class FaultyLink: Sendable {
+    public enum Fault: String, Sendable, CaseIterable {
         case none, hang, reset, garbled, refusal
     }
 
     /// What the peer speaks first: which refusal it has.
-    enum Speech: Sendable {
+    public enum Speech: Sendable {
         case http, smtp, tls
     }
 
@@ -38,16 +37,16 @@ final class FaultyLink: Sendable {
         var stopped = false
     }
 
-    let host: String
-    let port: Int
-    let speech: Speech
+    public let host: String
+    public let port: Int
+    public let speech: Speech
     /// The stand-in's port on 127.0.0.1 that a healthy link relays to; nil: a healthy link
     /// closes each connection at once (nothing stands behind it).
-    let upstreamPort: Int?
+    public let upstreamPort: Int?
     private let listener: Int32
     private let state = Mutex(State())
 
-    init(host: String = "127.0.0.1", speech: Speech, upstreamPort: Int?, lifetime: Duration = .seconds(600)) throws {
+    public init(host: String = "127.0.0.1", speech: Speech, upstreamPort: Int?, lifetime: Duration = .seconds(600)) throws {
         self.host = host
         self.speech = speech
         self.upstreamPort = upstreamPort
@@ -58,12 +57,12 @@ final class FaultyLink: Sendable {
     deinit { stop() }
 
     /// Whether this link can show `fault` (a TLS link has no refusal of its own).
-    func supports(_ fault: Fault) -> Bool { !(fault == .refusal && speech == .tls) }
+    public func supports(_ fault: Fault) -> Bool { !(fault == .refusal && speech == .tls) }
 
     /// The fault connections meet. Changing it cuts every connection open now, relayed ones
     /// included, as a peer that fails drops what it had (a client reusing one would otherwise
     /// never see the fault), and closes the connections a `hang` holds.
-    var fault: Fault {
+    public var fault: Fault {
         get { state.withLock { $0.fault } }
         set {
             precondition(supports(newValue), "a \(speech) link has no \(newValue)")
@@ -81,16 +80,16 @@ final class FaultyLink: Sendable {
     }
 
     /// Connections accepted so far, whatever the fault.
-    var acceptedConnections: Int { state.withLock { $0.accepted } }
+    public var acceptedConnections: Int { state.withLock { $0.accepted } }
 
     /// Connections a `hang` holds now.
-    var heldConnections: Int { state.withLock { $0.held.count } }
+    public var heldConnections: Int { state.withLock { $0.held.count } }
 
     /// `http://<host>:<port><path>`.
-    func url(_ path: String) -> String { "http://\(host):\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://\(host):\(port)\(path)" }
 
     /// Closes the listener and every connection; later calls do nothing.
-    func stop() {
+    public func stop() {
         let open: Set<Int32>? = state.withLock { state in
             guard !state.stopped else { return nil }
             state.stopped = true

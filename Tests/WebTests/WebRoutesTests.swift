@@ -1,19 +1,18 @@
-import HTTPTypes
-import GatewayHTTP
-import GatewayApp
 import Foundation
+import GatewayHTTP
+import HTTPTypes
 import HummingbirdTesting
-import NIOCore
 import TestSupport
 import Testing
 import Web
 
-/// The web app and console files: content types, ETags and 304s, the security headers on every
-/// answer, 404 for anything that is not a shipped file, and no route of the API shadowed.
+/// The web app and console files, the Web module alone on a router: content types, ETags and
+/// 304s, the security headers on every answer, 404 for anything that is not a shipped file.
+/// (That no API route is shadowed is the application's: GatewayTests' `WebMountTests`.)
 @Suite("Web pages and their files")
 struct WebRoutesTests {
     static let publicFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/Web/Public")
 
     func expectSecurityHeaders(_ reply: HTTPReply, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -27,9 +26,7 @@ struct WebRoutesTests {
     }
 
     @Test func pagesAndFilesAnswerWithTheirContentTypesAndHeaders() async throws {
-        let gateway = try TestGateway()
-        defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
+        try await ModuleRouter(WebModule()).withRouter { client in
             let cases: [(String, String, String)] = [
                 ("/", "text/html; charset=utf-8", "<script type=\"module\" src=\"/assets/app.js\">"),
                 ("/admin/", "text/html; charset=utf-8", "<script type=\"module\" src=\"/assets/admin.js\">"),
@@ -52,9 +49,7 @@ struct WebRoutesTests {
     }
 
     @Test func aMatchingIfNoneMatchAnswers304() async throws {
-        let gateway = try TestGateway()
-        defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
+        try await ModuleRouter(WebModule()).withRouter { client in
             let first = try await client.json(.get, "/assets/app.js")
             let etag = try #require(first.headers[.eTag])
             for condition in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
@@ -74,9 +69,7 @@ struct WebRoutesTests {
     }
 
     @Test func anythingButAShippedFileIsA404() async throws {
-        let gateway = try TestGateway()
-        defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
+        try await ModuleRouter(WebModule()).withRouter { client in
             for path in [
                 "/assets/nope.js", "/assets/..%2Findex.html", "/assets/%2e%2e%2fPackage.swift", "/assets/.hidden",
                 "/assets/../index.html", "/assets/../../Package.swift", "/assets/", "/assets/app.js/x", "/index.html",
@@ -93,33 +86,6 @@ struct WebRoutesTests {
                 #expect(reply.status == .notFound, "\(path)")
                 expectSecurityHeaders(reply, path)
             }
-        }
-    }
-
-    @Test func theAPIAndOperationsRoutesAreNotShadowed() async throws {
-        let gateway = try TestGateway()
-        defer { gateway.cleanUp() }
-        try await gateway.withRouter { client in
-            let health = try await client.json(.get, "/healthz")
-            #expect(health.status == .ok)
-            #expect(health.headers[.contentType] == "application/json; charset=utf-8")
-            let me = try await client.json(.get, "/v1/me")
-            #expect(me.status == .unauthorized)
-            #expect(me.contentType == "application/problem+json")
-            let admin = try await client.json(.get, "/v1/admin/jobs")
-            #expect(admin.status == .unauthorized)
-            let classes = try await client.json(.get, "/v1/registration/classes?limit=1")
-            #expect(classes.status == .ok)
-            // The API's answers carry the API's sandboxing policy, not the pages'.
-            #expect(classes.headers[.contentSecurityPolicy] == ResponseHeaderTests.sandbox)
-        }
-        // Every web route is public and a GET; none lies under an API or compatibility prefix.
-        _ = gateway.app.makeRouter()
-        let web = gateway.app.routes.all.filter { ["/", "/admin", "/sw.js", "/assets/{file}"].contains(OpenAPIContractTests.normalize($0.path)) }
-        #expect(Set(web.map { OpenAPIContractTests.normalize($0.path) }).count == 4, "\(web.map(\.path))")
-        for entry in web {
-            #expect(entry.method == "GET")
-            #expect(entry.access == RouteAccess.public.description)
         }
     }
 

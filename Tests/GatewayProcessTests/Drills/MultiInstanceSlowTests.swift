@@ -59,7 +59,7 @@ struct MultiInstanceSlowTests {
     /// and three instances serving it.
     static func instances(count: Int = 3) async throws -> (url: String, environment: [String: String], servers: [ServingGateway]) {
         let url = try await PostgresCluster.start().database("instances")
-        let environment = [VaultKeySource.keyVariable: TestGateway.postgresVaultKey]
+        let environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
         let made = try GatewayBinary.run(
             ["admin", "create-user", "--database", url, "--username", "root", "--role", "admin", "--password", password], environment: environment
         )
@@ -225,7 +225,7 @@ struct MultiInstanceSlowTests {
     /// the first serves finds the data and serves it too, seeding nothing again.
     @Test func furtherDemoInstancesServeTheSeededDatabaseWithoutSeedingAgain() async throws {
         let url = try await PostgresCluster.start().database("demo")
-        let environment = [VaultKeySource.keyVariable: TestGateway.postgresVaultKey]
+        let environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
         let first = try ServingGateway(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
         defer { _ = first.terminate() }
         let second = try ServingGateway(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)

@@ -1,22 +1,21 @@
-import TestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Runs the real `gateway` executable built next to the test bundle.
-enum GatewayBinary {
-    static var url: URL { BuiltProducts.url("gateway") }
+public enum GatewayBinary {
+    public static var url: URL { BuiltProducts.url("gateway") }
 
-    struct Outcome {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+    public struct Outcome {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// Runs the binary to completion with `stdin` as input; it is killed after `timeout`
     /// seconds (a hung command fails its test instead of hanging the suite).
-    static func run(
+    public static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil, timeout: TimeInterval = 120
     ) throws -> Outcome {
         let process = TestProcess()
@@ -50,14 +49,14 @@ enum GatewayBinary {
 /// It binds port 0 and reports the port the system chose in a file (`--port-file`), so no
 /// port is reserved and released first (another process could take it in between). It is
 /// killed after `lifetime` seconds at the latest.
-final class ServingGateway: @unchecked Sendable {
-    struct NotServing: Error, CustomStringConvertible { let description: String }
+public final class ServingGateway: @unchecked Sendable {
+    public struct NotServing: Error, CustomStringConvertible { public let description: String }
 
-    let process = TestProcess()
-    let port: Int
+    public let process = TestProcess()
+    public let port: Int
     private let watchdog: Watchdog
 
-    init(arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60) throws {
+    public init(arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-port-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: portFile) }
         process.executableURL = GatewayBinary.url
@@ -83,7 +82,7 @@ final class ServingGateway: @unchecked Sendable {
     }
 
     /// GET a path on the child; nil when it does not answer.
-    func get(_ path: String) async -> (Int, String)? {
+    public func get(_ path: String) async -> (Int, String)? {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.timeoutInterval = 2
         guard let (data, response) = try? await URLSession.shared.data(for: request),
@@ -93,7 +92,7 @@ final class ServingGateway: @unchecked Sendable {
     }
 
     /// Waits until `/healthz` answers, up to `seconds`.
-    func waitUntilServing(seconds: Double = 30) async -> Bool {
+    public func waitUntilServing(seconds: Double = 30) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let (status, _) = await get("/healthz"), status == 200 { return true }
@@ -103,10 +102,10 @@ final class ServingGateway: @unchecked Sendable {
         return false
     }
 
-    func terminate() -> Int32 {
+    public func terminate() -> Int32 {
         defer { watchdog.cancel() }
         return process.terminateAndWait()
     }
 
-    func kill9() { process.killAndWait() }
+    public func kill9() { process.killAndWait() }
 }

@@ -1,33 +1,30 @@
 import Foundation
-import TestSupport
-import GatewayApp
 import GatewayCore
 import GRDB
 import Gradebook
-import HTTPTypes
-import HummingbirdTesting
 import Jobs
-@testable import PostgresStores
 import Push
 @testable import SQLiteStores
 import Storage
+import TestSupport
 import Testing
 
 /// Issue 20, High: nothing anonymous lives forever. QuickHAC devices that follow nobody, or
 /// that stop registering, expire with their stored accounts; old notifications and unpolled
-/// snapshots are deleted.
+/// snapshots are deleted. The Push module with Gradebook's real module beside it (QuickHAC's
+/// stored accounts, snapshots), against the gradebook simulator in this process.
 @Suite("Retention of devices, notifications and snapshots")
 struct RetentionTests {
-    static func count(_ app: GatewayApplication, _ sql: String) async throws -> Int {
-        try await app.database.pool.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
-    }
 
     @Test func quickHACDevicesExpireWithTheirAccounts() async throws {
-        let (app, directory) = try DemoGateway.make()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = try #require(app.clock as? ManualClock)
+        try await PushGateway.withQuickHAC { gateway in try await Self.devicesExpire(gateway) }
+    }
+
+    static func devicesExpire(_ gateway: PushGateway) async throws {
+        let clock = gateway.clock, database = gateway.database
+        let accounts = try #require(gateway.gradebook).deviceAccounts
         let idle = "idle-\(UUID().uuidString)", following = "following-\(UUID().uuidString)", faithful = "faithful-\(UUID().uuidString)"
-        try await app.makeApplication().test(.live) { client async throws in
+        try await gateway.withRouter { client async throws in
             for uuid in [idle, following, faithful] {
                 #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
             }
@@ -36,39 +33,41 @@ struct RetentionTests {
                 #expect(try await client.quickHAC("/ios/student_add", "uuid=\(uuid)&user=jdoe&id=jdoe").0 == .ok)
             }
         }
-        let retention = PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, clock: clock)
+        let retention = PushRetention(transactions: database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: accounts, clock: clock)
         #expect(try await retention.run().devices == 0, "nothing is old yet")
 
         clock.advance(by: 2 * 24 * 3600)
         #expect(try await retention.run().devices == 1, "the device that follows nobody")
-        #expect(try await Self.count(app, "SELECT COUNT(*) FROM push_devices WHERE uuid_hash IS NOT NULL") == 2)
+        #expect(try await gateway.integer("SELECT COUNT(*) FROM push_devices WHERE uuid_hash IS NOT NULL") == 2)
 
         // The faithful app keeps registering at launch; the other one is gone for half a year.
         for _ in 0..<6 {
             clock.advance(by: 30 * 24 * 3600)
-            try await app.makeApplication().test(.router) { client async throws in
+            try await gateway.withRouter { client async throws in
                 #expect(try await client.quickHAC("/ios/register", "uuid=\(faithful)").1["status"] as? Int == 0)
             }
         }
-        // The device unseen for 180 days is gone (the hourly `push.prune` of the running
-        // application may have got to it first).
+        // The device unseen for 180 days is gone.
         _ = try await retention.run()
-        #expect(try await Self.count(app, "SELECT COUNT(*) FROM push_devices WHERE uuid_hash IS NOT NULL") == 1)
-        #expect(try await Self.count(app, "SELECT COUNT(*) FROM gradebook_device_accounts") == 1, "its stored account went with it")
-        #expect(try await Self.count(app, "SELECT COUNT(*) FROM push_device_students") == 1)
+        #expect(try await gateway.integer("SELECT COUNT(*) FROM push_devices WHERE uuid_hash IS NOT NULL") == 1)
+        #expect(try await gateway.integer("SELECT COUNT(*) FROM gradebook_device_accounts") == 1, "its stored account went with it")
+        #expect(try await gateway.integer("SELECT COUNT(*) FROM push_device_students") == 1)
     }
 
     @Test func oldNotificationsAndUnpolledSnapshotsAreDeleted() async throws {
-        let (app, directory) = try DemoGateway.make()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = try #require(app.clock as? ManualClock)
+        try await PushGateway.withQuickHAC { gateway in try await Self.oldRowsGo(gateway) }
+    }
+
+    static func oldRowsGo(_ gateway: PushGateway) async throws {
+        let clock = gateway.clock, database = gateway.database
+        let gradebook = try #require(gateway.gradebook)
         let uuid = "device-\(UUID().uuidString)"
-        try await app.makeApplication().test(.router) { client async throws in
+        try await gateway.withRouter { client async throws in
             #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
         }
-        _ = try await app.modules.gradebook.sources.create(GradebookSource(id: 9, name: "Elsewhere", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
+        _ = try await gradebook.sources.create(GradebookSource(id: 9, name: "Elsewhere", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
         let now = clock.now()
-        try await app.database.pool.write { db in
+        try await database.pool.write { db in
             let device = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM push_devices"))
             for (key, state, age) in [("old-delivered", "delivered", 31.0), ("old-failed", "failed", 40.0), ("old-pending", "pending", 40.0), ("recent", "delivered", 2.0)] {
                 try db.execute(
@@ -88,14 +87,16 @@ struct RetentionTests {
                 )
             }
         }
-        let report = try await PushRetention(transactions: app.database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, clock: clock).run()
+        let report = try await PushRetention(
+            transactions: database, store: SQLiteRetentionStore(), devices: SQLiteDeviceStore(), accounts: gradebook.deviceAccounts, clock: clock
+        ).run()
         #expect(report.notifications == 2)
-        let keys = try await app.database.pool.read { db in try String.fetchAll(db, sql: "SELECT unique_key FROM push_notifications ORDER BY unique_key") }
+        let keys = try await database.pool.read { db in try String.fetchAll(db, sql: "SELECT unique_key FROM push_notifications ORDER BY unique_key") }
         #expect(keys == ["old-pending", "recent"], "pending ones wait for delivery whatever their age")
-        #expect(try await SnapshotRetention(transactions: app.database, snapshots: SQLiteSnapshotStore(), clock: clock).run() == 1)
-        #expect(try await Self.count(app, "SELECT COUNT(*) FROM gradebook_snapshots WHERE student = 'asmith'") == 1)
+        #expect(try await SnapshotRetention(transactions: database, snapshots: SQLiteSnapshotStore(), clock: clock).run() == 1)
+        #expect(try await gateway.integer("SELECT COUNT(*) FROM gradebook_snapshots WHERE student = 'asmith'") == 1)
         // Both run on the job system's schedule.
-        let kinds = app.modules.jobs.runtime.registry.kinds
+        let kinds = gateway.jobs.registry.kinds
         #expect(kinds.contains("push.prune") && kinds.contains("gradebook.prune"))
     }
 }

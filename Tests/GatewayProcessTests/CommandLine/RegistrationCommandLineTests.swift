@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `gateway import-catalog` and the registration flags of `serve`.
 @Suite("Registration command line", .serialized)
@@ -13,7 +14,7 @@ struct RegistrationCommandLineTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("catalog.json")
-        try Data(contentsOf: Fixture.url("native-catalog-sample.json")).write(to: file)
+        try Data(contentsOf: CatalogFixtures.url("native-catalog-sample.json")).write(to: file)
         let database = directory.appendingPathComponent("db.sqlite").path
 
         let first = try GatewayBinary.run(["import-catalog", "--database", database, "--format", "native", file.path])

@@ -213,7 +213,7 @@ struct StorageFailureDrillSlowTests {
         let cluster = try await Drill.offThread { try ScratchPostgres() }
         defer { cluster.destroy() }
         let url = try await Drill.offThread { try cluster.database("drill") }
-        let environment = [VaultKeySource.keyVariable: TestGateway.postgresVaultKey]
+        let environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
         let password = "a drill passphrase"
         let made = try await Drill.offThread {
             try GatewayBinary.run(["admin", "create-user", "--database", url, "--username", "root", "--role", "admin", "--password", password], environment: environment)

@@ -15,7 +15,7 @@ struct SignInThrottleRestartTests {
         try await client.send("POST", "/v1/auth/token", json: #"{"username": "tara", "password": \#(ChildClient.quoted(password))}"#)
     }
 
-    @Test(arguments: GatewayBackend.all) func aKilledAndRestartedServerStillThrottlesTheGuesser(_ backend: GatewayBackend) async throws {
+    @Test(arguments: TestBackend.all) func aKilledAndRestartedServerStillThrottlesTheGuesser(_ backend: TestBackend) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("throttle-restart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -25,7 +25,7 @@ struct SignInThrottleRestartTests {
             (database, environment) = (directory.appendingPathComponent("gateway.sqlite").path, [:])
         case .postgres:
             database = try await PostgresCluster.start().database("throttle-restart")
-            environment = [VaultKeySource.keyVariable: TestGateway.postgresVaultKey]
+            environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
         }
         let arguments = ["--database", database, "--no-workers"]
 

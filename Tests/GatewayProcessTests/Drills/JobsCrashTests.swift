@@ -4,7 +4,6 @@ import Contracts
 import TestSupport
 import Foundation
 import GRDB
-import GatewayApp
 import Jobs
 import Storage
 import Testing
@@ -115,7 +114,7 @@ struct JobsCrashTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("gateway.sqlite").path
-        let database = try GatewayDatabase(path: path, modules: GatewayApplication.schemaModules)
+        let database = try GatewayDatabase(path: path, modules: SQLiteSchemas.all)
         try database.migrate()
         let (first, second) = try await database.pool.write { db in
             let now = Date()
