@@ -1,3 +1,4 @@
+public import GatewayHTTP
 public import Jobs
 
 /// The student web app and the operator console as the application mounts them: routes only

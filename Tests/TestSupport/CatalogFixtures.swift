@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Files under `Tests/CatalogTests/Fixtures`, read from the source tree: real catalogs the
 /// import tests and the command line's tests load.

@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// What the drills share: requests whose lack of an answer is an outcome (not an error), child

@@ -1,13 +1,13 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// Runs the real `gateway` executable built next to the test bundle.
 public enum GatewayBinary {
     public static var url: URL { BuiltProducts.url("gateway") }
 
-    public struct Outcome {
+    public struct Outcome: Sendable {
         public let status: Int32
         public let stdout: String
         public let stderr: String
@@ -50,7 +50,10 @@ public enum GatewayBinary {
 /// port is reserved and released first (another process could take it in between). It is
 /// killed after `lifetime` seconds at the latest.
 public final class ServingGateway: @unchecked Sendable {
-    public struct NotServing: Error, CustomStringConvertible { public let description: String }
+    public struct NotServing: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
     public let process = TestProcess()
     public let port: Int

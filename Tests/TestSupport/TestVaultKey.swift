@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fixed vault key (base64 of 32 bytes) for tests whose gateways must share one: every
 /// instance on one PostgreSQL database, or a server restarted on the same database. Passed as

@@ -160,7 +160,7 @@ struct SignUpAndBodyLimitTests {
             let body = FileManager.default.temporaryDirectory.appendingPathComponent("chunked-\(UUID().uuidString).json")
             try Data(big.utf8).write(to: body)
             defer { try? FileManager.default.removeItem(at: body) }
-            let (status, output) = try TLSTests.run("curl", [
+            let (status, output) = try Drill.run(["curl",
                 "-s", "-m", "10", "-H", "Transfer-Encoding: chunked", "-H", "Content-Type: application/json",
                 "--data-binary", "@\(body.path)", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)/v1/auth/token",
             ])

@@ -1,10 +1,13 @@
 import Auth
+import AuthTestSupport
 import Contracts
 import Foundation
 import GRDB
 import GatewayCore
+import HTTPTypes
 import Jobs
 import Push
+import Storage
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GRDB
+import HTTPTypes
 import Gradebook
 import Jobs
 import Push

@@ -1,9 +1,4 @@
 import Foundation
-import GatewayApp
-import GatewayCore
-import HTTPClient
-import HTTPTypes
-import HummingbirdTesting
 import TestSupport
 import Testing
 
