@@ -68,8 +68,13 @@ struct PostgresImportRows: CatalogImportRows {
             """)
     }
 
-    func classID(term: String, scheduleNumber: String) throws -> Int64? {
-        try PostgresCatalogStore().classID(term: term, scheduleNumber: scheduleNumber, in: transaction)
+    func classIDs(term: String) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for row in try transaction.query("SELECT schedule_number, id FROM registration_classes WHERE term = \(term)") {
+            let (scheduleNumber, id) = try row.decode((String, Int64).self)
+            ids[scheduleNumber] = id
+        }
+        return ids
     }
 
     /// Positions in ``storedClass(id:)``'s query past the nine columns decoded as a tuple
@@ -127,14 +132,31 @@ struct PostgresImportRows: CatalogImportRows {
             """)
     }
 
+    /// A class's meetings in one statement (an import inserts thousands of classes).
     func insertMeetings(_ meetings: [Meeting], classID: Int64) throws {
+        guard !meetings.isEmpty else { return }
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 120 + 40 * meetings.count, interpolationCount: 8 * meetings.count)
+        sql.appendLiteral("INSERT INTO registration_meetings (class_id, ordinal, days, start_minute, end_minute, building, room, kind) VALUES ")
         for (ordinal, meeting) in meetings.enumerated() {
-            try transaction.execute("""
-                INSERT INTO registration_meetings (class_id, ordinal, days, start_minute, end_minute, building, room, kind)
-                VALUES (\(classID), \(ordinal), \(Int(meeting.days.rawValue)), \(meeting.start?.minutes), \(meeting.end?.minutes),
-                    \(meeting.building), \(meeting.room), \(meeting.kind))
-                """)
+            sql.appendLiteral(ordinal == 0 ? "(" : ", (")
+            sql.appendInterpolation(classID)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(ordinal)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(Int(meeting.days.rawValue))
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(meeting.start?.minutes)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(meeting.end?.minutes)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(meeting.building)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(meeting.room)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(meeting.kind)
+            sql.appendLiteral(")")
         }
+        try transaction.execute(PostgresQuery(stringInterpolation: sql))
     }
 
     func deleteMeetings(classID: Int64) throws {

@@ -65,8 +65,11 @@ struct SQLiteImportRows: CatalogImportRows {
             """).execute(arguments: arguments)
     }
 
-    func classID(term: String, scheduleNumber: String) throws -> Int64? {
-        try SQLiteCatalogStore().classID(term: term, scheduleNumber: scheduleNumber, in: db)
+    func classIDs(term: String) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT schedule_number, id FROM registration_classes WHERE term = ?", arguments: [term])
+        while let row = try rows.next() { ids[row[0]] = row[1] }
+        return ids
     }
 
     func storedClass(id: Int64) throws -> StoredClass? {

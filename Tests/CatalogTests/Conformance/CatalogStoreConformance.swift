@@ -202,6 +202,49 @@ struct CatalogStoreConformance {
         }
     }
 
+    /// A large import goes in chunks of rows, each in one savepoint: a row refused in the middle of
+    /// a later chunk is still undone alone (its chunk is applied again a row at a time), a
+    /// schedule number taken in an earlier chunk is still known, the new classes' ids count up
+    /// from the highest, and every other row applies, once.
+    @Test(arguments: CatalogBackend.all)
+    func aRefusedRowDeepInALargeImportIsUndoneAlone(_ backend: StoreBackend<CatalogStores>) async throws {
+        try await Self.withCatalog(backend) { transactions, catalog in
+            var document = Self.document()
+            document.subjects = []
+            document.courses = []
+            document.classes = (0..<450).map { n in
+                .init(label: "bulk-\(n)", term: "t3", subjectCode: "PHYS", courseNumber: CourseNumber(number: 195), scheduleNumber: "7\(1000 + n)",
+                      section: "\(n)", instructors: [], meetingType: "Lecture", seats: 20,
+                      meetings: [Meeting(days: Weekdays(parsing: "TR")!, start: TimeOfDay(parsing: "0800"), end: TimeOfDay(parsing: "0915"))])
+            }
+            // In the second chunk, a meeting the database refuses (a start without an end) and, in
+            // the third, a schedule number the first chunk took.
+            document.classes[301].meetings = [Meeting(days: Weekdays(parsing: "M")!, start: TimeOfDay(parsing: "0900"), end: nil)]
+            document.classes[420].scheduleNumber = "71005"
+            document.classes[420].id = 9_999
+            let bulk = document
+            let before = try await transactions.read { tx throws in try catalog.classCount(in: tx) }
+            let (report, reseated) = try await transactions.write { tx throws in try catalog.apply(bulk, options: ImportOptions(), in: tx) }
+            #expect(report.rejected.map(\.row) == ["bulk-301", "bulk-420"])
+            #expect(report.rejected[0].reason.hasPrefix("refused by the database"), "\(report.rejected[0].reason)")
+            #expect(report.rejected[1].reason.hasPrefix("schedule number 71005 in t3 already belongs to class"), "\(report.rejected[1].reason)")
+            #expect(report.classes == Self.counts(created: 448))
+            #expect(reseated.count == 448 && Set(reseated).count == 448, "each new class once")
+            let (lowest, highest) = (reseated.min() ?? 0, reseated.max() ?? 0)
+            #expect(lowest == 507, "new ids start past the highest class (506)")
+            #expect(highest - lowest + 1 == 449, "and count up, the refused row's id left unused: \(lowest)...\(highest)")
+            try await transactions.read { tx throws in
+                #expect(try catalog.classCount(in: tx) == before + 448)
+                #expect(try catalog.classID(term: "t3", scheduleNumber: "71301", in: tx) == nil, "the refused row left nothing")
+                let seats = try catalog.classSeats(of: reseated, in: tx)
+                #expect(seats.count == 448 && seats.values.allSatisfy { $0.meetings.count == 1 }, "every class with its meeting, once")
+            }
+            // Again: everything is there already, nothing changes.
+            let (again, _) = try await transactions.write { tx throws in try catalog.apply(bulk, options: ImportOptions(), in: tx) }
+            #expect(again.classes == Self.counts(unchanged: 448))
+        }
+    }
+
     /// With `createOnly`, a row matching an existing class is refused instead of updating it.
     @Test(arguments: CatalogBackend.all)
     func aCreateOnlyImportRefusesExistingClasses(_ backend: StoreBackend<CatalogStores>) async throws {

@@ -85,7 +85,8 @@ package protocol CatalogImportRows {
     func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws
     func updateCourse(id: Int64, fields: [String]) throws
 
-    func classID(term: String, scheduleNumber: String) throws -> Int64?
+    /// Every class of `term`, by schedule number.
+    func classIDs(term: String) throws -> [String: Int64]
     func storedClass(id: Int64) throws -> StoredClass?
     func meetings(of classID: Int64) throws -> [Meeting]
     func nextClassID() throws -> Int64
