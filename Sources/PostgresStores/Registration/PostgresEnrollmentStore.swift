@@ -85,6 +85,12 @@ struct PostgresEnrollmentStore: EnrollmentStoring {
             .map { try $0.decode(Int64.self) }
     }
 
+    func classesWithLine(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return try Set(transaction.postgres().query("SELECT DISTINCT class_id FROM registration_waitlist WHERE class_id = ANY(\(ids)::bigint[])")
+            .map { try $0.decode(Int64.self) })
+    }
+
     func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
         try transaction.postgres().query("""
             SELECT student_id FROM registration_enrollments WHERE class_id = \(classID)

@@ -19,9 +19,13 @@ struct PostgresSeatStateStore: SeatStateStoring {
         return states
     }
 
-    func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    /// One statement for all of them: the states travel as two arrays.
+    func record(_ states: [(classID: Int64, open: Bool)], at now: Date, in transaction: any StoreTransaction) throws {
+        guard !states.isEmpty else { return }
+        let (ids, open) = (states.map(\.classID), states.map(\.open))
         try transaction.postgres().execute("""
-            INSERT INTO registration_seat_states (class_id, open, changed_at) VALUES (\(classID), \(open), \(now))
+            INSERT INTO registration_seat_states (class_id, open, changed_at)
+            SELECT id, state, \(now) FROM UNNEST(\(ids)::bigint[], \(open)::boolean[]) AS given(id, state)
             ON CONFLICT (class_id) DO UPDATE SET open = excluded.open, changed_at = excluded.changed_at
             """)
     }

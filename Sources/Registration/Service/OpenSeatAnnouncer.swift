@@ -27,11 +27,13 @@ struct OpenSeatAnnouncer: Sendable {
         guard !openSeats.isEmpty else { return }
         let recorded = try stores.seatStates.openStates(of: openSeats.keys, in: db)
         var changed: [(id: Int64, seats: Int)] = []
+        var states: [(classID: Int64, open: Bool)] = []
         for (id, seats) in openSeats.sorted(by: { $0.key < $1.key }) {
             let open = seats > 0
-            if recorded[id] != open { try stores.seatStates.record(classID: id, open: open, at: now, in: db) }
+            if recorded[id] != open { states.append((id, open)) }
             if let previous = recorded[id] ?? before(id), previous != open { changed.append((id, seats)) }
         }
+        try stores.seatStates.record(states, at: now, in: db)
         guard !changed.isEmpty else { return }
         let labels = try stores.catalog.labels(of: changed.map(\.id), in: db)
         for (id, seats) in changed {

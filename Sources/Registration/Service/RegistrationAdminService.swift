@@ -35,7 +35,10 @@ public struct RegistrationAdminService: RegistrationUseCase {
             report = try await transactions.write { db in
                 let (report, reseated) = try stores.catalog.apply(document, options: options, in: db)
                 var touched = Set(reseated)
-                for id in reseated { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
+                // Only a class with someone in line has a seat to hand on (thousands of classes
+                // are new in a first import; their lines are read in one statement).
+                let waiting = try stores.enrollments.classesWithLine(among: reseated, in: db)
+                for id in reseated where waiting.contains(id) { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
                 try OpenSeatAnnouncer(stores: stores).announce(classIDs: touched, before: before.wasOpen, now: now, in: db)
                 return report
             }

@@ -22,6 +22,8 @@ public protocol EnrollmentStoring: Sendable {
     func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool
     /// The class's line: student ids, first in line first.
     func line(of classID: Int64, in transaction: any StoreTransaction) throws -> [Int64]
+    /// Which of these classes have anyone in line (an import asks of thousands at once).
+    func classesWithLine(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64>
     /// Everyone enrolled in, waitlisted for or holding an open offer for a class.
     func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64]
     func enrolledStudents(of classID: Int64, in transaction: any StoreTransaction) throws -> [(StudentProfile, Date)]

@@ -7,6 +7,6 @@ public import Foundation
 public protocol SeatStateStoring: Sendable {
     /// The recorded state of some classes; a class never recorded is left out.
     func openStates(of ids: some Collection<Int64>, in transaction: any StoreTransaction) throws -> [Int64: Bool]
-    /// Records whether a class is open to newcomers.
-    func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws
+    /// Records whether each class is open to newcomers (an import records thousands at once).
+    func record(_ states: [(classID: Int64, open: Bool)], at now: Date, in transaction: any StoreTransaction) throws
 }

@@ -103,6 +103,11 @@ struct SQLiteEnrollmentStore: EnrollmentStoring {
         )
     }
 
+    func classesWithLine(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64> {
+        let statement = try transaction.sqlite().cachedStatement(sql: "SELECT 1 FROM registration_waitlist WHERE class_id = ? LIMIT 1")
+        return try Set(ids.filter { try Int64.fetchOne(statement, arguments: [$0]) != nil })
+    }
+
     /// Every student enrolled in, waitlisted for or holding an open offer for a class.
     func everyoneIn(classID: Int64, in transaction: any StoreTransaction) throws -> [Int64] {
         let db = try transaction.sqlite()

@@ -28,11 +28,12 @@ struct SQLiteSeatStateStore: SeatStateStoring {
         return states
     }
 
-    func record(classID: Int64, open: Bool, at now: Date, in transaction: any StoreTransaction) throws {
+    func record(_ states: [(classID: Int64, open: Bool)], at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
-        try db.cachedStatement(sql: """
+        let statement = try db.cachedStatement(sql: """
             INSERT INTO registration_seat_states (class_id, open, changed_at) VALUES (?, ?, ?)
             ON CONFLICT (class_id) DO UPDATE SET open = excluded.open, changed_at = excluded.changed_at
-            """).execute(arguments: [classID, open, now])
+            """)
+        for (classID, open) in states { try statement.execute(arguments: [classID, open, now]) }
     }
 }

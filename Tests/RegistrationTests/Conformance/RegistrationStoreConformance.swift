@@ -250,10 +250,10 @@ struct RegistrationStoreConformance {
             let states = opened.stores.seatStates
             try await opened.transactions.write { tx throws in
                 #expect(try states.openStates(of: [Self.classID], in: tx).isEmpty, "a class never recorded is left out")
-                try states.record(classID: Self.classID, open: true, at: Self.start, in: tx)
+                try states.record([(Self.classID, true)], at: Self.start, in: tx)
             }
             #expect(try await opened.transactions.read { tx in try states.openStates(of: [Self.classID, 999], in: tx) } == [Self.classID: true])
-            try await opened.transactions.write { tx in try states.record(classID: Self.classID, open: false, at: Self.start, in: tx) }
+            try await opened.transactions.write { tx in try states.record([(Self.classID, false)], at: Self.start, in: tx) }
             #expect(try await opened.transactions.read { tx in try states.openStates(of: [Self.classID], in: tx) } == [Self.classID: false])
         }
     }
