@@ -43,21 +43,25 @@ struct PostgresImportRows: CatalogImportRows {
         try transaction.execute("UPDATE registration_subjects SET title = \(title), college = \(college) WHERE id = \(id)")
     }
 
-    func course(subjectID: Int64, number: CourseNumber) throws -> StoredCourse? {
-        try transaction.query("""
-            SELECT id, title, full_title, description, prerequisite, units FROM registration_courses
-            WHERE subject_id = \(subjectID) AND number = \(number.number) AND suffix = \(number.suffix)
-            """).first.map { row in
-            let (id, title, fullTitle, description, prerequisite, units) = try row.decode((Int64, String, String, String, String, String).self)
-            return StoredCourse(id: id, fields: [title, fullTitle, description, prerequisite, units])
+    func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse] {
+        var courses: [CourseNumber: StoredCourse] = [:]
+        for row in try transaction.query("""
+            SELECT id, number, suffix, title, full_title, description, prerequisite, units FROM registration_courses WHERE subject_id = \(subjectID)
+            """) {
+            let (id, number, suffix, title, fullTitle, description, prerequisite, units) =
+                try row.decode((Int64, Int, String, String, String, String, String, String).self)
+            courses[CourseNumber(number: number, suffix: suffix)] = StoredCourse(id: id, fields: [title, fullTitle, description, prerequisite, units])
         }
+        return courses
     }
 
-    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws {
-        try transaction.execute("""
+    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws -> Int64 {
+        guard let id = try transaction.query("""
             INSERT INTO registration_courses (subject_id, number, suffix, title, full_title, description, prerequisite, units)
             VALUES (\(subjectID), \(number.number), \(number.suffix), \(fields[0]), \(fields[1]), \(fields[2]), \(fields[3]), \(fields[4]))
-            """)
+            RETURNING id
+            """).first?.decode(Int64.self) else { throw RowError("the course was not stored") }
+        return id
     }
 
     func updateCourse(id: Int64, fields: [String]) throws {
@@ -107,6 +111,10 @@ struct PostgresImportRows: CatalogImportRows {
 
     func meetings(of classID: Int64) throws -> [Meeting] {
         try PostgresCatalogStore.classSeats(of: [classID], in: transaction)[classID]?.meetings ?? []
+    }
+
+    func allClassIDs() throws -> Set<Int64> {
+        try Set(transaction.query("SELECT id FROM registration_classes").map { try $0.decode(Int64.self) })
     }
 
     func nextClassID() throws -> Int64 {

@@ -36,25 +36,28 @@ struct SQLiteImportRows: CatalogImportRows {
         try db.cachedStatement(sql: "UPDATE registration_subjects SET title = ?, college = ? WHERE id = ?").execute(arguments: [title, college, id])
     }
 
-    func course(subjectID: Int64, number: CourseNumber) throws -> StoredCourse? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT id, title, full_title, description, prerequisite, units FROM registration_courses
-                WHERE subject_id = ? AND number = ? AND suffix = ?
-                """),
-            arguments: [subjectID, number.number, number.suffix]
-        ).map { row in
-            StoredCourse(id: row["id"], fields: [row["title"], row["full_title"], row["description"], row["prerequisite"], row["units"]])
+    func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse] {
+        var courses: [CourseNumber: StoredCourse] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, number, suffix, title, full_title, description, prerequisite, units FROM registration_courses WHERE subject_id = ?"),
+            arguments: [subjectID]
+        )
+        while let row = try rows.next() {
+            courses[CourseNumber(number: row["number"], suffix: row["suffix"])] = StoredCourse(
+                id: row["id"], fields: [row["title"], row["full_title"], row["description"], row["prerequisite"], row["units"]]
+            )
         }
+        return courses
     }
 
-    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws {
+    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws -> Int64 {
         var arguments: StatementArguments = [subjectID, number.number, number.suffix]
         arguments += StatementArguments(fields)
         try db.cachedStatement(sql: """
             INSERT INTO registration_courses (subject_id, number, suffix, title, full_title, description, prerequisite, units)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: arguments)
+        return db.lastInsertedRowID
     }
 
     func updateCourse(id: Int64, fields: [String]) throws {
@@ -91,6 +94,10 @@ struct SQLiteImportRows: CatalogImportRows {
 
     func meetings(of classID: Int64) throws -> [Meeting] {
         try SQLiteCatalogStore.classSeats(of: [classID], in: db)[classID]?.meetings ?? []
+    }
+
+    func allClassIDs() throws -> Set<Int64> {
+        try Set(Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM registration_classes")))
     }
 
     func nextClassID() throws -> Int64 {

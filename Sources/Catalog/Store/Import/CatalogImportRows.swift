@@ -81,12 +81,16 @@ package protocol CatalogImportRows {
     func insertSubject(id: Int64?, code: String, title: String, college: String) throws
     func updateSubject(id: Int64, title: String, college: String) throws
 
-    func course(subjectID: Int64, number: CourseNumber) throws -> StoredCourse?
-    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws
+    /// Every course of a subject, by number (an import reads each subject's once).
+    func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse]
+    /// Inserts a course; its id.
+    func insertCourse(subjectID: Int64, number: CourseNumber, fields: [String]) throws -> Int64
     func updateCourse(id: Int64, fields: [String]) throws
 
     /// Every class of `term`, by schedule number.
     func classIDs(term: String) throws -> [String: Int64]
+    /// Every class id in the catalog (an import asks for a stored class only when its id is one).
+    func allClassIDs() throws -> Set<Int64>
     func storedClass(id: Int64) throws -> StoredClass?
     func meetings(of classID: Int64) throws -> [Meeting]
     func nextClassID() throws -> Int64

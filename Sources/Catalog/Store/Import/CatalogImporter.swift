@@ -1,11 +1,13 @@
 import Foundation
 
-/// Ids already looked up during one import (subject codes; subject, number and suffix; each
-/// term's classes by schedule number, read once per term) and the next free class id.
+/// What one import has read and written so far, so each is asked of the database once:
+/// subjects by code; each subject's courses (read once per subject); each term's classes by
+/// schedule number (read once per term); every class id; and the next free class id.
 package struct ImportMemo {
     package var subjects: [String: Int64] = [:]
-    package var courses: [String: Int64] = [:]
+    package var courses: [Int64: [CourseNumber: StoredCourse]] = [:]
     package var classes: [String: [String: Int64]] = [:]
+    package var classIDs: Set<Int64>?
     package var nextClassID: Int64?
 }
 
@@ -145,15 +147,17 @@ public struct CatalogImporter: Sendable {
     package func applyCourse(_ row: CatalogDocument.Course, db: some CatalogImportRows, counts: inout ImportReport.Counts, memo: inout ImportMemo) throws {
         guard let subjectID = try subjectID(code: row.subjectCode, db: db, memo: &memo) else { throw RowError("unknown subject '\(row.subjectCode)'") }
         let fields: [String] = [row.title, row.fullTitle, row.description, row.prerequisite, row.units]
-        if let existing = try db.course(subjectID: subjectID, number: row.number) {
+        if let existing = try courses(of: subjectID, db: db, memo: &memo)[row.number] {
             if existing.fields == fields {
                 counts.unchanged += 1
                 return
             }
             try db.updateCourse(id: existing.id, fields: fields)
+            memo.courses[subjectID]?[row.number] = StoredCourse(id: existing.id, fields: fields)
             counts.updated += 1
         } else {
-            try db.insertCourse(subjectID: subjectID, number: row.number, fields: fields)
+            let id = try db.insertCourse(subjectID: subjectID, number: row.number, fields: fields)
+            memo.courses[subjectID]?[row.number] = StoredCourse(id: id, fields: fields)
             counts.created += 1
         }
     }
@@ -171,7 +175,9 @@ public struct CatalogImporter: Sendable {
         }
         let instructors = CatalogText.joinInstructors(row.instructors)
         let links = CatalogText.joinLinks(row.links)
-        let existing = try (row.id ?? bySchedule).flatMap { try db.storedClass(id: $0) }
+        if memo.classIDs == nil { memo.classIDs = try db.allClassIDs() }
+        let known = memo.classIDs ?? []
+        let existing = try (row.id ?? bySchedule).flatMap { known.contains($0) ? try db.storedClass(id: $0) : nil }
         if createOnly, let existing {
             throw RowError("class \(existing.id) already has schedule number \(row.scheduleNumber) in \(row.term)")
         }
@@ -184,6 +190,7 @@ public struct CatalogImporter: Sendable {
             ))
             try db.insertMeetings(row.meetings, classID: newID)
             memo.classes[row.term, default: [:]][row.scheduleNumber] = newID
+            memo.classIDs?.insert(newID)
             if let next = memo.nextClassID, newID >= next { memo.nextClassID = newID + 1 }
             counts.created += 1
             return newID
@@ -240,10 +247,14 @@ public struct CatalogImporter: Sendable {
     }
 
     private func courseID(subjectID: Int64, number: CourseNumber, db: some CatalogImportRows, memo: inout ImportMemo) throws -> Int64? {
-        let key = "\(subjectID) \(number.number) \(number.suffix)"
-        if let id = memo.courses[key] { return id }
-        let id = try db.course(subjectID: subjectID, number: number)?.id
-        if let id { memo.courses[key] = id }
-        return id
+        try courses(of: subjectID, db: db, memo: &memo)[number]?.id
+    }
+
+    /// A subject's courses, read once per import.
+    private func courses(of subjectID: Int64, db: some CatalogImportRows, memo: inout ImportMemo) throws -> [CourseNumber: StoredCourse] {
+        if let courses = memo.courses[subjectID] { return courses }
+        let courses = try db.courses(subjectID: subjectID)
+        memo.courses[subjectID] = courses
+        return courses
     }
 }
