@@ -110,11 +110,26 @@ public final class GatewayPostgres: Sendable {
             defer { sessions = nil }
             return sessions ?? []
         }
-        for session in sessions where !session.isClosed { try? await session.close() }
+        for session in sessions where !session.isClosed {
+            await closeWithin(Self.closingWait, "a session", { try? await session.close() })
+        }
         guard let task else { return }
         task.cancel()
-        await task.value
-        try? await threads.shutdownGracefully()
+        await closeWithin(Self.closingWait, "the connection pool", { await task.value })
+        let threads = self.threads
+        await closeWithin(Self.closingWait, "the unit-of-work threads", { try? await threads.shutdownGracefully() })
+    }
+
+    /// How long shutdown waits for each of its steps (sessions, the pool, the threads) before
+    /// it goes on without it: a process that is stopping must stop.
+    static let closingWait: Duration = .seconds(10)
+
+    /// Runs one step of closing, waiting for it at most `limit`, and says so when it did not end.
+    func closeWithin(_ limit: Duration, _ what: String, _ step: @escaping @Sendable () async -> Void) async {
+        guard await BoundedWait.finishes(within: limit, step) else {
+            logger.warning("PostgreSQL: \(what) did not close within \(limit); going on without waiting for it")
+            return
+        }
     }
 
     /// How a unit of work's transaction begins.

@@ -58,7 +58,8 @@ public final class PostgresLeadership: Sendable {
             defer { current = nil }
             return current?.connection
         }
-        try? await held?.close()
+        guard let held else { return }
+        await database.closeWithin(GatewayPostgres.closingWait, "the leadership session", { try? await held.close() })
     }
 }
 
