@@ -65,7 +65,9 @@ public struct GradebookModule: GatewayModule {
         let sources = GradebookSourceService(transactions: transactions, store: stores.sources, health: stores.sourceHealth, clock: clock)
         let accounts = GradebookAccountService(
             transactions: transactions, store: stores.accounts, sources: sources, vault: vault, clock: clock,
-            verifier: { credentials, source in try await CalPolyAdapter(upstream: upstream).verify(credentials, source: source) }
+            verifier: { credentials, source in
+                try await GradebookService.adapter(for: source.kind, upstream: upstream).verify(credentials, source: source)
+            }
         )
         let gradebooks = GradebookService(sources: sources, upstream: upstream, accounts: accounts, maxFileBytes: settings.maxFileBytes)
         let deviceAccounts = DeviceAccountService(

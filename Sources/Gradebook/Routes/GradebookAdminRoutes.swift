@@ -24,7 +24,7 @@ struct GradebookAdminRoutes: Sendable {
             guard let kind = GradebookSource.Kind(rawValue: kind ?? "calpoly") else {
                 throw GradebookError.invalid(field: "kind", message: "kind must be one of: \(GradebookSource.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
-            guard let style = GradebookSource.AuthStyle(rawValue: authStyle ?? "basic") else {
+            guard let style = GradebookSource.AuthStyle(rawValue: authStyle ?? kind.defaultAuthStyle.rawValue) else {
                 throw GradebookError.invalid(field: "authStyle", message: "authStyle must be one of: \(GradebookSource.AuthStyle.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             guard let url = URL(string: baseUrl), url.scheme != nil else {
@@ -86,10 +86,17 @@ struct GradebookAdminRoutes: Sendable {
 struct GradebookAccountRoutes: Sendable {
     let service: GradebookAccountService
 
+    /// `username` and `password` for a Cal Poly source, `accessToken` for a Canvas one.
     struct AccountBody: Decodable {
         let sourceId: Int64
-        let username: String
-        let password: String
+        let username: String?
+        let password: String?
+        let accessToken: String?
+
+        /// The secret and the name given with it; which fields a source needs is the service's to say.
+        var credentials: (username: String, secret: String) {
+            (username ?? "", accessToken ?? password ?? "")
+        }
     }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -105,7 +112,7 @@ struct GradebookAccountRoutes: Sendable {
             let stored = try await service.add(
                 accountID: identity.accountID, sourceID: body.sourceId,
                 credentials: GradebookCredentials(
-                    username: body.username, password: body.password,
+                    username: body.credentials.username, password: body.credentials.secret,
                     caller: .student(accountID: identity.accountID, clientAddress: context.clientAddress, presentsCredentials: true)
                 )
             )

@@ -25,6 +25,19 @@ extension GradebookError: ProblemConvertible {
             var problem = Problem.unavailable(retryAfterSeconds: seconds, detail: "The gateway's limit on requests to \(name) (source \(id)) is reached; try again shortly.")
             problem.extensions["sourceId"] = .int(Int(id))
             return problem
+        case .upstreamThrottled(let id, let name, let seconds):
+            var problem = Problem.unavailable(
+                retryAfterSeconds: seconds, detail: "\(name) (source \(id)) is throttling the gateway's requests; try again after the pause."
+            )
+            problem.type = "upstream-throttled"
+            problem.title = "Upstream gradebook is throttling"
+            problem.extensions["sourceId"] = .int(Int(id))
+            return problem
+        case .notSpokenBySource(let id, let name, let kind):
+            return .conflict(
+                "gradebook-kind-mismatch", title: "Not spoken by this gradebook",
+                detail: "\(name) (source \(id)) is a \(kind) source, which these Cal Poly routes do not speak; GET /v1/me/grades reads its grades."
+            )
         case .signInThrottled(let id, let name, let seconds):
             var problem = Problem.tooManyRequests(
                 retryAfterSeconds: seconds, detail: "Too many wrong passwords for \(name) (source \(id)) from here or for this username; try again later."

@@ -35,9 +35,11 @@ public final class DeviceAccountService: DeviceGradebookAccounts {
     ) async throws(DeviceGradebookError) -> (id: Int64, created: Bool) {
         let source: GradebookSource
         do { source = try await sources.source(id: sourceID) } catch { throw .unknownSource }
+        // QuickHAC devices speak the Cal Poly protocol; another kind's source is no district of theirs.
+        guard source.kind == .calpoly else { throw .unknownSource }
         let credentials = GradebookCredentials(username: username, password: password, caller: .anonymous(clientAddress: clientAddress))
         do {
-            try await adapter.verify(credentials, source: source)
+            _ = try await adapter.verify(credentials, source: source)
         } catch {
             throw Self.deviceError(error)
         }

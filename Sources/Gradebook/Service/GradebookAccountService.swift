@@ -25,8 +25,9 @@ public final class GradebookAccountService: Sendable {
     let sources: GradebookSourceService
     let vault: any SecretSealer
     let clock: any GatewayClock
-    /// Checks credentials before storing them; nil skips the check.
-    let verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> Void)?
+    /// Checks credentials before storing them and answers the upstream's name for their owner
+    /// (the account's username); nil skips the check and keeps the username given.
+    let verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)?
 
     /// The most accounts one student stores.
     public static let maximumPerStudent = 20
@@ -34,7 +35,7 @@ public final class GradebookAccountService: Sendable {
 
     public init(
         transactions: any TransactionRunner, store: any GradebookAccountStoring, sources: GradebookSourceService,
-        vault: any SecretSealer, clock: any GatewayClock, verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> Void)?
+        vault: any SecretSealer, clock: any GatewayClock, verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)?
     ) {
         self.transactions = transactions
         self.store = store
@@ -48,18 +49,32 @@ public final class GradebookAccountService: Sendable {
         VaultContext(table: table, rowID: rowID, owner: accountID)
     }
 
-    /// Stores an account after the upstream accepted the credentials.
+    /// Stores an account after the upstream accepted the credentials: a username and password
+    /// for a Basic source, an access token (the password; the username is the upstream's id for
+    /// the token's owner) for a bearer source (Canvas).
     public func add(accountID: Int64, sourceID: Int64, credentials: GradebookCredentials) async throws -> GradebookAccountInfo {
-        let username = credentials.username.trimmingCharacters(in: .whitespaces)
-        guard !username.isEmpty, username.utf8.count <= 200, !username.contains(":") else {
-            throw GradebookError.invalid(field: "username", message: "A username is 1 to 200 characters without ':'.")
-        }
-        guard !credentials.password.isEmpty, credentials.password.utf8.count <= 1024 else {
-            throw GradebookError.invalid(field: "password", message: "A password is 1 to 1024 bytes.")
-        }
         let source = try await sources.source(id: sourceID)
-        let checked = GradebookCredentials(username: username, password: credentials.password, caller: credentials.caller)
-        try await verifier?(checked, source)
+        var checked = credentials
+        switch source.authStyle {
+        case .basic:
+            checked.username = credentials.username.trimmingCharacters(in: .whitespaces)
+            guard !checked.username.isEmpty, checked.username.utf8.count <= 200, !checked.username.contains(":") else {
+                throw GradebookError.invalid(field: "username", message: "A username is 1 to 200 characters without ':'.")
+            }
+            guard !credentials.password.isEmpty, credentials.password.utf8.count <= 1024 else {
+                throw GradebookError.invalid(field: "password", message: "A password is 1 to 1024 bytes.")
+            }
+        case .bearer:
+            guard (1...4096).contains(credentials.password.utf8.count),
+                  credentials.password.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw GradebookError.invalid(field: "accessToken", message: "An access token is 1 to 4096 visible ASCII characters.")
+            }
+        }
+        let owner = try await verifier?(checked, source) ?? checked.username
+        guard !owner.isEmpty, owner.utf8.count <= 200 else {
+            throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the upstream named no owner for these credentials")
+        }
+        let username = owner, secret = checked.password
         let now = clock.now()
         let vault = self.vault
         return try await transactions.write { [store] db in
@@ -72,7 +87,7 @@ public final class GradebookAccountService: Sendable {
             let id = try store.insert(accountID: accountID, sourceID: sourceID, username: username, at: now, in: db)
             let sealed: String
             do {
-                sealed = try vault.seal(checked.password, context: Self.context(rowID: id, accountID: accountID))
+                sealed = try vault.seal(secret, context: Self.context(rowID: id, accountID: accountID))
             } catch {
                 throw GradebookError.vaultUnavailable
             }

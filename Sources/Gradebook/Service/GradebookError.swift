@@ -20,6 +20,12 @@ public enum GradebookError: Error, Sendable, Equatable {
     case fileNotFound(sourceID: Int64, name: String)
     /// The gateway's own limit on requests to this source is reached (503 with Retry-After).
     case sourceBusy(sourceID: Int64, name: String, retryAfterSeconds: Int)
+    /// The upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429): not a
+    /// credential problem (503 with Retry-After).
+    case upstreamThrottled(sourceID: Int64, name: String, retryAfterSeconds: Int)
+    /// The route speaks a protocol this source's kind does not (the Cal Poly drill-down asked of a
+    /// Canvas source): 409, pointing at `/v1/me/grades`.
+    case notSpokenBySource(sourceID: Int64, name: String, kind: String)
     /// Too many wrong passwords for this upstream username or from this address (429 with
     /// Retry-After): the upstream is not asked.
     case signInThrottled(sourceID: Int64, name: String, retryAfterSeconds: Int)

@@ -20,12 +20,28 @@ public final class GradebookService: Sendable {
         self.upstream = upstream
         self.accounts = accounts
         self.maxFileBytes = maxFileBytes
-        self.adapters = [.calpoly: CalPolyAdapter(upstream: upstream)]
+        self.adapters = Dictionary(uniqueKeysWithValues: GradebookSource.Kind.allCases.map { ($0, Self.adapter(for: $0, upstream: upstream)) })
     }
 
     /// The adapter for a source's kind.
     public func adapter(for source: GradebookSource) -> any GradebookAdapter {
-        adapters[source.kind] ?? CalPolyAdapter(upstream: upstream)
+        adapters[source.kind] ?? Self.adapter(for: source.kind, upstream: upstream)
+    }
+
+    /// The adapter that speaks `kind`, over `upstream`'s transport.
+    public static func adapter(for kind: GradebookSource.Kind, upstream: CachedUpstream) -> any GradebookAdapter {
+        switch kind {
+        case .calpoly: CalPolyAdapter(upstream: upstream)
+        case .canvas: CanvasAdapter(transport: upstream.transport)
+        }
+    }
+
+    /// A source that speaks the Cal Poly protocol: the compatibility routes and files know no
+    /// other, and to them another kind's source is no gradebook at all.
+    func calPolySource(id: Int64) async throws -> GradebookSource {
+        let source = try await sources.source(id: id)
+        guard source.kind == .calpoly else { throw GradebookError.sourceNotFound("\(id)") }
+        return source
     }
 
     // MARK: Compatibility (Cal Poly sources only)
@@ -36,7 +52,7 @@ public final class GradebookService: Sendable {
     public func passThrough(
         sourceID: Int64, query: [(String, String)], credentials: GradebookCredentials, refresh: Bool, fileLinks: String? = nil
     ) async throws -> UpstreamReply {
-        let source = try await sources.source(id: sourceID)
+        let source = try await calPolySource(id: sourceID)
         var reply = try await upstream.record(query, credentials, source: source, refresh: refresh)
         if let fileLinks, reply.status == 200 {
             reply.body = FileLinkRewriter.rewrite(reply.body) { url in
@@ -50,12 +66,13 @@ public final class GradebookService: Sendable {
     /// answered it; more than ``maxFileBytes`` is an upstream failure. Never cached.
     public func file(sourceID: Int64, query: FileDownloadQuery, _ from: CredentialSource) async throws -> UpstreamReply {
         let (source, credentials) = try await resolve(sourceID, from)
+        guard source.kind == .calpoly else { throw GradebookError.notSpokenBySource(sourceID: source.id, name: source.name, kind: source.kind.rawValue) }
         return try await upstream.file(query, credentials, source: source, maxBytes: maxFileBytes)
     }
 
     /// `auth.txt` as the upstream answered it.
     public func probe(sourceID: Int64, credentials: GradebookCredentials) async throws -> UpstreamReply {
-        let source = try await sources.source(id: sourceID)
+        let source = try await calPolySource(id: sourceID)
         return try await upstream.probe(credentials, source: source)
     }
 

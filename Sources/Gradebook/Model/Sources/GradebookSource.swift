@@ -7,11 +7,24 @@ public struct GradebookSource: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         /// The Cal Poly gradebook (`grades.json?record=...`, `auth.txt`, HTTP Basic).
         case calpoly
+        /// A Canvas LMS host: its REST API (`/api/v1/...`) with a student's bearer token.
+        case canvas
+
+        /// How a source of this kind takes credentials unless an admin says otherwise.
+        public var defaultAuthStyle: AuthStyle {
+            switch self {
+            case .calpoly: .basic
+            case .canvas: .bearer
+            }
+        }
     }
 
     /// How the caller's credentials reach the upstream.
     public enum AuthStyle: String, Sendable, Codable, CaseIterable {
+        /// HTTP Basic with the student's gradebook username and password.
         case basic
+        /// `Authorization: Bearer` with the student's access token (Canvas).
+        case bearer
     }
 
     public var id: Int64
@@ -50,6 +63,15 @@ public struct GradebookSource: Sendable, Equatable {
         baseURL.deletingLastPathComponent().appendingPathComponent(name)
     }
 
+    /// A Canvas API address on the source's host (`/api/v1/courses` with its query): the path
+    /// replaces the base URL's, so only the host an admin registered is ever asked.
+    public func canvas(_ path: String, query: [(String, String)] = []) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        components.path = path
+        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return components.url ?? baseURL
+    }
+
     /// The base URL with a query (`?record=sections`), replacing any query it had.
     public func record(_ query: [(String, String)]) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
@@ -85,6 +107,15 @@ extension GradebookSource {
         }
         guard components.query == nil, components.fragment == nil else {
             throw SourceProblem(field: "baseUrl", reason: "must not have a query or fragment (records add their own query)")
+        }
+        switch kind {
+        case .calpoly:
+            guard authStyle == .basic else { throw SourceProblem(field: "authStyle", reason: "must be basic for a calpoly source") }
+        case .canvas:
+            guard authStyle == .bearer else { throw SourceProblem(field: "authStyle", reason: "must be bearer for a canvas source") }
+            guard components.path.isEmpty || components.path == "/" else {
+                throw SourceProblem(field: "baseUrl", reason: "must be the Canvas host alone (https://canvas.example.edu), with no path")
+            }
         }
         guard scheme == "https" || development else {
             throw SourceProblem(field: "baseUrl", reason: "must be https unless the source is marked as a development source")

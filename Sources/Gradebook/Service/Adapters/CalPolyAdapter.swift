@@ -10,7 +10,9 @@ public struct CalPolyAdapter: GradebookAdapter {
         self.upstream = upstream
     }
 
-    public func verify(_ credentials: GradebookCredentials, source: GradebookSource) async throws {
+    /// The login probe; the owner's name is the username they typed.
+    @discardableResult
+    public func verify(_ credentials: GradebookCredentials, source: GradebookSource) async throws -> String {
         let reply = try await upstream.probe(credentials, source: source)
         guard reply.status == 200, reply.body == Data("access\n".utf8) else {
             if reply.status == 200 || reply.status == 401 || reply.status == 403 {
@@ -18,6 +20,31 @@ public struct CalPolyAdapter: GradebookAdapter {
             }
             throw Self.failure(reply, source: source)
         }
+        return credentials.username
+    }
+
+    /// The sections the account sees, each with the account's own assignments (a section
+    /// the upstream refuses them is not theirs and is left out).
+    public func courseGrades(_ credentials: GradebookCredentials, source: GradebookSource, refresh: Bool) async throws -> [CourseGrades] {
+        try await ownSections(credentials, source: source, refresh: refresh).map { CalPolyGrades.course($0.section, assignments: $0.assignments) }
+    }
+
+    /// The account's sections and, for each, its own assignments and scores.
+    public func ownSections(
+        _ credentials: GradebookCredentials, source: GradebookSource, refresh: Bool
+    ) async throws -> [(section: GradebookSection, assignments: [GradebookAssignment])] {
+        var fetched: [(section: GradebookSection, assignments: [GradebookAssignment])] = []
+        for section in try await sections(credentials, source: source, refresh: refresh) {
+            do {
+                let assignments = try await assignments(
+                    term: section.term, course: section.course, user: credentials.username, credentials, source: source, refresh: refresh
+                )
+                fetched.append((section, assignments))
+            } catch GradebookError.permissionDenied {
+                continue // the student is not in this section
+            }
+        }
+        return fetched
     }
 
     public func sections(_ credentials: GradebookCredentials, source: GradebookSource, refresh: Bool) async throws -> [GradebookSection] {

@@ -47,7 +47,8 @@ public final class UpstreamTransport: Sendable {
     /// Records and probes: at most this many bytes.
     public static let maximumRecordBytes = 8 << 20
 
-    /// GETs `url` of `source` with the credentials. Any HTTP status comes back as a reply;
+    /// GETs `url` of `source` with the credentials, presented as the source's ``GradebookSource/AuthStyle`` says
+    /// (the password is the access token for bearer sources). Any HTTP status comes back as a reply;
     /// transport failures throw, and so does a body over `maxBodyBytes` (an upstream failure).
     public func get(
         _ url: URL, source: GradebookSource, credentials: GradebookCredentials, accept: String = "application/json, text/plain",
@@ -70,11 +71,13 @@ public final class UpstreamTransport: Sendable {
         let response: OutboundResponse
         do {
             defer { Task { await gate.leave(caller) } }
-            let request = OutboundRequest(
-                method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false,
-                basicCredentials: BasicCredentials(username: credentials.username, password: credentials.password),
-                maxResponseBodySize: maxBodyBytes
+            var request = OutboundRequest(
+                method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false, maxResponseBodySize: maxBodyBytes
             )
+            switch source.authStyle {
+            case .basic: request.basicCredentials = BasicCredentials(username: credentials.username, password: credentials.password)
+            case .bearer: request.headers.add(name: "Authorization", value: "Bearer \(credentials.password)")
+            }
             response = try await (source.development ? developmentClient : publicClient).execute(request)
         } catch let error as HTTPClientError {
             if let attempt { signIns.withdraw(attempt) }
@@ -102,7 +105,8 @@ public final class UpstreamTransport: Sendable {
         }
         return UpstreamReply(
             status: response.status, contentType: response.headers["Content-Type"], cacheControl: response.headers["Cache-Control"],
-            contentDisposition: response.headers["Content-Disposition"], body: response.body
+            contentDisposition: response.headers["Content-Disposition"], body: response.body,
+            headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         )
     }
 
