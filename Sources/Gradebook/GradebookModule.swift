@@ -39,6 +39,8 @@ public struct GradebookModule: GatewayModule {
     public let gradebooks: GradebookService
     /// QuickHAC devices' gradebook accounts (Push's ``DeviceGradebookAccounts``).
     public let deviceAccounts: DeviceAccountService
+    /// One "my grades" across every source (`/v1/me/grades`).
+    public let myGrades: MyGradesService
     public let poller: GradePoller
     public let retention: SnapshotRetention
     /// Every sealed password, for the vault's key rotation.
@@ -76,6 +78,7 @@ public struct GradebookModule: GatewayModule {
         )
         return GradebookModule(
             sources: sources, accounts: accounts, gradebooks: gradebooks, deviceAccounts: deviceAccounts,
+            myGrades: MyGradesService(accounts: accounts, gradebooks: gradebooks, clock: clock),
             poller: GradePoller(
                 transactions: transactions, accounts: deviceAccounts, ownedAccounts: accounts, gradebooks: gradebooks, jobs: jobs,
                 snapshots: stores.snapshots, health: stores.sourceHealth, clock: clock
@@ -97,7 +100,7 @@ public struct GradebookModule: GatewayModule {
 
     /// The module's HTTP routes (`/v1/gradebook/...`, `/v1/admin/gradebook/...` and the Cal
     /// Poly protocol).
-    public var routes: GradebookRoutes { GradebookRoutes(gradebooks: gradebooks, sources: sources, accounts: accounts) }
+    public var routes: GradebookRoutes { GradebookRoutes(gradebooks: gradebooks, sources: sources, accounts: accounts, myGrades: myGrades) }
 
     /// Errors under the Cal Poly protocol's paths answer in its own form.
     public var errorRenderers: [ErrorRenderer] { [GradebookRoutes.errorRenderer] }

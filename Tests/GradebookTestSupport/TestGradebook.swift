@@ -72,3 +72,26 @@ public enum InProcessSimulator {
         }
     }
 }
+
+/// The Canvas stand-in (``CanvasSimulator``) in this process on a live loopback port.
+public enum InProcessCanvas {
+    /// Runs `body` with `canvas` serving at the root of a live loopback port: its origin (a
+    /// canvas source's `baseURL`).
+    public static func with(_ canvas: CanvasSimulator, _ body: @Sendable @escaping (_ origin: URL) async throws -> Void) async throws {
+        let router = Router()
+        canvas.register(on: router)
+        let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await upstream.test(.live) { server in
+            guard let port = server.port else { throw BuiltProducts.Missing(description: "the Canvas stand-in has no port") }
+            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+        }
+    }
+
+    /// A development canvas source at `origin` (loopback and http allowed).
+    public static func source(_ origin: URL, id: Int64 = 7) -> GradebookSource {
+        GradebookSource(
+            id: id, name: "Canvas (stand-in)", kind: .canvas, baseURL: origin, authStyle: .bearer, pollIntervalSeconds: 300, maxConcurrency: 8,
+            requestsPerMinute: 6000, development: true
+        )
+    }
+}

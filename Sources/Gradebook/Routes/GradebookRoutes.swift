@@ -2,17 +2,19 @@ public import GatewayHTTP
 public import Hummingbird
 
 /// Every HTTP route of the Gradebook module: the Cal Poly compatibility proxy at
-/// `/gradebook/{sourceId}/`, the normalised `/v1/gradebook/...`, sources for admins and stored
-/// accounts for students. The composition root mounts them and adds ``errorRenderer``.
+/// `/gradebook/{sourceId}/`, the normalised `/v1/gradebook/...`, sources for admins, stored
+/// accounts and `/v1/me/grades` for students. The composition root mounts them and adds ``errorRenderer``.
 public struct GradebookRoutes: ModuleRoutes {
     let gradebooks: GradebookService
     let sources: GradebookSourceService
     let accounts: GradebookAccountService
+    let myGrades: MyGradesService
 
-    public init(gradebooks: GradebookService, sources: GradebookSourceService, accounts: GradebookAccountService) {
+    public init(gradebooks: GradebookService, sources: GradebookSourceService, accounts: GradebookAccountService, myGrades: MyGradesService) {
         self.gradebooks = gradebooks
         self.sources = sources
         self.accounts = accounts
+        self.myGrades = myGrades
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -20,6 +22,7 @@ public struct GradebookRoutes: ModuleRoutes {
         GradebookV1Routes(service: gradebooks, authenticator: guarded.authenticator).register(with: guarded, on: router)
         GradebookAdminRoutes(service: sources).register(with: guarded, on: router)
         GradebookAccountRoutes(service: accounts).register(with: guarded, on: router)
+        MyGradesRoutes(service: myGrades).register(with: guarded, on: router)
     }
 
     /// Errors under `/gradebook/` answer as the protocol's clients expect (status, JSON string).

@@ -83,7 +83,9 @@ public struct GradePoller: Sendable {
                 let after = try await record(sourceID: sourceID) { $0.recordingFailure(Self.describe(error), at: $1) }
                 let pause = after.backoffUntil.map { max(1, $0.timeIntervalSince(clock.now())) }
                 return .retry(after: pause, message: Self.describe(error))
-            case .sourceBusy(_, _, let seconds):
+            case .sourceBusy(_, _, let seconds), .upstreamThrottled(_, _, let seconds):
+                // The gateway's own limit, or the upstream's throttle: the source is up and the
+                // credentials are fine; try again after the pause.
                 return .snooze(seconds: TimeInterval(max(1, seconds)))
             case .upstreamUnauthorized:
                 // The stored password no longer works: the source is fine, the account is not.
@@ -144,7 +146,16 @@ public struct GradePoller: Sendable {
     /// Polls a student's own stored account once (their own grades: the upstream `user` is
     /// the account's username); returns how many change notifications were queued.
     func poll(_ stored: StoredGradebookAccount, credentials: GradebookCredentials) async throws -> Int {
-        let snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
+        let source = try await gradebooks.sources.source(id: stored.sourceID)
+        let snapshot: GradebookSnapshot
+        switch source.kind {
+        case .calpoly:
+            snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
+        case .canvas:
+            snapshot = GradebookSnapshot(
+                courses: try await gradebooks.adapter(for: source).courseGrades(credentials, source: source, refresh: true)
+            )
+        }
         let snapshots = self.snapshots
         return try await record(
             snapshot,

@@ -129,6 +129,15 @@ public final class GradebookAccountService: Sendable {
         return (stored, try open(stored))
     }
 
+    /// Every stored account of a student, each with its opened credentials or why they
+    /// could not be opened (`/v1/me/grades`).
+    public func opened(accountID: Int64) async throws -> [(StoredGradebookAccount, Result<GradebookCredentials, GradebookError>)] {
+        let stored = try await transactions.read { [store] db in try store.accounts(of: accountID, in: db) }
+        return stored.map { account in
+            do { return (account, .success(try open(account))) } catch { return (account, .failure(.vaultUnavailable)) }
+        }
+    }
+
     func open(_ stored: StoredGradebookAccount) throws -> GradebookCredentials {
         do {
             let password = try vault.open(stored.sealedPassword, context: Self.context(rowID: stored.id, accountID: stored.accountID))
