@@ -108,4 +108,24 @@ import Testing
         #expect(Set(changes.map(\.assignment)) == ["Lab 2", "Current grade"])
         #expect(changes.allSatisfy { $0.kind == .changedScore })
     }
+
+    @Test func aCanvasSourceIsAHostTakingBearerTokens() throws {
+        func source(_ url: String, style: GradebookSource.AuthStyle = .bearer, development: Bool = false) -> GradebookSource {
+            GradebookSource(id: 3, name: "Canvas", kind: .canvas, baseURL: URL(string: url)!, authStyle: style, development: development)
+        }
+        try source("https://canvas.example.edu").validate()
+        try source("https://canvas.example.edu/").validate()
+        try source("http://127.0.0.1:8080", development: true).validate()
+        #expect(throws: SourceProblem(field: "baseUrl", reason: "must be the Canvas host alone (https://canvas.example.edu), with no path")) {
+            try source("https://canvas.example.edu/api/v1").validate()
+        }
+        #expect(throws: SourceProblem(field: "authStyle", reason: "must be bearer for a canvas source")) {
+            try source("https://canvas.example.edu", style: .basic).validate()
+        }
+        #expect(throws: SourceProblem.self) { try source("http://canvas.example.edu").validate() }
+        let url = source("https://canvas.example.edu").canvas("/api/v1/courses", query: [("include[]", "total_scores")])
+        #expect(url.host == "canvas.example.edu")
+        #expect(url.path == "/api/v1/courses")
+        #expect(url.query?.contains("total_scores") == true)
+    }
 }
