@@ -9,6 +9,7 @@ import GatewayCore
 import Jobs
 import Scheduling
 import Gradebook
+import GradebookSimulator
 
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {
@@ -36,6 +37,7 @@ struct DemoSeed {
         if rated.courses > 0 { app.logger.info("demo: seeded ratings", metadata: ["courses": "\(rated.courses)", "instructors": "\(rated.instructors)"]) }
         // Gradebook source 1: the simulator this demo mounts (its port is set again once bound).
         _ = try await app.modules.gradebook.sources.put(app.demoGradebookSource(port: app.configuration.port))
+        _ = try await app.modules.gradebook.sources.put(app.demoCanvasSource(port: app.configuration.port))
         guard try await app.modules.auth.service.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return
@@ -55,6 +57,29 @@ struct DemoSeed {
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)
         )
         app.logger.warning("demo: seeded demo accounts; never expose a demo database")
+    }
+
+    /// The demo student's gradebook accounts, one per demo source (the simulators' own demo
+    /// credentials), stored through the sources' real checks once the server listens; an
+    /// account already stored is left as it is.
+    func connectDemoStudent() async {
+        let gradebook = app.modules.gradebook
+        do {
+            guard let student = try await app.modules.auth.service.accounts(after: 0, limit: 100).first(where: { $0.username == "student" })?.id
+            else { return }
+            let stored = Set(try await gradebook.accounts.accounts(accountID: student).map(\.sourceID))
+            // A student of the Cal Poly simulator's demo, so their own scores show.
+            let calPolyStudent = SimulatorData.demo.accounts.first { $0.role == .student }?.username ?? "test"
+            let demo: [(source: Int64, credentials: GradebookCredentials)] = [
+                (1, GradebookCredentials(username: calPolyStudent, password: SimulatorData.demoPassword)),
+                (2, GradebookCredentials(username: "", password: "demo-canvas-token")),
+            ]
+            for (source, credentials) in demo where !stored.contains(source) {
+                _ = try await gradebook.accounts.add(accountID: student, sourceID: source, credentials: credentials)
+            }
+        } catch {
+            app.logger.warning("demo: could not connect the demo student's gradebook accounts", metadata: ["error": "\(error)"])
+        }
     }
 
     /// 20 characters from an unambiguous alphabet (about 110 bits).

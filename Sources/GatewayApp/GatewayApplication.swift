@@ -149,6 +149,8 @@ public struct GatewayApplication: Sendable {
             // The demo's upstream: a gradebook simulator in this process (source 1).
             GradebookSimulator(data: .demo, adminToken: configuration.simulatorAdminToken)
                 .register(on: router, prefix: Self.simulatorPrefix)
+            // And a Canvas stand-in (source 2), whose scores the admin token can change.
+            CanvasSimulator(data: .demo, adminToken: configuration.simulatorAdminToken).register(on: router, prefix: Self.canvasSimulatorPrefix)
         }
         allowedMethods.load(HeadRequests.servedRoutes(router))
         return router
@@ -159,6 +161,18 @@ public struct GatewayApplication: Sendable {
 
     /// Where `--demo` mounts the gradebook simulator.
     public static let simulatorPrefix = "sim/gradebook"
+
+    /// Where `--demo` mounts the Canvas stand-in.
+    public static let canvasSimulatorPrefix = "sim/canvas"
+
+    /// Source 2 of a demo: the mounted Canvas stand-in at this server's own port.
+    public func demoCanvasSource(port: Int) -> GradebookSource {
+        let demo = demoGradebookSource(port: port)
+        return GradebookSource(
+            id: 2, name: "Canvas (demo)", kind: .canvas, baseURL: URL(string: "\(demo.baseURL.scheme ?? "http")://\(demo.baseURL.host ?? "127.0.0.1"):\(port)/\(Self.canvasSimulatorPrefix)")!,
+            authStyle: .bearer, pollIntervalSeconds: 300, maxConcurrency: 8, requestsPerMinute: 6000, development: true
+        )
+    }
 
     /// Addresses development gradebook sources may use: loopback and private networks.
     static let developmentDestinations: DestinationAllowList = [
@@ -206,9 +220,14 @@ public struct GatewayApplication: Sendable {
                 logger.notice("listening", metadata: ["port": "\(port)"])
                 if configuration.demo {
                     // Point demo source 1 at the simulator on the port actually bound.
-                    do { _ = try await modules.gradebook.sources.put(demoGradebookSource(port: port)) } catch {
-                        logger.error("demo: could not register the gradebook simulator", metadata: ["error": "\(error)"])
+                    do {
+                        _ = try await modules.gradebook.sources.put(demoGradebookSource(port: port))
+                        _ = try await modules.gradebook.sources.put(demoCanvasSource(port: port))
+                    } catch {
+                        logger.error("demo: could not register the gradebook simulators", metadata: ["error": "\(error)"])
                     }
+                    // The demo student's accounts go through the sources' real checks, over this port.
+                    Task { await DemoSeed(app: self).connectDemoStudent() }
                 }
                 if let portFile {
                     // Written to a temporary name, then renamed: a reader never sees half a number.

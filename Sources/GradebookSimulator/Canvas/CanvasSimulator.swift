@@ -19,8 +19,18 @@ public struct CanvasSimulator: Sendable {
         self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Adds `/api/v1/...` (and the admin route) to `router`.
-    public func register<Context: RequestContext>(on router: some RouterMethods<Context>) {
+    /// Adds `/<prefix>/api/v1/...` (and the admin route) to `router`; "" mounts them at the root,
+    /// as Canvas serves them.
+    public func register<Context: RequestContext>(on router: some RouterMethods<Context>, prefix: String = "") {
+        let prefix = GradebookSimulator.normalized(prefix)
+        if !prefix.isEmpty {
+            register(routes: router.group(RouterPath(prefix)))
+        } else {
+            register(routes: router)
+        }
+    }
+
+    private func register<Context: RequestContext>(routes router: some RouterMethods<Context>) {
         let state = self.state
         router.get("api/v1/users/self") { request, _ in
             CanvasSimResponses.answer(state, request) { student, _ in

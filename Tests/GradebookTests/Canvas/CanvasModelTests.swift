@@ -116,7 +116,8 @@ import Testing
         try source("https://canvas.example.edu").validate()
         try source("https://canvas.example.edu/").validate()
         try source("http://127.0.0.1:8080", development: true).validate()
-        #expect(throws: SourceProblem(field: "baseUrl", reason: "must be the Canvas host alone (https://canvas.example.edu), with no path")) {
+        #expect(source("https://example.edu/canvas/").canvas("/api/v1/users/self").path == "/canvas/api/v1/users/self")
+        #expect(throws: SourceProblem(field: "baseUrl", reason: "must be the Canvas host (https://canvas.example.edu), not an API address")) {
             try source("https://canvas.example.edu/api/v1").validate()
         }
         #expect(throws: SourceProblem(field: "authStyle", reason: "must be bearer for a canvas source")) {

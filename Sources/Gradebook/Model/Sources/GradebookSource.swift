@@ -63,11 +63,12 @@ public struct GradebookSource: Sendable, Equatable {
         baseURL.deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// A Canvas API address on the source's host (`/api/v1/courses` with its query): the path
-    /// replaces the base URL's, so only the host an admin registered is ever asked.
+    /// A Canvas API address under the source's base (`/api/v1/courses` with its query; a base
+    /// with a path, a Canvas behind a proxy's prefix, keeps it in front).
     public func canvas(_ path: String, query: [(String, String)] = []) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
-        components.path = path
+        let prefix = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.path = prefix + path
         components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
         return components.url ?? baseURL
     }
@@ -113,8 +114,8 @@ extension GradebookSource {
             guard authStyle == .basic else { throw SourceProblem(field: "authStyle", reason: "must be basic for a calpoly source") }
         case .canvas:
             guard authStyle == .bearer else { throw SourceProblem(field: "authStyle", reason: "must be bearer for a canvas source") }
-            guard components.path.isEmpty || components.path == "/" else {
-                throw SourceProblem(field: "baseUrl", reason: "must be the Canvas host alone (https://canvas.example.edu), with no path")
+            guard !components.path.contains("/api/") else {
+                throw SourceProblem(field: "baseUrl", reason: "must be the Canvas host (https://canvas.example.edu), not an API address")
             }
         }
         guard scheme == "https" || development else {
