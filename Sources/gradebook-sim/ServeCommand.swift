@@ -21,6 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key of the certificate.") var tlsKey: String?
     @Option(name: .customLong("admin-token"), help: "Bearer token of the _admin routes; without it they are not served.") var adminToken: String?
     @Option(help: "Path the routes are served under, e.g. sim/gradebook (default: the root).") var prefix = ""
+    @Option(name: .customLong("canvas-prefix"), help: "Also serve the Canvas stand-in (/api/v1/...) under this path, e.g. canvas; \"/\" for the root.") var canvasPrefix: String?
+    @Option(name: .customLong("canvas-page-size"), help: "The most items a Canvas list page holds, whatever per_page asks.") var canvasPageSize = 2
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
     func validate() throws {
@@ -28,6 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         if let adminToken, adminToken.count < 8 { throw ValidationError("--admin-token must be at least 8 characters") }
+        guard (1...100).contains(canvasPageSize) else { throw ValidationError("--canvas-page-size must be between 1 and 100") }
     }
 
     func run() async throws {
@@ -48,6 +51,13 @@ struct ServeCommand: AsyncParsableCommand {
         say("Fixed logins (user / password):")
         for line in GradebookSimulator.loginSummary(simulator.data) { say("  " + line) }
         if adminToken != nil { say("Admin routes: /\(mount.isEmpty ? "" : mount + "/")_admin/ (Authorization: Bearer <token>)") }
+        if let canvasPrefix {
+            let canvas = CanvasSimulator(data: .demo, pageSizeCap: canvasPageSize, adminToken: adminToken)
+            canvas.register(on: router, prefix: canvasPrefix)
+            let canvasMount = canvasPrefix.split(separator: "/").joined(separator: "/")
+            say("Canvas stand-in: base URL \(scheme)://\(host):<port>/\(canvasMount) (token demo-canvas-token; \(canvasPageSize) items a page)")
+            if adminToken != nil { say("Canvas scores: POST /\(canvasMount.isEmpty ? "" : canvasMount + "/")_admin/canvas/submissions") }
+        }
 
         let configuration = ApplicationConfiguration(address: .hostname(host, port: port), serverName: "gradebook-sim")
         let onRunning: @Sendable (Int) async -> Void = { [portFile] port in

@@ -184,12 +184,32 @@ class StudentAppTests(unittest.TestCase):
         b.fill(form.find_element(By.NAME, "username"), "jdoe")
         b.fill(form.find_element(By.NAME, "password"), "gradebook-test-1")
         b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        # My grades first: the Cal Poly account's own scores, normalised.
+        b.xpath("//table[contains(@class,'course-grades')]/caption[contains(., 'CPE 458')]")
+        b.click(b.css("button[aria-label='Show sections of jdoe']"))
         section = b.xpath("//ul[contains(@class,'section-list')]//button")
         b.click(section)
         table = b.visible("#grades table.data")
         self.assertIn("Score that counts", table.text)
         self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("06-grades")
+
+        # Canvas (the demo's stand-in): an access token instead of a password, then its courses
+        # beside the Cal Poly ones, an unposted score shown as none.
+        form = b.visible("form[aria-labelledby=gb-add-title]")
+        select = form.find_element(By.NAME, "sourceId")
+        canvas = select.find_element(By.XPATH, ".//option[contains(., 'Canvas')]")
+        b.driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", select, canvas.get_attribute("value"))
+        self.assertFalse(form.find_element(By.NAME, "username").is_displayed(), "no username for Canvas")
+        b.fill(form.find_element(By.NAME, "accessToken"), "demo-canvas-token")
+        b.click(form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        calculus = b.xpath("//table[contains(@class,'course-grades')][caption[contains(., 'MATH 141')]]")
+        midterm = calculus.find_element(By.XPATH, ".//tr[th[contains(., 'Midterm')]]/td[contains(@class,'score')]")
+        self.assertEqual(midterm.text, "—", "an unposted score is no score")
+        self.assertIn("current:", calculus.find_element(By.TAG_NAME, "caption").text)
+        self.assertEqual(unlabelled_controls(b), [])
+        b.full_screenshot("06b-canvas-grades")
 
         b.click(b.css("nav a[href='#/catalog']"))
         card = b.xpath("//article[contains(@class,'class-card')]")

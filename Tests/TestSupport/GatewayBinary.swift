@@ -112,3 +112,16 @@ public final class ServingGateway: @unchecked Sendable {
 
     public func kill9() { process.killAndWait() }
 }
+
+extension ServingGateway {
+    /// Starts `gateway serve` as ``init(arguments:environment:lifetime:startTimeout:)`` does, its
+    /// blocking wait for the port on a Dispatch thread: a test waiting for a child must never hold
+    /// one of Swift's concurrency threads (two such waits would stop every other test, and any
+    /// stand-in in this process the child is talking to).
+    public static func started(
+        arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60
+    ) async throws -> ServingGateway {
+        try await Drill.offThread { try ServingGateway(arguments: arguments, environment: environment, lifetime: lifetime, startTimeout: startTimeout) }
+    }
+}
+

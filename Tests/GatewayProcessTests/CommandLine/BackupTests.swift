@@ -18,7 +18,7 @@ struct BackupTests {
         let directory = try Drill.scratchDirectory("gateway-backup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (live, copy) = Self.files(in: directory)
-        let server = try ServingGateway(arguments: ["--database", live, "--signups-per-hour", "100000"], lifetime: 300)
+        let server = try await ServingGateway.started(arguments: ["--database", live, "--signups-per-hour", "100000"], lifetime: 300)
         defer { _ = server.terminate() }
 
         // Sign-ups keep coming while the backup runs; the backup starts once some are confirmed.
@@ -50,7 +50,7 @@ struct BackupTests {
         try restored.close()
 
         // The restored copy serves: a confirmed student signs in on it.
-        let restoredServer = try ServingGateway(arguments: ["--database", copy], lifetime: 120)
+        let restoredServer = try await ServingGateway.started(arguments: ["--database", copy], lifetime: 120)
         defer { _ = restoredServer.terminate() }
         let name = try #require(before.first)
         let n = name.split(separator: "-").last!

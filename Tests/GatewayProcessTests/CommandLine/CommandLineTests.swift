@@ -71,7 +71,7 @@ struct CommandLineTests {
 
     @Test func serveAnswersHealthAndStopsOnSIGTERM() async throws {
         let db = Self.tempDatabase()
-        let server = try ServingGateway(arguments: ["--database", db, "--demo"])
+        let server = try await ServingGateway.started(arguments: ["--database", db, "--demo"])
         #expect(await server.waitUntilServing())
         let health = await server.get("/healthz")
         #expect(health?.0 == 200)

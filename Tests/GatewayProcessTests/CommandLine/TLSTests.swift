@@ -30,7 +30,7 @@ struct TLSTests {
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
         ])
         try #require(made == 0, "openssl must be installed to make a test certificate")
-        let server = try ServingGateway(arguments: [
+        let server = try await ServingGateway.started(arguments: [
             "--database", dir.appendingPathComponent("db.sqlite").path, "--tls-cert", cert, "--tls-key", key,
         ])
         defer { _ = server.terminate() }
@@ -98,7 +98,7 @@ struct TLSTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let server = try ServingGateway(arguments: ["--database", dir.appendingPathComponent("db.sqlite").path, "--idle-timeout", "1"])
+        let server = try await ServingGateway.started(arguments: ["--database", dir.appendingPathComponent("db.sqlite").path, "--idle-timeout", "1"])
         defer { _ = server.terminate() }
         let script = """
             import socket, sys, time

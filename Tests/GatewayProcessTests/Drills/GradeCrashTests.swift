@@ -72,7 +72,7 @@ struct GradeCrashTests {
         let arguments = ["--demo", "--demo-passwords", "documented", "--database", path, "--job-poll-ms", "50"]
         let environment = ["GATEWAY_SIMULATOR_ADMIN_TOKEN": Self.simulatorToken]
 
-        var server = try ServingGateway(arguments: arguments, environment: environment)
+        var server = try await ServingGateway.started(arguments: arguments, environment: environment)
         defer { server.kill9() }
         try #require(await server.waitUntilServing(seconds: 60))
         let (issuedStatus, issued) = try await Self.request(
@@ -108,7 +108,7 @@ struct GradeCrashTests {
         #expect(try Self.count(database, "SELECT COUNT(*) FROM push_notifications") == 0, "nothing was sent before the crash")
 
         // Restarted: the change is delivered once.
-        server = try ServingGateway(arguments: arguments, environment: environment)
+        server = try await ServingGateway.started(arguments: arguments, environment: environment)
         try #require(await server.waitUntilServing(seconds: 60))
         // The simulator lives in the server's memory: give it back the score a real gradebook
         // would still have (the same id and content, so the same change).

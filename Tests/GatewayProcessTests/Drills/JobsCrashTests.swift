@@ -65,7 +65,7 @@ struct JobsCrashTests {
         // before a live job would be taken for a lost one.
         let arguments = ["--database", path, "--job-lease-seconds", "6", "--job-poll-ms", "50", "--job-queues", "default=4"]
 
-        var server = try ServingGateway(arguments: arguments)
+        var server = try await ServingGateway.started(arguments: arguments)
         defer { server.kill9() }
         try #require(await server.waitUntilServing())
         let (status, issued) = try await Self.post(
@@ -88,7 +88,7 @@ struct JobsCrashTests {
         // Jobs that finished before the kill are fine (one attempt each, checked below); what
         // matters is that some were interrupted mid-run.
 
-        server = try ServingGateway(arguments: arguments)
+        server = try await ServingGateway.started(arguments: arguments)
         try #require(await server.waitUntilServing())
         let finished = try await eventually(seconds: 120) { try Self.jobs(store).allSatisfy { $0.state == "completed" } }
         #expect(server.terminate() == 0)

@@ -226,9 +226,9 @@ struct MultiInstanceSlowTests {
     @Test func furtherDemoInstancesServeTheSeededDatabaseWithoutSeedingAgain() async throws {
         let url = try await PostgresCluster.start().database("demo")
         let environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
-        let first = try ServingGateway(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
+        let first = try await ServingGateway.started(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
         defer { _ = first.terminate() }
-        let second = try ServingGateway(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
+        let second = try await ServingGateway.started(arguments: ["--database", url, "--demo", "--demo-passwords", "documented"], environment: environment, lifetime: 600, startTimeout: 300)
         defer { _ = second.terminate() }
         for instance in [first, second] {
             let admin = try await Self.token(instance, "admin", password: "demo-admin-pass", client: "198.51.100.2")

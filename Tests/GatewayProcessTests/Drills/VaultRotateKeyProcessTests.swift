@@ -51,7 +51,7 @@ struct VaultRotateKeyProcessTests {
         }
 
         let arguments = Self.serve(database)
-        let server = try ServingGateway(arguments: arguments, lifetime: 300)
+        let server = try await ServingGateway.started(arguments: arguments, lifetime: 300)
         defer { _ = server.terminate() }
         let stored = try await Self.store(port: server.port, simulator: simulator, webhook: webhook)
         let oldKeys = try Self.keyIDs(inFile: keyFile)
@@ -74,7 +74,7 @@ struct VaultRotateKeyProcessTests {
         // The server that served throughout re-reads the file and opens them.
         try await Self.expectServed(port: server.port, stored, webhook: webhook, "on the server that served throughout")
         #expect(server.terminate() == 0)
-        let restarted = try ServingGateway(arguments: arguments, lifetime: 300)
+        let restarted = try await ServingGateway.started(arguments: arguments, lifetime: 300)
         defer { _ = restarted.terminate() }
         try await Self.expectServed(port: restarted.port, stored, webhook: webhook, "on a server started after the rotation")
     }
@@ -103,14 +103,14 @@ struct VaultRotateKeyProcessTests {
         let (simulator, webhook) = try Self.peers(directory)
         defer { simulator.stop(); webhook.stop() }
 
-        let first = try ServingGateway(arguments: arguments, environment: oldOnly, lifetime: 300)
+        let first = try await ServingGateway.started(arguments: arguments, environment: oldOnly, lifetime: 300)
         defer { _ = first.terminate() }
         let stored = try await Self.store(port: first.port, simulator: simulator, webhook: webhook)
         let before = try await sealed()
         #expect(before.count == 3 && before.allSatisfy { Self.keyID(of: $0) == oldID }, "sealed under the old key: \(before.map(Self.keyID))")
         #expect(first.terminate() == 0)
 
-        let second = try ServingGateway(arguments: arguments, environment: newWithOld, lifetime: 300)
+        let second = try await ServingGateway.started(arguments: arguments, environment: newWithOld, lifetime: 300)
         defer { _ = second.terminate() }
         try await Self.expectServed(port: second.port, stored, webhook: webhook, "with the old key as a previous one")
         // With keys from the environment, rotate-key without --env refuses, and changes nothing.
@@ -129,7 +129,7 @@ struct VaultRotateKeyProcessTests {
         try await Self.expectServed(port: second.port, stored, webhook: webhook, "on the server that served throughout")
 
         #expect(second.terminate() == 0)
-        let third = try ServingGateway(arguments: arguments, environment: newOnly, lifetime: 300)
+        let third = try await ServingGateway.started(arguments: arguments, environment: newOnly, lifetime: 300)
         defer { _ = third.terminate() }
         try await Self.expectServed(port: third.port, stored, webhook: webhook, "on a server with the new key alone")
     }

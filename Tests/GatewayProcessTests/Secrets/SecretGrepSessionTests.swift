@@ -78,7 +78,7 @@ struct SecretGrepSessionTests {
             environment["GATEWAY_SMTP_CA_FILE"] = smtp.caFile
             environment["GATEWAY_PUBLIC_URL"] = "https://gateway.example.edu/"
         }
-        let server = try LoggingGateway(
+        let server = try await LoggingGateway.started(
             arguments: ["--demo", "--demo-passwords", "documented", "--database", databasePath, "--allow-insecure-push-endpoints"],
             directory: directory, logLevel: "trace", environment: environment
         )
@@ -119,6 +119,17 @@ struct SecretGrepSessionTests {
             Secret("gradebook password", gradebookPassword), Secret("gradebook Basic credentials", "test:\(gradebookPassword)"),
             Secret("simulator admin token", simulatorToken),
         ]
+
+        // A Canvas account (the demo's stand-in, source 2): the access token goes in, is checked,
+        // read with, and never comes out.
+        let canvasToken = "demo-canvas-token"
+        let canvasStored = try await client.send("POST", "/v1/me/gradebook-accounts", json: #"{"sourceId": 2, "accessToken": "\#(canvasToken)"}"#, token: token)
+        #expect(canvasStored.status == 201, "\(canvasStored.text)")
+        let myGrades = try await client.send("GET", "/v1/me/grades?refresh=1", token: token)
+        #expect(myGrades.status == 200)
+        #expect(myGrades.text.contains("MATH 141"), "the Canvas courses are read")
+        answersToSearch += [("stored Canvas account", canvasStored.body), ("my grades", myGrades.body)]
+        secrets += [Secret("Canvas access token", canvasToken), Secret("Canvas bearer header", "Bearer \(canvasToken)")]
 
         // A webhook device, with a delivery signed with its secret.
         let webhook = try await client.send("POST", "/v1/me/devices", json: #"{"channel": "webhook", "url": "\#(receiver.url("/hook"))"}"#, token: token)

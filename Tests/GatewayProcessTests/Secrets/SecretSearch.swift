@@ -279,3 +279,15 @@ struct ChildClient: Sendable {
         value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
     }
 }
+
+extension LoggingGateway {
+    /// Starts one with its blocking wait for the port on a Dispatch thread (see ``ServingGateway/started(arguments:environment:lifetime:startTimeout:)``).
+    static func started(
+        arguments: [String], directory: URL, logLevel: String = "trace", environment: [String: String] = [:], lifetime: TimeInterval = 180
+    ) async throws -> LoggingGateway {
+        try await Drill.offThread {
+            try LoggingGateway(arguments: arguments, directory: directory, logLevel: logLevel, environment: environment, lifetime: lifetime)
+        }
+    }
+}
+

@@ -29,7 +29,7 @@ struct SignInThrottleRestartTests {
         }
         let arguments = ["--database", database, "--no-workers"]
 
-        let first = try LoggingGateway(arguments: arguments, directory: directory, logLevel: "notice", environment: environment)
+        let first = try await LoggingGateway.started(arguments: arguments, directory: directory, logLevel: "notice", environment: environment)
         defer { first.kill9() }
         let before = ChildClient(port: first.port)
         let signUp = try await before.send("POST", "/v1/accounts", json: #"{"username": "tara", "password": "\#(Self.password)"}"#)
@@ -51,7 +51,7 @@ struct SignInThrottleRestartTests {
 
         // A crash: no shutdown, nothing flushed on the way out. Then a new server on the file.
         first.kill9()
-        let second = try LoggingGateway(arguments: arguments, directory: directory, logLevel: "notice", environment: environment)
+        let second = try await LoggingGateway.started(arguments: arguments, directory: directory, logLevel: "notice", environment: environment)
         defer { second.kill9() }
         let after = ChildClient(port: second.port)
         let elapsed = lastFailure.duration(to: .now)

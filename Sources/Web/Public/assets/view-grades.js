@@ -1,5 +1,6 @@
-// Grades: stored gradebook accounts (add, forget), each account's sections, and one section's
-// assignments with the score that counts first.
+// Grades: one "my grades" across every stored account (Cal Poly and Canvas alike), the stored
+// accounts (add with a password or a Canvas access token, forget), a Cal Poly account's sections,
+// and one section's assignments with the score that counts first.
 import { h, field, errorSlot, busy, append, replace, button, when, showError } from './dom.js';
 import * as api from './api.js';
 
@@ -14,14 +15,59 @@ export async function renderGrades(container, ctx) {
   append(container, [
     h('h1', { text: 'Grades' }),
     h('div', { class: 'grades-layout' },
-      h('div', { class: 'stack' }, accountsSection(accounts, sourceName, browser, ctx), addAccountForm(sources, ctx)),
+      h('div', { class: 'stack' },
+        accountsSection(accounts, sourceName, browser, ctx, (id) => (sources.find((s) => s.id === id)?.kind ?? 'calpoly') === 'calpoly'),
+        addAccountForm(sources, ctx)),
       browser),
   ]);
-  if (accounts.length) await showSections(browser, accounts[0], sourceName);
-  else replace(browser, h('h2', { text: 'Sections' }), h('p', { class: 'muted', text: 'Add a gradebook account to see your sections and scores.' }));
+  if (accounts.length) await showMyGrades(browser, sourceName, false);
+  else replace(browser, h('h2', { text: 'My grades' }), h('p', { class: 'muted', text: 'Add a gradebook account to see your courses and scores.' }));
 }
 
-function accountsSection(accounts, sourceName, browser, ctx) {
+const statusText = {
+  throttled: 'The gradebook is busy; showing the last grades read.',
+  'credentials-refused': 'The gradebook refused the stored credentials; forget the account and add it again.',
+  unavailable: 'The gradebook did not answer; showing the last grades read.',
+  'vault-unavailable': 'The stored credentials could not be opened; ask an operator.',
+};
+
+const number = (value) => (value === null || value === undefined ? null : Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/0+$/, ''));
+
+// Every stored account's courses from GET /v1/me/grades, normalised whatever the source.
+async function showMyGrades(box, sourceName, refresh) {
+  const slot = errorSlot();
+  replace(box, h('h2', { text: 'My grades' }), h('p', { class: 'muted', text: 'Loading…' }));
+  let items;
+  try {
+    items = (await api.get('/v1/me/grades', refresh ? { refresh: 1 } : undefined)).items;
+  } catch (error) {
+    replace(box, h('h2', { text: 'My grades' }), slot);
+    showError(slot, error);
+    return;
+  }
+  const refreshButton = button('Refresh', () => showMyGrades(box, sourceName, true), 'secondary', { 'aria-label': 'Read every gradebook again' });
+  replace(box, h('h2', { text: 'My grades' }), h('div', { class: 'actions' }, refreshButton),
+    items.map((item) => h('section', { class: 'my-grades', 'aria-label': `Grades at ${sourceName(item.sourceId)}` },
+      h('h3', { text: sourceName(item.sourceId) }),
+      item.status !== 'ok' ? h('p', { class: 'note', role: 'status', text: statusText[item.status] ?? item.status }) : null,
+      item.fetchedAt ? h('p', { class: 'muted', text: `Read ${when(item.fetchedAt)}` }) : null,
+      item.courses.length ? item.courses.map(courseTable) : h('p', { class: 'muted', text: 'No course to show.' }))));
+}
+
+function courseTable(course) {
+  const current = [number(course.currentScore) !== null ? `${number(course.currentScore)} %` : null, course.currentGrade].filter(Boolean).join(' · ');
+  const title = `${course.code ? `${course.code} — ` : ''}${course.name}`;
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'data course-grades' },
+    h('caption', { text: current ? `${title} (current: ${current})` : title }),
+    h('thead', {}, h('tr', {}, ['Assignment', 'Due', 'Score', 'State'].map((t) => h('th', { scope: 'col', text: t })))),
+    h('tbody', {}, course.assignments.map((a) => h('tr', {},
+      h('th', { scope: 'row', text: a.name }),
+      h('td', { text: a.dueAt ? when(a.dueAt) : '—' }),
+      h('td', { class: 'score', text: a.score === null ? '—' : `${number(a.score)}${a.pointsPossible !== null ? ` / ${number(a.pointsPossible)}` : ''}` }),
+      h('td', { text: a.state.replace('_', ' ') }))))));
+}
+
+function accountsSection(accounts, sourceName, browser, ctx, isCalPoly) {
   return h('section', { class: 'card', 'aria-labelledby': 'gb-accounts-title' },
     h('h2', { id: 'gb-accounts-title', text: 'Gradebook accounts' }),
     accounts.length ? h('ul', { class: 'plain-list' }, accounts.map((a) => {
@@ -29,7 +75,9 @@ function accountsSection(accounts, sourceName, browser, ctx) {
       return h('li', {},
         h('p', {}, h('strong', { text: a.username }), ` at ${sourceName(a.sourceId)}`),
         h('div', { class: 'actions' },
-          button('Show sections', () => showSections(browser, a, sourceName), 'secondary', { 'aria-label': `Show sections of ${a.username}` }),
+          isCalPoly(a.sourceId)
+            ? button('Show sections', () => showSections(browser, a, sourceName), 'secondary', { 'aria-label': `Show sections of ${a.username}` })
+            : button('Show grades', () => showMyGrades(browser, sourceName, false), 'secondary', { 'aria-label': `Show grades of ${a.username}` }),
           button('Forget', (e) => busy(e.currentTarget, slot, async () => {
             await api.del(`/v1/me/gradebook-accounts/${a.id}`);
             ctx.toast('Gradebook account forgotten.');
@@ -44,16 +92,28 @@ function addAccountForm(sources, ctx) {
   const username = field('Gradebook username', h('input', { name: 'username', autocomplete: 'off', required: true }));
   const password = field('Gradebook password', h('input', { name: 'password', type: 'password', autocomplete: 'off', required: true }),
     'Checked with the gradebook, then stored sealed; never shown again.');
+  const token = field('Canvas access token', h('input', { name: 'accessToken', type: 'password', autocomplete: 'off' }),
+    'Canvas: Account → Settings → New access token. Checked with Canvas, then stored sealed; never shown again.');
   const slot = errorSlot();
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Add account');
   const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'gb-add-title' },
-    h('h2', { id: 'gb-add-title', text: 'Add a gradebook account' }), source.wrap, username.wrap, password.wrap, slot, submit);
+    h('h2', { id: 'gb-add-title', text: 'Add a gradebook account' }), source.wrap, username.wrap, password.wrap, token.wrap, slot, submit);
   if (!sources.length) return h('p', { class: 'muted', text: 'No gradebook is connected to this gateway.' });
+  const isCanvas = () => sources.find((s) => String(s.id) === source.input.value)?.kind === 'canvas';
+  const showFields = () => {
+    username.wrap.hidden = password.wrap.hidden = isCanvas();
+    username.input.required = password.input.required = !isCanvas();
+    token.wrap.hidden = !isCanvas();
+    token.input.required = isCanvas();
+  };
+  source.input.addEventListener('change', showFields);
+  showFields();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const added = await busy(submit, slot, () => api.post('/v1/me/gradebook-accounts', {
-      sourceId: Number(source.input.value), username: username.input.value.trim(), password: password.input.value,
-    }), form);
+    const body = isCanvas()
+      ? { sourceId: Number(source.input.value), accessToken: token.input.value.trim() }
+      : { sourceId: Number(source.input.value), username: username.input.value.trim(), password: password.input.value };
+    const added = await busy(submit, slot, () => api.post('/v1/me/gradebook-accounts', body), form);
     if (added) {
       ctx.toast('Gradebook account added.');
       ctx.go('grades');
