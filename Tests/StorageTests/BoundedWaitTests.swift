@@ -24,6 +24,8 @@ struct BoundedWaitTests {
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
         }
         #expect(!finished)
-        #expect(started.duration(to: .now) < .seconds(20))
+        // Left behind, not waited for. (Generous: on a loaded 2-core machine other suites' blocking
+        // waits can hold the concurrency pool's threads for many seconds.)
+        #expect(started.duration(to: .now) < .seconds(120))
     }
 }

@@ -122,8 +122,11 @@ struct BackupTests {
         #expect(snapshot.redIDs.isSuperset(of: (0..<CrashDrillSlowTests.students).map(CrashDrillSlowTests.redID)), "every student signed up before the load")
         #expect(!snapshot.enrolled.isEmpty, "the copy holds registrations")
 
-        // The copy serves (a demo database, so with --demo), and its students sign in.
+        // The copy serves (a demo database, so with --demo), and its students sign in. As a
+        // restore does (docs/operations.md), the vault key file goes beside it: the demo student's
+        // stored gradebook accounts are sealed with it, and without it the copy refuses to serve.
         server.kill9()
+        try FileManager.default.copyItem(atPath: live + ".vault-keys", toPath: copy + ".vault-keys")
         let restored = try await CrashDrillSlowTests.serve(copy)
         defer { restored.kill9() }
         let signIn = await Drill.send(port: restored.port, "GET", "/registration/studentclasses?\(CrashDrillSlowTests.credentials(CrashDrillSlowTests.redID(0)))")
