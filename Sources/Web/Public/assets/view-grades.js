@@ -100,11 +100,16 @@ function addAccountForm(sources, ctx) {
     h('h2', { id: 'gb-add-title', text: 'Add a gradebook account' }), source.wrap, username.wrap, password.wrap, token.wrap, slot, submit);
   if (!sources.length) return h('p', { class: 'muted', text: 'No gradebook is connected to this gateway.' });
   const isCanvas = () => sources.find((s) => String(s.id) === source.input.value)?.kind === 'canvas';
+  // A Canvas source takes an access token; a Cal Poly one a username and password.
+  const show = (f, shown) => {
+    f.wrap.hidden = !shown;
+    f.wrap.style.display = shown ? '' : 'none';
+    f.input.required = shown;
+  };
   const showFields = () => {
-    username.wrap.hidden = password.wrap.hidden = isCanvas();
-    username.input.required = password.input.required = !isCanvas();
-    token.wrap.hidden = !isCanvas();
-    token.input.required = isCanvas();
+    show(username, !isCanvas());
+    show(password, !isCanvas());
+    show(token, isCanvas());
   };
   source.input.addEventListener('change', showFields);
   showFields();
