@@ -5,6 +5,20 @@ public import FoundationNetworking
 
 /// Runs the real `gateway` executable built next to the test bundle.
 public enum GatewayBinary {
+    /// The port a child `gateway serve --port-file` wrote once it listens (the file is renamed
+    /// into place, never half written); nil when the child exits or `timeout` passes first.
+    /// Blocking: call it off Swift's concurrency threads (``ServingGateway/started(arguments:environment:lifetime:startTimeout:)``).
+    public static func port(writtenTo portFile: String, by process: TestProcess, within timeout: TimeInterval) -> Int? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, process.isRunning {
+            if let port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }), port > 0 {
+                return port
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
     public static var url: URL { BuiltProducts.url("gateway") }
 
     public struct Outcome: Sendable {
@@ -69,14 +83,7 @@ public final class ServingGateway: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
-        // The server writes the file once it listens (renamed into place, never half written).
-        let deadline = Date().addingTimeInterval(startTimeout)
-        var found: Int?
-        while found == nil, Date() < deadline, process.isRunning {
-            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if found == nil { usleep(20_000) }
-        }
-        guard let found, found > 0 else {
+        guard let found = GatewayBinary.port(writtenTo: portFile, by: process, within: startTimeout) else {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             watchdog.cancel()
             throw NotServing(description: "gateway serve did not report a listening port within \(Int(startTimeout)) s")

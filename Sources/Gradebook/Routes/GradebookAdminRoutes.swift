@@ -93,9 +93,25 @@ struct GradebookAccountRoutes: Sendable {
         let password: String?
         let accessToken: String?
 
-        /// The secret and the name given with it; which fields a source needs is the service's to say.
-        var credentials: (username: String, secret: String) {
-            (username ?? "", accessToken ?? password ?? "")
+        /// The name and secret the source's style takes: an access token for a bearer source
+        /// (Canvas), a username and password for a Basic one; the other style's fields are refused
+        /// by name, never quietly used in their place.
+        func credentials(for source: GradebookSource) throws -> (username: String, secret: String) {
+            switch source.authStyle {
+            case .bearer:
+                guard username == nil, password == nil else {
+                    throw GradebookError.invalid(field: username != nil ? "username" : "password", message: "A \(source.kind.rawValue) source takes an accessToken, not a username and password.")
+                }
+                guard let accessToken else { throw GradebookError.invalid(field: "accessToken", message: "A \(source.kind.rawValue) source needs an accessToken.") }
+                return ("", accessToken)
+            case .basic:
+                guard accessToken == nil else {
+                    throw GradebookError.invalid(field: "accessToken", message: "A \(source.kind.rawValue) source takes a username and password, not an accessToken.")
+                }
+                guard let username else { throw GradebookError.invalid(field: "username", message: "A username is required.") }
+                guard let password else { throw GradebookError.invalid(field: "password", message: "A password is required.") }
+                return (username, password)
+            }
         }
     }
 
@@ -109,10 +125,11 @@ struct GradebookAccountRoutes: Sendable {
         group.post { request, context in
             let identity = try context.requireIdentity()
             let body = try await GatewayJSON.decode(AccountBody.self, from: request, context: context)
+            let given = try body.credentials(for: try await service.sources.source(id: body.sourceId))
             let stored = try await service.add(
                 accountID: identity.accountID, sourceID: body.sourceId,
                 credentials: GradebookCredentials(
-                    username: body.credentials.username, password: body.credentials.secret,
+                    username: given.username, password: given.secret,
                     caller: .student(accountID: identity.accountID, clientAddress: context.clientAddress, presentsCredentials: true)
                 )
             )

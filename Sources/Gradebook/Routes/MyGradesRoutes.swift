@@ -12,69 +12,54 @@ struct MyGradesRoutes: Sendable {
         let items: [Item]
     }
 
+    /// One item as the contract gives it: unknown numbers and dates are JSON `null`, never left out.
     struct Item: Encodable {
-        let accountId: Int64
-        let sourceId: Int64
-        let status: String
-        let fetchedAt: Date?
-        let courses: [Course]
+        let item: MyGradesService.Item
 
-        init(_ item: MyGradesService.Item) {
-            accountId = item.accountID
-            sourceId = item.sourceID
-            status = item.status.rawValue
-            fetchedAt = item.fetchedAt
-            courses = item.courses.map(Course.init)
-        }
+        init(_ item: MyGradesService.Item) { self.item = item }
 
-        // Unknown numbers and dates are JSON null, never left out.
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(accountId, forKey: .accountId)
-            try container.encode(sourceId, forKey: .sourceId)
-            try container.encode(status, forKey: .status)
-            try container.encode(fetchedAt, forKey: .fetchedAt)
-            try container.encode(courses, forKey: .courses)
+            try NullKeepingObject([
+                ("accountId", item.accountID), ("sourceId", item.sourceID), ("status", item.status.rawValue), ("fetchedAt", item.fetchedAt),
+                ("courses", item.courses.map(Self.course)),
+            ]).encode(to: encoder)
         }
 
-        enum CodingKeys: String, CodingKey { case accountId, sourceId, status, fetchedAt, courses }
+        static func course(_ course: CourseGrades) -> NullKeepingObject {
+            NullKeepingObject([
+                ("id", course.id), ("name", course.name), ("code", course.code), ("currentScore", course.currentScore),
+                ("currentGrade", course.currentGrade), ("assignments", course.assignments.map(assignment)),
+            ])
+        }
+
+        static func assignment(_ grade: AssignmentGrade) -> NullKeepingObject {
+            NullKeepingObject([
+                ("id", grade.id), ("name", grade.name), ("score", grade.score), ("pointsPossible", grade.pointsPossible),
+                ("dueAt", grade.dueAt), ("gradedAt", grade.gradedAt), ("state", grade.state.rawValue),
+            ])
+        }
     }
 
-    struct Course: Encodable {
-        let grades: CourseGrades
+    /// A JSON object whose fields keep their order and write `null` for a value that is nil
+    /// (synthesized `Encodable` leaves such a field out).
+    struct NullKeepingObject: Encodable {
+        let fields: [(name: String, value: (any Encodable)?)]
 
-        init(_ grades: CourseGrades) { self.grades = grades }
+        init(_ fields: [(String, (any Encodable)?)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(grades.id, forKey: .id)
-            try container.encode(grades.name, forKey: .name)
-            try container.encode(grades.code, forKey: .code)
-            try container.encode(grades.currentScore, forKey: .currentScore)
-            try container.encode(grades.currentGrade, forKey: .currentGrade)
-            try container.encode(grades.assignments.map(Assignment.init), forKey: .assignments)
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
 
-        enum CodingKeys: String, CodingKey { case id, name, code, currentScore, currentGrade, assignments }
-    }
-
-    struct Assignment: Encodable {
-        let grade: AssignmentGrade
-
-        init(_ grade: AssignmentGrade) { self.grade = grade }
-
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(grade.id, forKey: .id)
-            try container.encode(grade.name, forKey: .name)
-            try container.encode(grade.score, forKey: .score)
-            try container.encode(grade.pointsPossible, forKey: .pointsPossible)
-            try container.encode(grade.dueAt, forKey: .dueAt)
-            try container.encode(grade.gradedAt, forKey: .gradedAt)
-            try container.encode(grade.state.rawValue, forKey: .state)
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in fields {
+                if let value { try container.encode(value, forKey: Key(stringValue: name)) } else { try container.encodeNil(forKey: Key(stringValue: name)) }
+            }
         }
-
-        enum CodingKeys: String, CodingKey { case id, name, score, pointsPossible, dueAt, gradedAt, state }
     }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {

@@ -191,13 +191,7 @@ final class LoggingGateway: @unchecked Sendable {
         process.standardError = log
         try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
-        let deadline = Date().addingTimeInterval(60)
-        var found: Int?
-        while found == nil, Date() < deadline, process.isRunning {
-            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if found == nil { usleep(20_000) }
-        }
-        guard let found, found > 0 else {
+        guard let found = GatewayBinary.port(writtenTo: portFile, by: process, within: 60) else {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             watchdog.cancel()

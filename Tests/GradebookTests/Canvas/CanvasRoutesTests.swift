@@ -65,6 +65,12 @@ struct CanvasRoutesTests {
             #expect(try await gateway.module.accounts.accounts(accountID: 1).isEmpty)
             let (blank, _) = try await Self.post(client, ada, #"{"sourceId": 7, "accessToken": "has space"}"#)
             #expect(blank == .unprocessableContent)
+            // A password where Canvas takes a token is refused by name, not tried as a token.
+            let asked = canvas.requests.count
+            let (password, wrongField) = try await Self.post(client, ada, #"{"sourceId": 7, "username": "ada", "password": "\#(Self.token)"}"#)
+            #expect(password == .unprocessableContent)
+            #expect(wrongField.contains("username"), "\(wrongField)")
+            #expect(canvas.requests.count == asked, "nothing was sent to Canvas for it")
 
             let (stored, body) = try await Self.post(client, ada, #"{"sourceId": 7, "accessToken": "\#(Self.token)"}"#)
             #expect(stored == .created)
