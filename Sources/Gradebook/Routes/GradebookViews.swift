@@ -172,12 +172,14 @@ enum GradebookViews {
         let sourceId: Int64
         let username: String
         let createdAt: Date
+        let status: String
 
         init(_ account: GradebookAccountInfo) {
             id = account.id
             sourceId = account.sourceID
             username = account.username
             createdAt = account.createdAt
+            status = account.status.rawValue
         }
     }
 

@@ -14,6 +14,8 @@ public struct GradebookAccountInfo: Sendable, Equatable {
     public var sourceID: Int64
     public var username: String
     public var createdAt: Date
+    /// `needs-student` once the source refused to renew the account's access.
+    public var status: StoredGradebookAccount.Status
 }
 
 /// Students' gradebook accounts (`/v1/me/gradebook-accounts`): the credentials are checked
@@ -74,7 +76,18 @@ public final class GradebookAccountService: Sendable {
         guard !owner.isEmpty, owner.utf8.count <= 200 else {
             throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the upstream named no owner for these credentials")
         }
-        let username = owner, secret = checked.password
+        return try await store(
+            accountID: accountID, sourceID: sourceID, username: owner, secret: checked.password,
+            kind: source.authStyle == .bearer ? .accessToken : .password
+        )
+    }
+
+    /// Stores a checked account: its row first, then its secret sealed with the row as
+    /// associated data, in one transaction. The same upstream name again is 409, and so is one
+    /// account past the limit.
+    func store(
+        accountID: Int64, sourceID: Int64, username: String, secret: String, kind: StoredGradebookAccount.CredentialKind
+    ) async throws -> GradebookAccountInfo {
         let now = clock.now()
         let vault = self.vault
         return try await transactions.write { [store] db in
@@ -84,7 +97,7 @@ public final class GradebookAccountService: Sendable {
             guard try store.accounts(of: accountID, in: db).count < Self.maximumPerStudent else {
                 throw GradebookError.accountLimit(Self.maximumPerStudent)
             }
-            let id = try store.insert(accountID: accountID, sourceID: sourceID, username: username, at: now, in: db)
+            let id = try store.insert(accountID: accountID, sourceID: sourceID, username: username, kind: kind, at: now, in: db)
             let sealed: String
             do {
                 sealed = try vault.seal(secret, context: Self.context(rowID: id, accountID: accountID))
@@ -92,13 +105,15 @@ public final class GradebookAccountService: Sendable {
                 throw GradebookError.vaultUnavailable
             }
             try store.setSealedPassword(id: id, sealed: sealed, at: now, in: db)
-            return GradebookAccountInfo(id: id, sourceID: sourceID, username: username, createdAt: now)
+            return GradebookAccountInfo(id: id, sourceID: sourceID, username: username, createdAt: now, status: .ok)
         }
     }
 
     public func accounts(accountID: Int64) async throws -> [GradebookAccountInfo] {
         try await transactions.read { [store] db in
-            try store.accounts(of: accountID, in: db).map { GradebookAccountInfo(id: $0.id, sourceID: $0.sourceID, username: $0.username, createdAt: $0.createdAt) }
+            try store.accounts(of: accountID, in: db).map {
+                GradebookAccountInfo(id: $0.id, sourceID: $0.sourceID, username: $0.username, createdAt: $0.createdAt, status: $0.status)
+            }
         }
     }
 

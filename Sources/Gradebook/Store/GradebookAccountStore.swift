@@ -7,7 +7,11 @@ import Storage
 public protocol GradebookAccountStoring: Sendable {
     /// Inserts an account with a placeholder password and returns its row id, so the caller can
     /// seal the password with the row as associated data and ``setSealedPassword`` in the same transaction.
-    func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64
+    func insert(
+        accountID: Int64, sourceID: Int64, username: String, kind: StoredGradebookAccount.CredentialKind, at now: Date, in transaction: any StoreTransaction
+    ) throws -> Int64
+    /// Records whether the account still works without its student.
+    func setStatus(id: Int64, _ status: StoredGradebookAccount.Status, at now: Date, in transaction: any StoreTransaction) throws
     func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws
     /// Replaces a sealed password only when it still equals `expected` (key rotation).
     func replaceSealedPassword(id: Int64, expected: String, with sealed: String, in transaction: any StoreTransaction) throws -> Bool

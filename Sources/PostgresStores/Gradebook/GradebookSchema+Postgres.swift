@@ -79,5 +79,11 @@ extension GradebookSchema {
             )
             """,
         ]),
+        PostgresMigration("gradebook.pg.002.canvas-oauth", [
+            "ALTER TABLE gradebook_sources ADD COLUMN oauth_client_id text",
+            "ALTER TABLE gradebook_sources ADD COLUMN oauth_client_secret text",
+            "ALTER TABLE gradebook_accounts ADD COLUMN credential_kind text NOT NULL DEFAULT 'password'",
+            "ALTER TABLE gradebook_accounts ADD COLUMN status text NOT NULL DEFAULT 'ok'",
+        ]),
     ]
 }

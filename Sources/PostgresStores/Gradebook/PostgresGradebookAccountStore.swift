@@ -10,20 +10,28 @@ import Storage
 struct PostgresGradebookAccountStore: GradebookAccountStoring {
     init() {}
 
-    static let columns = "id, account_id, source_id, username, sealed_password, created_at, updated_at"
+    static let columns = "id, account_id, source_id, username, sealed_password, created_at, updated_at, credential_kind, status"
 
     static func account(_ row: PostgresRow) throws -> StoredGradebookAccount {
-        let (id, accountID, sourceID, username, sealed, createdAt, updatedAt) = try row.decode((Int64, Int64, Int64, String, String, Date, Date).self)
+        let (id, accountID, sourceID, username, sealed, createdAt, updatedAt, kind, status) =
+            try row.decode((Int64, Int64, Int64, String, String, Date, Date, String, String).self)
         return StoredGradebookAccount(
-            id: id, accountID: accountID, sourceID: sourceID, username: username, sealedPassword: sealed, createdAt: createdAt, updatedAt: updatedAt
+            id: id, accountID: accountID, sourceID: sourceID, username: username, sealedPassword: sealed, createdAt: createdAt, updatedAt: updatedAt,
+            credentialKind: StoredGradebookAccount.CredentialKind(rawValue: kind) ?? .password, status: StoredGradebookAccount.Status(rawValue: status) ?? .ok
         )
     }
 
-    func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
+    func insert(
+        accountID: Int64, sourceID: Int64, username: String, kind: StoredGradebookAccount.CredentialKind, at now: Date, in transaction: any StoreTransaction
+    ) throws -> Int64 {
         try transaction.postgres().query("""
-            INSERT INTO gradebook_accounts (account_id, source_id, username, sealed_password, created_at, updated_at)
-            VALUES (\(accountID), \(sourceID), \(username), '', \(now), \(now)) RETURNING id
+            INSERT INTO gradebook_accounts (account_id, source_id, username, sealed_password, credential_kind, created_at, updated_at)
+            VALUES (\(accountID), \(sourceID), \(username), '', \(kind.rawValue), \(now), \(now)) RETURNING id
             """).first!.decode(Int64.self)
+    }
+
+    func setStatus(id: Int64, _ status: StoredGradebookAccount.Status, at now: Date, in transaction: any StoreTransaction) throws {
+        try transaction.postgres().execute("UPDATE gradebook_accounts SET status = \(status.rawValue), updated_at = \(now) WHERE id = \(id)")
     }
 
     func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {

@@ -91,5 +91,16 @@ extension GradebookSchema {
                 );
                 """)
         },
+        Migration("gradebook.006.canvas-oauth") { db in
+            try db.execute(sql: """
+                -- A Canvas source's developer key: its id, and its secret sealed by the vault.
+                ALTER TABLE gradebook_sources ADD COLUMN oauth_client_id TEXT;
+                ALTER TABLE gradebook_sources ADD COLUMN oauth_client_secret TEXT;
+                -- What an account's sealed secret is (password, access-token, oauth), and whether it
+                -- still works without its student (ok, needs-student).
+                ALTER TABLE gradebook_accounts ADD COLUMN credential_kind TEXT NOT NULL DEFAULT 'password';
+                ALTER TABLE gradebook_accounts ADD COLUMN status TEXT NOT NULL DEFAULT 'ok';
+                """)
+        },
     ]
 }

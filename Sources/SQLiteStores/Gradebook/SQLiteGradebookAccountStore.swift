@@ -7,16 +7,23 @@ import Storage
 struct SQLiteGradebookAccountStore: GradebookAccountStoring {
     init() {}
 
-    func insert(accountID: Int64, sourceID: Int64, username: String, at now: Date, in transaction: any StoreTransaction) throws -> Int64 {
+    func insert(
+        accountID: Int64, sourceID: Int64, username: String, kind: StoredGradebookAccount.CredentialKind, at now: Date, in transaction: any StoreTransaction
+    ) throws -> Int64 {
         let db = try transaction.sqlite()
         try db.execute(
             sql: """
-                INSERT INTO gradebook_accounts (account_id, source_id, username, sealed_password, created_at, updated_at)
-                VALUES (?, ?, ?, '', ?, ?)
+                INSERT INTO gradebook_accounts (account_id, source_id, username, sealed_password, credential_kind, created_at, updated_at)
+                VALUES (?, ?, ?, '', ?, ?, ?)
                 """,
-            arguments: [accountID, sourceID, username, now, now]
+            arguments: [accountID, sourceID, username, kind.rawValue, now, now]
         )
         return db.lastInsertedRowID
+    }
+
+    func setStatus(id: Int64, _ status: StoredGradebookAccount.Status, at now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "UPDATE gradebook_accounts SET status = ?, updated_at = ? WHERE id = ?", arguments: [status.rawValue, now, id])
     }
 
     func setSealedPassword(id: Int64, sealed: String, at now: Date, in transaction: any StoreTransaction) throws {
@@ -89,7 +96,9 @@ struct SQLiteGradebookAccountStore: GradebookAccountStoring {
     static func account(_ row: Row) -> StoredGradebookAccount {
         StoredGradebookAccount(
             id: row["id"], accountID: row["account_id"], sourceID: row["source_id"], username: row["username"],
-            sealedPassword: row["sealed_password"], createdAt: row["created_at"], updatedAt: row["updated_at"]
+            sealedPassword: row["sealed_password"], createdAt: row["created_at"], updatedAt: row["updated_at"],
+            credentialKind: StoredGradebookAccount.CredentialKind(rawValue: row["credential_kind"]) ?? .password,
+            status: StoredGradebookAccount.Status(rawValue: row["status"]) ?? .ok
         )
     }
 }

@@ -23,16 +23,16 @@ struct SQLiteGradebookSourceStore: GradebookSourceStoring {
         try db.execute(
             sql: """
                 INSERT INTO gradebook_sources (id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency,
-                    requests_per_minute, development, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    requests_per_minute, development, oauth_client_id, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, kind = excluded.kind, base_url = excluded.base_url,
                     auth_style = excluded.auth_style, poll_interval_seconds = excluded.poll_interval_seconds,
                     max_concurrency = excluded.max_concurrency, requests_per_minute = excluded.requests_per_minute,
-                    development = excluded.development, updated_at = excluded.updated_at
+                    development = excluded.development, oauth_client_id = excluded.oauth_client_id, updated_at = excluded.updated_at
                 """,
             arguments: [
                 source.id, source.name, source.kind.rawValue, source.baseURL.absoluteString, source.authStyle.rawValue,
-                source.pollIntervalSeconds, source.maxConcurrency, source.requestsPerMinute, source.development, now, now,
+                source.pollIntervalSeconds, source.maxConcurrency, source.requestsPerMinute, source.development, source.oauthClientID, now, now,
             ]
         )
         return !exists
@@ -50,7 +50,30 @@ struct SQLiteGradebookSourceStore: GradebookSourceStoring {
         return GradebookSource(
             id: row["id"], name: row["name"], kind: kind, baseURL: url, authStyle: style,
             pollIntervalSeconds: row["poll_interval_seconds"], maxConcurrency: row["max_concurrency"],
-            requestsPerMinute: row["requests_per_minute"], development: row["development"]
+            requestsPerMinute: row["requests_per_minute"], development: row["development"], oauthClientID: row["oauth_client_id"]
         )
+    }
+
+    func sealedClientSecret(id: Int64, in transaction: any StoreTransaction) throws -> String? {
+        let db = try transaction.sqlite()
+        return try String.fetchOne(db, sql: "SELECT oauth_client_secret FROM gradebook_sources WHERE id = ?", arguments: [id])
+    }
+
+    func setSealedClientSecret(id: Int64, _ sealed: String?, expected: String?, in transaction: any StoreTransaction) throws -> Bool {
+        let db = try transaction.sqlite()
+        if let expected {
+            try db.execute(
+                sql: "UPDATE gradebook_sources SET oauth_client_secret = ? WHERE id = ? AND oauth_client_secret = ?", arguments: [sealed, id, expected]
+            )
+        } else {
+            try db.execute(sql: "UPDATE gradebook_sources SET oauth_client_secret = ? WHERE id = ?", arguments: [sealed, id])
+        }
+        return db.changesCount > 0
+    }
+
+    func sealedClientSecrets(in transaction: any StoreTransaction) throws -> [(id: Int64, sealed: String)] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(db, sql: "SELECT id, oauth_client_secret FROM gradebook_sources WHERE oauth_client_secret IS NOT NULL ORDER BY id")
+            .map { (id: $0["id"], sealed: $0["oauth_client_secret"]) }
     }
 }

@@ -62,11 +62,38 @@ struct GradebookStoreConformance {
     }
 
     @Test(arguments: GradebookBackend.all)
+    func anAccountKeepsItsCredentialKindAndStatusAndASourceItsSealedClientSecret(_ backend: StoreBackend<GradebookTestStores>) async throws {
+        try await Self.withStores(backend) { transactions, stores, owners in
+            try await transactions.write { tx throws in
+                let id = try stores.accounts.insert(accountID: owners[0], sourceID: 3, username: "5001", kind: .oauth, at: Self.start, in: tx)
+                #expect(try stores.accounts.account(id: id, in: tx)?.credentialKind == .oauth)
+                #expect(try stores.accounts.account(id: id, in: tx)?.status == .ok)
+                try stores.accounts.setStatus(id: id, .needsStudent, at: Self.start + 1, in: tx)
+                #expect(try stores.accounts.accounts(of: owners[0], in: tx).first?.status == .needsStudent)
+
+                var source = try #require(try stores.sources.source(id: 3, in: tx))
+                source.oauthClientID = "170000000000001"
+                _ = try stores.sources.upsert(source, at: Self.start, in: tx)
+                #expect(try stores.sources.source(id: 3, in: tx)?.oauthClientID == "170000000000001")
+                #expect(try stores.sources.sealedClientSecret(id: 3, in: tx) == nil)
+                #expect(try stores.sources.setSealedClientSecret(id: 3, "v1:secret", expected: nil, in: tx))
+                #expect(try !stores.sources.setSealedClientSecret(id: 3, "v2:secret", expected: "stale", in: tx), "only from the value read")
+                #expect(try stores.sources.setSealedClientSecret(id: 3, "v2:secret", expected: "v1:secret", in: tx))
+                #expect(try stores.sources.sealedClientSecrets(in: tx).map(\.sealed) == ["v2:secret"])
+                // Replacing the source's settings keeps its sealed secret.
+                _ = try stores.sources.upsert(source, at: Self.start + 2, in: tx)
+                #expect(try stores.sources.sealedClientSecret(id: 3, in: tx) == "v2:secret")
+                #expect(try !stores.sources.setSealedClientSecret(id: 99, "x", expected: nil, in: tx), "no such source")
+            }
+        }
+    }
+
+    @Test(arguments: GradebookBackend.all)
     func aSealedPasswordChangesOnlyFromTheValueRead(_ backend: StoreBackend<GradebookTestStores>) async throws {
         try await Self.withStores(backend) { transactions, stores, owners in
             let (ada, grace) = (owners[0], owners[1])
             try await transactions.write { tx throws in
-                let id = try stores.accounts.insert(accountID: ada, sourceID: 3, username: "ada01", at: Self.start, in: tx)
+                let id = try stores.accounts.insert(accountID: ada, sourceID: 3, username: "ada01", kind: .password, at: Self.start, in: tx)
                 try stores.accounts.setSealedPassword(id: id, sealed: "v1:sealed-a", at: Self.start, in: tx)
                 #expect(try !stores.accounts.replaceSealedPassword(id: id, expected: "stale", with: "v2:x", in: tx))
                 #expect(try stores.accounts.replaceSealedPassword(id: id, expected: "v1:sealed-a", with: "v2:sealed-a", in: tx))
@@ -108,7 +135,7 @@ struct GradebookStoreConformance {
                 """.utf8))
             let health = SourceHealth(sourceID: 3, consecutiveFailures: 2, lastFailureAt: Self.start, lastError: "HTTP 500", backoffUntil: Self.start + 60, polls: 7, failures: 2)
             try await transactions.write { tx throws in
-                let account = try stores.accounts.insert(accountID: owners[0], sourceID: 3, username: "ada01", at: Self.start, in: tx)
+                let account = try stores.accounts.insert(accountID: owners[0], sourceID: 3, username: "ada01", kind: .password, at: Self.start, in: tx)
                 try stores.snapshots.save(snapshot, gradebookAccountID: account, at: Self.start, in: tx)
                 #expect(try stores.snapshots.snapshot(gradebookAccountID: account, in: tx) == snapshot)
                 let (device, _) = try stores.deviceAccounts.upsert(deviceKey: "d", sourceID: 3, username: "u", at: Self.start, in: tx)

@@ -42,11 +42,15 @@ public struct GradebookSource: Sendable, Equatable {
     /// A development source may use plain http and private or loopback addresses (the
     /// simulator); others must be https on public addresses.
     public var development: Bool
+    /// The campus's Canvas developer key id (`client_id`), for the OAuth2 flow; its secret is
+    /// sealed apart and never part of this value.
+    public var oauthClientID: String?
 
     public init(
         id: Int64, name: String, kind: Kind = .calpoly, baseURL: URL, authStyle: AuthStyle = .basic, pollIntervalSeconds: Int = 900,
-        maxConcurrency: Int = 4, requestsPerMinute: Int = 120, development: Bool = false
+        maxConcurrency: Int = 4, requestsPerMinute: Int = 120, development: Bool = false, oauthClientID: String? = nil
     ) {
+        self.oauthClientID = oauthClientID
         self.id = id
         self.name = name
         self.kind = kind
@@ -126,5 +130,11 @@ extension GradebookSource {
         }
         guard (1...64).contains(maxConcurrency) else { throw SourceProblem(field: "maxConcurrency", reason: "must be 1 to 64") }
         guard (1...1_000_000).contains(requestsPerMinute) else { throw SourceProblem(field: "requestsPerMinute", reason: "must be 1 to 1000000") }
+        if let oauthClientID {
+            guard kind == .canvas else { throw SourceProblem(field: "oauthClientId", reason: "is for canvas sources only") }
+            guard (1...200).contains(oauthClientID.utf8.count), oauthClientID.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw SourceProblem(field: "oauthClientId", reason: "must be 1 to 200 visible ASCII characters")
+            }
+        }
     }
 }
