@@ -64,7 +64,9 @@ public struct GradebookModule: GatewayModule {
             timeout: timeout, clock: clock
         )
         let upstream = CachedUpstream(transport: transport, cacheLifetime: .seconds(Int64(max(0, settings.cacheSeconds))))
-        let sources = GradebookSourceService(transactions: transactions, store: stores.sources, health: stores.sourceHealth, clock: clock)
+        let sources = GradebookSourceService(
+            transactions: transactions, store: stores.sources, health: stores.sourceHealth, clock: clock, vault: vault
+        )
         let accounts = GradebookAccountService(
             transactions: transactions, store: stores.accounts, sources: sources, vault: vault, clock: clock,
             verifier: { credentials, source in
@@ -87,6 +89,7 @@ public struct GradebookModule: GatewayModule {
             vaultRows: [
                 GradebookAccountVaultRows(transactions: transactions, store: stores.accounts),
                 DeviceAccountVaultRows(transactions: transactions, store: stores.deviceAccounts),
+                GradebookSourceSecretVaultRows(transactions: transactions, store: stores.sources),
             ]
         )
     }

@@ -17,6 +17,9 @@ struct GradebookAdminRoutes: Sendable {
         let maxConcurrency: Int?
         let requestsPerMinute: Int?
         let development: Bool?
+        let oauthClientId: String?
+        /// Write-only: sealed at once, never answered; left out on PUT, the stored one stays.
+        let oauthClientSecret: String?
 
         func source(id pathID: Int64?) throws -> GradebookSource {
             guard let id = pathID ?? id else { throw GradebookError.invalid(field: "id", message: "id is required.") }
@@ -34,7 +37,8 @@ struct GradebookAdminRoutes: Sendable {
             return GradebookSource(
                 id: id, name: name, kind: kind, baseURL: url, authStyle: style,
                 pollIntervalSeconds: pollIntervalSeconds ?? defaults.pollIntervalSeconds, maxConcurrency: maxConcurrency ?? defaults.maxConcurrency,
-                requestsPerMinute: requestsPerMinute ?? defaults.requestsPerMinute, development: development ?? false
+                requestsPerMinute: requestsPerMinute ?? defaults.requestsPerMinute, development: development ?? false,
+                oauthClientID: oauthClientId
             )
         }
     }
@@ -44,19 +48,26 @@ struct GradebookAdminRoutes: Sendable {
         let group = guarded.group(router, "v1/admin/gradebook/sources", access: .role(.admin))
         group.get { _, _ in
             let (health, now) = try await service.health()
-            return try GatewayJSON.response(["items": try await service.sources().map { GradebookViews.Source($0, health: health[$0.id], now: now) }])
+            var items: [GradebookViews.Source] = []
+            for source in try await service.sources() {
+                items.append(GradebookViews.Source(source, hasClientSecret: try await service.hasClientSecret(id: source.id), health: health[source.id], now: now))
+            }
+            return try GatewayJSON.response(["items": items])
         }
         group.post { request, context in
             let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
-            let created = try await service.create(try body.source(id: nil))
+            let created = try await service.create(try body.source(id: nil), clientSecret: body.oauthClientSecret)
             return try GatewayJSON.response(
-                GradebookViews.Source(created), status: .created, headers: [.location: "/v1/admin/gradebook/sources/\(created.id)"]
+                GradebookViews.Source(created, hasClientSecret: body.oauthClientSecret != nil), status: .created,
+                headers: [.location: "/v1/admin/gradebook/sources/\(created.id)"]
             )
         }
         group.get(":sourceId") { _, context in
             let source = try await service.source(id: try Self.id(context))
             let (health, now) = try await service.health()
-            return try GatewayJSON.response(GradebookViews.Source(source, health: health[source.id], now: now))
+            return try GatewayJSON.response(
+                GradebookViews.Source(source, hasClientSecret: try await service.hasClientSecret(id: source.id), health: health[source.id], now: now)
+            )
         }
         group.put(":sourceId") { request, context in
             // Creates when missing: an id no source can have is the request's mistake, not a 404.
@@ -65,10 +76,11 @@ struct GradebookAdminRoutes: Sendable {
             }
             let body = try await GatewayJSON.decode(SourceBody.self, from: request, context: context)
             let source = try body.source(id: id)
-            let created = try await service.put(source)
+            let created = try await service.put(source, clientSecret: body.oauthClientSecret)
             // The source's poll health is kept across a change of its settings; show it.
             let (health, now) = try await service.health()
-            return try GatewayJSON.response(GradebookViews.Source(source, health: health[source.id], now: now), status: created ? .created : .ok)
+            let view = GradebookViews.Source(source, hasClientSecret: try await service.hasClientSecret(id: source.id), health: health[source.id], now: now)
+            return try GatewayJSON.response(view, status: created ? .created : .ok)
         }
         group.delete(":sourceId") { _, context in
             try await service.delete(id: try Self.id(context))

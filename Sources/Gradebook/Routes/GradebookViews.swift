@@ -12,6 +12,10 @@ enum GradebookViews {
         let maxConcurrency: Int
         let requestsPerMinute: Int
         let development: Bool
+        /// A canvas source's developer key id; omitted when it has none.
+        let oauthClientId: String?
+        /// Whether its secret is stored (the secret itself is never answered).
+        let oauthClientSecretSet: Bool
         let health: Health
 
         /// How polls of the source are going (operators: is it up, are we backing off).
@@ -26,7 +30,9 @@ enum GradebookViews {
             let backoffUntil: Date?
         }
 
-        init(_ source: GradebookSource, health: SourceHealth? = nil, now: Date = Date()) {
+        init(_ source: GradebookSource, hasClientSecret: Bool, health: SourceHealth? = nil, now: Date = Date()) {
+            oauthClientId = source.oauthClientID
+            oauthClientSecretSet = hasClientSecret
             id = source.id
             name = source.name
             kind = source.kind.rawValue
