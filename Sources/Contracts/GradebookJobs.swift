@@ -17,6 +17,19 @@ public enum GradebookJobs {
     public static let gradeChanged = JobKind<GradeChanged>("push.grade-changed", queue: PushJobs.queue)
     public static let pollAccount = JobKind<PollAccount>("gradebook.poll-account", queue: queue)
     public static let accountGradeChanged = JobKind<AccountGradeChanged>("push.account-grade-changed", queue: PushJobs.queue)
+    public static let accountNeedsStudent = JobKind<AccountNeedsStudent>("push.gradebook-account-needs-student", queue: PushJobs.queue)
+
+    /// A stored account the source stopped renewing (a Canvas refresh token refused): its owner
+    /// is told once to connect it again. Never carries credentials.
+    public struct AccountNeedsStudent: Codable, Sendable, Equatable {
+        public var gradebookAccountId: Int64
+        public var ownerAccountId: Int64
+
+        public init(gradebookAccountId: Int64, ownerAccountId: Int64) {
+            self.gradebookAccountId = gradebookAccountId
+            self.ownerAccountId = ownerAccountId
+        }
+    }
 
     /// Poll a student's own stored gradebook account (`/v1/me/gradebook-accounts`) for their grades.
     public struct PollAccount: Codable, Sendable, Equatable {

@@ -183,7 +183,7 @@ extension GatewayConfiguration {
     func gradebookSettings(developmentDestinations: DestinationAllowList) -> GradebookModule.Settings {
         GradebookModule.Settings(
             timeoutSeconds: gradebookTimeoutSeconds, cacheSeconds: gradebookCacheSeconds, additionalCAFile: gradebookCAFile,
-            maxFileBytes: gradebookMaxFileBytes, developmentDestinations: developmentDestinations
+            maxFileBytes: gradebookMaxFileBytes, developmentDestinations: developmentDestinations, publicURL: publicURL
         )
     }
 }

@@ -1,3 +1,4 @@
+public import Foundation
 public import Contracts
 public import GatewayCore
 public import GatewayHTTP
@@ -24,8 +25,15 @@ public struct GradebookModule: GatewayModule {
         /// Addresses only development sources (the simulator) may use: loopback and private
         /// networks. Other sources reach public addresses only.
         public var developmentDestinations: DestinationAllowList
+        /// Where browsers reach the gateway (`GATEWAY_PUBLIC_URL`): Canvas's OAuth2 flow sends
+        /// students back under it. Nil: connecting with OAuth2 is off.
+        public var publicURL: URL?
 
-        public init(timeoutSeconds: Int, cacheSeconds: Int, additionalCAFile: String?, maxFileBytes: Int, developmentDestinations: DestinationAllowList) {
+        public init(
+            timeoutSeconds: Int, cacheSeconds: Int, additionalCAFile: String?, maxFileBytes: Int, developmentDestinations: DestinationAllowList,
+            publicURL: URL? = nil
+        ) {
+            self.publicURL = publicURL
             self.timeoutSeconds = timeoutSeconds
             self.cacheSeconds = cacheSeconds
             self.additionalCAFile = additionalCAFile
@@ -41,6 +49,8 @@ public struct GradebookModule: GatewayModule {
     public let deviceAccounts: DeviceAccountService
     /// One "my grades" across every source (`/v1/me/grades`).
     public let myGrades: MyGradesService
+    /// Connecting Canvas accounts with the campus's developer key, and renewing their access.
+    public let canvasOAuth: CanvasOAuthService
     public let poller: GradePoller
     public let retention: SnapshotRetention
     /// Every sealed password, for the vault's key rotation.
@@ -78,11 +88,15 @@ public struct GradebookModule: GatewayModule {
             transactions: transactions, store: stores.deviceAccounts, sources: sources, vault: vault, clock: clock,
             adapter: CalPolyAdapter(upstream: upstream)
         )
+        let canvasOAuth = CanvasOAuthService(
+            sources: sources, accounts: accounts, transport: transport, vault: vault, jobs: jobs, clock: clock, publicURL: settings.publicURL
+        )
         return GradebookModule(
             sources: sources, accounts: accounts, gradebooks: gradebooks, deviceAccounts: deviceAccounts,
-            myGrades: MyGradesService(accounts: accounts, gradebooks: gradebooks, clock: clock),
+            myGrades: MyGradesService(accounts: accounts, gradebooks: gradebooks, canvasOAuth: canvasOAuth, clock: clock),
+            canvasOAuth: canvasOAuth,
             poller: GradePoller(
-                transactions: transactions, accounts: deviceAccounts, ownedAccounts: accounts, gradebooks: gradebooks, jobs: jobs,
+                transactions: transactions, accounts: deviceAccounts, ownedAccounts: accounts, gradebooks: gradebooks, canvasOAuth: canvasOAuth, jobs: jobs,
                 snapshots: stores.snapshots, health: stores.sourceHealth, clock: clock
             ),
             retention: SnapshotRetention(transactions: transactions, snapshots: stores.snapshots, clock: clock),
@@ -103,7 +117,7 @@ public struct GradebookModule: GatewayModule {
 
     /// The module's HTTP routes (`/v1/gradebook/...`, `/v1/admin/gradebook/...` and the Cal
     /// Poly protocol).
-    public var routes: GradebookRoutes { GradebookRoutes(gradebooks: gradebooks, sources: sources, accounts: accounts, myGrades: myGrades) }
+    public var routes: GradebookRoutes { GradebookRoutes(gradebooks: gradebooks, sources: sources, accounts: accounts, myGrades: myGrades, canvasOAuth: canvasOAuth) }
 
     /// Errors under the Cal Poly protocol's paths answer in its own form.
     public var errorRenderers: [ErrorRenderer] { [GradebookRoutes.errorRenderer] }

@@ -25,7 +25,8 @@ public enum TestGradebook {
     /// The module, its vault, and how to remove the vault's key file.
     public static func module(
         transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, jobs: JobsRuntime, clock: any GatewayClock,
-        timeoutSeconds: Int = 10, cacheSeconds: Int = 0, additionalCAFile: String? = nil, maxFileBytes: Int = 10 << 20, logger: Logger
+        timeoutSeconds: Int = 10, cacheSeconds: Int = 0, additionalCAFile: String? = nil, maxFileBytes: Int = 10 << 20, publicURL: URL? = nil,
+        logger: Logger
     ) throws -> (module: GradebookModule, vault: VaultKeyProvider, cleanUp: @Sendable () -> Void) {
         let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("gradebook-vault-\(UUID().uuidString).key").path
         let vault = try VaultKeyProvider(source: .file(VaultKeyFile(path: keyFile)))
@@ -37,7 +38,7 @@ public enum TestGradebook {
             transactions: transactions, stores: stores, vault: vault, jobs: jobs.enqueuer, clock: clock,
             settings: GradebookModule.Settings(
                 timeoutSeconds: timeoutSeconds, cacheSeconds: cacheSeconds, additionalCAFile: additionalCAFile, maxFileBytes: maxFileBytes,
-                developmentDestinations: developmentDestinations
+                developmentDestinations: developmentDestinations, publicURL: publicURL
             ),
             logger: logger
         )
@@ -78,20 +79,27 @@ public enum InProcessCanvas {
     /// Runs `body` with `canvas` serving at the root of a live loopback port: its origin (a
     /// canvas source's `baseURL`).
     public static func with(_ canvas: CanvasSimulator, _ body: @Sendable @escaping (_ origin: URL) async throws -> Void) async throws {
+        try await with(canvas) { origin, _ in try await body(origin) }
+    }
+
+    /// The same, with a client of the stand-in too (a browser's requests to Canvas).
+    public static func with(
+        _ canvas: CanvasSimulator, _ body: @Sendable @escaping (_ origin: URL, _ client: any TestClientProtocol) async throws -> Void
+    ) async throws {
         let router = Router()
         canvas.register(on: router)
         let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await upstream.test(.live) { server in
             guard let port = server.port else { throw BuiltProducts.Missing(description: "the Canvas stand-in has no port") }
-            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+            try await body(URL(string: "http://127.0.0.1:\(port)")!, server)
         }
     }
 
     /// A development canvas source at `origin` (loopback and http allowed).
-    public static func source(_ origin: URL, id: Int64 = 7) -> GradebookSource {
+    public static func source(_ origin: URL, id: Int64 = 7, developerKey: CanvasSimulator.DeveloperKey? = nil) -> GradebookSource {
         GradebookSource(
             id: id, name: "Canvas (stand-in)", kind: .canvas, baseURL: origin, authStyle: .bearer, pollIntervalSeconds: 300, maxConcurrency: 8,
-            requestsPerMinute: 6000, development: true
+            requestsPerMinute: 6000, development: true, oauthClientID: developerKey?.id
         )
     }
 }

@@ -95,21 +95,14 @@ struct CampusSignInRoutes {
             }
     }
 
+    static let binding = BindingCookie(name: cookie, path: cookiePath)
+
     static func setCookie(_ value: String, maxAge: Int, secure: Bool) -> String {
-        "\(cookie)=\(value); Path=\(cookiePath); Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+        binding.set(value, maxAge: maxAge, secure: secure)
     }
 
     /// The binding cookie's value among the request's `Cookie` headers.
     static func cookieValue(_ headers: [String]) -> String? {
-        for header in headers {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookie {
-                    let value = parts[1].trimmingCharacters(in: .whitespaces)
-                    return value.isEmpty ? nil : value
-                }
-            }
-        }
-        return nil
+        binding.value(in: headers)
     }
 }

@@ -97,6 +97,8 @@ struct GradebookAdminRoutes: Sendable {
 /// Students' stored gradebook accounts at `/v1/me/gradebook-accounts`. Passwords go in, never out.
 struct GradebookAccountRoutes: Sendable {
     let service: GradebookAccountService
+    /// Asks Canvas to delete an OAuth account's token as the account is forgotten.
+    let canvasOAuth: CanvasOAuthService
 
     /// `username` and `password` for a Cal Poly source, `accessToken` for a Canvas one.
     struct AccountBody: Decodable {
@@ -149,9 +151,10 @@ struct GradebookAccountRoutes: Sendable {
                 GradebookViews.Account(stored), status: .created, headers: [.location: "/v1/me/gradebook-accounts/\(stored.id)"]
             )
         }
-        group.delete(":accountId") { _, context in
+        group.delete(":accountId") { [canvasOAuth] _, context in
             let identity = try context.requireIdentity()
             guard let raw = context.parameters.get("accountId"), let id = Int64(raw) else { throw GradebookError.accountNotFound }
+            if let stored = try await service.stored(id: id, of: identity.accountID) { await canvasOAuth.revoke(stored) }
             try await service.delete(id: id, accountID: identity.accountID)
             return Response(status: .noContent)
         }

@@ -13,7 +13,7 @@ extension GradebookError: ProblemConvertible {
             return Self.upstream("upstream-timeout", "Upstream gradebook timed out", .gatewayTimeout, "\(name) (source \(id)) did not answer in time.", id)
         case .upstreamFailed(let id, let name, let detail):
             return Self.upstream("upstream-failed", "Upstream gradebook failed", .badGateway, "\(name) (source \(id)) failed: \(detail).", id)
-        case .upstreamUnauthorized(let id, let name):
+        case .upstreamUnauthorized(let id, let name), .upstreamTokenExpired(let id, let name):
             var problem = Self.upstream("upstream-unauthorized", "Upstream gradebook refused the credentials", .unauthorized, "\(name) (source \(id)) refused these credentials.", id)
             problem.headers[.wwwAuthenticate] = #"Basic realm="gradebook""#
             return problem
@@ -33,6 +33,8 @@ extension GradebookError: ProblemConvertible {
             problem.title = "Upstream gradebook is throttling"
             problem.extensions["sourceId"] = .int(Int(id))
             return problem
+        case .oauthNotConfigured(let reason):
+            return .conflict("gradebook-oauth-not-configured", title: "Connecting with Canvas is not set up", detail: "\(reason).")
         case .notSpokenBySource(let id, let name, let kind):
             return .conflict(
                 "gradebook-kind-mismatch", title: "Not spoken by this gradebook",

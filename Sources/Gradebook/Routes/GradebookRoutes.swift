@@ -9,8 +9,13 @@ public struct GradebookRoutes: ModuleRoutes {
     let sources: GradebookSourceService
     let accounts: GradebookAccountService
     let myGrades: MyGradesService
+    let canvasOAuth: CanvasOAuthService
 
-    public init(gradebooks: GradebookService, sources: GradebookSourceService, accounts: GradebookAccountService, myGrades: MyGradesService) {
+    public init(
+        gradebooks: GradebookService, sources: GradebookSourceService, accounts: GradebookAccountService, myGrades: MyGradesService,
+        canvasOAuth: CanvasOAuthService
+    ) {
+        self.canvasOAuth = canvasOAuth
         self.gradebooks = gradebooks
         self.sources = sources
         self.accounts = accounts
@@ -21,7 +26,8 @@ public struct GradebookRoutes: ModuleRoutes {
         GradebookCompatRoutes(service: gradebooks).register(with: guarded, on: router)
         GradebookV1Routes(service: gradebooks, authenticator: guarded.authenticator).register(with: guarded, on: router)
         GradebookAdminRoutes(service: sources).register(with: guarded, on: router)
-        GradebookAccountRoutes(service: accounts).register(with: guarded, on: router)
+        GradebookAccountRoutes(service: accounts, canvasOAuth: canvasOAuth).register(with: guarded, on: router)
+        CanvasOAuthRoutes(service: canvasOAuth).register(with: guarded, on: router)
         MyGradesRoutes(service: myGrades).register(with: guarded, on: router)
     }
 

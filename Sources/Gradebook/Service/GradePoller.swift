@@ -15,6 +15,7 @@ public struct GradePoller: Sendable {
     let accounts: DeviceAccountService
     let ownedAccounts: GradebookAccountService
     let gradebooks: GradebookService
+    let canvasOAuth: CanvasOAuthService
     let jobs: any JobEnqueuing
     let snapshots: any SnapshotStoring
     let health: any SourceHealthStoring
@@ -22,7 +23,7 @@ public struct GradePoller: Sendable {
 
     public init(
         transactions: any TransactionRunner, accounts: DeviceAccountService, ownedAccounts: GradebookAccountService, gradebooks: GradebookService,
-        jobs: any JobEnqueuing, snapshots: any SnapshotStoring, health: any SourceHealthStoring, clock: any GatewayClock
+        canvasOAuth: CanvasOAuthService, jobs: any JobEnqueuing, snapshots: any SnapshotStoring, health: any SourceHealthStoring, clock: any GatewayClock
     ) {
         self.transactions = transactions
         self.snapshots = snapshots
@@ -30,6 +31,7 @@ public struct GradePoller: Sendable {
         self.accounts = accounts
         self.ownedAccounts = ownedAccounts
         self.gradebooks = gradebooks
+        self.canvasOAuth = canvasOAuth
         self.jobs = jobs
         self.clock = clock
     }
@@ -87,7 +89,7 @@ public struct GradePoller: Sendable {
                 // The gateway's own limit, or the upstream's throttle: the source is up and the
                 // credentials are fine; try again after the pause.
                 return .snooze(seconds: TimeInterval(max(1, seconds)))
-            case .upstreamUnauthorized:
+            case .upstreamUnauthorized, .upstreamTokenExpired:
                 // The stored password no longer works: the source is fine, the account is not.
                 try await record(sourceID: sourceID) { $0.recordingSuccess(at: $1) }
                 return .cancel(reason: "the gradebook refused the stored credentials")
@@ -152,9 +154,10 @@ public struct GradePoller: Sendable {
         case .calpoly:
             snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
         case .canvas:
-            snapshot = GradebookSnapshot(
-                courses: try await gradebooks.adapter(for: source).courseGrades(credentials, source: source, refresh: true)
-            )
+            let adapter = gradebooks.adapter(for: source)
+            snapshot = GradebookSnapshot(courses: try await canvasOAuth.access(stored, source: source, credentials) { credentials in
+                try await adapter.courseGrades(credentials, source: source, refresh: true)
+            })
         }
         let snapshots = self.snapshots
         return try await record(

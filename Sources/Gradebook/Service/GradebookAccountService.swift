@@ -1,3 +1,4 @@
+public import Jobs
 public import Foundation
 public import GatewayCore
 public import Storage
@@ -117,6 +118,11 @@ public final class GradebookAccountService: Sendable {
         }
     }
 
+    /// One of the student's stored accounts, still sealed; nil when it is not theirs.
+    public func stored(id: Int64, of accountID: Int64) async throws -> StoredGradebookAccount? {
+        try await transactions.read { [store] db in try store.account(id: id, of: accountID, in: db) }
+    }
+
     public func delete(id: Int64, accountID: Int64) async throws {
         let deleted = try await transactions.write { [store] db in try store.delete(id: id, of: accountID, in: db) }
         guard deleted else { throw GradebookError.accountNotFound }
@@ -150,6 +156,36 @@ public final class GradebookAccountService: Sendable {
         let stored = try await transactions.read { [store] db in try store.accounts(of: accountID, in: db) }
         return stored.map { account in
             do { return (account, .success(try open(account))) } catch { return (account, .failure(.vaultUnavailable)) }
+        }
+    }
+
+    /// Seals `secret` in place of the account's sealed value, if the row still holds `expected`
+    /// (a renewed grant); answers the value now stored (another writer's, when it won).
+    func reseal(_ stored: StoredGradebookAccount, expected: String, secret: String) async throws -> String {
+        let sealed: String
+        do {
+            sealed = try vault.seal(secret, context: Self.context(rowID: stored.id, accountID: stored.accountID))
+        } catch {
+            throw GradebookError.vaultUnavailable
+        }
+        let now = clock.now()
+        return try await transactions.write { [store] db in
+            if try store.replaceSealedPassword(id: stored.id, expected: expected, with: sealed, in: db) {
+                try store.setStatus(id: stored.id, .ok, at: now, in: db)
+                return sealed
+            }
+            return try store.account(id: stored.id, in: db)?.sealedPassword ?? sealed
+        }
+    }
+
+    /// Marks the account as needing its student, and queues `notice` (once per grant) in the
+    /// same transaction.
+    func markNeedsStudent(_ stored: StoredGradebookAccount, notice: NewJob, jobs: any JobEnqueuing) async throws {
+        let now = clock.now()
+        try await transactions.write { [store] db in
+            guard try store.account(id: stored.id, in: db) != nil else { return }
+            try store.setStatus(id: stored.id, .needsStudent, at: now, in: db)
+            _ = try jobs.enqueue(notice, in: db, now: now)
         }
     }
 

@@ -14,6 +14,12 @@ public enum GradebookError: Error, Sendable, Equatable {
     case upstreamFailed(sourceID: Int64, name: String, detail: String)
     /// The upstream refused the credentials (401).
     case upstreamUnauthorized(sourceID: Int64, name: String)
+    /// The upstream says the access token expired or was revoked (Canvas's 401 with
+    /// `WWW-Authenticate`): an OAuth account refreshes it once; otherwise as
+    /// ``upstreamUnauthorized`` (401).
+    case upstreamTokenExpired(sourceID: Int64, name: String)
+    /// Connecting with OAuth2 is not set up: no public URL, or the source has no developer key (409).
+    case oauthNotConfigured(String)
     /// The upstream refused this record to these credentials (403).
     case permissionDenied(sourceID: Int64, name: String)
     /// The upstream has no such file (404).

@@ -10,6 +10,7 @@ import Synchronization
 public final class MyGradesService: Sendable {
     let accounts: GradebookAccountService
     let gradebooks: GradebookService
+    let canvasOAuth: CanvasOAuthService
     let clock: any GatewayClock
     /// How long an answer is served again without asking the source.
     let freshFor: Duration
@@ -53,7 +54,11 @@ public final class MyGradesService: Sendable {
         public var courses: [CourseGrades]
     }
 
-    public init(accounts: GradebookAccountService, gradebooks: GradebookService, clock: any GatewayClock, freshFor: Duration = .seconds(30)) {
+    public init(
+        accounts: GradebookAccountService, gradebooks: GradebookService, canvasOAuth: CanvasOAuthService, clock: any GatewayClock,
+        freshFor: Duration = .seconds(30)
+    ) {
+        self.canvasOAuth = canvasOAuth
         self.accounts = accounts
         self.gradebooks = gradebooks
         self.clock = clock
@@ -81,7 +86,10 @@ public final class MyGradesService: Sendable {
         do {
             let credentials = try opened.get()
             let source = try await gradebooks.sources.source(id: stored.sourceID)
-            let courses = try await gradebooks.adapter(for: source).courseGrades(credentials, source: source, refresh: refresh)
+            let adapter = gradebooks.adapter(for: source)
+            let courses = try await canvasOAuth.access(stored, source: source, credentials) { credentials in
+                try await adapter.courseGrades(credentials, source: source, refresh: refresh)
+            }
             let now = clock.now()
             remember(Remembered(courses: courses, fetchedAt: now, freshUntil: .now + freshFor), for: key)
             item.fetchedAt = now
@@ -95,7 +103,7 @@ public final class MyGradesService: Sendable {
     static func status(_ error: any Error) -> Status {
         switch error as? GradebookError {
         case .upstreamThrottled: .throttled
-        case .upstreamUnauthorized, .permissionDenied: .credentialsRefused
+        case .upstreamUnauthorized, .upstreamTokenExpired, .permissionDenied: .credentialsRefused
         case .vaultUnavailable: .vaultUnavailable
         default: .unavailable
         }

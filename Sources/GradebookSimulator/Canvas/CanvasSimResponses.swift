@@ -26,7 +26,7 @@ enum CanvasSimResponses {
             return Response(status: .forbidden, headers: fields, body: .init(byteBuffer: ByteBuffer(string: "403 Forbidden (Rate Limit Exceeded)\n")))
         }
         let data = state.data
-        guard let token, let student = data.student(token: token) else {
+        guard let token, let student = state.student(token: token, now: Date()) else {
             var response = json(["errors": [["message": "Invalid access token."]]], status: .unauthorized)
             response.headers[.wwwAuthenticate] = #"Bearer realm="canvas-lms""#
             return response

@@ -8,6 +8,7 @@ final class CanvasSimState: Sendable {
         var throttled = 0
         var nextOrigin: String?
         var requests: [(path: String, bearer: Bool)] = []
+        var oauth = CanvasSimOAuthGrants()
     }
 
     let pageSizeCap: Int
@@ -25,6 +26,19 @@ final class CanvasSimState: Sendable {
     var nextOrigin: String? { store.withLock { $0.nextOrigin } }
 
     func update(_ change: (inout CanvasSimData) -> Void) { store.withLock { change(&$0.data) } }
+
+    /// Reads or changes the OAuth2 grants under the lock.
+    func oauth<T>(_ body: (inout CanvasSimOAuthGrants) -> T) -> T { store.withLock { body(&$0.oauth) } }
+
+    /// The student a bearer token stands for: a personal access token, or an OAuth access token
+    /// that has not expired or been revoked.
+    func student(token: String, now: Date) -> CanvasSimData.Student? {
+        store.withLock { store in
+            if let student = store.data.student(token: token) { return student }
+            guard let id = store.oauth.student(accessToken: token, now: now) else { return nil }
+            return store.data.students.first { $0.id == id }
+        }
+    }
 
     func setSubmission(student: Int64, assignment: Int64, _ submission: CanvasSimData.Submission) {
         store.withLock { $0.data.submissions[student, default: [:]][assignment] = submission }

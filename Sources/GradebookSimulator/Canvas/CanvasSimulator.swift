@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 public import Hummingbird
 import NIOCore
@@ -14,9 +14,33 @@ public struct CanvasSimulator: Sendable {
     /// The bearer token of `POST /_admin/canvas/submissions`; nil: not mounted.
     public let adminToken: String?
 
-    public init(data: CanvasSimData = .demo, pageSizeCap: Int = 2, adminToken: String? = nil) {
+    /// A developer key the stand-in knows (Canvas's client id and secret).
+    public struct DeveloperKey: Sendable {
+        public let id: String
+        public let secret: String
+
+        public init(id: String, secret: String) {
+            self.id = id
+            self.secret = secret
+        }
+
+        /// The demo's key.
+        public static let demo = DeveloperKey(id: "170000000000001", secret: "demo-canvas-developer-key-secret")
+    }
+
+    /// The developer key OAuth2 clients use; nil: no OAuth2 routes.
+    public let developerKey: DeveloperKey?
+    /// How long an OAuth2 access token lives.
+    public let accessTokenLifetime: TimeInterval
+
+    public init(
+        data: CanvasSimData = .demo, pageSizeCap: Int = 2, adminToken: String? = nil, developerKey: DeveloperKey? = .demo,
+        accessTokenLifetime: TimeInterval = 3600
+    ) {
         state = CanvasSimState(data: data, pageSizeCap: max(1, pageSizeCap))
         self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.developerKey = developerKey
+        self.accessTokenLifetime = accessTokenLifetime
     }
 
     /// Adds `/<prefix>/api/v1/...` (and the admin route) to `router`; "" mounts them at the root,
@@ -32,6 +56,9 @@ public struct CanvasSimulator: Sendable {
 
     private func register<Context: RequestContext>(routes router: some RouterMethods<Context>) {
         let state = self.state
+        if let developerKey, let student = state.data.students.first?.id {
+            CanvasSimOAuthRoutes(state: state, key: developerKey, student: student, accessLifetime: accessTokenLifetime).register(on: router)
+        }
         router.get("api/v1/users/self") { request, _ in
             CanvasSimResponses.answer(state, request) { student, _ in
                 .json(["id": Int(student.id), "name": student.name])
@@ -104,6 +131,22 @@ public struct CanvasSimulator: Sendable {
 
     /// `next` links point at this origin (`http://127.0.0.1:9`) instead of the stand-in's own.
     public func linkNextPages(to origin: String?) { state.linkNextPages(to: origin) }
+
+    /// Every OAuth2 access token expires now (as an hour passing would make them).
+    public func expireAccessTokens() {
+        state.oauth { grants in
+            grants.access = grants.access.mapValues { .init(student: $0.student, expires: .distantPast, refresh: $0.refresh) }
+        }
+    }
+
+    /// Refresh tokens are refused from now on (the student revoked the app at Canvas).
+    public func refuseRefreshTokens() { state.oauth { $0.refusingRefresh = true } }
+
+    /// The next authorization is declined by the student.
+    public func declineNextAuthorization() { state.oauth { $0.declineNext = true } }
+
+    /// The OAuth2 grants: token requests by grant type, revocations.
+    public var oauth: CanvasSimOAuthGrants { state.oauth { $0 } }
 
     /// The API requests received, each with whether it bore a bearer token.
     public var requests: [(path: String, bearer: Bool)] { state.requests }

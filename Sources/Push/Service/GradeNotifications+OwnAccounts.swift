@@ -64,4 +64,16 @@ extension GradeNotifications {
             data: ["gradebookAccountId": String(change.gradebookAccountId), "course": change.course, "assignment": change.assignment]
         ))
     }
+
+    /// Tells a student, once, that a stored account needs them: the source stopped renewing its
+    /// access (Canvas refused the refresh token).
+    func notify(_ notice: GradebookJobs.AccountNeedsStudent) async throws {
+        guard let account = try await ownedAccounts.ownedAccount(id: notice.gradebookAccountId, owner: notice.ownerAccountId) else { return }
+        try await push.notify(accountID: notice.ownerAccountId, uniqueKey: "needs-student:\(notice.gradebookAccountId)", OutgoingNotification(
+            id: "gradebook-reconnect-\(notice.gradebookAccountId)", category: "gradebook.reconnect",
+            title: "Connect \(account.sourceName) again",
+            body: "\(account.sourceName) stopped letting the gateway read your grades. Open Grades and connect the account again.",
+            data: ["gradebookAccountId": String(notice.gradebookAccountId)]
+        ))
+    }
 }

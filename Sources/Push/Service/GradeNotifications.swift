@@ -55,6 +55,10 @@ public struct GradeNotifications: Sendable {
             try await notifications.notify(change)
             return .complete
         }
+        registry.register(GradebookJobs.accountNeedsStudent) { notice, _ in
+            try await notifications.notify(notice)
+            return .complete
+        }
         registry.schedule(try ScheduleDefinition(name: "push.poll-grades", kind: Self.pollAll, payload: NoPayload(), rule: .every(seconds: tick)))
     }
 

@@ -34,7 +34,7 @@ struct GradebookGateway: AuthenticatedTestWorld {
 
     static func make(
         _ backend: TestBackend = .sqlite, timeoutSeconds: Int = 10, cacheSeconds: Int = 0, additionalCAFile: String? = nil,
-        maxFileBytes: Int = 10 << 20, logger: Logger? = nil
+        maxFileBytes: Int = 10 << 20, publicURL: URL? = nil, logger: Logger? = nil
     ) async throws -> GradebookGateway {
         let (transactions, opened, cleanUp) = try await backend.database(
             "gradebook-routes", sqlite: [AuthSchema.self, JobsSchema.self, GradebookSchema.self],
@@ -56,7 +56,7 @@ struct GradebookGateway: AuthenticatedTestWorld {
         let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock, logger: logger)
         let (module, vault, removeKey) = try TestGradebook.module(
             transactions: transactions, backend: opened, jobs: jobs, clock: clock, timeoutSeconds: timeoutSeconds, cacheSeconds: cacheSeconds,
-            additionalCAFile: additionalCAFile, maxFileBytes: maxFileBytes, logger: logger
+            additionalCAFile: additionalCAFile, maxFileBytes: maxFileBytes, publicURL: publicURL, logger: logger
         )
         return GradebookGateway(
             module: module, auth: auth.service, jobs: jobs, vault: vault, transactions: transactions, backend: opened, clock: clock,

@@ -13,6 +13,11 @@ public struct GradebookCredentials: Sendable, Hashable, CustomStringConvertible,
         self.caller = caller
     }
 
+    /// The same name and caller with another secret (an OAuth account's current access token).
+    public func with(secret: String) -> GradebookCredentials {
+        GradebookCredentials(username: username, password: secret, caller: caller)
+    }
+
     /// The same credentials presented by `caller`.
     public func presented(by caller: UpstreamCaller) -> GradebookCredentials {
         GradebookCredentials(username: username, password: password, caller: caller)

@@ -63,31 +63,16 @@ public final class UpstreamTransport: Sendable {
                 throw GradebookError.signInThrottled(sourceID: source.id, name: source.name, retryAfterSeconds: throttled.retryAfterSeconds)
             }
         }
-        let gate = await gate(for: source)
-        if let wait = await gate.enter(caller) {
-            if let attempt { signIns.withdraw(attempt) }
-            throw GradebookError.sourceBusy(sourceID: source.id, name: source.name, retryAfterSeconds: wait)
+        var request = OutboundRequest(
+            method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false, maxResponseBodySize: maxBodyBytes
+        )
+        switch source.authStyle {
+        case .basic: request.basicCredentials = BasicCredentials(username: credentials.username, password: credentials.password)
+        case .bearer: request.headers.add(name: "Authorization", value: "Bearer \(credentials.password)")
         }
-        let response: OutboundResponse
+        let response: UpstreamReply
         do {
-            defer { Task { await gate.leave(caller) } }
-            var request = OutboundRequest(
-                method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false, maxResponseBodySize: maxBodyBytes
-            )
-            switch source.authStyle {
-            case .basic: request.basicCredentials = BasicCredentials(username: credentials.username, password: credentials.password)
-            case .bearer: request.headers.add(name: "Authorization", value: "Bearer \(credentials.password)")
-            }
-            response = try await (source.development ? developmentClient : publicClient).execute(request)
-        } catch let error as HTTPClientError {
-            if let attempt { signIns.withdraw(attempt) }
-            switch error {
-            case .timeout: throw GradebookError.upstreamTimeout(sourceID: source.id, name: source.name)
-            case .responseTooLarge: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the answer was larger than \(Self.mebibytes(maxBodyBytes))")
-            case .destinationNotAllowed: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the source's address is not allowed")
-            case .tlsFailure: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "TLS failed")
-            default: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the connection failed")
-            }
+            response = try await exchange(request, source: source, caller: caller)
         } catch {
             if let attempt { signIns.withdraw(attempt) }
             throw error
@@ -98,6 +83,31 @@ public final class UpstreamTransport: Sendable {
             case 401: signIns.failed(attempt, now: clock.now())
             case 200..<300: signIns.succeeded(attempt, now: clock.now())
             default: signIns.withdraw(attempt)
+            }
+        }
+        return response
+    }
+
+    /// Sends `request` to `source` through its gate, with the client the source may use (the
+    /// SSRF guard), no redirect followed: the token endpoint's POST and DELETE (OAuth2) and
+    /// every GET. Transport failures become ``GradebookError``s naming the source.
+    func exchange(_ request: OutboundRequest, source: GradebookSource, caller: UpstreamCaller) async throws -> UpstreamReply {
+        let gate = await gate(for: source)
+        if let wait = await gate.enter(caller) {
+            throw GradebookError.sourceBusy(sourceID: source.id, name: source.name, retryAfterSeconds: wait)
+        }
+        let response: OutboundResponse
+        do {
+            defer { Task { await gate.leave(caller) } }
+            response = try await (source.development ? developmentClient : publicClient).execute(request)
+        } catch let error as HTTPClientError {
+            let limit = request.maxResponseBodySize ?? Self.maximumRecordBytes
+            switch error {
+            case .timeout: throw GradebookError.upstreamTimeout(sourceID: source.id, name: source.name)
+            case .responseTooLarge: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the answer was larger than \(Self.mebibytes(limit))")
+            case .destinationNotAllowed: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the source's address is not allowed")
+            case .tlsFailure: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "TLS failed")
+            default: throw GradebookError.upstreamFailed(sourceID: source.id, name: source.name, detail: "the connection failed")
             }
         }
         if (300..<400).contains(response.status) {

@@ -63,7 +63,9 @@ struct CanvasClient: Sendable {
             return (reply.body, CanvasPageLinks(header: reply.headers["link"]))
         case .throttled(let seconds):
             throw GradebookError.upstreamThrottled(sourceID: source.id, name: source.name, retryAfterSeconds: seconds)
-        case .tokenExpired, .unauthorized:
+        case .tokenExpired:
+            throw GradebookError.upstreamTokenExpired(sourceID: source.id, name: source.name)
+        case .unauthorized:
             throw GradebookError.upstreamUnauthorized(sourceID: source.id, name: source.name)
         case .failed(let status):
             if status == 504 { throw GradebookError.upstreamTimeout(sourceID: source.id, name: source.name) }
