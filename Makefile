@@ -19,6 +19,7 @@ release: deps
 run: deps
 	$(SWIFT) build --product gateway
 	GATEWAY_SIMULATOR_ADMIN_TOKEN=$${GATEWAY_SIMULATOR_ADMIN_TOKEN:-demo-simulator-admin-token} \
+	GATEWAY_PUBLIC_URL=$${GATEWAY_PUBLIC_URL:-http://127.0.0.1:$(PORT)} \
 	$$($(SWIFT) build --show-bin-path)/gateway serve --demo --demo-passwords documented --host 127.0.0.1 --port $(PORT) --database $(DATABASE)
 
 ## Everything CI checks: the OpenAPI document is valid, Package.swift declares exactly what

@@ -49,7 +49,7 @@ wait_for() {
 
 PORT="$(free_port)"
 # The offer policy, so that a test can follow a waitlist seat offer to its acceptance.
-"$BIN/gateway" serve --demo --demo-passwords documented --host 127.0.0.1 --port "$PORT" \
+GATEWAY_PUBLIC_URL="http://127.0.0.1:$PORT" "$BIN/gateway" serve --demo --demo-passwords documented --host 127.0.0.1 --port "$PORT" \
   --waitlist-policy offer --database "$WORK/demo.sqlite" > "$WORK/serve.log" 2>&1 &
 PIDS+=($!)
 wait_for "the gateway" "$!" "http://127.0.0.1:$PORT/healthz" "$WORK/serve.log"

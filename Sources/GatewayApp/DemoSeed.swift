@@ -37,7 +37,7 @@ struct DemoSeed {
         if rated.courses > 0 { app.logger.info("demo: seeded ratings", metadata: ["courses": "\(rated.courses)", "instructors": "\(rated.instructors)"]) }
         // Gradebook source 1: the simulator this demo mounts (its port is set again once bound).
         _ = try await app.modules.gradebook.sources.put(app.demoGradebookSource(port: app.configuration.port))
-        _ = try await app.modules.gradebook.sources.put(app.demoCanvasSource(port: app.configuration.port))
+        _ = try await app.modules.gradebook.sources.put(app.demoCanvasSource(port: app.configuration.port), clientSecret: CanvasSimulator.DeveloperKey.demo.secret)
         guard try await app.modules.auth.service.accountCount() == 0 else {
             app.logger.info("demo: database already has data; not seeding")
             return

@@ -170,7 +170,8 @@ public struct GatewayApplication: Sendable {
         let demo = demoGradebookSource(port: port)
         return GradebookSource(
             id: 2, name: "Canvas (demo)", kind: .canvas, baseURL: URL(string: "\(demo.baseURL.scheme ?? "http")://\(demo.baseURL.host ?? "127.0.0.1"):\(port)/\(Self.canvasSimulatorPrefix)")!,
-            authStyle: .bearer, pollIntervalSeconds: 300, maxConcurrency: 8, requestsPerMinute: 6000, development: true
+            authStyle: .bearer, pollIntervalSeconds: 300, maxConcurrency: 8, requestsPerMinute: 6000, development: true,
+            oauthClientID: CanvasSimulator.DeveloperKey.demo.id
         )
     }
 
@@ -222,7 +223,7 @@ public struct GatewayApplication: Sendable {
                     // Point demo source 1 at the simulator on the port actually bound.
                     do {
                         _ = try await modules.gradebook.sources.put(demoGradebookSource(port: port))
-                        _ = try await modules.gradebook.sources.put(demoCanvasSource(port: port))
+                        _ = try await modules.gradebook.sources.put(demoCanvasSource(port: port), clientSecret: CanvasSimulator.DeveloperKey.demo.secret)
                     } catch {
                         logger.error("demo: could not register the gradebook simulators", metadata: ["error": "\(error)"])
                     }

@@ -211,6 +211,22 @@ class StudentAppTests(unittest.TestCase):
         self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("06b-canvas-grades")
 
+        # Connecting with the campus's developer key instead: the token account forgotten, the
+        # browser goes to Canvas (the stand-in approves at once) and comes back to this page.
+        b.click(b.css("button[aria-label='Forget 5001']"))
+        b.until(lambda: not b.all("button[aria-label='Forget 5001']"), "the token account forgotten")
+        form = b.visible("form[aria-labelledby=gb-add-title]")
+        select = form.find_element(By.NAME, "sourceId")
+        canvas = select.find_element(By.XPATH, ".//option[contains(., 'Canvas')]")
+        b.driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", select, canvas.get_attribute("value"))
+        b.click(b.visible("#canvas-connect"))
+        outcome = b.visible("#canvas-outcome")
+        self.assertIn("connected", outcome.text)
+        self.assertIn("canvas=connected", b.driver.current_url)
+        b.xpath("//table[contains(@class,'course-grades')]/caption[contains(., 'MATH 141')]")
+        self.assertEqual(unlabelled_controls(b), [])
+
         b.click(b.css("nav a[href='#/catalog']"))
         card = b.xpath("//article[contains(@class,'class-card')]")
         b.click(card.find_element(By.CSS_SELECTOR, "details.watch > summary"))

@@ -24,7 +24,7 @@ public struct GradebookRoutes: ModuleRoutes {
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         GradebookCompatRoutes(service: gradebooks).register(with: guarded, on: router)
-        GradebookV1Routes(service: gradebooks, authenticator: guarded.authenticator).register(with: guarded, on: router)
+        GradebookV1Routes(service: gradebooks, authenticator: guarded.authenticator, canvasOAuth: canvasOAuth).register(with: guarded, on: router)
         GradebookAdminRoutes(service: sources).register(with: guarded, on: router)
         GradebookAccountRoutes(service: accounts, canvasOAuth: canvasOAuth).register(with: guarded, on: router)
         CanvasOAuthRoutes(service: canvasOAuth).register(with: guarded, on: router)

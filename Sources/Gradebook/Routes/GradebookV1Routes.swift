@@ -10,14 +10,20 @@ import Hummingbird
 struct GradebookV1Routes: Sendable {
     let service: GradebookService
     let authenticator: any Authenticator
+    let canvasOAuth: CanvasOAuthService
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service
-        let authenticator = self.authenticator
+        let authenticator = self.authenticator, canvasOAuth = self.canvasOAuth
         let group = guarded.group(router, "v1/gradebook", access: .public)
         group.get("sources") { _, _ in
-            let sources = try await service.sources.sources()
-            return try GatewayJSON.response(["items": sources.map { GradebookViews.PublicSource(id: $0.id, name: $0.name, kind: $0.kind.rawValue) }])
+            var items: [GradebookViews.PublicSource] = []
+            for source in try await service.sources.sources() {
+                items.append(GradebookViews.PublicSource(
+                    id: source.id, name: source.name, kind: source.kind.rawValue, oauth: await canvasOAuth.available(for: source)
+                ))
+            }
+            return try GatewayJSON.response(["items": items])
         }
         group.get(":sourceId/sections") { request, context in
             let (source, from, refresh) = try await Self.resolve(request, context, service, authenticator)

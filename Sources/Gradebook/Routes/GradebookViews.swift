@@ -56,6 +56,8 @@ enum GradebookViews {
         let id: Int64
         let name: String
         let kind: String
+        /// Students can connect it with OAuth2.
+        let oauth: Bool
     }
 
     struct Section: Encodable {

@@ -50,6 +50,13 @@ public final class CanvasOAuthService: Sendable {
     /// Whether the binding cookie must be `Secure` (the gateway is public over https).
     public var secureCookies: Bool { publicURL?.scheme?.lowercased() == "https" }
 
+    /// Whether students can connect `source` with OAuth2: a canvas source with a developer
+    /// key, on a gateway with a public URL.
+    public func available(for source: GradebookSource) async -> Bool {
+        guard publicURL != nil, source.kind == .canvas, source.oauthClientID != nil else { return false }
+        return (try? await sources.hasClientSecret(id: source.id)) ?? false
+    }
+
     // MARK: The flow
 
     /// The URL the app opens in a browser to connect `sourceID`'s Canvas for `owner`.

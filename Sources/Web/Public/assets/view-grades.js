@@ -12,8 +12,10 @@ export async function renderGrades(container, ctx) {
   if (!ctx.isCurrent()) return;
   const sourceName = (id) => sources.find((s) => s.id === id)?.name ?? `Source ${id}`;
   const browser = h('section', { class: 'card grades', id: 'grades', 'aria-live': 'polite' });
+  const outcome = ctx.params?.get('canvas');
   append(container, [
     h('h1', { text: 'Grades' }),
+    outcome ? h('p', { class: outcome === 'connected' ? 'note' : 'problem', role: 'status', id: 'canvas-outcome', text: connectOutcome[outcome] ?? `Canvas: ${outcome}` }) : null,
     h('div', { class: 'grades-layout' },
       h('div', { class: 'stack' },
         accountsSection(accounts, sourceName, browser, ctx, (id) => (sources.find((s) => s.id === id)?.kind ?? 'calpoly') === 'calpoly'),
@@ -23,6 +25,18 @@ export async function renderGrades(container, ctx) {
   if (accounts.length) await showMyGrades(browser, sourceName, false);
   else replace(browser, h('h2', { text: 'My grades' }), h('p', { class: 'muted', text: 'Add a gradebook account to see your courses and scores.' }));
 }
+
+// Where the Canvas connection flow lands (`#/grades?canvas=...`).
+const connectOutcome = {
+  connected: 'Your Canvas account is connected.',
+  denied: 'Canvas was not allowed to share your grades; nothing was connected.',
+  expired: 'The connection took too long or its link was not from here; start again.',
+  'other-browser': 'The connection finished in another browser than the one that started it; start again here.',
+  refused: 'Canvas refused the connection; start again.',
+  exists: 'That Canvas account is connected already.',
+  limit: 'You keep the most gradebook accounts allowed; forget one first.',
+  unavailable: 'Canvas could not be reached; try again later.',
+};
 
 const statusText = {
   throttled: 'The gradebook is busy; showing the last grades read.',
@@ -111,8 +125,18 @@ function addAccountForm(sources, ctx) {
     show(password, !isCanvas());
     show(token, isCanvas());
   };
-  source.input.addEventListener('change', showFields);
+  // A Canvas with the campus's developer key: connect in the browser instead of pasting a token.
+  const connect = h('button', { type: 'button', class: 'btn btn-secondary', id: 'canvas-connect' }, 'Connect with Canvas');
+  const canConnect = () => sources.find((s) => String(s.id) === source.input.value)?.oauth === true;
+  connect.addEventListener('click', () => busy(connect, slot, async () => {
+    const { authorizationUrl } = await api.post('/v1/me/gradebook-accounts/oauth', { sourceId: Number(source.input.value) });
+    window.location.assign(authorizationUrl);
+  }));
+  form.insertBefore(connect, token.wrap);
+  const showConnect = () => { connect.hidden = !canConnect(); connect.style.display = canConnect() ? '' : 'none'; };
+  source.input.addEventListener('change', () => { showFields(); showConnect(); });
   showFields();
+  showConnect();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const body = isCanvas()
