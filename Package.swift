@@ -294,7 +294,7 @@ let package = Package(
         .executableTarget(
             name: "push-bench",
             dependencies: [
-                "GatewayApp", "Contracts", "Gradebook", "Jobs", "Push",
+                "GatewayApp", "Auth", "Contracts", "GatewayCore", "Gradebook", "Jobs", "Push",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -23,6 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Path the routes are served under, e.g. sim/gradebook (default: the root).") var prefix = ""
     @Option(name: .customLong("canvas-prefix"), help: "Also serve the Canvas stand-in (/api/v1/...) under this path, e.g. canvas; \"/\" for the root.") var canvasPrefix: String?
     @Option(name: .customLong("canvas-page-size"), help: "The most items a Canvas list page holds, whatever per_page asks.") var canvasPageSize = 2
+    @Option(name: .customLong("canvas-students"), help: "Canvas students besides the demo's, with tokens bench-token-1... (benchmarks).") var canvasStudents = 0
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
     func validate() throws {
@@ -31,6 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         if let adminToken, adminToken.count < 8 { throw ValidationError("--admin-token must be at least 8 characters") }
         guard (1...100).contains(canvasPageSize) else { throw ValidationError("--canvas-page-size must be between 1 and 100") }
+        guard (0...100_000).contains(canvasStudents) else { throw ValidationError("--canvas-students must be between 0 and 100000") }
     }
 
     func run() async throws {
@@ -52,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         for line in GradebookSimulator.loginSummary(simulator.data) { say("  " + line) }
         if adminToken != nil { say("Admin routes: /\(mount.isEmpty ? "" : mount + "/")_admin/ (Authorization: Bearer <token>)") }
         if let canvasPrefix {
-            let canvas = CanvasSimulator(data: .demo, pageSizeCap: canvasPageSize, adminToken: adminToken)
+            let canvas = CanvasSimulator(data: canvasStudents > 0 ? .demo(students: canvasStudents) : .demo, pageSizeCap: canvasPageSize, adminToken: adminToken)
             canvas.register(on: router, prefix: canvasPrefix)
             let canvasMount = canvasPrefix.split(separator: "/").joined(separator: "/")
             say("Canvas stand-in: base URL \(scheme)://\(host):<port>/\(canvasMount) (token demo-canvas-token; \(canvasPageSize) items a page)")

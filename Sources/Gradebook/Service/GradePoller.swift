@@ -118,6 +118,14 @@ public struct GradePoller: Sendable {
         }
     }
 
+    /// Polls a student's own stored account once, by its id; returns how many change
+    /// notifications were queued (the benchmarks; the job goes through ``run(_:)``).
+    @discardableResult
+    public func poll(account id: Int64) async throws -> Int {
+        let (stored, credentials) = try await ownedAccounts.credentials(ofStoredAccount: id)
+        return try await poll(stored, credentials: credentials)
+    }
+
     /// Polls once; returns how many change notifications were queued.
     @discardableResult
     public func poll(_ args: GradebookJobs.Poll) async throws -> Int {

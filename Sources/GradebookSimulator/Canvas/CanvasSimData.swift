@@ -107,6 +107,19 @@ public struct CanvasSimData: Sendable, Equatable {
         }
     }
 
+    /// The demo's courses with `count` students more, each with the demo student's submissions
+    /// and the token `bench-token-<n>` (n from 1): the load of many accounts (the benchmarks).
+    public static func demo(students count: Int) -> CanvasSimData {
+        var data = demo
+        guard let model = data.students.first else { return data }
+        for n in 1...max(1, count) {
+            let student = Student(id: 10_000 + Int64(n), name: "Student \(n)", tokens: ["bench-token-\(n)"], courseIDs: model.courseIDs)
+            data.students.append(student)
+            data.submissions[student.id] = data.submissions[model.id]
+        }
+        return data
+    }
+
     /// The demo: one student (token `demo-canvas-token`) in four courses of seven assignments,
     /// one score not yet posted.
     public static var demo: CanvasSimData {

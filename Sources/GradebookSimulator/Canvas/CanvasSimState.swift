@@ -14,7 +14,7 @@ final class CanvasSimState: Sendable {
     let pageSizeCap: Int
     private let store: Mutex<Store>
     /// The most requests remembered.
-    static let requestLogLimit = 10_000
+    static let requestLogLimit = 1_000_000
 
     init(data: CanvasSimData, pageSizeCap: Int) {
         self.pageSizeCap = pageSizeCap

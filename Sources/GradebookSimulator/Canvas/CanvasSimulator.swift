@@ -96,6 +96,11 @@ public struct CanvasSimulator: Sendable {
             }
         }
         if let adminToken {
+            router.get("_admin/canvas/requests") { request, _ in
+                let header = request.headers[.authorization] ?? ""
+                guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
+                return CanvasSimResponses.json(["total": state.requests.count])
+            }
             router.post("_admin/canvas/submissions") { request, context in
                 let header = request.headers[.authorization] ?? ""
                 guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
