@@ -257,8 +257,20 @@ struct SecretGrepSessionTests {
         #expect(instructor.status == 201, "\(instructor.text)")
         let job = try await client.send("POST", "/v1/admin/jobs", json: #"{"kind": "diagnostics.sleep", "args": {"seconds": 1}}"#, token: adminToken)
         #expect(job.status == 201, "\(job.text)")
+        // A Canvas developer key's secret, as an admin registers it: sealed at once, never answered.
+        let clientSecret = "canvas-key/\(Self.random())"
+        let keyed = try await client.send(
+            "PUT", "/v1/admin/gradebook/sources/9",
+            json: #"{"name": "Campus Canvas", "kind": "canvas", "baseUrl": "http://127.0.0.1:\#(client.port)/sim/canvas", "development": true, "oauthClientId": "170000000000009", "oauthClientSecret": \#(ChildClient.quoted(clientSecret))}"#,
+            token: adminToken
+        )
+        #expect(keyed.status == 201, "\(keyed.text)")
+        #expect(keyed.object["oauthClientSecretSet"] as? Bool == true)
+        let keyedRead = try await client.send("GET", "/v1/admin/gradebook/sources/9", token: adminToken)
+        answersToSearch += [("canvas source as created", keyed.body), ("canvas source read back", keyedRead.body)]
         secrets += [
             Secret("admin bearer token", adminToken), Secret("admin-created account password", instructorPassword),
+            Secret("Canvas developer key secret", clientSecret),
         ]
         // The demo's documented passwords are printed once on standard output by design; they
         // are looked for everywhere else.
