@@ -101,6 +101,14 @@ public struct CanvasSimulator: Sendable {
                 guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
                 return CanvasSimResponses.json(["total": state.requests.count])
             }
+            router.post("_admin/canvas/throttle") { request, context in
+                let header = request.headers[.authorization] ?? ""
+                guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
+                let change = try await request.decode(as: ThrottleChange.self, context: context)
+                guard (0...1_000_000).contains(change.requests) else { throw HTTPError(.badRequest, message: "requests is 0 to 1000000") }
+                state.throttle(next: change.requests)
+                return Response(status: .noContent)
+            }
             router.post("_admin/canvas/submissions") { request, context in
                 let header = request.headers[.authorization] ?? ""
                 guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
@@ -112,6 +120,10 @@ public struct CanvasSimulator: Sendable {
                 return Response(status: .noContent)
             }
         }
+    }
+
+    struct ThrottleChange: Decodable {
+        let requests: Int
     }
 
     struct SubmissionChange: Decodable {
