@@ -10,6 +10,8 @@ final class AllowedMethods: Sendable {
         /// A literal segment, or nil for a parameter (`:id`, `{id}`, `*`).
         let segments: [String?]
         let methods: Set<String>
+        /// Which segments are literal.
+        var literals: [Bool] { segments.map { $0 != nil } }
     }
 
     private let patterns = Mutex<[Pattern]>([])
@@ -29,16 +31,28 @@ final class AllowedMethods: Sendable {
         patterns.withLock { $0 = loaded }
     }
 
-    /// The methods served at `path`, sorted; empty when no route has this path.
+    /// The methods served at `path`, sorted; empty when no route has this path. As the
+    /// router's trie does, a literal segment wins over a parameter at the same place: at
+    /// `/v1/me/gradebook-accounts/oauth` only that route's methods count, not those of
+    /// `/v1/me/gradebook-accounts/:accountId`.
     func allowed(at path: String) -> [String] {
         let segments = Self.split(path)
-        let methods = patterns.withLock { patterns in
-            patterns.filter { pattern in
+        let methods = patterns.withLock { patterns -> Set<String> in
+            let matching = patterns.filter { pattern in
                 pattern.segments.count == segments.count
                     && zip(pattern.segments, segments).allSatisfy { literal, segment in literal.map { $0 == segment } ?? !segment.isEmpty }
-            }.reduce(into: Set<String>()) { $0.formUnion($1.methods) }
+            }
+            guard let best = matching.map(\.literals).max(by: Self.lessSpecific) else { return [] }
+            return matching.filter { $0.literals == best }.reduce(into: Set<String>()) { $0.formUnion($1.methods) }
         }
         return methods.sorted()
+    }
+
+    /// Whether literal positions `a` are less specific than `b`: at the first place they differ,
+    /// `b` has the literal.
+    private static func lessSpecific(_ a: [Bool], _ b: [Bool]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return y }
+        return false
     }
 
     /// The 405 for `request` when its path is served but not with its method; nil otherwise

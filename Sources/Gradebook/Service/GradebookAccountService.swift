@@ -178,6 +178,16 @@ public final class GradebookAccountService: Sendable {
         }
     }
 
+    /// Seals a new OAuth grant into the student's existing OAuth account for this upstream user,
+    /// and marks it working again; false when they have none (another kind of account for the
+    /// same user stays as it is, and storing a second one is refused as usual).
+    func renew(owner: Int64, sourceID: Int64, username: String, secret: String) async throws -> Bool {
+        let existing = try await transactions.read { [store] db in try store.find(accountID: owner, sourceID: sourceID, username: username, in: db) }
+        guard let existing, existing.credentialKind == .oauth else { return false }
+        let sealed = try await reseal(existing, expected: existing.sealedPassword, secret: secret)
+        return sealed != existing.sealedPassword
+    }
+
     /// Marks the account as needing its student, and queues `notice` (once per grant) in the
     /// same transaction.
     func markNeedsStudent(_ stored: StoredGradebookAccount, notice: NewJob, jobs: any JobEnqueuing) async throws {

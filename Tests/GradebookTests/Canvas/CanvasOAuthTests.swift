@@ -108,8 +108,9 @@ struct CanvasOAuthTests {
             #expect(item["status"] as? String == "ok")
             #expect((item["courses"] as? [Any])?.count == 4)
             #expect(world.canvas.oauth.tokenRequests == ["authorization_code"])
-            // The same Canvas user again is the account stored already.
-            #expect(try await Self.connect(world) == "https://gateway.example.edu/#/grades?canvas=exists")
+            // The same Canvas user again renews the account: still one.
+            #expect(try await Self.connect(world) == "https://gateway.example.edu/#/grades?canvas=connected")
+            #expect(try await Self.accounts(world).count == 1)
         }
     }
 
@@ -148,6 +149,13 @@ struct CanvasOAuthTests {
             #expect(notices.count == 1, "the student is told once")
             let arguments = String(describing: notices.first?.args)
             #expect(arguments.contains("gradebookAccountId") && !arguments.contains("~"), "ids only, no token (Canvas tokens hold a ~): \(arguments)")
+
+            // The student connects again: the same account works again, with a new grant.
+            let id = try await Self.accounts(world).first?["id"] as? Int
+            #expect(try await Self.connect(world).hasSuffix("canvas=connected"))
+            let renewed = try await Self.accounts(world)
+            #expect(renewed.count == 1 && renewed.first?["id"] as? Int == id && renewed.first?["status"] as? String == "ok")
+            #expect(try await Self.grades(world)["status"] as? String == "ok")
         }
     }
 

@@ -149,6 +149,9 @@ public final class CanvasOAuthService: Sendable {
             accessToken: answer.accessToken, refreshToken: refreshToken,
             expiresAt: answer.expiresIn.map { clock.now().addingTimeInterval(TimeInterval($0)) }
         )
+        // The same Canvas user connected again (after Canvas stopped renewing it): the account
+        // keeps its id, snapshot and settings, with the new grant.
+        if try await accounts.renew(owner: ticket.owner, sourceID: source.id, username: user.id.value, secret: try Self.encode(grant)) { return }
         _ = try await accounts.store(
             accountID: ticket.owner, sourceID: source.id, username: user.id.value, secret: try Self.encode(grant), kind: .oauth
         )
