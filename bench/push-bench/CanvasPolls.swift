@@ -22,12 +22,7 @@ struct CanvasPolls: AsyncParsableCommand {
         guard let base = URL(string: url) else { throw ValidationError("--url is not a URL") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("canvas-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var config = GatewayConfiguration()
-        config.databasePath = directory.appendingPathComponent("bench.sqlite").path
-        config.logLevel = .error
-        config.gradebookCacheSeconds = 0
-        config.jobs.workersEnabled = false
-        let app = try GatewayApplication(configuration: config)
+        let app = try PushBench.pollingApplication(in: directory)
         let gradebook = app.modules.gradebook
         _ = try await gradebook.sources.create(GradebookSource(
             id: 8, name: "Canvas stand-in", kind: .canvas, baseURL: base, authStyle: .bearer, pollIntervalSeconds: 900,

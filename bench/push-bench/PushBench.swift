@@ -61,12 +61,7 @@ struct PushBench: AsyncParsableCommand {
             guard let base = URL(string: url) else { throw ValidationError("--url is not a URL") }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("push-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            var config = GatewayConfiguration()
-            config.databasePath = directory.appendingPathComponent("bench.sqlite").path
-            config.logLevel = .error
-            config.gradebookCacheSeconds = 0
-            config.jobs.workersEnabled = false
-            let app = try GatewayApplication(configuration: config)
+            let app = try PushBench.pollingApplication(in: directory)
             _ = try await app.modules.gradebook.sources.create(GradebookSource(
                 // QuickHAC devices' polls may use a quarter of a source's concurrency (the rest is
                 // kept for signed-in students): a source of 4x gives them `concurrency`.
@@ -102,5 +97,16 @@ struct PushBench: AsyncParsableCommand {
                 if round == "steady" { print("polls_rate=\(String(format: "%.1f", Double(ids.count) / seconds))") }
             }
         }
+    }
+
+    /// The gateway on a fresh SQLite file in `directory`, as the poll benchmarks drive it: no
+    /// answer cache, no job workers (the bench calls the poller itself), errors only in the log.
+    static func pollingApplication(in directory: URL) throws -> GatewayApplication {
+        var config = GatewayConfiguration()
+        config.databasePath = directory.appendingPathComponent("bench.sqlite").path
+        config.logLevel = .error
+        config.gradebookCacheSeconds = 0
+        config.jobs.workersEnabled = false
+        return try GatewayApplication(configuration: config)
     }
 }
