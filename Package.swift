@@ -122,10 +122,11 @@ let package = Package(
         .target(
             name: "Registration",
             dependencies: [
-                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
+                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -520,7 +521,7 @@ let package = Package(
             name: "GatewayProcessTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores",
-                "Contracts", "Storage", "Jobs", "Push", "Gradebook", "TestSupport", "GradebookTestSupport",
+                "Contracts", "GatewayCore", "Storage", "Jobs", "Push", "Gradebook", "TestSupport", "GradebookTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -85,7 +85,15 @@ public struct GatewayApplication: Sendable {
             transactions: database, stores: stores.registration(catalog: catalog.catalog.store, jobs: jobs.enqueuer),
             catalog: catalog.catalog,
             accounts: auth.accountDirectory(credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
-            clock: clock, settings: configuration.registration, logger: logger
+            clock: clock, settings: configuration.registration,
+            registrarFeed: RegistrarFeedSettings(
+                webhookSecrets: configuration.registrarWebhookSecrets,
+                client: CurlHTTPClient(configuration: .init(
+                    threadCount: 1, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: configuration.registrarAllowedDestinations,
+                    logger: logger
+                ))
+            ),
+            logger: logger
         )
         let scheduling = SchedulingModule.live(
             transactions: database, stores: stores.scheduling, catalog: catalog.catalog, terms: catalog.terms,

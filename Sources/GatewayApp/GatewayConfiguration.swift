@@ -91,6 +91,12 @@ public struct GatewayConfiguration: Sendable {
     /// reach (a campus-internal webhook receiver), https still required: the production way to
     /// relax the SSRF rules for known destinations, where `allowInsecurePushEndpoints` is a demo's.
     public var pushAllowedDestinations: DestinationAllowList = .none
+    /// Secrets the registrar signs `POST /v1/registrar/seat-status` with (several during a
+    /// rotation); none refuses every delivery.
+    public var registrarWebhookSecrets: [WebhookSecret] = []
+    /// Private networks and host names terms' `registrarFeedUrl`s may reach (the SSRF guard
+    /// refuses private and loopback addresses otherwise).
+    public var registrarAllowedDestinations: DestinationAllowList = .none
     /// Bounds on deliveries to user-supplied destinations: per host and per lane (webhooks,
     /// Web Push), each lane on its own transfer threads (docs/push.md).
     public var pushLanes = DeliveryLanes.Configuration()

@@ -17,11 +17,11 @@ public struct RegistrationModule: GatewayModule {
     /// The module on `stores`.
     public static func live(
         transactions: any TransactionRunner, stores: RegistrationStores, catalog: CatalogService, accounts: any AccountDirectory,
-        clock: any GatewayClock, settings: RegistrationSettings, logger: Logger
+        clock: any GatewayClock, settings: RegistrationSettings, registrarFeed: RegistrarFeedSettings = .init(), logger: Logger
     ) -> RegistrationModule {
         RegistrationModule(service: RegistrationService(
             transactions: transactions, stores: stores, catalog: catalog, accounts: accounts, clock: clock, settings: settings,
-            logger: logger
+            registrarFeed: registrarFeed, logger: logger
         ))
     }
 

@@ -1,3 +1,4 @@
+import GatewayCore
 import Crypto
 import Foundation
 import Push

@@ -23,13 +23,18 @@ public final class CatalogIndex: Sendable {
     let termOrdinalByName: [String: UInt32]
     /// Classes per subject id, for each term.
     let subjectCountsByTerm: [String: [Int64: Int]]
+    /// Subject titles as each term's catalog gave them, where they differ from the subject's
+    /// current title (`Geography` in one term, `Geographical Sciences` in a later one).
+    let subjectTitlesByTerm: [String: [Int64: String]]
     let instructors: [[UInt8]]
     let text: TextIndex
 
-    /// Builds the index; `classes` need not be sorted.
-    public init(version: Int64, subjects: [CatalogSubject], classes unsorted: [CatalogClass]) {
+    /// Builds the index; `classes` need not be sorted. `termTitles` are subjects' titles per
+    /// term (term, subject id); a class's `department` is expected to be its term's title.
+    public init(version: Int64, subjects: [CatalogSubject], classes unsorted: [CatalogClass], termTitles: [String: [Int64: String]] = [:]) {
         let classes = unsorted.sorted { $0.id < $1.id }
         self.version = version
+        self.subjectTitlesByTerm = termTitles
         self.classes = classes
         self.ids = classes.map(\.id)
         var slotByID: [Int64: Int] = [:]
@@ -72,6 +77,7 @@ public final class CatalogIndex: Sendable {
             guard let count = counts[subject.id] else { return nil }
             var inTerm = subject
             inTerm.classCount = count
+            if let title = subjectTitlesByTerm[term]?[subject.id] { inTerm.title = title }
             return inTerm
         }
     }

@@ -85,17 +85,43 @@ public struct SeatCount: Sendable, Equatable {
     public var held: Int
     public var waitlist: Int
     public var revision: Int64
+    /// Whether the registrar closed or cancelled the section (registrar terms); a class that is
+    /// not ``SectionStatus/open`` has no open seat, whatever its counts.
+    public var status: SectionStatus
 
-    public init(seats: Int, enrolled: Int, held: Int, waitlist: Int, revision: Int64) {
+    public init(seats: Int, enrolled: Int, held: Int, waitlist: Int, revision: Int64, status: SectionStatus = .open) {
         self.seats = seats
         self.enrolled = enrolled
         self.held = held
         self.waitlist = waitlist
         self.revision = revision
+        self.status = status
     }
 
-    public var openSeats: Int { max(0, seats - enrolled - held) }
+    public var openSeats: Int { status == .open ? max(0, seats - enrolled - held) : 0 }
     public var isFull: Bool { openSeats == 0 }
+}
+
+/// A section's status as the registrar reports it. Gateway terms' classes are always
+/// ``open`` (full or not is a matter of counts); stored as its raw value.
+public enum SectionStatus: Int, Sendable, Equatable, CaseIterable {
+    case open = 0
+    case closed = 1
+    case cancelled = 2
+
+    /// `open`, `closed`, `cancelled`: how the registrar's feed and the API write it.
+    public var name: String {
+        switch self {
+        case .open: "open"
+        case .closed: "closed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    public init?(name: String) {
+        guard let status = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = status
+    }
 }
 
 /// A class with its current seat numbers: what detail views show.
@@ -120,16 +146,26 @@ public struct ClassSeats: Sendable, Equatable {
     public var enrolled: Int
     /// Seats held for waitlisted students who were offered them and have not answered yet.
     public var held: Int
+    /// Whether the class's term takes its seats from the registrar: students register there,
+    /// not through the gateway.
+    public var seatsAtRegistrar: Bool
+    /// The registrar's status of the section (``SectionStatus/open`` in gateway terms).
+    public var status: SectionStatus
 
-    public init(id: Int64, term: String, meetings: [Meeting], seats: Int, enrolled: Int, held: Int = 0) {
+    public init(
+        id: Int64, term: String, meetings: [Meeting], seats: Int, enrolled: Int, held: Int = 0, seatsAtRegistrar: Bool = false,
+        status: SectionStatus = .open
+    ) {
         self.id = id
         self.term = term
         self.meetings = meetings
         self.seats = seats
         self.enrolled = enrolled
         self.held = held
+        self.seatsAtRegistrar = seatsAtRegistrar
+        self.status = status
     }
 
-    /// Seats anyone may take now: neither enrolled nor held for an offer.
-    public var openSeats: Int { max(0, seats - enrolled - held) }
+    /// Seats anyone may take now: neither enrolled nor held for an offer, in an open section.
+    public var openSeats: Int { status == .open ? max(0, seats - enrolled - held) : 0 }
 }

@@ -69,6 +69,9 @@ public enum CatalogViews {
         public let heldSeats: Int
         public let openSeats: Int
         public let waitlist: Int
+        /// `open`, or `closed` / `cancelled` when the registrar says so (registrar terms): a
+        /// section that is not open has no open seat, whatever its counts.
+        public let status: String
         // Detail only.
         public let college: String?
         public let description: String?
@@ -98,6 +101,7 @@ public enum CatalogViews {
             heldSeats = listing.seats.held
             openSeats = listing.seats.openSeats
             waitlist = listing.seats.waitlist
+            status = listing.seats.status.name
             college = detail ? info.college : nil
             description = detail ? info.description : nil
             prerequisite = detail ? info.prerequisite : nil

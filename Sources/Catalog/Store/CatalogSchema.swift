@@ -7,7 +7,7 @@ public import Storage
 public enum CatalogSchema: Sendable {
     /// The tables this module owns.
     public static let tables = [
-        "registration_subjects", "registration_courses", "registration_classes", "registration_meetings",
+        "registration_subjects", "registration_courses", "registration_classes", "registration_meetings", "catalog_term_subjects",
         "registration_catalog_version", "registration_retired_class_ids", "catalog_terms",
     ]
 }

@@ -13,6 +13,12 @@ public protocol CatalogStoring: Sendable {
     func classCount(in transaction: any StoreTransaction) throws -> Int
     func classExists(_ id: Int64, in transaction: any StoreTransaction) throws -> Bool
     func classID(term: String, scheduleNumber: String, in transaction: any StoreTransaction) throws -> Int64?
+    /// Every class of `term`, by schedule number.
+    func classIDs(term: String, in transaction: any StoreTransaction) throws -> [String: Int64]
+    /// Sets a class's counts to the registrar's (a registrar term's mirror): seats, enrolled
+    /// and waitlist as given (their import baselines with them) and the section's status,
+    /// bumping its revision. The caller keeps `enrolled + held <= seats`.
+    func mirrorSeats(classID: Int64, seats: Int, enrolled: Int, waitlist: Int, status: SectionStatus, in transaction: any StoreTransaction) throws
     /// The id for a new class given none: above every class id in use or ever deleted, never
     /// past ``ClassLimits/maximumID`` (a ``RowError`` then).
     func nextClassID(in transaction: any StoreTransaction) throws -> Int64

@@ -16,8 +16,12 @@ package enum StoredTermText {
     /// A term from its stored columns; a row that no longer reads as one (edited by hand) is an
     /// error naming the term, not a crash.
     package static func term(
-        id: String, name: String, firstDay: String, lastDay: String, timeZone: String, holidays: String, transferDays: String
+        id: String, name: String, firstDay: String, lastDay: String, timeZone: String, holidays: String, transferDays: String,
+        seatsFrom: String, registrarFeedURL: String?, registrarPollSeconds: Int?
     ) throws -> Term {
+        guard let source = Term.SeatsSource(rawValue: seatsFrom) else {
+            throw StoredTermUnreadable(id: id, reason: "seats_from '\(seatsFrom)' is neither gateway nor registrar")
+        }
         guard let first = CivilDate(parsing: firstDay), let last = CivilDate(parsing: lastDay) else {
             throw StoredTermUnreadable(id: id, reason: "first_day or last_day is not a date")
         }
@@ -26,7 +30,8 @@ package enum StoredTermText {
             return Term(
                 id: id, name: name, firstDay: first, lastDay: last, timeZone: timeZone,
                 holidays: try decoder.decode([Term.Holiday].self, from: Data(holidays.utf8)),
-                transferDays: try decoder.decode([Term.TransferDay].self, from: Data(transferDays.utf8))
+                transferDays: try decoder.decode([Term.TransferDay].self, from: Data(transferDays.utf8)),
+                seatsFrom: source, registrarFeedURL: registrarFeedURL.flatMap { URL(string: $0) }, registrarPollSeconds: registrarPollSeconds
             )
         } catch {
             throw StoredTermUnreadable(id: id, reason: "\(error)")

@@ -117,5 +117,38 @@ extension CatalogSchema {
             FOR EACH ROW EXECUTE FUNCTION registration_catalog_announce_version()
             """,
         ]),
+        PostgresMigration("catalog.pg.003.registrar-seats", [
+            // A term's seats may come from the campus registrar (`seats_from`), pushed to the
+            // gateway or published at `registrar_feed_url`. A class the registrar closed or
+            // cancelled has no open seat whatever its counts (`status`: 0 open, 1 closed,
+            // 2 cancelled). A term's subjects keep the titles that term's catalog gave them.
+            """
+            ALTER TABLE catalog_terms ADD COLUMN seats_from text NOT NULL DEFAULT 'gateway'
+                CHECK (seats_from IN ('gateway', 'registrar'))
+            """,
+            "ALTER TABLE catalog_terms ADD COLUMN registrar_feed_url text",
+            "ALTER TABLE catalog_terms ADD COLUMN registrar_poll_seconds integer",
+            "ALTER TABLE registration_classes ADD COLUMN status integer NOT NULL DEFAULT 0 CHECK (status BETWEEN 0 AND 2)",
+            "DROP TRIGGER registration_classes_seats_changed ON registration_classes",
+            """
+            CREATE TRIGGER registration_classes_seats_changed AFTER UPDATE OF seats, enrolled, held, waitlist, status ON registration_classes
+            FOR EACH ROW WHEN (OLD.seats IS DISTINCT FROM NEW.seats OR OLD.enrolled IS DISTINCT FROM NEW.enrolled
+                OR OLD.held IS DISTINCT FROM NEW.held OR OLD.waitlist IS DISTINCT FROM NEW.waitlist OR OLD.status IS DISTINCT FROM NEW.status)
+            EXECUTE FUNCTION registration_classes_announce_seats()
+            """,
+            """
+            CREATE TABLE catalog_term_subjects (
+                term text NOT NULL,
+                subject_id bigint NOT NULL REFERENCES registration_subjects(id),
+                title text NOT NULL,
+                PRIMARY KEY (term, subject_id)
+            )
+            """,
+            """
+            INSERT INTO catalog_term_subjects (term, subject_id, title)
+            SELECT DISTINCT c.term, co.subject_id, s.title
+            FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id JOIN registration_subjects s ON s.id = co.subject_id
+            """,
+        ]),
     ]
 }

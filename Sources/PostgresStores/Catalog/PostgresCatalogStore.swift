@@ -55,6 +55,7 @@ struct PostgresCatalogStore: CatalogStoring {
     enum IndexColumn {
         static let seats = 8, enrolled = 9, held = 10, waitlist = 11, revision = 12
         static let subjectID = 13, number = 14, suffix = 15, title = 16, fullTitle = 17, description = 18, prerequisite = 19, units = 20
+        static let status = 21
     }
 
     func loadIndex(in transaction: any StoreTransaction) throws -> (CatalogIndex, [SeatCount]) {
@@ -64,6 +65,11 @@ struct PostgresCatalogStore: CatalogStoring {
         for row in try transaction.query("SELECT id, code, title, college FROM registration_subjects") {
             let (id, code, title, college) = try row.decode((Int64, String, String, String).self)
             subjects[id] = CatalogSubject(id: id, code: code, title: title, college: college)
+        }
+        var termTitles: [String: [Int64: String]] = [:]
+        for row in try transaction.query("SELECT term, subject_id, title FROM catalog_term_subjects") {
+            let (term, subjectID, title) = try row.decode((String, Int64, String).self)
+            termTitles[term, default: [:]][subjectID] = title
         }
         var meetings: [Int64: [Meeting]] = [:]
         for row in try transaction.query(
@@ -77,7 +83,7 @@ struct PostgresCatalogStore: CatalogStoring {
         for row in try transaction.query("""
             SELECT c.id, c.term, c.schedule_number, c.section, c.instructors, c.meeting_type, c.component, c.links,
                    c.seats, c.enrolled, c.held, c.waitlist, c.revision,
-                   co.subject_id, co.number, co.suffix, co.title, co.full_title, co.description, co.prerequisite, co.units
+                   co.subject_id, co.number, co.suffix, co.title, co.full_title, co.description, co.prerequisite, co.units, c.status
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
             """) {
             let (id, term, scheduleNumber, section, instructors, meetingType, component, links) =
@@ -87,7 +93,8 @@ struct PostgresCatalogStore: CatalogStoring {
             let subjectID = try cells[C.subjectID].decode(Int64.self)
             let subject = subjects[subjectID]
             classes.append(CatalogClass(
-                id: id, term: term, subjectID: subjectID, subjectCode: subject?.code ?? "", department: subject?.title ?? "",
+                id: id, term: term, subjectID: subjectID, subjectCode: subject?.code ?? "",
+                department: termTitles[term]?[subjectID] ?? subject?.title ?? "",
                 college: subject?.college ?? "",
                 courseNumber: CourseNumber(number: try cells[C.number].decode(Int.self), suffix: try cells[C.suffix].decode(String.self)),
                 title: try cells[C.title].decode(String.self), fullTitle: try cells[C.fullTitle].decode(String.self),
@@ -99,10 +106,11 @@ struct PostgresCatalogStore: CatalogStoring {
             seats[id] = SeatCount(
                 seats: try cells[C.seats].decode(Int.self), enrolled: try cells[C.enrolled].decode(Int.self),
                 held: try cells[C.held].decode(Int.self), waitlist: try cells[C.waitlist].decode(Int.self),
-                revision: try cells[C.revision].decode(Int64.self)
+                revision: try cells[C.revision].decode(Int64.self),
+                status: SectionStatus(rawValue: try cells[C.status].decode(Int.self)) ?? .closed
             )
         }
-        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)
+        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes, termTitles: termTitles)
         return (index, index.classes.map { seats[$0.id]! })
     }
 
@@ -120,10 +128,13 @@ struct PostgresCatalogStore: CatalogStoring {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SeatCount] = [:]
         for row in try transaction.postgres().query(
-            "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id = ANY(\(ids))"
+            "SELECT id, seats, enrolled, held, waitlist, revision, status FROM registration_classes WHERE id = ANY(\(ids))"
         ) {
-            let (id, seats, enrolled, held, waitlist, revision) = try row.decode((Int64, Int, Int, Int, Int, Int64).self)
-            result[id] = SeatCount(seats: seats, enrolled: enrolled, held: held, waitlist: waitlist, revision: revision)
+            let (id, seats, enrolled, held, waitlist, revision, status) = try row.decode((Int64, Int, Int, Int, Int, Int64, Int).self)
+            result[id] = SeatCount(
+                seats: seats, enrolled: enrolled, held: held, waitlist: waitlist, revision: revision,
+                status: SectionStatus(rawValue: status) ?? .closed
+            )
         }
         return result
     }
@@ -135,9 +146,15 @@ struct PostgresCatalogStore: CatalogStoring {
     static func classSeats(of ids: [Int64], in transaction: PostgresTransaction) throws -> [Int64: ClassSeats] {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: ClassSeats] = [:]
-        for row in try transaction.query("SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id = ANY(\(ids))") {
-            let (id, term, seats, enrolled, held) = try row.decode((Int64, String, Int, Int, Int).self)
-            result[id] = ClassSeats(id: id, term: term, meetings: [], seats: seats, enrolled: enrolled, held: held)
+        for row in try transaction.query("""
+            SELECT c.id, c.term, c.seats, c.enrolled, c.held, c.status, t.seats_from
+            FROM registration_classes c LEFT JOIN catalog_terms t ON t.id = c.term WHERE c.id = ANY(\(ids))
+            """) {
+            let (id, term, seats, enrolled, held, status, seatsFrom) = try row.decode((Int64, String, Int, Int, Int, Int, String?).self)
+            result[id] = ClassSeats(
+                id: id, term: term, meetings: [], seats: seats, enrolled: enrolled, held: held,
+                seatsAtRegistrar: seatsFrom == Term.SeatsSource.registrar.rawValue, status: SectionStatus(rawValue: status) ?? .closed
+            )
         }
         for row in try transaction.query("""
             SELECT class_id, days, start_minute, end_minute, building, room, kind FROM registration_meetings
@@ -167,6 +184,24 @@ struct PostgresCatalogStore: CatalogStoring {
             )
         }
         return labels
+    }
+
+    func classIDs(term: String, in transaction: any StoreTransaction) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for row in try transaction.postgres().query("SELECT schedule_number, id FROM registration_classes WHERE term = \(term)") {
+            let (number, id) = try row.decode((String, Int64).self)
+            ids[number] = id
+        }
+        return ids
+    }
+
+    func mirrorSeats(classID: Int64, seats: Int, enrolled: Int, waitlist: Int, status: SectionStatus, in transaction: any StoreTransaction) throws {
+        try transaction.postgres().execute("""
+            UPDATE registration_classes
+            SET seats = \(seats), base_enrolled = 0, enrolled = \(enrolled), base_waitlist = 0, waitlist = \(waitlist),
+                status = \(status.rawValue), revision = revision + 1
+            WHERE id = \(classID)
+            """)
     }
 
     func setSeats(classID: Int64, seats: Int, in transaction: any StoreTransaction) throws {

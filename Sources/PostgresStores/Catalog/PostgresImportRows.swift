@@ -43,6 +43,22 @@ struct PostgresImportRows: CatalogImportRows {
         try transaction.execute("UPDATE registration_subjects SET title = \(title), college = \(college) WHERE id = \(id)")
     }
 
+    func keepSubjectTitle(subjectID: Int64, title: String) throws {
+        try transaction.execute("""
+            INSERT INTO catalog_term_subjects (term, subject_id, title)
+            SELECT DISTINCT c.term, co.subject_id, \(title) FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
+            WHERE co.subject_id = \(subjectID)
+            ON CONFLICT (term, subject_id) DO NOTHING
+            """)
+    }
+
+    func setTermSubjectTitle(term: String, subjectID: Int64, title: String) throws {
+        try transaction.execute("""
+            INSERT INTO catalog_term_subjects (term, subject_id, title) VALUES (\(term), \(subjectID), \(title))
+            ON CONFLICT (term, subject_id) DO UPDATE SET title = excluded.title
+            """)
+    }
+
     func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse] {
         var courses: [CourseNumber: StoredCourse] = [:]
         for row in try transaction.query("""

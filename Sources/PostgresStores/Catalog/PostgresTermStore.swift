@@ -1,5 +1,6 @@
 import Catalog
 import Contracts
+import Foundation
 import PostgresNIO
 import Storage
 
@@ -7,12 +8,15 @@ import Storage
 struct PostgresTermStore: TermStoring {
     init() {}
 
-    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days"
+    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days, seats_from, registrar_feed_url, registrar_poll_seconds"
 
     static func term(_ row: PostgresRow) throws -> Term {
-        let (id, name, firstDay, lastDay, timeZone, holidays, transferDays) = try row.decode((String, String, String, String, String, String, String).self)
+        let (id, name, firstDay, lastDay, timeZone, holidays, transferDays, seatsFrom, feedURL, pollSeconds) = try row.decode(
+            (String, String, String, String, String, String, String, String, String?, Int?).self
+        )
         return try StoredTermText.term(
-            id: id, name: name, firstDay: firstDay, lastDay: lastDay, timeZone: timeZone, holidays: holidays, transferDays: transferDays
+            id: id, name: name, firstDay: firstDay, lastDay: lastDay, timeZone: timeZone, holidays: holidays, transferDays: transferDays,
+            seatsFrom: seatsFrom, registrarFeedURL: feedURL, registrarPollSeconds: pollSeconds
         )
     }
 
@@ -29,10 +33,13 @@ struct PostgresTermStore: TermStoring {
         let (holidays, transferDays) = try StoredTermText.lists(of: term)
         // xmax = 0 marks a row this statement inserted rather than updated.
         return try transaction.postgres().query("""
-            INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
-            VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays))
+            INSERT INTO catalog_terms (\(unescaped: Self.columns))
+            VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays),
+                    \(term.seatsFrom.rawValue), \(term.registrarFeedURL?.absoluteString), \(term.registrarPollSeconds))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, first_day = excluded.first_day, last_day = excluded.last_day,
-                time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days
+                time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days,
+                seats_from = excluded.seats_from, registrar_feed_url = excluded.registrar_feed_url,
+                registrar_poll_seconds = excluded.registrar_poll_seconds
             RETURNING (xmax = 0)
             """).first?.decode(Bool.self) ?? false
     }
@@ -40,8 +47,9 @@ struct PostgresTermStore: TermStoring {
     func create(_ term: Term, in transaction: any StoreTransaction) throws {
         let (holidays, transferDays) = try StoredTermText.lists(of: term)
         let inserted = try transaction.postgres().execute("""
-            INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
-            VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays))
+            INSERT INTO catalog_terms (\(unescaped: Self.columns))
+            VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays),
+                    \(term.seatsFrom.rawValue), \(term.registrarFeedURL?.absoluteString), \(term.registrarPollSeconds))
             ON CONFLICT (id) DO NOTHING
             """)
         guard inserted == 1 else { throw CatalogError.termExists(term.id) }

@@ -88,5 +88,27 @@ extension RegistrationSchema {
             FOR EACH ROW EXECUTE FUNCTION registration_waitlist_not_enrolled()
             """,
         ]),
+        PostgresMigration("registration.pg.002.registrar-feed", [
+            // The registrar's seat feed, as on SQLite (registration.006).
+            "CREATE TABLE registration_registrar_sections (class_id bigint PRIMARY KEY, as_of_ms bigint NOT NULL, updated_at timestamptz NOT NULL)",
+            """
+            CREATE TABLE registration_seat_history (
+                id bigserial PRIMARY KEY,
+                class_id bigint NOT NULL,
+                received_ms bigint NOT NULL,
+                as_of_ms bigint NOT NULL,
+                seats integer NOT NULL,
+                enrolled integer NOT NULL,
+                waitlisted integer,
+                status integer NOT NULL,
+                via text NOT NULL
+            )
+            """,
+            "CREATE INDEX registration_seat_history_class ON registration_seat_history (class_id, received_ms)",
+            "CREATE INDEX registration_seat_history_received ON registration_seat_history (received_ms)",
+            "CREATE TABLE registration_registrar_deliveries (webhook_id text PRIMARY KEY, received_ms bigint NOT NULL)",
+            "CREATE INDEX registration_registrar_deliveries_received ON registration_registrar_deliveries (received_ms)",
+            "CREATE TABLE registration_registrar_polls (term text PRIMARY KEY, polled_ms bigint NOT NULL, outcome text NOT NULL)",
+        ]),
     ]
 }

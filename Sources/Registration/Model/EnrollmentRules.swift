@@ -39,6 +39,9 @@ public enum EnrollmentViolation: Error, Sendable, Equatable {
     /// The student is already on `limit` waitlists (a bound, so no account can grow the
     /// waitlist tables without end).
     case waitlistLimit(limit: Int)
+    /// The class's term takes its seats from the campus registrar: students register there,
+    /// and the gateway only mirrors the counts.
+    case registrationAtRegistrar
 }
 
 extension EnrollmentRules {
@@ -52,11 +55,12 @@ extension EnrollmentRules {
 public enum EnrollmentRules {
     /// Why the student may not register for `target`, or nil when they may.
     ///
-    /// Checked in this order: already enrolled, full (unless the student holds an offer for
+    /// Checked in this order: a registrar term (nobody registers through the gateway), already enrolled, full (unless the student holds an offer for
     /// the seat), class limit, time conflict.
     public static func registrationViolation(
         target: ClassSeats, standing: StudentStanding, classLimit: Int
     ) -> EnrollmentViolation? {
+        if target.seatsAtRegistrar { return .registrationAtRegistrar }
         let others = standing.enrolledClasses.filter { $0.id != target.id && $0.term == target.term }
         if standing.enrolledClasses.contains(where: { $0.id == target.id }) { return .alreadyEnrolled }
         if !standing.holdsOffer, target.openSeats <= 0 { return .classFull }
@@ -68,6 +72,7 @@ public enum EnrollmentRules {
     /// Why the student may not join `target`'s waitlist, or nil when they may. A class is
     /// waitlistable only when no seat is open; a student joins it once.
     public static func waitlistViolation(target: ClassSeats, standing: StudentStanding) -> EnrollmentViolation? {
+        if target.seatsAtRegistrar { return .registrationAtRegistrar }
         if standing.enrolledClasses.contains(where: { $0.id == target.id }) { return .alreadyEnrolled }
         if standing.isWaitlisted { return .alreadyWaitlisted }
         if target.openSeats > 0 { return .notFull }

@@ -35,6 +35,11 @@ extension RegistrationError: ProblemConvertible {
                     type: "waitlist-limit", title: "Waitlist limit reached", status: .conflict,
                     detail: "You are already on \(limit) waitlists, the limit.", extensions: ["limit": .int(limit)]
                 )
+            case .registrationAtRegistrar:
+                return .conflict(
+                    "registration-at-registrar", title: "Registration is at the registrar",
+                    detail: "This class's term takes its seats from the campus registrar: register there. The gateway shows its seats and alerts you when one opens."
+                )
             case .noOffer:
                 return Problem(type: "no-offer", title: "No seat offered", status: .notFound, detail: "No open seat offer for you in this class (it may have expired).")
             }
@@ -69,6 +74,27 @@ extension RegistrationError: ProblemConvertible {
             return .conflict("seats-below-enrollment", title: "Too few seats", detail: "\(taken) seats are taken or held; the class cannot have fewer.")
         case .invalidClass(let reason):
             return .validation("The class was not saved: \(reason).")
+        case .registrarSignature(let reason):
+            return Problem(
+                type: "registrar-signature", title: "Registrar delivery not signed", status: .unauthorized,
+                detail: "The delivery was refused: \(reason). Sign it as Standard Webhooks do, with a secret of GATEWAY_REGISTRAR_WEBHOOK_SECRET_FILE."
+            )
+        case .invalidRegistrarFeed(let pointer, let reason):
+            let field = pointer.isEmpty ? "body" : pointer
+            return Problem(
+                type: "validation-failed", title: "A field is invalid", status: .unprocessableContent, detail: "\(field) \(reason).",
+                extensions: [
+                    "invalidFields": .array([.string(field)]),
+                    "errors": .array([.object(["pointer": .string(pointer), "detail": .string(reason)])]),
+                ]
+            )
+        case .termNotFound(let id):
+            return Problem(type: "term-not-found", title: "Term not found", status: .unprocessableContent, detail: "No term has id '\(id)'.")
+        case .termNotAtRegistrar(let id):
+            return .conflict(
+                "term-not-at-registrar", title: "Term's seats are the gateway's",
+                detail: "Term '\(id)' takes its seats from the gateway; set its seatsFrom to \"registrar\" to mirror the registrar's."
+            )
         case .classHasStudents(let count):
             return Problem(
                 type: "class-has-students", title: "Class has students", status: .conflict,

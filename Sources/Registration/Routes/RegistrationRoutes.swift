@@ -5,8 +5,8 @@ public import Hummingbird
 
 /// Every HTTP route of the Registration module: the SDSU protocol at `/registration/`, the
 /// student's own registration under `/v1/me/registration`, the public settings at
-/// `/v1/registration/settings`, and admin
-/// catalog management. The composition root mounts them with ``register(with:on:)`` and adds
+/// `/v1/registration/settings`, admin catalog management, and the registrar's seat feed
+/// (`/v1/registrar/seat-status`). The composition root mounts them with ``register(with:on:)`` and adds
 /// ``errorRenderer`` for the SDSU prefix.
 public struct RegistrationRoutes: ModuleRoutes {
     let service: RegistrationService
@@ -23,6 +23,7 @@ public struct RegistrationRoutes: ModuleRoutes {
         V1EnrollmentRoutes(service: service).register(with: guarded, on: router)
         V1SettingsRoutes(service: service).register(with: guarded, on: router)
         V1AdminRoutes(service: service).register(with: guarded, on: router)
+        V1RegistrarRoutes(service: service, deliveries: RateLimit(limit: 120, window: 60)).register(with: guarded, on: router)
     }
 
     /// Errors under `/registration/` answer as the SDSU server did (HTML 404, JSON 400).

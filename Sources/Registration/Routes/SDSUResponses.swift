@@ -44,6 +44,7 @@ enum SDSUResponses {
             case .notWaitlisted: "Student not on waitlist"
             case .noOffer: "No seat offered"
             case .waitlistLimit(let limit): "Student already on \(limit) waitlists, the limit"
+            case .registrationAtRegistrar: "Registration for this term is at the registrar"
             }
         case .unknownClass: "No such course"
         case .profileRequired: "Student profile required"
@@ -63,6 +64,7 @@ enum SDSUResponses {
         case .seatsBelowEnrollment: "Seats below enrollment"
         case .invalidClass(let reason): "Invalid course: \(reason)"
         case .classHasStudents: "Course has students"
+        case .registrarSignature, .invalidRegistrarFeed, .termNotFound, .termNotAtRegistrar: "Request refused"
         }
     }
 

@@ -61,6 +61,8 @@ public struct EnrollmentService: RegistrationUseCase {
             guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
                 return .failure(.unknownClass(classID))
             }
+            // The registrar keeps a registrar term's enrollments; the gateway only mirrors counts.
+            if seats.seatsAtRegistrar { return .failure(.violation(.registrationAtRegistrar)) }
             guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }

@@ -40,6 +40,14 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case invalidClass(String)
     /// Admin: deleting a class that has students needs `dropStudents`; this many are in it.
     case classHasStudents(Int)
+    /// Registrar feed: the delivery is unsigned, wrongly signed or too old (why).
+    case registrarSignature(String)
+    /// Registrar feed: the body is refused (the JSON pointer of the field and why).
+    case invalidRegistrarFeed(pointer: String, reason: String)
+    /// Registrar feed: no term has this id.
+    case termNotFound(String)
+    /// Registrar feed: the term's seats come from the gateway, not the registrar.
+    case termNotAtRegistrar(String)
 }
 
 extension RegistrationError {

@@ -5,8 +5,8 @@ import Jobs
 import Registration
 
 /// Connects the Registration module's background work to the job system: offer expiry (one job
-/// per offer, due when the claim window closes) and a sweep every minute that closes any lapsed
-/// offer a missed job left open. The `push.*` kinds Registration enqueues are handled by the
+/// per offer, due when the claim window closes), a sweep every minute that closes any lapsed
+/// offer a missed job left open, and the registrar feeds' poll every 30 seconds. The `push.*` kinds Registration enqueues are handled by the
 /// Push module (`Push.PushJobHandlers`).
 enum RegistrationJobHandlers {
     static func register(_ registration: RegistrationService, in registry: JobRegistry) throws {
@@ -25,6 +25,15 @@ enum RegistrationJobHandlers {
         registry.schedule(
             try ScheduleDefinition(
                 name: RegistrationJobs.sweepOffers.name, kind: RegistrationJobs.sweepOffers, payload: NoPayload(), rule: .every(seconds: 60)
+            )
+        )
+        registry.register(RegistrationJobs.pollRegistrar) { _, _ in
+            _ = try await registration.registrar.pollDue()
+            return .complete
+        }
+        registry.schedule(
+            try ScheduleDefinition(
+                name: RegistrationJobs.pollRegistrar.name, kind: RegistrationJobs.pollRegistrar, payload: NoPayload(), rule: .every(seconds: 30)
             )
         )
     }

@@ -10,7 +10,10 @@ public import Foundation
 /// |---|---|---|---|
 /// | `registration.offer-expiry` | `default` | at an offer's expiry (`offer` policy) | ``RegistrationService/expireOffer(offerID:)`` |
 /// | `registration.sweep-offers` | `default` | every minute (a schedule) | ``RegistrationService/sweepExpiredOffers()`` |
+/// | `registration.poll-registrar` | `default` | every 30 seconds (a schedule) | ``RegistrarFeedService/pollDue()`` |
 public enum RegistrationJobs {
+    /// Polls the registrar feeds of terms that publish one and are due, and prunes seat history.
+    public static let pollRegistrar = JobKind<NoPayload>("registration.poll-registrar")
     /// Expire this offer if it is still open.
     public static let offerExpiry = JobKind<OfferExpiry>("registration.offer-expiry")
     /// A periodic safety net that closes any lapsed offer a missed job left open.

@@ -9,7 +9,8 @@ public import Storage
 /// - ``enrollment``: register, drop, waitlists, offers a student answers, the schedule;
 /// - ``students``: sign-up (`addstudent`), profiles, SDSU credential checks;
 /// - ``offers``: the waitlist policy's background work (offer expiry, the sweep);
-/// - ``admin``: catalog imports, classes, seats, rosters.
+/// - ``admin``: catalog imports, classes, seats, rosters;
+/// - ``registrar``: the registrar's seat feed for terms whose seats come from it.
 ///
 /// Each enrollment change runs in ONE write transaction that reads the state, checks the rules
 /// and writes; SQLite holds the writer lock for the whole transaction, so no two changes
@@ -22,11 +23,12 @@ public final class RegistrationService: Sendable {
     public let students: StudentService
     public let offers: OfferService
     public let admin: RegistrationAdminService
+    public let registrar: RegistrarFeedService
 
     public init(
         transactions: any TransactionRunner, stores: RegistrationStores, catalog: CatalogService,
         accounts: any AccountDirectory, clock: any GatewayClock, settings: RegistrationSettings = .init(),
-        logger: Logger = Logger(label: "registration")
+        registrarFeed: RegistrarFeedSettings = .init(), logger: Logger = Logger(label: "registration")
     ) {
         let environment = RegistrationEnvironment(
             transactions: transactions, stores: stores, catalog: catalog, accounts: accounts, clock: clock, settings: settings,
@@ -38,6 +40,7 @@ public final class RegistrationService: Sendable {
         self.students = StudentService(environment: environment)
         self.offers = OfferService(environment: environment)
         self.admin = RegistrationAdminService(environment: environment)
+        self.registrar = RegistrarFeedService(environment: environment, feed: registrarFeed)
     }
 
     /// The catalog students enroll in.

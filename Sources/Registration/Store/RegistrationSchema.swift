@@ -18,6 +18,7 @@ public enum RegistrationSchema: Sendable {
     /// The tables this module owns.
     public static let tables = [
         "registration_students", "registration_enrollments", "registration_waitlist", "registration_offers",
-        "registration_red_id_roster", "registration_seat_states",
+        "registration_red_id_roster", "registration_seat_states", "registration_registrar_sections", "registration_seat_history",
+        "registration_registrar_deliveries", "registration_registrar_polls",
     ]
 }

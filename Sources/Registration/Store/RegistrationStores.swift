@@ -8,17 +8,22 @@ public struct RegistrationStores: Sendable {
     public var students: any StudentStoring
     public var enrollments: any EnrollmentStoring
     public var seatStates: any SeatStateStoring
+    public var registrarFeed: any RegistrarFeedStoring
     public var catalog: any CatalogStoring
+    /// The Catalog's terms (whose seats come from the registrar).
+    public var terms: any TermStoring
     public var jobs: any JobEnqueuing
 
     public init(
-        students: any StudentStoring, enrollments: any EnrollmentStoring, seatStates: any SeatStateStoring, catalog: any CatalogStoring,
-        jobs: any JobEnqueuing
+        students: any StudentStoring, enrollments: any EnrollmentStoring, seatStates: any SeatStateStoring,
+        registrarFeed: any RegistrarFeedStoring, catalog: any CatalogStoring, terms: any TermStoring, jobs: any JobEnqueuing
     ) {
         self.students = students
         self.enrollments = enrollments
         self.seatStates = seatStates
+        self.registrarFeed = registrarFeed
         self.catalog = catalog
+        self.terms = terms
         self.jobs = jobs
     }
 }

@@ -106,5 +106,29 @@ extension CatalogSchema {
                 ALTER TABLE registration_classes ADD COLUMN links TEXT NOT NULL DEFAULT '';
                 """)
         },
+        Migration("catalog.007.registrar-seats") { db in
+            // A term's seats may come from the campus registrar (`seats_from`), pushed to the
+            // gateway or published at `registrar_feed_url`. A class the registrar closed or
+            // cancelled has no open seat whatever its counts (`status`: 0 open, 1 closed,
+            // 2 cancelled). A term's subjects keep the titles that term's catalog gave them
+            // (`catalog_term_subjects`): importing another term no longer renames them.
+            try db.execute(sql: """
+                ALTER TABLE catalog_terms ADD COLUMN seats_from TEXT NOT NULL DEFAULT 'gateway'
+                    CHECK (seats_from IN ('gateway', 'registrar'));
+                ALTER TABLE catalog_terms ADD COLUMN registrar_feed_url TEXT;
+                ALTER TABLE catalog_terms ADD COLUMN registrar_poll_seconds INTEGER;
+                ALTER TABLE registration_classes ADD COLUMN status INTEGER NOT NULL DEFAULT 0 CHECK (status BETWEEN 0 AND 2);
+                CREATE TABLE catalog_term_subjects (
+                    term TEXT NOT NULL,
+                    subject_id INTEGER NOT NULL REFERENCES registration_subjects(id),
+                    title TEXT NOT NULL,
+                    PRIMARY KEY (term, subject_id)
+                ) WITHOUT ROWID;
+                INSERT INTO catalog_term_subjects (term, subject_id, title)
+                SELECT DISTINCT c.term, co.subject_id, s.title
+                FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
+                JOIN registration_subjects s ON s.id = co.subject_id;
+                """)
+        },
     ]
 }

@@ -39,6 +39,23 @@ struct SQLiteCatalogStore: CatalogStoring {
         )
     }
 
+    func classIDs(term: String, in transaction: any StoreTransaction) throws -> [String: Int64] {
+        let db = try transaction.sqlite()
+        var ids: [String: Int64] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT schedule_number, id FROM registration_classes WHERE term = ?"), arguments: [term])
+        while let row = try rows.next() { ids[row[0]] = row[1] }
+        return ids
+    }
+
+    func mirrorSeats(classID: Int64, seats: Int, enrolled: Int, waitlist: Int, status: SectionStatus, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.cachedStatement(sql: """
+            UPDATE registration_classes
+            SET seats = ?, base_enrolled = 0, enrolled = ?, base_waitlist = 0, waitlist = ?, status = ?, revision = revision + 1
+            WHERE id = ?
+            """).execute(arguments: [seats, enrolled, waitlist, status.rawValue, classID])
+    }
+
     /// The id for a new class given none: above every class id in use or ever deleted.
     func nextClassID(in transaction: any StoreTransaction) throws -> Int64 {
         let db = try transaction.sqlite()
@@ -70,6 +87,7 @@ struct SQLiteCatalogStore: CatalogStoring {
             let subject = CatalogSubject(id: row["id"], code: row["code"], title: row["title"], college: row["college"])
             subjects[subject.id] = subject
         }
+        let termTitles = try Self.termSubjectTitles(in: db)
         var meetings: [Int64: [Meeting]] = [:]
         let meetingRows = try Row.fetchCursor(
             db,
@@ -82,7 +100,7 @@ struct SQLiteCatalogStore: CatalogStoring {
         var seats: [Int64: SeatCount] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT c.id, c.term, c.schedule_number, c.section, c.instructors, c.meeting_type, c.component, c.links,
-                   c.seats, c.enrolled, c.held, c.waitlist, c.revision,
+                   c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status,
                    co.subject_id, co.number, co.suffix, co.title, co.full_title, co.description, co.prerequisite, co.units
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
             """)
@@ -90,9 +108,10 @@ struct SQLiteCatalogStore: CatalogStoring {
             let id: Int64 = row["id"]
             let subjectID: Int64 = row["subject_id"]
             let subject = subjects[subjectID]
+            let term: String = row["term"]
             classes.append(CatalogClass(
-                id: id, term: row["term"], subjectID: subjectID, subjectCode: subject?.code ?? "",
-                department: subject?.title ?? "", college: subject?.college ?? "",
+                id: id, term: term, subjectID: subjectID, subjectCode: subject?.code ?? "",
+                department: termTitles[term]?[subjectID] ?? subject?.title ?? "", college: subject?.college ?? "",
                 courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
                 fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
                 units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
@@ -101,8 +120,17 @@ struct SQLiteCatalogStore: CatalogStoring {
             ))
             seats[id] = Self.seatCount(from: row)
         }
-        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes)
+        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes, termTitles: termTitles)
         return (index, index.classes.map { seats[$0.id]! })
+    }
+
+    /// Each term's subject titles (term, subject id).
+    static func termSubjectTitles(in db: Database) throws -> [String: [Int64: String]] {
+        var titles: [String: [Int64: String]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT term, subject_id, title FROM catalog_term_subjects")) {
+            titles[row["term"], default: [:]][row["subject_id"]] = row["title"]
+        }
+        return titles
     }
 
     /// Seat numbers of some classes, read inside the caller's transaction.
@@ -122,8 +150,8 @@ struct SQLiteCatalogStore: CatalogStoring {
 
     /// Column positions of the seat queries below, read by index on the request path (a
     /// lookup by name lowercases each name on every row).
-    enum SeatCountColumn { static let id = 0, seats = 1, enrolled = 2, held = 3, waitlist = 4, revision = 5 }
-    enum ClassSeatsColumn { static let id = 0, term = 1, seats = 2, enrolled = 3, held = 4 }
+    enum SeatCountColumn { static let id = 0, seats = 1, enrolled = 2, held = 3, waitlist = 4, revision = 5, status = 6 }
+    enum ClassSeatsColumn { static let id = 0, term = 1, seats = 2, enrolled = 3, held = 4, status = 5, seatsFrom = 6 }
     enum MeetingColumn { static let classID = 0, days = 1, startMinute = 2, endMinute = 3, building = 4, room = 5, kind = 6 }
 
     static func seatCounts(of ids: [Int64], in db: Database) throws -> [Int64: SeatCount] {
@@ -131,12 +159,15 @@ struct SQLiteCatalogStore: CatalogStoring {
         var result: [Int64: SeatCount] = [:]
         result.reserveCapacity(ids.count)
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
+            db.cachedStatement(sql: "SELECT id, seats, enrolled, held, waitlist, revision, status FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
             arguments: StatementArguments(ids)
         )
         while let row = try rows.next() {
             typealias C = SeatCountColumn
-            result[row[C.id]] = SeatCount(seats: row[C.seats], enrolled: row[C.enrolled], held: row[C.held], waitlist: row[C.waitlist], revision: row[C.revision])
+            result[row[C.id]] = SeatCount(
+                seats: row[C.seats], enrolled: row[C.enrolled], held: row[C.held], waitlist: row[C.waitlist], revision: row[C.revision],
+                status: SectionStatus(rawValue: row[C.status]) ?? .closed
+            )
         }
         return result
     }
@@ -147,13 +178,20 @@ struct SQLiteCatalogStore: CatalogStoring {
         result.reserveCapacity(ids.count)
         let arguments = StatementArguments(ids)
         let classes = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, term, seats, enrolled, held FROM registration_classes WHERE id IN (\(placeholders(ids.count)))"),
+            db.cachedStatement(sql: """
+                SELECT c.id, c.term, c.seats, c.enrolled, c.held, c.status, t.seats_from
+                FROM registration_classes c LEFT JOIN catalog_terms t ON t.id = c.term WHERE c.id IN (\(placeholders(ids.count)))
+                """),
             arguments: arguments
         )
         while let row = try classes.next() {
             typealias C = ClassSeatsColumn
             let id: Int64 = row[C.id]
-            result[id] = ClassSeats(id: id, term: row[C.term], meetings: [], seats: row[C.seats], enrolled: row[C.enrolled], held: row[C.held])
+            result[id] = ClassSeats(
+                id: id, term: row[C.term], meetings: [], seats: row[C.seats], enrolled: row[C.enrolled], held: row[C.held],
+                seatsAtRegistrar: (row[C.seatsFrom] as String?) == Term.SeatsSource.registrar.rawValue,
+                status: SectionStatus(rawValue: row[C.status]) ?? .closed
+            )
         }
         let meetings = try Row.fetchCursor(
             db.cachedStatement(sql: """
@@ -192,7 +230,10 @@ struct SQLiteCatalogStore: CatalogStoring {
 
     /// Seat numbers from a row with the class table's column names.
     static func seatCount(from row: Row) -> SeatCount {
-        SeatCount(seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"])
+        SeatCount(
+            seats: row["seats"], enrolled: row["enrolled"], held: row["held"], waitlist: row["waitlist"], revision: row["revision"],
+            status: SectionStatus(rawValue: row["status"]) ?? .closed
+        )
     }
 
     static func placeholders(_ count: Int) -> String {

@@ -36,6 +36,22 @@ struct SQLiteImportRows: CatalogImportRows {
         try db.cachedStatement(sql: "UPDATE registration_subjects SET title = ?, college = ? WHERE id = ?").execute(arguments: [title, college, id])
     }
 
+    func keepSubjectTitle(subjectID: Int64, title: String) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO catalog_term_subjects (term, subject_id, title)
+            SELECT DISTINCT c.term, co.subject_id, ? FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
+            WHERE co.subject_id = ?
+            ON CONFLICT (term, subject_id) DO NOTHING
+            """).execute(arguments: [title, subjectID])
+    }
+
+    func setTermSubjectTitle(term: String, subjectID: Int64, title: String) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO catalog_term_subjects (term, subject_id, title) VALUES (?, ?, ?)
+            ON CONFLICT (term, subject_id) DO UPDATE SET title = excluded.title
+            """).execute(arguments: [term, subjectID, title])
+    }
+
     func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse] {
         var courses: [CourseNumber: StoredCourse] = [:]
         let rows = try Row.fetchCursor(

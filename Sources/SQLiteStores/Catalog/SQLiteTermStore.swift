@@ -13,7 +13,7 @@ struct SQLiteTermStore: TermStoring {
     func terms(in transaction: any StoreTransaction) throws -> [Term] {
         let db = try transaction.sqlite()
         return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, name, first_day, last_day, time_zone, holidays, transfer_days FROM catalog_terms ORDER BY first_day, id
+            SELECT \(Self.columns) FROM catalog_terms ORDER BY first_day, id
             """)).map(Self.term(from:))
     }
 
@@ -21,7 +21,7 @@ struct SQLiteTermStore: TermStoring {
         let db = try transaction.sqlite()
         return try Row.fetchOne(
             db.cachedStatement(sql: """
-                SELECT id, name, first_day, last_day, time_zone, holidays, transfer_days FROM catalog_terms WHERE id = ?
+                SELECT \(Self.columns) FROM catalog_terms WHERE id = ?
                 """),
             arguments: [id]
         ).map(Self.term(from:))
@@ -34,10 +34,11 @@ struct SQLiteTermStore: TermStoring {
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM catalog_terms WHERE id = ?)"), arguments: [term.id]
         ) ?? false
         try db.cachedStatement(sql: """
-            INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO catalog_terms (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, first_day = excluded.first_day, last_day = excluded.last_day,
-                time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days
+                time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days,
+                seats_from = excluded.seats_from, registrar_feed_url = excluded.registrar_feed_url,
+                registrar_poll_seconds = excluded.registrar_poll_seconds
             """).execute(arguments: try Self.arguments(term))
         return !existed
     }
@@ -45,8 +46,7 @@ struct SQLiteTermStore: TermStoring {
     func create(_ term: Term, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
-            INSERT INTO catalog_terms (id, name, first_day, last_day, time_zone, holidays, transfer_days)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            INSERT INTO catalog_terms (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
             """).execute(arguments: try Self.arguments(term))
         guard db.changesCount == 1 else { throw CatalogError.termExists(term.id) }
     }
@@ -58,15 +58,21 @@ struct SQLiteTermStore: TermStoring {
         return db.changesCount > 0
     }
 
+    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days, seats_from, registrar_feed_url, registrar_poll_seconds"
+
     static func arguments(_ term: Term) throws -> StatementArguments {
         let (holidays, transferDays) = try StoredTermText.lists(of: term)
-        return [term.id, term.name, term.firstDay.description, term.lastDay.description, term.timeZone, holidays, transferDays]
+        return [
+            term.id, term.name, term.firstDay.description, term.lastDay.description, term.timeZone, holidays, transferDays,
+            term.seatsFrom.rawValue, term.registrarFeedURL?.absoluteString, term.registrarPollSeconds,
+        ]
     }
 
     static func term(from row: Row) throws -> Term {
         try StoredTermText.term(
             id: row["id"], name: row["name"], firstDay: row["first_day"], lastDay: row["last_day"], timeZone: row["time_zone"],
-            holidays: row["holidays"], transferDays: row["transfer_days"]
+            holidays: row["holidays"], transferDays: row["transfer_days"], seatsFrom: row["seats_from"],
+            registrarFeedURL: row["registrar_feed_url"], registrarPollSeconds: row["registrar_poll_seconds"]
         )
     }
 }

@@ -115,5 +115,40 @@ extension RegistrationSchema {
                 );
                 """)
         },
+        Migration("registration.006.registrar-feed") { db in
+            // The registrar's seat feed: the `asOf` of the last update applied to each class
+            // (ms since 1970, older updates are ignored), each class's seat history (pruned
+            // after a retention period), webhook ids already applied, and each term's last poll.
+            try db.execute(sql: """
+                CREATE TABLE registration_registrar_sections (
+                    class_id INTEGER PRIMARY KEY,
+                    as_of_ms INTEGER NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE TABLE registration_seat_history (
+                    id INTEGER PRIMARY KEY,
+                    class_id INTEGER NOT NULL,
+                    received_ms INTEGER NOT NULL,
+                    as_of_ms INTEGER NOT NULL,
+                    seats INTEGER NOT NULL,
+                    enrolled INTEGER NOT NULL,
+                    waitlisted INTEGER,
+                    status INTEGER NOT NULL,
+                    via TEXT NOT NULL
+                );
+                CREATE INDEX registration_seat_history_class ON registration_seat_history(class_id, received_ms);
+                CREATE INDEX registration_seat_history_received ON registration_seat_history(received_ms);
+                CREATE TABLE registration_registrar_deliveries (
+                    webhook_id TEXT PRIMARY KEY NOT NULL,
+                    received_ms INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX registration_registrar_deliveries_received ON registration_registrar_deliveries(received_ms);
+                CREATE TABLE registration_registrar_polls (
+                    term TEXT PRIMARY KEY NOT NULL,
+                    polled_ms INTEGER NOT NULL,
+                    outcome TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        },
     ]
 }

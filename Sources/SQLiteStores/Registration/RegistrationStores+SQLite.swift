@@ -8,8 +8,8 @@ extension RegistrationStores {
     /// store and the job system's enqueuer in the same transactions.
     public static func sqlite(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
         RegistrationStores(
-            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(), seatStates: SQLiteSeatStateStore(), catalog: catalog,
-            jobs: jobs
+            students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(), seatStates: SQLiteSeatStateStore(),
+            registrarFeed: SQLiteRegistrarFeedStore(), catalog: catalog, terms: SQLiteTermStore(), jobs: jobs
         )
     }
 }

@@ -1,3 +1,4 @@
+import GatewayCore
 import Contracts
 import Foundation
 import GradebookTestSupport

@@ -1,3 +1,4 @@
+import GatewayCore
 import Foundation
 import Push
 import Testing

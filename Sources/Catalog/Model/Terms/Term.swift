@@ -15,10 +15,19 @@ public struct Term: Sendable, Equatable, Codable {
     public var timeZone: String
     public var holidays: [Holiday]
     public var transferDays: [TransferDay]
+    /// Who keeps the term's seat counts: the gateway (its own registrations) or the campus
+    /// registrar, whose feed the gateway mirrors (``SeatsSource``).
+    public var seatsFrom: SeatsSource
+    /// Where the registrar publishes the term's seat status, for a registrar that does not push
+    /// it (`registrarFeedUrl`); polled every ``registrarPollSeconds``.
+    public var registrarFeedURL: URL?
+    /// How often the feed is polled, in seconds (default ``defaultRegistrarPollSeconds``).
+    public var registrarPollSeconds: Int?
 
     public init(
         id: String, name: String, firstDay: CivilDate, lastDay: CivilDate, timeZone: String,
-        holidays: [Holiday] = [], transferDays: [TransferDay] = []
+        holidays: [Holiday] = [], transferDays: [TransferDay] = [], seatsFrom: SeatsSource = .gateway,
+        registrarFeedURL: URL? = nil, registrarPollSeconds: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -27,11 +36,28 @@ public struct Term: Sendable, Equatable, Codable {
         self.timeZone = timeZone
         self.holidays = holidays
         self.transferDays = transferDays
+        self.seatsFrom = seatsFrom
+        self.registrarFeedURL = registrarFeedURL
+        self.registrarPollSeconds = registrarPollSeconds
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, firstDay, lastDay, timeZone, holidays, transferDays }
+    /// Who keeps a term's seats.
+    public enum SeatsSource: String, Sendable, Equatable, Codable, CaseIterable {
+        /// The gateway: students register through it (the default).
+        case gateway
+        /// The campus registrar: students register there, and the gateway mirrors its seat
+        /// counts (the registrar's webhook or feed); registering through the gateway is refused.
+        case registrar
+    }
 
-    /// Decodes a term; `holidays` and `transferDays` may be left out (none).
+    enum CodingKeys: String, CodingKey {
+        case id, name, firstDay, lastDay, timeZone, holidays, transferDays, seatsFrom
+        case registrarFeedURL = "registrarFeedUrl"
+        case registrarPollSeconds
+    }
+
+    /// Decodes a term; `holidays` and `transferDays` may be left out (none), `seatsFrom` too
+    /// (`gateway`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -41,7 +67,16 @@ public struct Term: Sendable, Equatable, Codable {
         timeZone = try container.decode(String.self, forKey: .timeZone)
         holidays = try container.decodeIfPresent([Holiday].self, forKey: .holidays) ?? []
         transferDays = try container.decodeIfPresent([TransferDay].self, forKey: .transferDays) ?? []
+        seatsFrom = try container.decodeIfPresent(SeatsSource.self, forKey: .seatsFrom) ?? .gateway
+        registrarFeedURL = try container.decodeIfPresent(URL.self, forKey: .registrarFeedURL)
+        registrarPollSeconds = try container.decodeIfPresent(Int.self, forKey: .registrarPollSeconds)
     }
+
+    /// Whether students register at the registrar, the gateway mirroring its seats.
+    public var seatsAtRegistrar: Bool { seatsFrom == .registrar }
+
+    /// How often the registrar's feed is polled when the term names one.
+    public var registrarPollInterval: Int { registrarPollSeconds ?? Self.defaultRegistrarPollSeconds }
 
     /// A day without classes, or a run of them (`from`...`to`, inclusive).
     public struct Holiday: Sendable, Equatable, Codable {
@@ -157,6 +192,9 @@ extension Term {
     /// The longest a term may run, and the most holidays and transfer days it may list.
     public static let maximumDays = 400
     public static let maximumEntries = 100
+    /// Bounds and default of ``registrarPollSeconds``.
+    public static let registrarPollSecondsRange = 30...86_400
+    public static let defaultRegistrarPollSeconds = 300
 
     /// Checks the term; the first problem names its field (`lastDay`, `holidays[1].to`).
     public func validate() throws(TermProblem) {
@@ -193,6 +231,36 @@ extension Term {
             }
             guard seen.insert(transfer.date).inserted else { throw TermProblem(field: "\(path).date", reason: "\(transfer.date) is listed twice") }
             guard !isHoliday(transfer.date) else { throw TermProblem(field: "\(path).date", reason: "\(transfer.date) is also a holiday") }
+        }
+        try validateRegistrarFeed()
+    }
+
+    /// The feed fields belong to a registrar term; the URL is absolute http(s) without
+    /// credentials (a secret in a URL ends up in logs), and the interval is bounded.
+    func validateRegistrarFeed() throws(TermProblem) {
+        if let url = registrarFeedURL {
+            guard seatsFrom == .registrar else {
+                throw TermProblem(field: "registrarFeedUrl", reason: "only a term with seatsFrom \"registrar\" has a registrar feed")
+            }
+            let text = url.absoluteString
+            guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty,
+                  text.utf8.count <= 2048 else {
+                throw TermProblem(field: "registrarFeedUrl", reason: "must be an absolute http or https URL of at most 2048 bytes")
+            }
+            guard url.user == nil, url.password == nil, url.fragment == nil else {
+                throw TermProblem(field: "registrarFeedUrl", reason: "must not carry credentials or a fragment")
+            }
+        }
+        if let seconds = registrarPollSeconds {
+            guard registrarFeedURL != nil else {
+                throw TermProblem(field: "registrarPollSeconds", reason: "needs registrarFeedUrl")
+            }
+            guard Term.registrarPollSecondsRange.contains(seconds) else {
+                throw TermProblem(
+                    field: "registrarPollSeconds",
+                    reason: "must be between \(Term.registrarPollSecondsRange.lowerBound) and \(Term.registrarPollSecondsRange.upperBound)"
+                )
+            }
         }
     }
 }

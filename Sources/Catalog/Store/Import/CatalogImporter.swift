@@ -69,6 +69,11 @@ public struct CatalogImporter: Sendable {
         applyInChunks(document.classes, phase: "classes", total: total, db: db, state: &state, label: \.label) { row, state in
             if let id = try applyClass(row, db: db, counts: &state.classes, memo: &state.memo) { state.reseated.append(id) }
         }
+        do {
+            try recordTermTitles(of: document, db: db, memo: &state.memo)
+        } catch {
+            state.rejected.append(RejectedRow(row: "subjects", reason: "the terms' subject titles were not stored: \(error)"))
+        }
         report.subjects = state.subjects
         report.courses = state.courses
         report.classes = state.classes
@@ -133,6 +138,9 @@ public struct CatalogImporter: Sendable {
                 counts.unchanged += 1
                 return
             }
+            // The terms that have this subject's classes keep the title their catalogs gave it:
+            // the new title is this document's terms' (``recordTermTitles``).
+            if existing.title != row.title { try db.keepSubjectTitle(subjectID: existing.id, title: existing.title) }
             try db.updateSubject(id: existing.id, title: row.title, college: college)
             counts.updated += 1
         } else {
@@ -237,6 +245,28 @@ public struct CatalogImporter: Sendable {
         guard next <= ClassLimits.maximumID else { throw RowError("no class id is left above \(next - 1)") }
         memo.nextClassID = next + 1
         return next
+    }
+
+    /// Gives each term of the document's classes the document's titles of their subjects, so a
+    /// later import of another term renaming a subject leaves this term's titles alone.
+    private func recordTermTitles(of document: CatalogDocument, db: some CatalogImportRows, memo: inout ImportMemo) throws {
+        guard !document.subjects.isEmpty, !document.classes.isEmpty else { return }
+        let titles = Dictionary(document.subjects.map { ($0.code, $0.title) }, uniquingKeysWith: { _, last in last })
+        var pairs = Set<TermSubject>()
+        for row in document.classes where titles[row.subjectCode] != nil {
+            pairs.insert(TermSubject(term: row.term, code: row.subjectCode))
+        }
+        try db.savepoint {
+            for pair in pairs.sorted(by: { ($0.term, $0.code) < ($1.term, $1.code) }) {
+                guard let id = try subjectID(code: pair.code, db: db, memo: &memo), let title = titles[pair.code] else { continue }
+                try db.setTermSubjectTitle(term: pair.term, subjectID: id, title: title)
+            }
+        }
+    }
+
+    private struct TermSubject: Hashable {
+        let term: String
+        let code: String
     }
 
     private func subjectID(code: String, db: some CatalogImportRows, memo: inout ImportMemo) throws -> Int64? {

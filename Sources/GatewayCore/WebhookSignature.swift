@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-import GatewayCore
+
 
 /// Why a webhook delivery's signature was not accepted.
 public enum WebhookVerificationError: Error, Sendable, Equatable, CustomStringConvertible {
