@@ -475,7 +475,7 @@ let package = Package(
             dependencies: [
                 "SQLiteStores", "PostgresStores", "AuthTestSupport",
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
-                "GatewayHTTP",
+                "GatewayHTTP", "HTTPClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

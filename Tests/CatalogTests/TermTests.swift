@@ -15,7 +15,7 @@ struct TermTests {
         {"id": "2024-spring", "name": "Spring 2024", "firstDay": "2024-01-22", "lastDay": "2024-05-03",
          "timeZone": "America/Los_Angeles",
          "holidays": [{"date": "2024-02-19", "name": "Presidents' Day"}, {"from": "2024-03-11", "to": "2024-03-15", "name": "Spring break"}],
-         "transferDays": [{"date": "2024-04-30", "follows": "friday"}]}
+         "transferDays": [{"date": "2024-04-30", "follows": "friday"}], "seatsFrom": "gateway"}
         """#
 
     static func spring() throws -> Term { try JSONDecoder().decode(Term.self, from: Data(springJSON.utf8)) }
@@ -183,5 +183,32 @@ struct TermTests {
         let independence = try Self.date("2020-07-03")
         #expect(DemoTerms.umdSummer2020.isHoliday(independence))
         #expect(DemoTerms.umdSummer2020.timeZone == "America/New_York")
+    }
+
+    /// A registrar term may name a feed to poll; the feed's fields belong to registrar terms
+    /// only, the URL is http(s) without credentials, and the interval is bounded.
+    @Test func registrarFeedFieldsAreChecked() throws {
+        var term = try Self.spring()
+        term.seatsFrom = .registrar
+        term.registrarFeedURL = URL(string: "https://sis.example.edu/seats/2024-spring.json")
+        term.registrarPollSeconds = 120
+        try term.validate()
+        let written = try JSONDecoder().decode(Term.self, from: JSONEncoder().encode(term))
+        #expect(written == term)
+        func problem(_ change: (inout Term) -> Void) -> String? {
+            var changed = term
+            change(&changed)
+            do { try changed.validate() } catch { return error.field }
+            return nil
+        }
+        #expect(problem { $0.seatsFrom = .gateway } == "registrarFeedUrl")
+        #expect(problem { $0.registrarFeedURL = URL(string: "ftp://sis.example.edu/seats") } == "registrarFeedUrl")
+        #expect(problem { $0.registrarFeedURL = URL(string: "https://user:pw@sis.example.edu/seats") } == "registrarFeedUrl")
+        #expect(problem { $0.registrarPollSeconds = 5 } == "registrarPollSeconds")
+        #expect(problem { $0.registrarFeedURL = nil } == "registrarPollSeconds")
+        #expect(problem { $0.registrarPollSeconds = nil } == nil)
+        #expect(Term.SeatsSource(rawValue: "registrar") == .registrar)
+        let unknown = #"{"id":"x","name":"X","firstDay":"2024-01-22","lastDay":"2024-05-03","timeZone":"UTC","seatsFrom":"sis"}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Term.self, from: Data(unknown.utf8)) }
     }
 }

@@ -23,18 +23,21 @@ public final class CatalogIndex: Sendable {
     let termOrdinalByName: [String: UInt32]
     /// Classes per subject id, for each term.
     let subjectCountsByTerm: [String: [Int64: Int]]
-    /// Subject titles as each term's catalog gave them, where they differ from the subject's
-    /// current title (`Geography` in one term, `Geographical Sciences` in a later one).
-    let subjectTitlesByTerm: [String: [Int64: String]]
+    /// Subject titles and colleges as each term's catalog gave them (`Geography` in one term,
+    /// `Geographical Sciences` in a later one).
+    let subjectNamesByTerm: [String: [Int64: TermSubjectName]]
     let instructors: [[UInt8]]
     let text: TextIndex
 
-    /// Builds the index; `classes` need not be sorted. `termTitles` are subjects' titles per
-    /// term (term, subject id); a class's `department` is expected to be its term's title.
-    public init(version: Int64, subjects: [CatalogSubject], classes unsorted: [CatalogClass], termTitles: [String: [Int64: String]] = [:]) {
+    /// Builds the index; `classes` need not be sorted. `termNames` are subjects' titles and
+    /// colleges per term (term, subject id); a class's `department` and `college` are expected
+    /// to be its term's.
+    public init(
+        version: Int64, subjects: [CatalogSubject], classes unsorted: [CatalogClass], termNames: [String: [Int64: TermSubjectName]] = [:]
+    ) {
         let classes = unsorted.sorted { $0.id < $1.id }
         self.version = version
-        self.subjectTitlesByTerm = termTitles
+        self.subjectNamesByTerm = termNames
         self.classes = classes
         self.ids = classes.map(\.id)
         var slotByID: [Int64: Int] = [:]
@@ -77,7 +80,10 @@ public final class CatalogIndex: Sendable {
             guard let count = counts[subject.id] else { return nil }
             var inTerm = subject
             inTerm.classCount = count
-            if let title = subjectTitlesByTerm[term]?[subject.id] { inTerm.title = title }
+            if let name = subjectNamesByTerm[term]?[subject.id] {
+                inTerm.title = name.title
+                inTerm.college = name.college
+            }
             return inTerm
         }
     }

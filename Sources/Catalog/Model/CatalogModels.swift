@@ -102,6 +102,17 @@ public struct SeatCount: Sendable, Equatable {
     public var isFull: Bool { openSeats == 0 }
 }
 
+/// A subject as one term's catalog names it: its title and college there.
+public struct TermSubjectName: Sendable, Equatable {
+    public var title: String
+    public var college: String
+
+    public init(title: String, college: String) {
+        self.title = title
+        self.college = college
+    }
+}
+
 /// A section's status as the registrar reports it. Gateway terms' classes are always
 /// ``open`` (full or not is a matter of counts); stored as its raw value.
 public enum SectionStatus: Int, Sendable, Equatable, CaseIterable {

@@ -141,12 +141,13 @@ extension CatalogSchema {
                 term text NOT NULL,
                 subject_id bigint NOT NULL REFERENCES registration_subjects(id),
                 title text NOT NULL,
+                college text NOT NULL,
                 PRIMARY KEY (term, subject_id)
             )
             """,
             """
-            INSERT INTO catalog_term_subjects (term, subject_id, title)
-            SELECT DISTINCT c.term, co.subject_id, s.title
+            INSERT INTO catalog_term_subjects (term, subject_id, title, college)
+            SELECT DISTINCT c.term, co.subject_id, s.title, s.college
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id JOIN registration_subjects s ON s.id = co.subject_id
             """,
         ]),

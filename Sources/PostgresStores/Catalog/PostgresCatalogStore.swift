@@ -66,10 +66,10 @@ struct PostgresCatalogStore: CatalogStoring {
             let (id, code, title, college) = try row.decode((Int64, String, String, String).self)
             subjects[id] = CatalogSubject(id: id, code: code, title: title, college: college)
         }
-        var termTitles: [String: [Int64: String]] = [:]
-        for row in try transaction.query("SELECT term, subject_id, title FROM catalog_term_subjects") {
-            let (term, subjectID, title) = try row.decode((String, Int64, String).self)
-            termTitles[term, default: [:]][subjectID] = title
+        var termNames: [String: [Int64: TermSubjectName]] = [:]
+        for row in try transaction.query("SELECT term, subject_id, title, college FROM catalog_term_subjects") {
+            let (term, subjectID, title, college) = try row.decode((String, Int64, String, String).self)
+            termNames[term, default: [:]][subjectID] = TermSubjectName(title: title, college: college)
         }
         var meetings: [Int64: [Meeting]] = [:]
         for row in try transaction.query(
@@ -94,8 +94,8 @@ struct PostgresCatalogStore: CatalogStoring {
             let subject = subjects[subjectID]
             classes.append(CatalogClass(
                 id: id, term: term, subjectID: subjectID, subjectCode: subject?.code ?? "",
-                department: termTitles[term]?[subjectID] ?? subject?.title ?? "",
-                college: subject?.college ?? "",
+                department: termNames[term]?[subjectID]?.title ?? subject?.title ?? "",
+                college: termNames[term]?[subjectID]?.college ?? subject?.college ?? "",
                 courseNumber: CourseNumber(number: try cells[C.number].decode(Int.self), suffix: try cells[C.suffix].decode(String.self)),
                 title: try cells[C.title].decode(String.self), fullTitle: try cells[C.fullTitle].decode(String.self),
                 description: try cells[C.description].decode(String.self), prerequisite: try cells[C.prerequisite].decode(String.self),
@@ -110,7 +110,7 @@ struct PostgresCatalogStore: CatalogStoring {
                 status: SectionStatus(rawValue: try cells[C.status].decode(Int.self)) ?? .closed
             )
         }
-        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes, termTitles: termTitles)
+        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes, termNames: termNames)
         return (index, index.classes.map { seats[$0.id]! })
     }
 

@@ -43,19 +43,20 @@ struct PostgresImportRows: CatalogImportRows {
         try transaction.execute("UPDATE registration_subjects SET title = \(title), college = \(college) WHERE id = \(id)")
     }
 
-    func keepSubjectTitle(subjectID: Int64, title: String) throws {
+    func keepSubjectName(subjectID: Int64, _ name: TermSubjectName) throws {
         try transaction.execute("""
-            INSERT INTO catalog_term_subjects (term, subject_id, title)
-            SELECT DISTINCT c.term, co.subject_id, \(title) FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
+            INSERT INTO catalog_term_subjects (term, subject_id, title, college)
+            SELECT DISTINCT c.term, co.subject_id, \(name.title), \(name.college)
+            FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
             WHERE co.subject_id = \(subjectID)
             ON CONFLICT (term, subject_id) DO NOTHING
             """)
     }
 
-    func setTermSubjectTitle(term: String, subjectID: Int64, title: String) throws {
+    func setTermSubjectName(term: String, subjectID: Int64, _ name: TermSubjectName) throws {
         try transaction.execute("""
-            INSERT INTO catalog_term_subjects (term, subject_id, title) VALUES (\(term), \(subjectID), \(title))
-            ON CONFLICT (term, subject_id) DO UPDATE SET title = excluded.title
+            INSERT INTO catalog_term_subjects (term, subject_id, title, college) VALUES (\(term), \(subjectID), \(name.title), \(name.college))
+            ON CONFLICT (term, subject_id) DO UPDATE SET title = excluded.title, college = excluded.college
             """)
     }
 

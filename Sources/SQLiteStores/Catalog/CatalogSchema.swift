@@ -122,10 +122,11 @@ extension CatalogSchema {
                     term TEXT NOT NULL,
                     subject_id INTEGER NOT NULL REFERENCES registration_subjects(id),
                     title TEXT NOT NULL,
+                    college TEXT NOT NULL,
                     PRIMARY KEY (term, subject_id)
                 ) WITHOUT ROWID;
-                INSERT INTO catalog_term_subjects (term, subject_id, title)
-                SELECT DISTINCT c.term, co.subject_id, s.title
+                INSERT INTO catalog_term_subjects (term, subject_id, title, college)
+                SELECT DISTINCT c.term, co.subject_id, s.title, s.college
                 FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
                 JOIN registration_subjects s ON s.id = co.subject_id;
                 """)

@@ -87,7 +87,7 @@ struct SQLiteCatalogStore: CatalogStoring {
             let subject = CatalogSubject(id: row["id"], code: row["code"], title: row["title"], college: row["college"])
             subjects[subject.id] = subject
         }
-        let termTitles = try Self.termSubjectTitles(in: db)
+        let termNames = try Self.termSubjectNames(in: db)
         var meetings: [Int64: [Meeting]] = [:]
         let meetingRows = try Row.fetchCursor(
             db,
@@ -111,7 +111,8 @@ struct SQLiteCatalogStore: CatalogStoring {
             let term: String = row["term"]
             classes.append(CatalogClass(
                 id: id, term: term, subjectID: subjectID, subjectCode: subject?.code ?? "",
-                department: termTitles[term]?[subjectID] ?? subject?.title ?? "", college: subject?.college ?? "",
+                department: termNames[term]?[subjectID]?.title ?? subject?.title ?? "",
+                college: termNames[term]?[subjectID]?.college ?? subject?.college ?? "",
                 courseNumber: CourseNumber(number: row["number"], suffix: row["suffix"]), title: row["title"],
                 fullTitle: row["full_title"], description: row["description"], prerequisite: row["prerequisite"],
                 units: row["units"], section: row["section"], scheduleNumber: row["schedule_number"],
@@ -120,17 +121,17 @@ struct SQLiteCatalogStore: CatalogStoring {
             ))
             seats[id] = Self.seatCount(from: row)
         }
-        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes, termTitles: termTitles)
+        let index = CatalogIndex(version: version, subjects: Array(subjects.values), classes: classes, termNames: termNames)
         return (index, index.classes.map { seats[$0.id]! })
     }
 
-    /// Each term's subject titles (term, subject id).
-    static func termSubjectTitles(in db: Database) throws -> [String: [Int64: String]] {
-        var titles: [String: [Int64: String]] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT term, subject_id, title FROM catalog_term_subjects")) {
-            titles[row["term"], default: [:]][row["subject_id"]] = row["title"]
+    /// Each term's subject titles and colleges (term, subject id).
+    static func termSubjectNames(in db: Database) throws -> [String: [Int64: TermSubjectName]] {
+        var names: [String: [Int64: TermSubjectName]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT term, subject_id, title, college FROM catalog_term_subjects")) {
+            names[row["term"], default: [:]][row["subject_id"]] = TermSubjectName(title: row["title"], college: row["college"])
         }
-        return titles
+        return names
     }
 
     /// Seat numbers of some classes, read inside the caller's transaction.

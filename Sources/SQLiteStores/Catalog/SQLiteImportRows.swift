@@ -36,20 +36,20 @@ struct SQLiteImportRows: CatalogImportRows {
         try db.cachedStatement(sql: "UPDATE registration_subjects SET title = ?, college = ? WHERE id = ?").execute(arguments: [title, college, id])
     }
 
-    func keepSubjectTitle(subjectID: Int64, title: String) throws {
+    func keepSubjectName(subjectID: Int64, _ name: TermSubjectName) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO catalog_term_subjects (term, subject_id, title)
-            SELECT DISTINCT c.term, co.subject_id, ? FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
+            INSERT INTO catalog_term_subjects (term, subject_id, title, college)
+            SELECT DISTINCT c.term, co.subject_id, ?, ? FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id
             WHERE co.subject_id = ?
             ON CONFLICT (term, subject_id) DO NOTHING
-            """).execute(arguments: [title, subjectID])
+            """).execute(arguments: [name.title, name.college, subjectID])
     }
 
-    func setTermSubjectTitle(term: String, subjectID: Int64, title: String) throws {
+    func setTermSubjectName(term: String, subjectID: Int64, _ name: TermSubjectName) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO catalog_term_subjects (term, subject_id, title) VALUES (?, ?, ?)
-            ON CONFLICT (term, subject_id) DO UPDATE SET title = excluded.title
-            """).execute(arguments: [term, subjectID, title])
+            INSERT INTO catalog_term_subjects (term, subject_id, title, college) VALUES (?, ?, ?, ?)
+            ON CONFLICT (term, subject_id) DO UPDATE SET title = excluded.title, college = excluded.college
+            """).execute(arguments: [term, subjectID, name.title, name.college])
     }
 
     func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse] {

@@ -12,7 +12,7 @@ import Testing
 @Suite("Terms over HTTP")
 struct TermRoutesTests {
     static let spring = #"""
-        {"id": "2024-spring", "name": "Spring 2024", "firstDay": "2024-01-22", "lastDay": "2024-05-03", "timeZone": "America/Los_Angeles", "holidays": [{"date": "2024-02-19", "name": "Presidents' Day"}, {"from": "2024-03-11", "to": "2024-03-15", "name": "Spring break"}], "transferDays": [{"date": "2024-04-30", "follows": "friday"}]}
+        {"id": "2024-spring", "name": "Spring 2024", "firstDay": "2024-01-22", "lastDay": "2024-05-03", "timeZone": "America/Los_Angeles", "holidays": [{"date": "2024-02-19", "name": "Presidents' Day"}, {"from": "2024-03-11", "to": "2024-03-15", "name": "Spring break"}], "transferDays": [{"date": "2024-04-30", "follows": "friday"}], "seatsFrom": "gateway"}
         """#
 
     static func json(_ text: String) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }

@@ -37,9 +37,9 @@ struct RegistrationGateway: AuthenticatedTestWorld {
     /// catalog, and `configure`'s settings; `hasher` is Auth's (cheap hashing unless given).
     static func registration(
         _ backend: TestBackend = .sqlite, size: DemoCatalog.Size = .fixtures, loginThrottle: LoginThrottle.Limits = .init(),
-        hasher: PasswordHasher? = nil, configure: (inout RegistrationSettings) -> Void = { _ in }
+        hasher: PasswordHasher? = nil, registrarFeed: RegistrarFeedSettings = .init(), configure: (inout RegistrationSettings) -> Void = { _ in }
     ) async throws -> RegistrationGateway {
-        let gateway = try await make(backend, loginThrottle: loginThrottle, hasher: hasher, configure: configure)
+        let gateway = try await make(backend, loginThrottle: loginThrottle, hasher: hasher, registrarFeed: registrarFeed, configure: configure)
         try await gateway.registration.admin.seedDemoCatalogIfEmpty(size: size)
         return gateway
     }
@@ -50,14 +50,14 @@ struct RegistrationGateway: AuthenticatedTestWorld {
     /// Registration on `backend` with an empty catalog.
     static func make(
         _ backend: TestBackend, loginThrottle: LoginThrottle.Limits = .init(), hasher: PasswordHasher? = nil,
-        configure: (inout RegistrationSettings) -> Void = { _ in }
+        registrarFeed: RegistrarFeedSettings = .init(), configure: (inout RegistrationSettings) -> Void = { _ in }
     ) async throws -> RegistrationGateway {
         let (transactions, opened, cleanUp) = try await backend.database("registration-routes", sqlite: sqliteSchemas, postgres: postgresSchemas)
         var settings = RegistrationSettings()
         configure(&settings)
         return try build(
             transactions: transactions, backend: opened, clock: ManualClock(Date()), settings: settings, loginThrottle: loginThrottle, hasher: hasher,
-            cleanUp: cleanUp
+            registrarFeed: registrarFeed, cleanUp: cleanUp
         )
     }
 
@@ -73,7 +73,8 @@ struct RegistrationGateway: AuthenticatedTestWorld {
 
     private static func build(
         transactions: any TransactionRunner, backend opened: TestBackend.OpenedBackend, clock: ManualClock, settings: RegistrationSettings,
-        loginThrottle: LoginThrottle.Limits, hasher: PasswordHasher?, cleanUp: @escaping @Sendable () async -> Void
+        loginThrottle: LoginThrottle.Limits, hasher: PasswordHasher?, registrarFeed: RegistrarFeedSettings = .init(),
+        cleanUp: @escaping @Sendable () async -> Void
     ) throws -> RegistrationGateway {
         var logger = Logger(label: "registration-tests")
         logger.logLevel = .critical
@@ -94,7 +95,7 @@ struct RegistrationGateway: AuthenticatedTestWorld {
         let module = RegistrationModule.live(
             transactions: transactions, stores: stores, catalog: catalog.catalog,
             accounts: auth.accountDirectory(credentialCacheSeconds: settings.credentialCacheSeconds), clock: clock, settings: settings,
-            logger: logger
+            registrarFeed: registrarFeed, logger: logger
         )
         try module.register(in: jobs.registry)
         return RegistrationGateway(

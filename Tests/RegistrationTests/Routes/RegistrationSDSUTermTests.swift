@@ -119,4 +119,46 @@ struct RegistrationSDSUTermTests {
             #expect((try JSONSerialization.jsonObject(with: Data(details.body.utf8)) as? [String: Any])?["subject"] as? String == "ASTR")
         }
     }
+
+    /// A subject's title belongs to a term: importing another term that renames a subject the
+    /// SDSU term shares ("Computer Science" to "Computer Sciences") leaves every SDSU answer byte
+    /// for byte as it was, and gives the other term its own title. Before, the import renamed
+    /// the subject everywhere ("Geography" became "Geographical Sciences" in the SDSU term).
+    @Test(arguments: TestBackend.all) func anotherTermsImportKeepsTheSDSUTermsSubjectTitles(_ backend: TestBackend) async throws {
+        let gateway = try await RegistrationGateway.registration(backend)
+        defer { gateway.cleanUp() }
+        let studentID = try await gateway.student(Self.student.redID, password: Self.student.password)
+        try await gateway.registration.enrollment.register(studentID: studentID, classID: 7033)
+        let captured = Captured<[String]>([])
+        try await gateway.withRouter { client in captured.set(try await Self.answers(client)) }
+        let before = captured.value
+        #expect(before[0].contains("Computer Science\""))
+
+        for (term, title) in [("2019-spring", "Computer Sciences"), ("2019-fall", "Computing")] {
+            let file = #"""
+                {"term":"\#(term)","subjects":[{"code":"CS","title":"\#(title)","college":"Sciences"}],
+                 "courses":[{"subject":"CS","number":"101","title":"INTRO"}],
+                 "classes":[{"subject":"CS","course":"101","section":"01","scheduleNumber":"1","seats":5}]}
+                """#
+            let report = try await gateway.registration.admin.importCatalog(try NativeCatalogFormat.parse(Data(file.utf8)))
+            #expect(report.subjects.updated == 1 && report.rejected.isEmpty)
+        }
+        try await gateway.withRouter { client in
+            let after = try await Self.answers(client)
+            #expect(after == before, "every SDSU read answers as before the other terms' imports")
+        }
+        #expect(try await gateway.catalog.catalog.subjects(inTerm: "2019-spring").first { $0.code == "CS" }?.title == "Computer Sciences")
+        #expect(try await gateway.catalog.catalog.subjects(inTerm: "2019-fall").first { $0.code == "CS" }?.title == "Computing")
+        #expect(try await gateway.catalog.catalog.subjects(inTerm: DemoCatalog.term).first { $0.code == "CS" }?.title == "Computer Science")
+        let spring = try await gateway.catalog.catalog.classIDs(matching: ClassQuery(term: "2019-spring"))
+        #expect(try await gateway.catalog.catalog.classListing(id: try #require(spring.first))?.info.department == "Computer Sciences")
+        // The SDSU term's own re-import with a new title renames it there.
+        let own = #"""
+            {"term":"\#(DemoCatalog.term)","subjects":[{"code":"CS","title":"Computer Science and Engineering","college":"Sciences"}],
+             "classes":[{"subject":"CS","course":"101","section":"02","scheduleNumber":"99998","seats":5}]}
+            """#
+        _ = try await gateway.registration.admin.importCatalog(try NativeCatalogFormat.parse(Data(own.utf8)))
+        #expect(try await gateway.catalog.catalog.subjects(inTerm: DemoCatalog.term).first { $0.code == "CS" }?.title == "Computer Science and Engineering")
+        #expect(try await gateway.catalog.catalog.subjects(inTerm: "2019-fall").first { $0.code == "CS" }?.title == "Computing")
+    }
 }

@@ -80,11 +80,11 @@ package protocol CatalogImportRows {
     func subjectCode(id: Int64) throws -> String?
     func insertSubject(id: Int64?, code: String, title: String, college: String) throws
     func updateSubject(id: Int64, title: String, college: String) throws
-    /// Keeps `title` as the subject's title in every term that has its classes and no title of
-    /// its own yet (before the subject is renamed for another term).
-    func keepSubjectTitle(subjectID: Int64, title: String) throws
-    /// The subject's title in `term`, as that term's catalog gives it.
-    func setTermSubjectTitle(term: String, subjectID: Int64, title: String) throws
+    /// Keeps `name` as the subject's title and college in every term that has its classes and
+    /// no name of its own yet (before the subject is renamed for another term).
+    func keepSubjectName(subjectID: Int64, _ name: TermSubjectName) throws
+    /// The subject's title and college in `term`, as that term's catalog gives them.
+    func setTermSubjectName(term: String, subjectID: Int64, _ name: TermSubjectName) throws
 
     /// Every course of a subject, by number (an import reads each subject's once).
     func courses(subjectID: Int64) throws -> [CourseNumber: StoredCourse]

@@ -140,7 +140,7 @@ public struct CatalogImporter: Sendable {
             }
             // The terms that have this subject's classes keep the title their catalogs gave it:
             // the new title is this document's terms' (``recordTermTitles``).
-            if existing.title != row.title { try db.keepSubjectTitle(subjectID: existing.id, title: existing.title) }
+            try db.keepSubjectName(subjectID: existing.id, TermSubjectName(title: existing.title, college: existing.college))
             try db.updateSubject(id: existing.id, title: row.title, college: college)
             counts.updated += 1
         } else {
@@ -251,15 +251,16 @@ public struct CatalogImporter: Sendable {
     /// later import of another term renaming a subject leaves this term's titles alone.
     private func recordTermTitles(of document: CatalogDocument, db: some CatalogImportRows, memo: inout ImportMemo) throws {
         guard !document.subjects.isEmpty, !document.classes.isEmpty else { return }
-        let titles = Dictionary(document.subjects.map { ($0.code, $0.title) }, uniquingKeysWith: { _, last in last })
+        let titles = Dictionary(document.subjects.map { ($0.code, $0) }, uniquingKeysWith: { _, last in last })
         var pairs = Set<TermSubject>()
         for row in document.classes where titles[row.subjectCode] != nil {
             pairs.insert(TermSubject(term: row.term, code: row.subjectCode))
         }
         try db.savepoint {
             for pair in pairs.sorted(by: { ($0.term, $0.code) < ($1.term, $1.code) }) {
-                guard let id = try subjectID(code: pair.code, db: db, memo: &memo), let title = titles[pair.code] else { continue }
-                try db.setTermSubjectTitle(term: pair.term, subjectID: id, title: title)
+                guard let id = try subjectID(code: pair.code, db: db, memo: &memo), let row = titles[pair.code],
+                      let stored = try db.subject(code: pair.code) else { continue }
+                try db.setTermSubjectName(term: pair.term, subjectID: id, TermSubjectName(title: row.title, college: row.college ?? stored.college))
             }
         }
     }
