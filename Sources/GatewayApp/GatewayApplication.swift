@@ -140,6 +140,9 @@ public struct GatewayApplication: Sendable {
             exceptions: Dictionary(modules.all.flatMap(\.importPaths).map { ($0, configuration.maxImportBytes) }, uniquingKeysWith: max)
         ))
         let allowedMethods = AllowedMethods()
+        if !configuration.corsOrigins.isEmpty {
+            router.add(middleware: CrossOriginRequests(origins: configuration.corsOrigins, nativePrefixes: errorRenderers.map(\.pathPrefix)))
+        }
         router.add(middleware: FrontDoorMiddleware(
             admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
             accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix]),

@@ -59,6 +59,9 @@ public struct GatewayConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// The largest request body, except catalog imports.
     public var maxBodyBytes = 1 << 20
+    /// Origins of front ends on other origins that may call the API from a browser
+    /// (`https://app.campus.edu`), exactly as browsers send them; none by default.
+    public var corsOrigins: [String] = []
     /// The largest catalog file an admin may upload (`POST /v1/admin/registration/imports`).
     public var maxImportBytes = 32 << 20
     public var auth = AuthService.Settings()

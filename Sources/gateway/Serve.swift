@@ -42,6 +42,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL). Default: info") var logLevel: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
     @Option(name: .customLong("max-import-mib"), help: "Largest catalog upload to the admin import endpoint, in MiB (GATEWAY_MAX_IMPORT_MIB). Default: 32") var maxImportMiB: Int?
+    @Option(name: .customLong("cors-origins"), help: "Origins of front ends on other origins allowed to call the API from a browser, exactly as browsers send them, e.g. https://app.campus.edu,http://localhost:5173 (GATEWAY_CORS_ORIGINS). Default: none") var corsOrigins: String?
     @Option(name: .customLong("sdsu-term"), help: "The one catalog term the SDSU protocol (/registration/...) serves (GATEWAY_SDSU_TERM). Default: 2018-fall, the demo's") var sdsuTerm: String?
     @OptionGroup(title: "Jobs") var jobOptions: JobsServeOptions
     @OptionGroup(title: "Registration") var registration: RegistrationOptions
@@ -166,6 +167,14 @@ struct Serve: AsyncParsableCommand {
         if let mib = try maxImportMiB ?? Env.int("max-import-mib") {
             guard (1...1024).contains(mib) else { throw GatewayCLIError("--max-import-mib must be between 1 and 1024") }
             config.maxImportBytes = mib << 20
+        }
+        if let list = corsOrigins ?? Env.string("cors-origins") {
+            config.corsOrigins = try list.split(separator: ",").map { raw in
+                guard let origin = GatewayConfiguration.corsOrigin(String(raw)) else {
+                    throw GatewayCLIError("--cors-origins takes origins such as https://app.campus.edu or http://localhost:5173 (a scheme, a host and maybe a port; no path, no *), not '\(raw)'")
+                }
+                return origin
+            }
         }
         try EmailEnvironment.apply(to: &config)
         try campusSignIn.apply(to: &config)
