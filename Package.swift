@@ -49,6 +49,7 @@ let package = Package(
             name: "GatewayHTTP",
             dependencies: [
                 "GatewayCore", "Storage",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -231,6 +232,7 @@ let package = Package(
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
                 "SQLiteStores", "PostgresStores",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),

@@ -149,6 +149,7 @@ public struct GatewayApplication: Sendable {
             securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil), allowedMethods: allowedMethods
         ))
 
+        router.add(middleware: ConditionalRequests())
         let guarded = RouteGuard(registry: routes, authenticator: modules.auth.authenticator)
         OpsRoutes(
             storage: storage, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,

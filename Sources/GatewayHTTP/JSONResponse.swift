@@ -1,6 +1,7 @@
 import NIOFoundationEssentialsCompat
 public import GatewayCore
-import Foundation
+public import Foundation
+import Crypto
 public import HTTPTypes
 public import Hummingbird
 
@@ -12,7 +13,17 @@ extension GatewayJSON {
         let data = try sharedEncoder.encode(value)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
+        if status == .ok, fields[.eTag] == nil { fields[.eTag] = entityTag(of: data) }
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+
+    /// A strong entity tag for these bytes: the first 128 bits of their SHA-256, base64url.
+    /// Equal answers get equal tags on every instance; any change of the bytes changes it.
+    public static func entityTag(of data: Data) -> String {
+        let digest = SHA256.hash(data: data)
+        let text = Data(digest.prefix(16)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return "\"\(text)\""
     }
 
     /// Decodes a JSON request body (bounded by the context's upload limit) into `type`,

@@ -75,6 +75,9 @@ public struct PreferenceRoutes: Sendable {
         mine.put { request, context in
             let identity = try context.requireIdentity()
             let body = try await GatewayJSON.decode(Body.self, from: request, context: context)
+            if request.headers[.ifMatch] != nil {
+                try IfMatch.check(request, current: View(try await preferences.preferences(accountID: identity.accountID)))
+            }
             let update = PreferenceService.Update(
                 categories: body.categories ?? [:], quietStart: body.quietHours?.start, quietEnd: body.quietHours?.end,
                 timeZone: body.quietHours?.timeZone, hasQuietHours: body.quietHours != nil, maxPerHour: body.maxPerHour

@@ -47,6 +47,10 @@ struct SavedScheduleRoutes: Sendable {
             let identity = try context.requireIdentity()
             let id = try Self.scheduleID(context)
             let body = try await GatewayJSON.decode(UpdateBody.self, from: request, context: context)
+            if request.headers[.ifMatch] != nil {
+                let current = try await service.schedule(id: id, accountID: identity.accountID)
+                try IfMatch.check(request, current: ScheduleViews.Detail(current, snapshot: try await service.catalog.snapshot()))
+            }
             let saved = try await service.update(id: id, accountID: identity.accountID, name: body.name, classIDs: body.classIds)
             return try GatewayJSON.response(ScheduleViews.Detail(saved, snapshot: service.catalog.cachedSnapshot()))
         }
