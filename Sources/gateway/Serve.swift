@@ -168,6 +168,7 @@ struct Serve: AsyncParsableCommand {
             config.maxImportBytes = mib << 20
         }
         try EmailEnvironment.apply(to: &config)
+        try SMSEnvironment.apply(to: &config)
         try campusSignIn.apply(to: &config)
         try jobOptions.apply(to: &config)
         try registration.apply(to: &config)
