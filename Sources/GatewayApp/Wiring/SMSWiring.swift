@@ -28,8 +28,12 @@ struct SMSWiring {
               settings.apiURL.user == nil else {
             throw StartupRefusal("GATEWAY_SMS_API_URL must be an absolute URL such as https://api.twilio.com")
         }
-        // The provider is the operator's: no destination rules beyond the URL they configured.
-        let client = CurlHTTPClient(configuration: .init(threadCount: 2, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
+        // The provider's host is the operator's choice (a stand-in on a private network
+        // included): it is the one destination allowed beyond public addresses.
+        let allowed = (try? DestinationAllowList([settings.apiURL.host ?? ""])) ?? .none
+        let client = CurlHTTPClient(configuration: .init(
+            threadCount: 2, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: allowed, logger: logger
+        ))
         let twilio = TwilioSMSSender.Configuration(apiURL: settings.apiURL, accountSID: settings.accountSID, authToken: settings.authToken, from: settings.from)
         logger.info("sms: Twilio", metadata: ["provider": "\(twilio)"])
         var base = publicURL.absoluteString

@@ -67,7 +67,7 @@ struct PushGateway: AuthenticatedTestWorld {
     /// (``TestGradebook``) holds QuickHAC devices' accounts, the source stored as Gradebook's.
     static func make(
         _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery(),
-        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil
+        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil, logs: CapturedLogs? = nil
     ) async throws -> PushGateway {
         var sqlite: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
         var postgres: [any PostgresSchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
@@ -79,6 +79,7 @@ struct PushGateway: AuthenticatedTestWorld {
         let clock = ManualClock(Date())
         var logger = Logger(label: "push-tests")
         logger.logLevel = .critical
+        if let logs { logger = CapturedLogs.logger(logs, level: .trace) }
         let stores: PushStores, jobStores: JobsStores
         switch opened {
         case .sqlite(let database): stores = .sqlite(database: database, sealer: TestVaultSealing()); jobStores = .sqlite(database: database)
@@ -115,7 +116,10 @@ struct PushGateway: AuthenticatedTestWorld {
         }
         let sms: PushModule.SMS
         if let twilio = delivery.twilio {
-            let smsClient = CurlHTTPClient(configuration: .init(threadCount: 2, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
+            // As the application wires it: the configured provider's host is allowed.
+            let smsClient = CurlHTTPClient(configuration: .init(
+                threadCount: 2, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: try DestinationAllowList(["127.0.0.1"]), logger: logger
+            ))
             let settings = TwilioSMSSender.Configuration(
                 apiURL: twilio.baseURL, accountSID: twilio.accountSID, authToken: twilio.authToken, from: TwilioStandIn.fromNumber
             )
