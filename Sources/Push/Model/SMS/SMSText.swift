@@ -70,8 +70,8 @@ public enum SMSText {
         // The room the headline may take with nothing else; the link is kept whole if it fits at all.
         let linkRoom = tail.count <= maximumLength - prefix.count - 10 ? tail : ""
         let headRoom = maximumLength - prefix.count - linkRoom.count - 1
-        head = shorten(head, to: headRoom)
-        var text = prefix + head + "."
+        head = shorten(head, to: headRoom).trimmingCharacters(in: .whitespaces)
+        var text = head.isEmpty ? "Campus Gateway." : prefix + head + "."
         if let detail {
             let body = gsmSafe(detail).trimmingCharacters(in: .whitespaces)
             let room = maximumLength - text.count - linkRoom.count - 1
