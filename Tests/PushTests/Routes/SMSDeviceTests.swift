@@ -232,6 +232,41 @@ struct SMSDeviceTests {
         #expect(!lines.contains { $0.contains(Self.number) }, "numbers are logged masked")
     }
 
+    /// Texts follow the student's quiet hours as every channel does: a grade (not urgent)
+    /// waits for the window's end, a seat (urgent) goes at once.
+    @Test(arguments: TestBackend.all)
+    func quietHoursDeferTextsButNotUrgentOnes(_ backend: TestBackend) async throws {
+        let twilio = try TwilioStandIn()
+        defer { twilio.stop() }
+        let gateway = try await PushGateway.make(backend, delivery: .init(twilio: twilio))
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("ada", role: .student)
+        try await gateway.withRouter { client async throws in
+            let id = try await Self.confirmedDevice(gateway, twilio, client, phone: Self.number, token: ada)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            func hhmm(_ date: Date) -> String {
+                let parts = calendar.dateComponents([.hour, .minute], from: date)
+                return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+            }
+            let now = gateway.clock.now()
+            let body = #"{"quietHours": {"start": "\#(hhmm(now.addingTimeInterval(-3600)))", "end": "\#(hhmm(now.addingTimeInterval(2 * 3600)))", "timeZone": "UTC"}}"#
+            #expect(try await client.json(.put, "/v1/me/push-preferences", body: body, token: ada).status == .ok)
+            let sent = twilio.messages.count
+            let grade = OutgoingNotification(id: "g-1", category: "grade.new", title: "New grade in CPE 458, Lab 3: 13.5/15", body: "b")
+            #expect(try await gateway.push.notify(deviceID: Int64(id), uniqueKey: "grade-1", grade))
+            let seat = OutgoingNotification(id: "s-1", category: "seat.open", title: "CS 540-02 (class 7036): 1 seat open", body: "b", urgent: true)
+            #expect(try await gateway.push.notify(deviceID: Int64(id), uniqueKey: "seat-1", seat))
+            try await gateway.deliverAll()
+            #expect(twilio.messages.count == sent + 1, "the seat at once, the grade waits")
+            #expect(twilio.messages.last?.field("Body")?.contains("class 7036") == true)
+            gateway.clock.advance(by: 2 * 3600 + 120)
+            try await gateway.deliverAll()
+            #expect(twilio.messages.count == sent + 2, "the grade once quiet hours end")
+            #expect(twilio.messages.last?.field("Body")?.contains("CPE 458") == true)
+        }
+    }
+
     /// Without a provider (no auth token to check against), every inbound post is refused.
     @Test(arguments: TestBackend.all)
     func inboundIsRefusedWithoutAProvider(_ backend: TestBackend) async throws {
