@@ -7,9 +7,15 @@ public import Push
 /// reference it follow the new table by name. `push_sms_mutes` keeps the numbers that texted
 /// STOP, by keyed hash only (``SMSMuteStoring``). An SMS device's pending confirmation lives
 /// in `push_email_confirmations` as an email's does (only its code is ever sent).
+///
+/// The rebuilt table keeps the old one's columns: `sealed_keys` only when the database has it
+/// (a database a server without `push.008` migrated takes `push.008`, which adds it, later).
 enum SMSSchema {
     static func migrate(_ db: Database) throws {
         let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'push_devices'")
+        let sealed = try db.columns(in: "push_devices").contains { $0.name == "sealed_keys" }
+        let sealedColumn = sealed ? "sealed_keys TEXT," : ""
+        let sealedCopy = sealed ? ", sealed_keys" : ""
         try db.execute(sql: """
             CREATE TABLE push_devices_new (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -34,7 +40,7 @@ enum SMSSchema {
                 email TEXT,
                 confirmed_at DATETIME,
                 muted_categories TEXT NOT NULL DEFAULT '[]',
-                sealed_keys TEXT,
+                \(sealedColumn)
                 -- SMS devices: the number, E.164.
                 phone TEXT,
                 CHECK (account_id IS NOT NULL OR uuid_hash IS NOT NULL),
@@ -43,10 +49,10 @@ enum SMSSchema {
             );
             INSERT INTO push_devices_new (id, account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
                 p256dh, auth_secret, webhook_secret, active, created_at, registered_at, last_success_at, last_failure_at, last_error, failure_count,
-                email, confirmed_at, muted_categories, sealed_keys)
+                email, confirmed_at, muted_categories\(sealedCopy))
             SELECT id, account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
                 p256dh, auth_secret, webhook_secret, active, created_at, registered_at, last_success_at, last_failure_at, last_error, failure_count,
-                email, confirmed_at, muted_categories, sealed_keys
+                email, confirmed_at, muted_categories\(sealedCopy)
             FROM push_devices;
             DROP TABLE push_devices;
             ALTER TABLE push_devices_new RENAME TO push_devices;
