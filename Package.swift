@@ -450,6 +450,7 @@ let package = Package(
                 "SQLiteStores", "PostgresStores",
                 "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "GradebookTestSupport", "HTTPClient", "Jobs", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -110,7 +110,7 @@ public struct GatewayApplication: Sendable {
         let delivery = try PushDeliveryWiring(configuration: configuration, developmentDestinations: Self.developmentDestinations, clock: clock, logger: logger)
         let push = try PushModule.live(
             transactions: database, stores: stores.push, jobs: jobs.enqueuer, channels: delivery.channels, mail: delivery.mail,
-            lanes: delivery.lanes, gradebookAccounts: gradebook.deviceAccounts, ownedGradebookAccounts: gradebook.accounts,
+            sms: delivery.sms, lanes: delivery.lanes, gradebookAccounts: gradebook.deviceAccounts, ownedGradebookAccounts: gradebook.accounts,
             classes: registration.classDirectory, clock: clock, settings: delivery.settings
         )
 

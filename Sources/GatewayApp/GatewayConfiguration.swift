@@ -120,6 +120,9 @@ public struct GatewayConfiguration: Sendable {
     /// Email notifications: the SMTP server (`GATEWAY_SMTP_*`); without one a demo logs its
     /// mails and other servers discard them with the reason kept.
     public var smtp: SMTPSettings?
+    /// Text messages: the Twilio-compatible provider (`GATEWAY_SMS_*`); without one a demo logs
+    /// its texts, other servers discard them with the reason kept and refuse inbound posts.
+    public var sms: SMSSettings?
     /// Where people reach this server (`GATEWAY_PUBLIC_URL`), for the links in mails; needed
     /// with `smtp`. Without it (a demo) links point at `http://<host>:<port>`.
     public var publicURL: URL?
@@ -150,6 +153,32 @@ public struct APNsSettings: Sendable {
         self.teamID = teamID
         self.baseURL = baseURL
         self.caFile = caFile
+    }
+}
+
+/// The Twilio-compatible provider text messages go through. `description` never shows the
+/// auth token.
+public struct SMSSettings: Sendable, CustomStringConvertible {
+    /// `https://api.twilio.com` (`GATEWAY_SMS_API_URL`).
+    public var apiURL: URL
+    /// `GATEWAY_SMS_ACCOUNT_SID` (`AC...`).
+    public var accountSID: String
+    /// The auth token, read from `GATEWAY_SMS_AUTH_TOKEN_FILE`; it also signs inbound posts.
+    public var authToken: String
+    /// `GATEWAY_SMS_FROM`: the sending number (E.164) or a Messaging Service SID (`MG...`).
+    public var from: String
+
+    public static let defaultAPIURL = URL(string: "https://api.twilio.com")!
+
+    public init(apiURL: URL = SMSSettings.defaultAPIURL, accountSID: String, authToken: String, from: String) {
+        self.apiURL = apiURL
+        self.accountSID = accountSID
+        self.authToken = authToken
+        self.from = from
+    }
+
+    public var description: String {
+        "SMSSettings(\(apiURL.scheme ?? "?")://\(apiURL.host ?? "?")\(apiURL.port.map { ":\($0)" } ?? ""), account \(accountSID), token set)"
     }
 }
 

@@ -1,3 +1,4 @@
+public import Foundation
 public import Contracts
 public import Crypto
 public import GatewayCore
@@ -61,6 +62,24 @@ public struct PushModule: GatewayModule {
         }
     }
 
+    /// How texts leave and come back: the sender (Twilio, the log in a demo, or one that
+    /// discards with the reason kept), the public URL the texts' links start with, the inbound
+    /// webhook's check (nil without a provider: inbound posts are refused) and the inbound
+    /// route's rate limit per client network.
+    public struct SMS: Sendable {
+        public var sender: any SMSSender
+        public var publicURL: URL
+        public var inbound: SMSDevices.Inbound?
+        public var inboundRequestsPerMinute: Int
+
+        public init(sender: any SMSSender, publicURL: URL, inbound: SMSDevices.Inbound?, inboundRequestsPerMinute: Int = 120) {
+            self.sender = sender
+            self.publicURL = publicURL
+            self.inbound = inbound
+            self.inboundRequestsPerMinute = inboundRequestsPerMinute
+        }
+    }
+
     public let devices: DeviceService
     public let push: PushService
     public let quickHAC: QuickHACService
@@ -71,6 +90,8 @@ public struct PushModule: GatewayModule {
     public let deviceKeyRows: DeviceKeyRows
     let handlers: PushJobHandlers
     let mailer: EmailConfirmationMailer
+    let texter: SMSConfirmationTexter
+    let smsInboundRequestsPerMinute: Int
     let retention: PushRetention
     let gradeNotifications: GradeNotifications
     let settings: Settings
@@ -80,20 +101,26 @@ public struct PushModule: GatewayModule {
     /// module's devices).
     public static func live(
         transactions: any TransactionRunner, stores: PushStores, jobs: any JobEnqueuing, channels: NotificationChannels, mail: Mail,
-        lanes: DeliveryLanes, gradebookAccounts: any DeviceGradebookAccounts, ownedGradebookAccounts: any OwnedGradebookAccounts,
+        sms: SMS, lanes: DeliveryLanes, gradebookAccounts: any DeviceGradebookAccounts, ownedGradebookAccounts: any OwnedGradebookAccounts,
         classes: any ClassDirectory & RegistrationCurrentState, clock: any GatewayClock, settings: Settings
     ) throws -> PushModule {
         let recipientSecret = SymmetricKey(data: try transactions.readAtStartup { db in try stores.confirmationQuota.recipientSecret(in: db) })
+        let recipients = ConfirmationRecipients(store: stores.confirmationQuota, secret: recipientSecret, hourlyCap: settings.confirmationsPerHour)
         let emails = EmailDevices(
             transactions: transactions, devices: stores.devices, store: stores.emails, seatAlerts: stores.seatAlerts, jobs: jobs, clock: clock,
-            recipients: ConfirmationRecipients(store: stores.confirmationQuota, secret: recipientSecret, hourlyCap: settings.confirmationsPerHour)
+            recipients: recipients
+        )
+        let smsDevices = SMSDevices(
+            transactions: transactions, devices: stores.devices, emails: stores.emails, mutes: stores.smsMutes, jobs: jobs, clock: clock,
+            recipients: recipients, recipientSecret: recipientSecret, inbound: sms.inbound
         )
         let devices = DeviceService(
-            transactions: transactions, store: stores.devices, emails: emails, clock: clock,
+            transactions: transactions, store: stores.devices, emails: emails, sms: smsDevices, clock: clock,
             allowInsecureEndpoints: settings.allowInsecureEndpoints, allowedDestinations: settings.allowedDestinations
         )
         var channels = channels
         channels.email = EmailChannel(sender: mail.sender, composer: mail.composer, emails: emails, clock: clock)
+        channels.sms = SMSChannel(sender: sms.sender, sms: smsDevices, publicURL: sms.publicURL, clock: clock)
         let push = PushService(
             transactions: transactions, devices: stores.devices, notifications: stores.notifications, preferences: stores.preferences,
             testLog: stores.testNotifications, jobs: jobs, channels: channels, lanes: lanes, clock: clock
@@ -118,6 +145,10 @@ public struct PushModule: GatewayModule {
                 transactions: transactions, devices: stores.devices, store: stores.emails, sender: mail.sender, composer: mail.composer,
                 clock: clock
             ),
+            texter: SMSConfirmationTexter(
+                transactions: transactions, devices: stores.devices, store: stores.emails, sms: smsDevices, sender: sms.sender, clock: clock
+            ),
+            smsInboundRequestsPerMinute: sms.inboundRequestsPerMinute,
             retention: PushRetention(
                 transactions: transactions, store: stores.retention, devices: stores.devices, accounts: gradebookAccounts, clock: clock
             ),
@@ -134,6 +165,7 @@ public struct PushModule: GatewayModule {
     public func register(in registry: JobRegistry) throws {
         handlers.register(in: registry)
         mailer.register(in: registry)
+        texter.register(in: registry)
         try retention.register(in: registry)
         try gradeNotifications.register(in: registry)
     }
@@ -155,6 +187,8 @@ public struct PushModuleRoutes: ModuleRoutes {
         PushRoutes(devices: module.devices, push: module.push, seatAlerts: module.seatAlerts, vapidPublicKey: module.settings.vapidPublicKey)
             .register(with: guarded, on: router)
         EmailRoutes(devices: module.devices).register(with: guarded, on: router)
+        SMSRoutes(sms: module.devices.sms, requestsPerMinute: module.smsInboundRequestsPerMinute, clock: module.devices.clock)
+            .register(with: guarded, on: router)
         PreferenceRoutes(preferences: module.preferences).register(with: guarded, on: router)
         GradebookAlertRoutes(preferences: module.gradebookAlertPreferences).register(with: guarded, on: router)
         QuickHACRoutes(service: module.quickHAC).register(with: guarded, on: router)

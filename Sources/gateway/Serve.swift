@@ -177,6 +177,7 @@ struct Serve: AsyncParsableCommand {
             }
         }
         try EmailEnvironment.apply(to: &config)
+        try SMSEnvironment.apply(to: &config)
         try campusSignIn.apply(to: &config)
         try jobOptions.apply(to: &config)
         try registration.apply(to: &config)

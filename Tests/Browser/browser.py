@@ -25,16 +25,18 @@ GATEWAY_LOG = pathlib.Path(os.environ["GATEWAY_LOG"]) if os.environ.get("GATEWAY
 # `... notice campus-gateway: channel=email code=493027 device=42 domain=example.edu link=... [Push]
 # mail (log mailer, not sent): confirmation`, metadata sorted by key.
 CONFIRMATION_LINE = "mail (log mailer, not sent): confirmation"
+# The log SMS sender's line for a confirmation text (the demo without a provider).
+SMS_CONFIRMATION_LINE = "text (log sender, not sent): confirmation"
 
 
 def confirmation_codes(device_id):
-    """Every confirmation code the log mailer logged for this device, oldest first."""
+    """Every confirmation code the log mailer or the log SMS sender logged for this device, oldest first."""
     if GATEWAY_LOG is None or not GATEWAY_LOG.exists():
         return []
     codes = []
     with open(GATEWAY_LOG, encoding="utf-8", errors="replace") as log:
         for line in log:
-            if CONFIRMATION_LINE not in line or not re.search(rf"\sdevice={int(device_id)}\s", line):
+            if (CONFIRMATION_LINE not in line and SMS_CONFIRMATION_LINE not in line) or not re.search(rf"\sdevice={int(device_id)}\s", line):
                 continue
             code = re.search(r"\scode=(\d+)\s", line)
             if code:

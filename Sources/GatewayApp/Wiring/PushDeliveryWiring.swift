@@ -12,6 +12,7 @@ import Push
 struct PushDeliveryWiring {
     let channels: NotificationChannels
     let mail: PushModule.Mail
+    let sms: PushModule.SMS
     let lanes: DeliveryLanes
     let settings: PushModule.Settings
     /// The Web Push VAPID keys (a demo makes its own); nil without.
@@ -70,6 +71,7 @@ struct PushDeliveryWiring {
         // Mail goes to the operator's SMTP server only.
         let mailClient = CurlHTTPClient(configuration: .init(threadCount: 4, defaultTimeout: .seconds(30), maxRedirects: 0, logger: logger))
         mail = try EmailWiring(configuration: configuration, client: mailClient, logger: logger).mail
+        sms = try SMSWiring(configuration: configuration, clock: clock, logger: logger).sms
         settings = PushModule.Settings(
             allowInsecureEndpoints: configuration.allowInsecurePushEndpoints, allowedDestinations: configuration.pushAllowedDestinations,
             quickHACTopic: configuration.quickHACTopic, quickHACEnvironment: configuration.quickHACEnvironment,

@@ -17,7 +17,7 @@ struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
     }
 
     static let columns = """
-        id, account_id, channel, name, apns_token, apns_environment, apns_topic, endpoint, email, sealed_keys, active, created_at,
+        id, account_id, channel, name, apns_token, apns_environment, apns_topic, endpoint, email, phone, sealed_keys, active, created_at,
         registered_at, last_success_at, last_failure_at, last_error, failure_count, confirmed_at, muted_categories
         """
 
@@ -26,9 +26,9 @@ struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         let columns = Self.columns(device.address)
         let id = try transaction.query("""
             INSERT INTO push_devices (account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
-                email, active, created_at, registered_at)
+                email, phone, active, created_at, registered_at)
             VALUES (\(device.accountID), \(device.uuidHash), \(columns.channel.rawValue), \(device.name), \(columns.token),
-                \(columns.environment), \(columns.topic), \(columns.endpoint), \(columns.email), \(device.active), \(now), \(now))
+                \(columns.environment), \(columns.topic), \(columns.endpoint), \(columns.email), \(columns.phone), \(device.active), \(now), \(now))
             RETURNING id
             """).first!.decode(Int64.self)
         // The row id is part of what the keys are sealed for: sealed once it exists, in the
@@ -90,7 +90,7 @@ struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
     }
 
     func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
-        try transaction.postgres().execute("UPDATE push_devices SET confirmed_at = \(now), active = true WHERE id = \(id) AND channel = 'email'")
+        try transaction.postgres().execute("UPDATE push_devices SET confirmed_at = \(now), active = true WHERE id = \(id) AND channel IN ('email', 'sms')")
     }
 
     func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
@@ -193,7 +193,7 @@ struct PostgresDeviceStore: DeviceStoring, DeviceKeyStoring {
         let columns = Columns(
             channel: channel, token: try cells["apns_token"].decode(String?.self), environment: try cells["apns_environment"].decode(String?.self),
             topic: try cells["apns_topic"].decode(String?.self), endpoint: try cells["endpoint"].decode(String?.self),
-            email: try cells["email"].decode(String?.self)
+            email: try cells["email"].decode(String?.self), phone: try cells["phone"].decode(String?.self)
         )
         let sealed = try cells["sealed_keys"].decode(String?.self)
         guard case let (address, keysUnavailable)? = columns.address(keys: { keys(sealed: sealed, deviceID: id, accountID: accountID) }) else { return nil }

@@ -224,5 +224,25 @@ extension PushSchema {
             """,
             "CREATE INDEX push_seat_alert_tells_alert ON push_seat_alert_tells (alert_id, class_id, told_at)",
         ]),
+        // Text messages: the sms channel with its number (E.164), and the numbers that texted
+        // STOP, by keyed hash only (as SQLite's push.012).
+        PostgresMigration("push.pg.004.sms", [
+            "ALTER TABLE push_devices ADD COLUMN phone text",
+            "ALTER TABLE push_devices DROP CONSTRAINT push_devices_channel_check",
+            """
+            ALTER TABLE push_devices ADD CONSTRAINT push_devices_channel_check
+                CHECK (channel IN ('apns', 'webpush', 'webhook', 'email', 'sms', 'log'))
+            """,
+            """
+            ALTER TABLE push_devices ADD CONSTRAINT push_devices_sms_check
+                CHECK (channel <> 'sms' OR (phone IS NOT NULL AND account_id IS NOT NULL))
+            """,
+            """
+            CREATE TABLE push_sms_mutes (
+                recipient bytea PRIMARY KEY,
+                muted_at timestamptz NOT NULL
+            )
+            """,
+        ]),
     ]
 }

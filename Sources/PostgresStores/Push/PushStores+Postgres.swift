@@ -12,6 +12,7 @@ extension PushStores {
             devices: PostgresDeviceStore(sealer: sealer), notifications: PostgresNotificationStore(), preferences: PostgresPreferenceStore(),
             testNotifications: PostgresTestNotificationStore(), seatAlerts: PostgresSeatAlertStore(), gradeAlerts: PostgresGradeAlertStore(),
             emails: PostgresEmailStore(), confirmationQuota: PostgresConfirmationQuotaStore(), quickHACKeys: PostgresQuickHACKeyStore(), retention: PostgresRetentionStore(),
+            smsMutes: PostgresSMSMuteStore(),
             sealClearKeys: { 0 }
         )
     }

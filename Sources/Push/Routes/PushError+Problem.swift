@@ -14,8 +14,19 @@ extension PushError: ProblemConvertible {
             .conflict("unconfirmed-email-limit", title: "Too many unconfirmed addresses", detail: "You have \(limit) email addresses waiting for confirmation, the most allowed; confirm or remove one first.")
         case .emailAlreadyRegistered:
             .conflict("email-already-registered", title: "Address already registered", detail: "You already registered this email address.")
+        case .unconfirmedPhoneLimit(let limit):
+            .conflict("unconfirmed-phone-limit", title: "Too many unconfirmed numbers", detail: "You have \(limit) phone numbers waiting for confirmation, the most allowed; confirm or remove one first.")
+        case .phoneAlreadyRegistered:
+            .conflict("phone-already-registered", title: "Number already registered", detail: "You already registered this phone number.")
+        case .smsInboundRefused:
+            Problem(type: "sms-signature-invalid", title: "Forbidden", status: .forbidden, detail: "The request does not carry a valid X-Twilio-Signature.")
+        case .smsInboundThrottled(let seconds):
+            Problem(
+                type: "rate-limited", title: "Too many requests", status: .tooManyRequests, detail: "Too many inbound messages from this network. Try again later.",
+                extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
+            )
         case .nothingToConfirm:
-            .conflict("nothing-to-confirm", title: "Nothing to confirm", detail: "This device is not an email address waiting for confirmation.")
+            .conflict("nothing-to-confirm", title: "Nothing to confirm", detail: "This device is not an email address or phone number waiting for confirmation.")
         case .confirmationMailLimit(let seconds):
             Problem(
                 type: "confirmation-mail-limit", title: "Too many confirmation mails", status: .tooManyRequests,

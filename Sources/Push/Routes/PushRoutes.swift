@@ -30,6 +30,7 @@ public struct PushRoutes: Sendable {
         let auth: String?
         let url: String?
         let email: String?
+        let phone: String?
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -50,7 +51,8 @@ public struct PushRoutes: Sendable {
             let body = try await GatewayJSON.decode(DeviceBody.self, from: request, context: context)
             let (device, secret) = try await devices.register(accountID: identity.accountID, DeviceService.Registration(
                 channel: body.channel, name: body.name, token: body.token, environment: body.environment, topic: body.topic,
-                endpoint: body.endpoint, p256dh: body.p256dh, auth: body.auth, url: body.url, email: body.email
+                endpoint: body.endpoint, p256dh: body.p256dh, auth: body.auth, url: body.url, email: body.email,
+                phone: body.phone
             ))
             return try GatewayJSON.response(
                 PushViews.NewDevice(device: PushViews.Device(device), webhookSecret: secret), status: .created,
@@ -118,6 +120,8 @@ enum PushViews {
         let endpointHost: String?
         /// Email devices: the address, whether it is confirmed, and categories muted for it.
         var email: String?
+        /// SMS devices: the number (E.164).
+        var phone: String?
         var confirmed: Bool?
         let mutedCategories: [String]?
         let createdAt: Date
@@ -150,6 +154,12 @@ enum PushViews {
                 topic = nil
                 endpointHost = nil
                 email = address
+                confirmed = device.confirmedAt != nil
+            case .sms(let number):
+                environment = nil
+                topic = nil
+                endpointHost = nil
+                phone = number
                 confirmed = device.confirmedAt != nil
             case .log:
                 environment = nil

@@ -20,11 +20,13 @@ public final class DeviceService: Sendable {
 
     /// Confirmation, limits and unsubscribe of email devices.
     public let emails: EmailDevices
+    /// Confirmation texts, limits and opt-outs of SMS devices.
+    public let sms: SMSDevices
 
     public static let maximumPerAccount = 20
 
     public init(
-        transactions: any TransactionRunner, store: any DeviceStoring, emails: EmailDevices,
+        transactions: any TransactionRunner, store: any DeviceStoring, emails: EmailDevices, sms: SMSDevices,
         clock: any GatewayClock, allowInsecureEndpoints: Bool = false, allowedDestinations: DestinationAllowList = .none
     ) {
         self.allowedDestinations = allowedDestinations
@@ -32,7 +34,10 @@ public final class DeviceService: Sendable {
         self.store = store
         self.clock = clock
         self.allowInsecureEndpoints = allowInsecureEndpoints
+        var emails = emails
+        emails.sms = sms
         self.emails = emails
+        self.sms = sms
     }
 
     /// What a client asks to register.
@@ -47,9 +52,12 @@ public final class DeviceService: Sendable {
         public var auth: String?
         public var url: String?
         public var email: String?
+        public var phone: String?
 
         public init(channel: String, name: String? = nil, token: String? = nil, environment: String? = nil, topic: String? = nil,
-                    endpoint: String? = nil, p256dh: String? = nil, auth: String? = nil, url: String? = nil, email: String? = nil) {
+                    endpoint: String? = nil, p256dh: String? = nil, auth: String? = nil, url: String? = nil, email: String? = nil,
+                    phone: String? = nil) {
+            self.phone = phone
             self.email = email
             self.channel = channel
             self.name = name
@@ -69,7 +77,7 @@ public final class DeviceService: Sendable {
             [
                 ("name", name, 400), ("token", token, 200), ("environment", environment, 20), ("topic", topic, 200),
                 ("endpoint", endpoint, 2048), ("p256dh", p256dh, 200), ("auth", auth, 200), ("url", url, 2048),
-                ("email", email, 254),
+                ("email", email, 254), ("phone", phone, 16),
             ]
         }
 
@@ -91,9 +99,16 @@ public final class DeviceService: Sendable {
         let name = (registration.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= 100 else { throw PushError.invalid(field: "name", message: "A name is at most 100 characters.") }
         let now = clock.now()
-        let device = try await transactions.write { [store, emails] db in
+        let device = try await transactions.write { [store, emails, sms] db in
             let existing = try store.devices(ofAccount: accountID, in: db)
             guard existing.count < Self.maximumPerAccount else { throw PushError.deviceLimit(Self.maximumPerAccount) }
+            if case .sms(let phone) = address {
+                // Unconfirmed: inactive, texted nothing but its code until confirmed.
+                try sms.admit(accountID: accountID, phone: phone, existing: existing, now: now, in: db)
+                let device = try store.insert(NewDevice(accountID: accountID, name: name, address: address, active: false), at: now, in: db)
+                try sms.queueText(accountID: accountID, deviceID: device.id, phone: phone, now: now, in: db)
+                return device
+            }
             guard case .email(let email) = address else {
                 return try store.insert(NewDevice(accountID: accountID, name: name, address: address), at: now, in: db)
             }
@@ -153,10 +168,12 @@ public final class DeviceService: Sendable {
                 } catch {
                     throw DeviceProblem(field: "email", reason: error.reason)
                 }
+            case .sms?:
+                return (.sms(phone: try PhoneNumber(validating: registration.phone ?? "").value), nil)
             case .log?:
                 return (.log, nil)
             case nil:
-                throw DeviceProblem(field: "channel", reason: "must be apns, webpush, webhook, email or log")
+                throw DeviceProblem(field: "channel", reason: "must be apns, webpush, webhook, email, sms or log")
             }
         } catch let problem as DeviceProblem {
             throw PushError.invalid(field: problem.field, message: "\(problem.field) \(problem.reason).")

@@ -16,7 +16,15 @@ public enum PushError: Error, Sendable, Equatable {
     case unconfirmedEmailLimit(Int)
     /// The caller already registered this address (409).
     case emailAlreadyRegistered
-    /// The device is not an email device waiting for confirmation (409).
+    /// The caller already has this many phone numbers waiting for confirmation (409).
+    case unconfirmedPhoneLimit(Int)
+    /// The caller already registered this phone number (409).
+    case phoneAlreadyRegistered
+    /// An inbound text without a valid `X-Twilio-Signature`, or no SMS provider configured (403).
+    case smsInboundRefused
+    /// Too many inbound texts from one client network; retry after this many seconds (429).
+    case smsInboundThrottled(retryAfterSeconds: Int)
+    /// The device is not an email or SMS device waiting for confirmation (409).
     case nothingToConfirm
     /// Too many confirmation mails lately; another may go after this many seconds (429).
     case confirmationMailLimit(retryAfterSeconds: Int)

@@ -163,7 +163,7 @@ public final class SeatAlertService: Sendable {
     static func data(_ label: ClassLabel, alert: SeatAlert) -> [String: String] {
         [
             "classId": String(label.classId), "course": label.course, "section": label.section, "term": label.term,
-            "seatAlertId": String(alert.id),
+            "courseTitle": label.title, "seatAlertId": String(alert.id),
         ]
     }
 }

@@ -8,8 +8,14 @@ package struct DeviceAddressColumns {
     package var token: String?, environment: String?, topic: String?
     package var endpoint: String?
     package var email: String?
+    /// An SMS device's number (E.164).
+    package var phone: String?
 
-    package init(channel: Device.Channel, token: String? = nil, environment: String? = nil, topic: String? = nil, endpoint: String? = nil, email: String? = nil) {
+    package init(
+        channel: Device.Channel, token: String? = nil, environment: String? = nil, topic: String? = nil, endpoint: String? = nil, email: String? = nil,
+        phone: String? = nil
+    ) {
+        self.phone = phone
         self.channel = channel
         self.token = token
         self.environment = environment
@@ -28,6 +34,8 @@ package struct DeviceAddressColumns {
             self.init(channel: .webhook, endpoint: url.absoluteString)
         case .email(let address):
             self.init(channel: .email, email: address)
+        case .sms(let phone):
+            self.init(channel: .sms, phone: phone)
         case .log:
             self.init(channel: .log)
         }
@@ -64,6 +72,9 @@ extension DeviceAddressColumns {
         case .email:
             guard let email else { return nil }
             return (.email(address: email), false)
+        case .sms:
+            guard let phone else { return nil }
+            return (.sms(phone: phone), false)
         case .log:
             return (.log, false)
         }

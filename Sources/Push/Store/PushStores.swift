@@ -16,6 +16,8 @@ public struct PushStores: Sendable {
     public var confirmationQuota: any ConfirmationQuotaStoring
     public var quickHACKeys: any QuickHACKeyStoring
     public var retention: any PushRetentionStoring
+    /// Numbers that texted STOP (keyed hashes), across every account.
+    public var smsMutes: any SMSMuteStoring
     /// Seals device keys a previous server wrote in clear, before anything is served; how many
     /// rows held clear keys. Each backend does it its own way (SQLite also scrubs the freed
     /// pages and the write-ahead log).
@@ -25,7 +27,7 @@ public struct PushStores: Sendable {
         devices: any DeviceStoring & DeviceKeyStoring, notifications: any NotificationStoring, preferences: any PreferenceStoring,
         testNotifications: any TestNotificationStoring, seatAlerts: any SeatAlertStoring, gradeAlerts: any GradeAlertStoring,
         emails: any EmailStoring, confirmationQuota: any ConfirmationQuotaStoring, quickHACKeys: any QuickHACKeyStoring,
-        retention: any PushRetentionStoring, sealClearKeys: @escaping @Sendable () throws -> Int
+        retention: any PushRetentionStoring, smsMutes: any SMSMuteStoring, sealClearKeys: @escaping @Sendable () throws -> Int
     ) {
         self.devices = devices
         self.notifications = notifications
@@ -37,6 +39,7 @@ public struct PushStores: Sendable {
         self.confirmationQuota = confirmationQuota
         self.quickHACKeys = quickHACKeys
         self.retention = retention
+        self.smsMutes = smsMutes
         self.sealClearKeys = sealClearKeys
     }
 }

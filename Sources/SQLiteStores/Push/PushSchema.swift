@@ -211,5 +211,6 @@ extension PushSchema {
                 CREATE INDEX push_seat_alert_tells_alert ON push_seat_alert_tells(alert_id, class_id, told_at);
                 """)
         },
+        Migration("push.012.sms", SMSSchema.migrate),
     ]
 }

@@ -11,6 +11,7 @@ extension PushStores {
             devices: devices, notifications: SQLiteNotificationStore(), preferences: SQLitePreferenceStore(),
             testNotifications: SQLiteTestNotificationStore(), seatAlerts: SQLiteSeatAlertStore(), gradeAlerts: SQLiteGradeAlertStore(),
             emails: SQLiteEmailStore(), confirmationQuota: SQLiteConfirmationQuotaStore(), quickHACKeys: SQLiteQuickHACKeyStore(), retention: SQLiteRetentionStore(),
+            smsMutes: SQLiteSMSMuteStore(),
             sealClearKeys: { try devices.sealClearKeys(database: database) }
         )
     }

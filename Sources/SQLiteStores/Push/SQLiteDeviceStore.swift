@@ -21,12 +21,12 @@ struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         try db.execute(
             sql: """
                 INSERT INTO push_devices (account_id, uuid_hash, channel, name, apns_token, apns_environment, apns_topic, endpoint,
-                    email, active, created_at, registered_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    email, phone, active, created_at, registered_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 device.accountID, device.uuidHash, columns.channel.rawValue, device.name, columns.token, columns.environment, columns.topic,
-                columns.endpoint, columns.email, device.active, now, now,
+                columns.endpoint, columns.email, columns.phone, device.active, now, now,
             ]
         )
         let id = db.lastInsertedRowID
@@ -100,7 +100,7 @@ struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
 
     func confirmEmail(id: Int64, at now: Date, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
-        try db.execute(sql: "UPDATE push_devices SET confirmed_at = ?, active = 1 WHERE id = ? AND channel = 'email'", arguments: [now, id])
+        try db.execute(sql: "UPDATE push_devices SET confirmed_at = ?, active = 1 WHERE id = ? AND channel IN ('email', 'sms')", arguments: [now, id])
     }
 
     func mute(id: Int64, category: String, in transaction: any StoreTransaction) throws {
@@ -192,7 +192,7 @@ struct SQLiteDeviceStore: DeviceStoring, DeviceKeyStoring {
         guard let channel = Device.Channel(rawValue: row["channel"]) else { return nil }
         let columns = Columns(
             channel: channel, token: row["apns_token"], environment: row["apns_environment"], topic: row["apns_topic"], endpoint: row["endpoint"],
-            email: row["email"]
+            email: row["email"], phone: row["phone"]
         )
         guard case let (address, keysUnavailable)? = columns.address(keys: { keys(of: row) }) else { return nil }
         let mutedText: String = row["muted_categories"] ?? "[]"

@@ -24,7 +24,8 @@ import TestSupport
 /// `account_add`), the QuickHAC device uuid, a webhook signing secret (`whsec_…` and its
 /// bytes), a Web Push subscription's `auth` and `p256dh`, the VAPID private key and a VAPID
 /// token (JWT) the gateway signed, the APNs signing key (the .p8 file's key), the SMTP
-/// password, an email confirmation code and link token, an SDSU password (in a JSON body and a
+/// password, an email confirmation code and link token, the SMS provider's auth token and a
+/// texted confirmation code (a Twilio stand-in, with a signed inbound post), an SDSU password (in a JSON body and a
 /// `?password=` query), a calendar feed's token, the metrics token, the simulator's admin token
 /// and the vault key.
 @Suite("Secrets never reach logs or the database", .serialized)
@@ -59,6 +60,12 @@ struct SecretGrepSessionTests {
         }
         defer { smtp?.stop() }
 
+        // Texts go to a Twilio stand-in; its auth token comes from a file, as in production.
+        let twilio = try TwilioStandIn(authToken: "twilio/\(Self.random(24))")
+        defer { twilio.stop() }
+        let tokenFile = directory.appendingPathComponent("twilio-auth-token")
+        try Data((twilio.authToken + "\n").utf8).write(to: tokenFile)
+
         let vapid = VAPIDKeys.generate()
         let metricsToken = "metrics-\(Self.random(24))"
         let simulatorToken = "simulator-\(Self.random(24))"
@@ -70,6 +77,9 @@ struct SecretGrepSessionTests {
             "GATEWAY_APNS_KEY_FILE": apnsKeyFile.path, "GATEWAY_APNS_KEY_ID": "KEY1234567", "GATEWAY_APNS_TEAM_ID": "TEAM123456",
             // A closed loopback port stands for Apple: the provider token is made, the send fails.
             "GATEWAY_APNS_URL": "https://127.0.0.1:9",
+            "GATEWAY_SMS_API_URL": twilio.baseURL.absoluteString, "GATEWAY_SMS_ACCOUNT_SID": twilio.accountSID,
+            "GATEWAY_SMS_AUTH_TOKEN_FILE": tokenFile.path, "GATEWAY_SMS_FROM": TwilioStandIn.fromNumber,
+            "GATEWAY_PUBLIC_URL": "https://gateway.example.edu/",
         ]
         if let smtp {
             environment["GATEWAY_SMTP_URL"] = smtp.url.absoluteString
@@ -77,7 +87,6 @@ struct SecretGrepSessionTests {
             environment["GATEWAY_SMTP_USERNAME"] = "gateway"
             environment["GATEWAY_SMTP_PASSWORD"] = smtpPassword
             environment["GATEWAY_SMTP_CA_FILE"] = smtp.caFile
-            environment["GATEWAY_PUBLIC_URL"] = "https://gateway.example.edu/"
         }
         let server = try await LoggingGateway.started(
             arguments: ["--demo", "--demo-passwords", "documented", "--database", databasePath, "--allow-insecure-push-endpoints"],
@@ -206,6 +215,21 @@ struct SecretGrepSessionTests {
             secrets += [Secret("SMTP password", smtpPassword), Secret("email confirmation code", code), Secret("email confirmation link token", linkToken)]
         }
 
+        // An SMS device, confirmed with the texted code; then the carrier's signed inbound START.
+        let sms = try await client.send("POST", "/v1/me/devices", json: #"{"channel": "sms", "phone": "+16195550123"}"#, token: token)
+        #expect(sms.status == 201, "\(sms.text)")
+        let smsID = try #require((sms.object["device"] as? [String: Any])?["id"] as? Int)
+        #expect(await eventually(seconds: 20) { !twilio.messages.isEmpty }, "the confirmation text arrived")
+        let text = try #require(twilio.messages.first?.field("Body"))
+        let smsCode = String(try #require(text.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }))
+        let smsConfirmed = try await client.send("POST", "/v1/me/devices/\(smsID)/confirm", json: #"{"code": "\#(smsCode)"}"#, token: token)
+        #expect(smsConfirmed.status == 200, "\(smsConfirmed.text)")
+        let inbound: [(name: String, value: String)] = [("From", "+16195550123"), ("To", TwilioStandIn.fromNumber), ("Body", "START"), ("AccountSid", twilio.accountSID)]
+        let signature = TwilioSignature.sign(url: "https://gateway.example.edu/v1/sms/inbound", parameters: inbound, authToken: twilio.authToken)
+        let started = try await client.send("POST", "/v1/sms/inbound", form: TwilioStandIn.encodeForm(inbound), headers: ["X-Twilio-Signature": signature])
+        #expect(started.status == 200, "\(started.text)")
+        secrets += [Secret("SMS provider auth token", twilio.authToken), Secret("SMS confirmation code", smsCode), Secret("inbound text signature", signature)]
+
         // QuickHAC: a device uuid (its only credential) and an account_add with a password.
         let uuid = "device-\(UUID().uuidString)"
         #expect(try await client.send("POST", "/ios/register", form: "uuid=\(uuid)").status == 200)
@@ -329,6 +353,6 @@ struct SecretGrepSessionTests {
         _ = try control.searchTables([Secret("username", username)], databasePath: databasePath)
         #expect(control.lines.contains { $0.contains("in gateway.sqlite") } && control.lines.contains { $0.contains("auth_accounts") || $0.contains("accounts.") }, "\(control.lines)")
         #expect(findings.lines.isEmpty, "secrets found:\n\(findings.lines.joined(separator: "\n"))")
-        #expect(secrets.count + demoSecrets.count >= (smtp == nil ? 25 : 28), "\(secrets.map(\.name))")
+        #expect(secrets.count + demoSecrets.count >= (smtp == nil ? 28 : 31), "\(secrets.map(\.name))")
     }
 }

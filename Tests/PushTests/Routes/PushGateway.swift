@@ -53,6 +53,9 @@ struct PushGateway: AuthenticatedTestWorld {
         /// APNs through this stand-in, with the test provider key (``APNsFixtures``) signing by
         /// the gateway's clock; no APNs channel otherwise.
         var apns: APNsStandIn?
+        /// Texts through this Twilio stand-in (its account and token; inbound posts signed with
+        /// that token are accepted); to the log otherwise, inbound posts refused.
+        var twilio: TwilioStandIn?
 
         /// Where the demo's insecure endpoints may point: loopback and private networks.
         static let developmentDestinations: DestinationAllowList = [
@@ -64,7 +67,7 @@ struct PushGateway: AuthenticatedTestWorld {
     /// (``TestGradebook``) holds QuickHAC devices' accounts, the source stored as Gradebook's.
     static func make(
         _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery(),
-        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil
+        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil, logs: CapturedLogs? = nil
     ) async throws -> PushGateway {
         var sqlite: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
         var postgres: [any PostgresSchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
@@ -76,6 +79,7 @@ struct PushGateway: AuthenticatedTestWorld {
         let clock = ManualClock(Date())
         var logger = Logger(label: "push-tests")
         logger.logLevel = .critical
+        if let logs { logger = CapturedLogs.logger(logs, level: .trace) }
         let stores: PushStores, jobStores: JobsStores
         switch opened {
         case .sqlite(let database): stores = .sqlite(database: database, sealer: TestVaultSealing()); jobStores = .sqlite(database: database)
@@ -110,6 +114,22 @@ struct PushGateway: AuthenticatedTestWorld {
         } else {
             sender = LogEmailSender(logger: logger)
         }
+        let sms: PushModule.SMS
+        if let twilio = delivery.twilio {
+            // As the application wires it: the configured provider's host is allowed.
+            let smsClient = CurlHTTPClient(configuration: .init(
+                threadCount: 2, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: try DestinationAllowList(["127.0.0.1"]), logger: logger
+            ))
+            let settings = TwilioSMSSender.Configuration(
+                apiURL: twilio.baseURL, accountSID: twilio.accountSID, authToken: twilio.authToken, from: TwilioStandIn.fromNumber
+            )
+            sms = PushModule.SMS(
+                sender: TwilioSMSSender(configuration: settings, client: smsClient, clock: clock, logger: logger), publicURL: Self.publicURL,
+                inbound: SMSDevices.Inbound(url: Self.publicURL.absoluteString + "/v1/sms/inbound", accountSID: twilio.accountSID, authToken: twilio.authToken)
+            )
+        } else {
+            sms = PushModule.SMS(sender: LogSMSSender(logger: logger), publicURL: Self.publicURL, inbound: nil)
+        }
         var gradebook: (module: GradebookModule, vault: VaultKeyProvider, cleanUp: @Sendable () -> Void)?
         if let gradebookSource {
             gradebook = try TestGradebook.module(transactions: transactions, backend: opened, jobs: jobs, clock: clock, logger: logger)
@@ -121,8 +141,9 @@ struct PushGateway: AuthenticatedTestWorld {
             transactions: transactions, stores: stores, jobs: jobs.enqueuer, channels: channels,
             mail: PushModule.Mail(
                 sender: sender,
-                composer: EmailComposer(from: try MailAddress(validating: "gateway@campus.example.edu"), publicURL: URL(string: "https://gateway.example.edu")!)
+                composer: EmailComposer(from: try MailAddress(validating: "gateway@campus.example.edu"), publicURL: Self.publicURL)
             ),
+            sms: sms,
             lanes: lanes, gradebookAccounts: deviceAccounts, ownedGradebookAccounts: ownedAccounts,
             classes: NoClasses(), clock: clock,
             settings: PushModule.Settings(
@@ -150,6 +171,9 @@ struct PushGateway: AuthenticatedTestWorld {
             try await body(gateway)
         }
     }
+
+    /// The public URL the harness's mails and texts link to, and inbound texts are signed for.
+    static let publicURL = URL(string: "https://gateway.example.edu")!
 
     /// Runs every job due on the push queue now (deliveries, confirmation mails).
     func deliverAll() async throws {

@@ -42,6 +42,9 @@ public enum DeviceAddress: Sendable, Equatable {
     case webhook(url: URL, secret: Data)
     /// A mailbox (`local@domain`, checked by `MailAddress`); mailed only once confirmed.
     case email(address: String)
+    /// A mobile number in E.164 form (``PhoneNumber``); texted only once confirmed and while
+    /// the number has not replied STOP.
+    case sms(phone: String)
     /// Recorded in the outbox only (demo and development).
     case log
 }

@@ -2,10 +2,10 @@ public import Foundation
 public import HTTPClient
 
 /// A place notifications go: an iOS app install (APNs), a browser (Web Push), a server
-/// (webhook), a confirmed email address or the log (demo and development).
+/// (webhook), a confirmed email address, a confirmed mobile number (text messages) or the log (demo and development).
 public struct Device: Sendable, Equatable {
     public enum Channel: String, Sendable, Codable, CaseIterable {
-        case apns, webpush, webhook, email, log
+        case apns, webpush, webhook, email, sms, log
     }
 
     public var id: Int64
@@ -22,8 +22,8 @@ public struct Device: Sendable, Equatable {
     public var lastFailureAt: Date?
     public var lastError: String?
     public var failureCount: Int
-    /// When an email device's address was confirmed; nil until then (and the device is
-    /// inactive: it gets nothing but confirmation mails). Nil for other channels.
+    /// When an email or SMS device's address was confirmed; nil until then (and the device is
+    /// inactive: it gets nothing but its confirmation message). Nil for other channels.
     public var confirmedAt: Date?
     /// Categories turned off for this device alone (one-click unsubscribe from a mail);
     /// ``UnsubscribeTarget/everything`` turns off all of them.

@@ -26,7 +26,7 @@ public struct DeviceKeys: Codable, Sendable, Equatable, CustomStringConvertible,
         switch address {
         case .webhook(_, let secret): self.init(webhookSecret: secret)
         case .webPush(_, let p256dh, let auth): self.init(p256dh: p256dh, auth: auth)
-        case .apns, .email, .log: return nil
+        case .apns, .email, .sms, .log: return nil
         }
     }
 

@@ -123,7 +123,7 @@ public final class DeliveryLanes: Sendable {
         switch address {
         case .webhook(let url, _): (lane, host) = (.webhook, url.host)
         case .webPush(let endpoint, _, _): (lane, host) = (.webPush, endpoint.host)
-        case .apns, .email, .log: return nil
+        case .apns, .email, .sms, .log: return nil
         }
         let limits = limits(of: lane)
         var holders: [(Holder, Int)] = [(.host(lane, Self.normalized(host ?? "")), limits.perHost)]

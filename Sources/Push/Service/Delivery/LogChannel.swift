@@ -25,12 +25,15 @@ public struct NotificationChannels: Sendable {
     public var webhook: (any NotificationChannel)?
     /// Mail to confirmed addresses (SMTP, or the log mailer in a demo).
     public var email: (any NotificationChannel)?
+    /// Texts to confirmed numbers (Twilio, or the log sender in a demo).
+    public var sms: (any NotificationChannel)?
     public var log: any NotificationChannel
 
     public init(
         apns: (any NotificationChannel)? = nil, webPush: (any NotificationChannel)? = nil, webhook: (any NotificationChannel)? = nil,
-        email: (any NotificationChannel)? = nil, log: any NotificationChannel
+        email: (any NotificationChannel)? = nil, sms: (any NotificationChannel)? = nil, log: any NotificationChannel
     ) {
+        self.sms = sms
         self.apns = apns
         self.webPush = webPush
         self.webhook = webhook
@@ -44,6 +47,7 @@ public struct NotificationChannels: Sendable {
         case .webpush: webPush
         case .webhook: webhook
         case .email: email
+        case .sms: sms
         case .log: log
         }
     }

@@ -27,6 +27,8 @@ public struct EmailDevices: Sendable {
     let clock: any GatewayClock
     /// The per-recipient quota and the gateway's hourly cap, across every account.
     let recipients: ConfirmationRecipients
+    /// SMS devices confirm through the same code route; their resends go there.
+    var sms: SMSDevices?
 
     public init(
         transactions: any TransactionRunner, devices: any DeviceStoring, store: any EmailStoring, seatAlerts: any SeatAlertStoring,
@@ -74,6 +76,9 @@ public struct EmailDevices: Sendable {
         let now = clock.now()
         try await transactions.write { [self] db in
             guard let device = try devices.device(id: deviceID, in: db), device.accountID == accountID else { throw PushError.deviceNotFound }
+            if device.channel == .sms, let sms {
+                return try sms.resend(device, accountID: accountID, now: now, in: db)
+            }
             guard device.channel == .email, device.confirmedAt == nil, case .email(let address) = device.address else {
                 throw PushError.nothingToConfirm
             }
@@ -87,13 +92,13 @@ public struct EmailDevices: Sendable {
         case confirmed(Device), wrong(attemptsLeft: Int), expired
     }
 
-    /// The owner confirms with the mailed code. Another student's device is not found; a
-    /// confirmed one answers as it is.
+    /// The owner confirms with the mailed (or, for an SMS device, texted) code. Another
+    /// student's device is not found; a confirmed one answers as it is.
     public func confirm(deviceID: Int64, accountID: Int64, code: String) async throws -> Device {
         let now = clock.now()
         let attempt = try await transactions.write { [self] db -> Attempt in
             guard let device = try devices.device(id: deviceID, in: db), device.accountID == accountID else { throw PushError.deviceNotFound }
-            guard device.channel == .email else { throw PushError.nothingToConfirm }
+            guard device.channel == .email || device.channel == .sms else { throw PushError.nothingToConfirm }
             if device.confirmedAt != nil { return .confirmed(device) }
             guard let pending = try store.pending(deviceID: deviceID, in: db), pending.expiresAt > now,
                   pending.failedAttempts < EmailConfirmation.maximumAttempts else { return .expired }

@@ -1,13 +1,13 @@
 // The student's devices: every channel the API knows (apps, browsers, webhooks, the log) and any
-// it adds later, shown with what the device JSON holds; and, kept apart, email addresses: added
-// here, then confirmed with the code mailed to them (or a new one) before anything else is
-// mailed there.
+// it adds later, shown with what the device JSON holds; and, kept apart, email addresses and
+// phone numbers: added here, then confirmed with the code mailed or texted to them (or a new
+// one) before anything else is sent there.
 import { h, field, errorSlot, busy, replace, button, when, showNote } from './dom.js';
 import * as api from './api.js';
 
 export const DEVICE_KEY = 'campus-gateway.webpush-device';
 
-const CHANNELS = { apns: 'iOS app', webpush: 'Web Push', webhook: 'Webhook', log: 'Log only', email: 'Email' };
+const CHANNELS = { apns: 'iOS app', webpush: 'Web Push', webhook: 'Webhook', log: 'Log only', email: 'Email', sms: 'Text messages' };
 
 /** A channel as people read it; an unknown channel shows as it is named. */
 export function channelLabel(channel) {
@@ -16,12 +16,12 @@ export function channelLabel(channel) {
 
 /** Where a device's notifications go, from whichever field its channel has. */
 function destination(d) {
-  return [d.address, d.email, d.endpointHost, d.topic].find((v) => typeof v === 'string' && v) || '';
+  return [d.address, d.email, d.phone, d.endpointHost, d.topic].find((v) => typeof v === 'string' && v) || '';
 }
 
-/** An email address still waiting for its code. */
+/** An email address or phone number still waiting for its code. */
 function unconfirmed(d) {
-  return d.channel === 'email' && d.confirmed === false;
+  return (d.channel === 'email' || d.channel === 'sms') && d.confirmed === false;
 }
 
 /** Whether the device is active; an email address also whether it is confirmed (until then it
@@ -68,9 +68,9 @@ function deviceItem(d, ctx, extra = null) {
     history, slot);
 }
 
-/** Every device but email addresses. */
+/** Every device but email addresses and phone numbers. */
 export function devicesSection(devices, ctx) {
-  const list = devices.filter((d) => d.channel !== 'email');
+  const list = devices.filter((d) => d.channel !== 'email' && d.channel !== 'sms');
   return h('section', { class: 'card', 'aria-labelledby': 'devices-title' },
     h('h2', { id: 'devices-title', text: 'Devices' }),
     list.length ? h('ul', { class: 'plain-list', id: 'devices' }, list.map((d) => deviceItem(d, ctx)))
@@ -105,6 +105,40 @@ function addEmailForm(ctx) {
     const created = await busy(submit, slot, () => api.post('/v1/me/devices', body), form);
     if (created) {
       ctx.toast(`A confirmation code is on its way to ${created.device?.email || body.email}.`);
+      ctx.go('notifications');
+    }
+  });
+  return form;
+}
+
+/** Phone numbers (text messages), each with a code input and a way to get a new code until it
+ * is confirmed; and a form to add one. */
+export function smsSection(devices, ctx) {
+  const list = devices.filter((d) => d.channel === 'sms');
+  return h('section', { class: 'card', id: 'sms-devices', 'aria-labelledby': 'sms-title' },
+    h('h2', { id: 'sms-title', text: 'Text messages' }),
+    h('p', { class: 'muted', text: 'Phone numbers get short texts (open seats, offers) once confirmed with the code texted to them. Reply STOP to a text to stop them on every account, START to resume.' }),
+    list.length ? h('ul', { class: 'plain-list', id: 'sms-list' }, list.map((d) => deviceItem(d, ctx, unconfirmed(d) ? confirmBox(d, ctx) : null)))
+      : h('p', { class: 'muted', text: 'No phone number gets text messages.' }),
+    addPhoneForm(ctx));
+}
+
+function addPhoneForm(ctx) {
+  const phone = field('Mobile number', h('input', { name: 'phone', type: 'tel', autocomplete: 'tel', inputmode: 'tel', maxlength: 16, placeholder: '+16195550123', required: true }),
+    'In international form: +, the country code, then the number, no spaces. A code to confirm it is texted there; nothing else is sent until you confirm.');
+  const name = field('Name (optional)', h('input', { name: 'name', maxlength: 100 }));
+  const slot = errorSlot();
+  const submit = h('button', { type: 'submit', class: 'btn btn-secondary' }, 'Add phone number');
+  const form = h('form', { id: 'sms-add-form', novalidate: true, 'aria-label': 'Add a phone number' },
+    h('div', { class: 'row' }, phone.wrap, name.wrap), submit, slot);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { channel: 'sms', phone: phone.input.value.replace(/[\s().-]/g, '') };
+    const label = name.input.value.trim();
+    if (label) body.name = label;
+    const created = await busy(submit, slot, () => api.post('/v1/me/devices', body), form);
+    if (created) {
+      ctx.toast(`A confirmation code is on its way to ${created.device?.phone || body.phone}.`);
       ctx.go('notifications');
     }
   });

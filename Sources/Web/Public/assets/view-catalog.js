@@ -19,6 +19,7 @@ export async function renderCatalog(container, ctx) {
   const form = filterForm(subjects, terms, () => search(results, ctx, true));
   append(container, [
     h('h1', { text: 'Catalog' }),
+    await linkedClass(ctx),
     h('div', { class: 'catalog-layout' }, form, results),
   ]);
   await search(results, ctx, false);
@@ -110,6 +111,17 @@ async function search(results, ctx, announce) {
     pager);
   results.setAttribute('aria-busy', 'false');
   if (announce) results.querySelector('h2')?.focus();
+}
+
+/** The class a link names (`#/catalog?class=7036`, as seat alert texts link to it), shown first;
+ * nothing when there is no such parameter or class. */
+async function linkedClass(ctx) {
+  const id = ctx.params?.get('class');
+  if (!id || !/^[0-9]{1,12}$/.test(id)) return null;
+  const item = await api.get(`/v1/registration/classes/${id}`).catch(() => null);
+  if (!item || item.id === undefined) return null;
+  return h('section', { class: 'card', id: 'linked-class', 'aria-labelledby': 'linked-class-title' },
+    h('h2', { id: 'linked-class-title', text: 'The class from your alert' }), classCard(item, ctx));
 }
 
 /** One class with its meetings, seats and what the student can do with it. */

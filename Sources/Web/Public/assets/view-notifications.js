@@ -4,7 +4,7 @@
 // confirm, and webhooks.
 import { h, field, errorSlot, busy, append, replace, button } from './dom.js';
 import * as api from './api.js';
-import { DEVICE_KEY, devicesSection, emailSection } from './notify-devices.js';
+import { DEVICE_KEY, devicesSection, emailSection, smsSection } from './notify-devices.js';
 import { alertsSection } from './notify-alerts.js';
 import { preferencesSection, gradebookAlertsSection } from './notify-preferences.js';
 
@@ -27,6 +27,7 @@ export async function renderNotifications(container, ctx) {
       gradebookAlertsSection(gradebookAccounts),
       devicesSection(devices, ctx),
       emailSection(devices, ctx),
+      smsSection(devices, ctx),
       addWebhookForm(ctx)),
   ]);
 }
