@@ -22,10 +22,14 @@ struct RegistrarSeatAlertTests {
     static let classID: Int64 = 7036
     static let number = "21073"
 
-    static func gateway(_ backend: GatewayBackend) async throws -> TestGateway {
+    static func gateway(_ backend: GatewayBackend, twilio: TwilioStandIn? = nil) async throws -> TestGateway {
         let gateway = try await TestGateway.registration(backend) {
             $0.jobs.workersEnabled = false
             $0.registrarWebhookSecrets = [Self.secret]
+            if let twilio {
+                $0.sms = SMSSettings(apiURL: twilio.baseURL, accountSID: twilio.accountSID, authToken: twilio.authToken, from: TwilioStandIn.fromNumber)
+                $0.publicURL = URL(string: "https://gateway.example.edu/")
+            }
         }
         let term = Term(
             id: DemoCatalog.term, name: "Fall 2018", firstDay: CivilDate(parsing: "2018-08-27")!, lastDay: CivilDate(parsing: "2018-12-12")!,
@@ -49,11 +53,23 @@ struct RegistrarSeatAlertTests {
     }
 
     @Test(arguments: GatewayBackend.all)
-    func anOpenSeatAtTheRegistrarTellsTheWatcherOnce(_ backend: GatewayBackend) async throws {
-        let gateway = try await Self.gateway(backend)
+    func anOpenSeatAtTheRegistrarTellsTheWatcherOnceOnALogDeviceAndBySMS(_ backend: GatewayBackend) async throws {
+        let twilio = try TwilioStandIn()
+        defer { twilio.stop() }
+        let gateway = try await Self.gateway(backend, twilio: twilio)
         defer { gateway.cleanUp() }
         let watcher = try await SeatAlertDeliveryTests.watcher(gateway, "100000002", classID: Self.classID, rearm: false)
+        // A second watcher on a confirmed phone.
+        let texter = try await gateway.student("100000004")
+        let push = gateway.app.modules.push
+        let (phone, _) = try await push.devices.register(accountID: texter, DeviceService.Registration(channel: "sms", phone: "+16195550123"))
+        try await SeatAlertSMSJourneyTests.drain(gateway)
+        let confirmation = try #require(twilio.messages.first?.field("Body"))
+        let code = String(try #require(confirmation.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }))
+        _ = try await push.devices.emails.confirm(deviceID: phone.id, accountID: texter, code: code)
+        _ = try await push.seatAlerts.watch(accountID: texter, target: .classID(Self.classID), rearm: false, notifyClosed: false)
         try await SeatAlertDeliveryTests.drain(gateway)
+        @Sendable func texts() -> [String] { twilio.messages.dropFirst().compactMap { $0.field("Body") } }
         let start = gateway.clock.now()
         try await gateway.withRouter { client in
             #expect(try await Self.deliver(client, gateway, enrolled: 48, asOf: start, id: "r1").status == .ok)
@@ -70,6 +86,11 @@ struct RegistrarSeatAlertTests {
             #expect(try await Self.deliver(client, gateway, enrolled: 45, asOf: start.addingTimeInterval(120), id: "r4").object["applied"] as? Int == 1)
             try await SeatAlertDeliveryTests.drain(gateway)
             #expect(try await SeatAlertDeliveryTests.told(gateway, watcher) == 1, "one open event, one alert")
+            try await SeatAlertSMSJourneyTests.drain(gateway)
+            gateway.clock.advance(by: 600)
+            try await SeatAlertSMSJourneyTests.drain(gateway)
+            #expect(texts().count == 1, "texted once: \(texts())")
+            #expect(texts().first?.contains("CS 540-01") == true && texts().first?.contains("#/catalog?class=7036") == true)
 
             // The public class view follows the registrar: a closed section has no open seat.
             #expect(try await Self.deliver(client, gateway, enrolled: 45, status: "closed", asOf: start.addingTimeInterval(180), id: "r5").status == .ok)
