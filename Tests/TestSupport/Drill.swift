@@ -36,7 +36,8 @@ public enum Drill {
     /// Sends one request to the loopback gateway on `port`; nil when no answer came (refused,
     /// reset, timed out): then whether it was done is unknown.
     public static func send(
-        port: Int, _ method: String, _ path: String, body: String? = nil, token: String? = nil, timeout: TimeInterval = 10
+        port: Int, _ method: String, _ path: String, body: String? = nil, token: String? = nil, headers: [String: String] = [:],
+        timeout: TimeInterval = 10
     ) async -> Reply? {
         guard port > 0, let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { return nil }
         var request = URLRequest(url: url)
@@ -47,6 +48,7 @@ public enum Drill {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse else { return nil }
         return Reply(
             status: http.statusCode, body: String(decoding: data, as: UTF8.self),

@@ -39,6 +39,8 @@ public final class TwilioStandIn: Sendable {
         public var authorized: Bool
         /// The status it was answered with.
         public var status: Int
+        /// When it had been read whole.
+        public var arrived = ContinuousClock.now
 
         public func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
     }

@@ -8,7 +8,8 @@ import Testing
 
 /// `gateway serve --demo` on a SQLite file, killed with SIGKILL ten times under a mixed load
 /// (SDSU registrations, drops and waitlists on a few small classes, sign-ups, saved schedules,
-/// admin jobs, reads, grade polls and webhook deliveries: ``NotificationDrill``) and started
+/// admin jobs, reads, grade polls and webhook deliveries: ``NotificationDrill``; the registrar's
+/// signed seat deliveries and the texts they set off: ``RegistrarDrill``) and started
 /// again on the same file each time. Whatever the server said
 /// it did must be in the file afterwards; what it never answered may or may not be. Slow:
 /// `make check-slow`.
@@ -50,13 +51,13 @@ struct CrashDrillSlowTests {
         var port: Int { ports.withLock { $0.filter { $0 > 0 }.randomElement() ?? 0 } }
 
         /// Sends and counts: nil (no answer) is counted as unanswered.
-        func send(_ method: String, _ path: String, body: String? = nil, token: String? = nil) async -> Drill.Reply? {
+        func send(_ method: String, _ path: String, body: String? = nil, token: String? = nil, headers: [String: String] = [:]) async -> Drill.Reply? {
             let port = self.port
             guard port > 0 else {
                 try? await Task.sleep(for: .milliseconds(20))
                 return nil
             }
-            let reply = await Drill.send(port: port, method, path, body: body, token: token, timeout: 15)
+            let reply = await Drill.send(port: port, method, path, body: body, token: token, headers: headers, timeout: 15)
             tally.withLock { tally in
                 tally.sent += 1
                 if reply == nil { tally.unanswered += 1 }
@@ -75,14 +76,14 @@ struct CrashDrillSlowTests {
 
     static func credentials(_ redID: String) -> String { "redid=\(redID)&password=\(password)" }
 
-    static func serve(_ path: String) async throws -> ServingGateway {
+    static func serve(_ path: String, environment: [String: String] = [:]) async throws -> ServingGateway {
         try await Drill.offThread {
             try ServingGateway(
                 arguments: [
                     "--demo", "--demo-passwords", "documented", "--database", path, "--job-poll-ms", "100", "--job-lease-seconds", "5",
                     "--signups-per-hour", "100000", "--allow-insecure-push-endpoints",
                 ],
-                lifetime: 600, startTimeout: 120
+                environment: environment, lifetime: 600, startTimeout: 120
             )
         }
     }
@@ -133,7 +134,11 @@ struct CrashDrillSlowTests {
         let directory = try Drill.scratchDirectory("crash-drill")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("gateway.sqlite").path
-        var server = try await Self.serve(path)
+        // The registrar's seat feed and text alerts: a Twilio stand-in, the webhook's secret.
+        let registrar = try RegistrarDrill(directory: directory)
+        defer { registrar.stop() }
+        let environment = registrar.environment
+        var server = try await Self.serve(path, environment: environment)
         defer { server.kill9() }
         let port = server.port
 
@@ -146,12 +151,14 @@ struct CrashDrillSlowTests {
         let notices = try NotificationDrill(directory: directory, database: try .sqlite(path))
         defer { notices.stop() }
         try await notices.setUp(port: port, admin: admin, tokens: tokens, gradebookStudents: Self.students / 2)
+        try await registrar.setUp(port: port, admin: admin, watcher: tokens[0])
 
         // The load, against whichever server listens.
         let target = Target()
         target.set(0, port: port)
         let began = ContinuousClock.now
         let load = Self.startLoad(tokens: tokens, classes: classes, admin: admin, notices: notices, target: target)
+        let feed = Task { await registrar.deliveries(target: target) }
 
         // Ten kills at random moments, each followed by a start on the same file.
         var restarts: [Double] = []
@@ -163,11 +170,13 @@ struct CrashDrillSlowTests {
             try await Drill.offThread { victim.kill9() }
             target.set(0, port: 0)
             let down = ContinuousClock.now
-            server = try await Self.serve(path)
+            server = try await Self.serve(path, environment: environment)
             restarts.append(Drill.seconds(since: down))
             target.set(0, port: server.port)
         }
-        // The last server serves a while, then dies the same way, and the load stops.
+        // The last server serves until the registrar's deliveries are all taken, then dies the
+        // same way, and the load stops.
+        await feed.value
         try await Task.sleep(for: .seconds(2))
         let last = server
         kills.append(.now)
@@ -199,7 +208,7 @@ struct CrashDrillSlowTests {
 
         // Started once more: every job finishes (a claim the kills left behind expires after its
         // 5 s lease) and none stays running; the catalog it loads agrees with the file.
-        server = try await Self.serve(path)
+        server = try await Self.serve(path, environment: environment)
         let database = try DatabaseQueue(path: path)
         let finished = try await eventually(seconds: 60) {
             try await database.read { db in
@@ -220,6 +229,7 @@ struct CrashDrillSlowTests {
         }
         // Every notification delivered, each grade change told once, redeliveries only across kills.
         let delivered = try await notices.check(kills: kills)
+        let texted = try await registrar.check(kills: kills, rows: notices.database.rows)
         #expect(server.terminate() == 0)
         #expect(try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
 
@@ -229,7 +239,7 @@ struct CrashDrillSlowTests {
                 + "\(tally.sent) requests, \(tally.unanswered) unanswered, \(tally.acknowledged) writes acknowledged "
                 + "(registered \(tally.added), dropped \(tally.dropped), waitlisted \(tally.waitlisted), left waitlist \(tally.unwaitlisted), "
                 + "sign-ups \(tally.signUps.count), schedules \(tally.schedules.count), jobs \(tally.jobs.count)), refused \(tally.refused), reads \(tally.reads); "
-                + "final state of \(known) of \(Self.students * classes.count) student-class pairs known and checked; \(delivered)"
+                + "final state of \(known) of \(Self.students * classes.count) student-class pairs known and checked; \(delivered); \(texted)"
         )
     }
 }
