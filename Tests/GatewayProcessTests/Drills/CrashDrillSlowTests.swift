@@ -151,7 +151,7 @@ struct CrashDrillSlowTests {
         let notices = try NotificationDrill(directory: directory, database: try .sqlite(path))
         defer { notices.stop() }
         try await notices.setUp(port: port, admin: admin, tokens: tokens, gradebookStudents: Self.students / 2)
-        try await registrar.setUp(port: port, admin: admin, watcher: tokens[0])
+        try await registrar.setUp(port: port, admin: admin)
 
         // The load, against whichever server listens.
         let target = Target()

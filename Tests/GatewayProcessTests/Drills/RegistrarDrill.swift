@@ -45,8 +45,16 @@ final class RegistrarDrill: Sendable {
 
     func stop() { twilio.stop() }
 
-    /// The registrar term, its classes, and a watcher whose phone is confirmed by the texted code.
-    func setUp(port: Int, admin: String, watcher token: String) async throws {
+    /// The registrar term, its classes, and a watcher of its own (no other notice reaches their
+    /// phone) whose phone is confirmed by the texted code.
+    func setUp(port: Int, admin: String) async throws {
+        let redID = CrashDrillSlowTests.redID(9000)
+        let added = await Drill.send(
+            port: port, "POST", "/registration/addstudent",
+            body: #"{"firstname":"Drill","lastname":"Watcher","redid":"\#(redID)","password":"\#(CrashDrillSlowTests.password)","email":"w@sdsu.edu"}"#
+        )
+        try #require(added?.ok == "Student Added", "the registrar watcher: \(added?.body ?? "no answer")")
+        let token = try #require(await Drill.token(port: port, redID, CrashDrillSlowTests.password))
         let term = await Drill.send(
             port: port, "PUT", "/v1/admin/terms/\(Self.term)",
             body: #"{"name":"Registrar drill","firstDay":"2026-01-20","lastDay":"2026-05-15","timeZone":"America/Los_Angeles","seatsFrom":"registrar"}"#,
