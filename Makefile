@@ -23,7 +23,9 @@ run: deps
 	$$($(SWIFT) build --show-bin-path)/gateway serve --demo --demo-passwords documented --host 127.0.0.1 --port $(PORT) --database $(DATABASE)
 
 ## Everything CI checks: the OpenAPI document is valid, Package.swift declares exactly what
-## each target imports, then the whole test suite.
+## each target imports, then the whole test suite in two halves: the modules' own suites, then
+## the whole application's (GatewayTests). Two cores running all of them at once starved the
+## live-server tests past their 15 s client timeout.
 ## A crash prints only the crashed thread's frames (what a CI log's tail can show).
 export SWIFT_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=none,images=none
 
@@ -31,7 +33,8 @@ test: deps openapi-validate
 	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests
 	python3 scripts/check-deploy.py $$($(SWIFT) build --show-bin-path)/gateway
-	@bash scripts/run-tests.sh $(SWIFT) test --skip-build
+	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --skip '^GatewayTests\.'
+	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter '^GatewayTests\.'
 	bash scripts/fuzz-contract.sh --short --binary $$($(SWIFT) build --show-bin-path)/gateway
 
 openapi-validate: deps

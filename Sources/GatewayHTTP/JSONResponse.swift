@@ -17,6 +17,24 @@ extension GatewayJSON {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
+    /// One page of a list, with `Link: <...>; rel="next"` (RFC 8288) when there is a next page:
+    /// the request's own path and query with `cursor` set to the page's ``Page/nextCursor``.
+    public static func response<Item>(page: Page<Item>, for request: Request) throws -> Response {
+        var headers = HTTPFields()
+        if let next = page.nextCursor { headers[HTTPField.Name("Link")!] = "<\(nextPageTarget(request, cursor: next))>; rel=\"next\"" }
+        return try response(page, headers: headers)
+    }
+
+    /// The request's path and query with `cursor` replaced (every other parameter kept in order).
+    static func nextPageTarget(_ request: Request, cursor: String) -> String {
+        var components = URLComponents()
+        components.percentEncodedPath = request.uri.path
+        var items = (URLComponents(string: request.uri.description)?.queryItems ?? []).filter { $0.name != "cursor" }
+        items.append(URLQueryItem(name: "cursor", value: cursor))
+        components.queryItems = items
+        return components.string ?? request.uri.path
+    }
+
     /// A strong entity tag for these bytes: the first 128 bits of their SHA-256, base64url.
     /// Equal answers get equal tags on every instance; any change of the bytes changes it.
     public static func entityTag(of data: Data) -> String {

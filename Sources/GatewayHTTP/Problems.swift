@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -11,11 +12,41 @@ extension Problem {
         )
     }
 
+    /// 422 naming the field: `invalidFields` (its path, `holidays[1].to`) and, for forms,
+    /// `errors: [{"pointer": "/holidays/1/to", "detail": ...}]` (an RFC 9457 extension: one
+    /// message per field, its JSON Pointer into the request body).
     public static func validation(_ detail: String, field: String? = nil) -> Problem {
         Problem(
             type: "validation-failed", title: "A field is invalid", status: .unprocessableContent, detail: detail,
-            extensions: field.map { ["invalidFields": .array([.string($0)])] } ?? [:]
+            extensions: field.map { field in
+                [
+                    "invalidFields": .array([.string(field)]),
+                    "errors": .array([.object(["pointer": .string(jsonPointer(field)), "detail": .string(detail)])]),
+                ]
+            } ?? [:]
         )
+    }
+
+    /// A JSON Pointer (RFC 6901) for a field path as the API names it: `holidays[1].to` is
+    /// `/holidays/1/to`, `quietHours.start` is `/quietHours/start`; a pointer stays as it is.
+    public static func jsonPointer(_ field: String) -> String {
+        if field.hasPrefix("/") { return field }
+        var pointer = ""
+        var token = ""
+        func flush() {
+            guard !token.isEmpty else { return }
+            pointer += "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            token = ""
+        }
+        for character in field {
+            switch character {
+            case ".", "[": flush()
+            case "]": flush()
+            default: token.append(character)
+            }
+        }
+        flush()
+        return pointer
     }
 
     public static func unauthenticated(_ detail: String = "Authentication is required.") -> Problem {

@@ -133,7 +133,7 @@ public struct AuthRoutes: ModuleRoutes {
                 let accounts = try await service.accounts(after: afterID, limit: limit + 1)
                 let page = Array(accounts.prefix(limit))
                 let next = accounts.count > limit ? page.last.map { PageCursor(after: ["\($0.id ?? 0)"]).token } : nil
-                return try GatewayJSON.response(Page(items: page.map(\.view), nextCursor: next))
+                return try GatewayJSON.response(page: Page(items: page.map(\.view), nextCursor: next), for: request)
             }
 
         // Thirty starts a minute from one address: each writes a row until its flow expires.

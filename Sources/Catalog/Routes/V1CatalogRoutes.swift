@@ -23,7 +23,7 @@ public struct V1CatalogRoutes: Sendable {
             let afterID = cursor.flatMap { $0.after.first.flatMap(Int64.init) }
             let (items, more) = try await service.classes(matching: query, afterID: afterID, limit: limit)
             let next = more ? items.last.map { PageCursor(after: [String($0.info.id)]).token } : nil
-            return try GatewayJSON.response(Page(items: items.map { CatalogViews.Class($0) }, nextCursor: next))
+            return try GatewayJSON.response(page: Page(items: items.map { CatalogViews.Class($0) }, nextCursor: next), for: request)
         }
         group.get("classes/:classId") { _, context in
             let id = try Self.classID(context)

@@ -58,7 +58,7 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 )
                 let page = Array(jobs.prefix(limit))
                 let next = jobs.count > limit ? page.last.map { PageCursor(after: ["\($0.id)"]).token } : nil
-                return try GatewayJSON.response(Page(items: page, nextCursor: next))
+                return try GatewayJSON.response(page: Page(items: page, nextCursor: next), for: request)
             }
             .post { request, context in
                 let body = try await GatewayJSON.decode(EnqueueBody.self, from: request, context: context)
