@@ -28,9 +28,21 @@ enum Env {
         try DatabaseLocation.parse(database(option))
     }
 
-    static func bool(_ flag: String) -> Bool {
-        ["1", "true", "yes", "on"].contains(string(flag)?.lowercased() ?? "")
+    /// A yes/no variable: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any case);
+    /// unset is false, and anything else stops the start naming the variable (a silent false
+    /// for `GATEWAY_REQUIRE_HTTPS=enabled` would serve plain HTTP).
+    static func bool(_ flag: String) throws -> Bool {
+        guard let raw = string(flag) else { return false }
+        switch raw.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default:
+            throw GatewayCLIError("\(variable(flag)) must be 1, true, yes or on, or 0, false, no or off, not '\(raw)'")
+        }
     }
+
+    /// `GATEWAY_REQUIRE_HTTPS` for `require-https`.
+    static func variable(_ flag: String) -> String { "GATEWAY_" + flag.uppercased().replacingOccurrences(of: "-", with: "_") }
 
     static func int(_ flag: String) throws -> Int? {
         guard let raw = string(flag) else { return nil }

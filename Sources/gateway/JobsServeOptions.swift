@@ -24,7 +24,7 @@ struct JobsServeOptions: ParsableArguments {
 
     func apply(to config: inout GatewayConfiguration) throws {
         var jobs = config.jobs
-        if noWorkers || Env.bool("no-workers") { jobs.workersEnabled = false }
+        if try noWorkers || Env.bool("no-workers") { jobs.workersEnabled = false }
         if let text = jobQueues ?? Env.string("job-queues") { jobs.queues = try Self.queues(text) }
         if let ms = try jobPollMs ?? Env.int("job-poll-ms") {
             guard ms >= 10 else { throw GatewayCLIError("--job-poll-ms must be at least 10") }

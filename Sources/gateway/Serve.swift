@@ -60,7 +60,7 @@ struct Serve: AsyncParsableCommand {
         config.databasePath = try Env.database(database)
         config.databaseConnections = try databaseConnections ?? Env.int("database-connections") ?? config.databaseConnections
         guard (1...1000).contains(config.databaseConnections) else { throw GatewayCLIError("--database-connections must be between 1 and 1000") }
-        config.demo = demo || Env.bool("demo")
+        config.demo = try demo || Env.bool("demo")
         if let raw = demoPasswords ?? Env.string("demo-passwords") {
             guard let value = GatewayConfiguration.DemoPasswords(rawValue: raw) else {
                 throw GatewayCLIError("--demo-passwords is generated or documented, not '\(raw)'")
@@ -72,8 +72,8 @@ struct Serve: AsyncParsableCommand {
         if (config.tlsCertificatePath == nil) != (config.tlsKeyPath == nil) {
             throw GatewayCLIError("TLS needs both a certificate and a key")
         }
-        config.requireHTTPS = requireHTTPS || Env.bool("require-https")
-        if trustProxy || Env.bool("trust-proxy") { config.trustedProxies = AddressRange.loopback }
+        config.requireHTTPS = try requireHTTPS || Env.bool("require-https")
+        if try trustProxy || Env.bool("trust-proxy") { config.trustedProxies = AddressRange.loopback }
         if let list = trustedProxies ?? Env.string("trusted-proxies") {
             config.trustedProxies += try list.split(separator: ",").map { item in
                 guard let range = AddressRange(String(item)) else { throw GatewayCLIError("--trusted-proxies takes networks such as 10.0.0.0/8; not '\(item)'") }
@@ -94,7 +94,7 @@ struct Serve: AsyncParsableCommand {
         config.portFile = portFile ?? Env.string("port-file")
         config.gradebookCAFile = gradebookCAFile ?? Env.string("gradebook-ca-file")
         config.vaultKeyFile = vaultKeyFile ?? Env.string("vault-key-file")
-        config.allowInsecurePushEndpoints = allowInsecurePushEndpoints || Env.bool("allow-insecure-push-endpoints")
+        config.allowInsecurePushEndpoints = try allowInsecurePushEndpoints || Env.bool("allow-insecure-push-endpoints")
         if config.allowInsecurePushEndpoints, !config.demo {
             throw GatewayCLIError("--allow-insecure-push-endpoints is for a demo on one machine: use it with --demo only")
         }

@@ -89,6 +89,21 @@ struct SecurityFindingsTests {
         }
     }
 
+    /// A yes/no variable that says neither stops the start naming it: `enabled` read as false
+    /// served plain HTTP where the operator asked for HTTPS only.
+    @Test func booleanVariablesThatSayNeitherYesNorNoStopTheStart() throws {
+        for (name, value) in [("GATEWAY_REQUIRE_HTTPS", "enabled"), ("GATEWAY_DEMO", "sure"), ("GATEWAY_NO_WORKERS", "2")] {
+            let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: [name: value])
+            #expect(outcome.status != 0, "\(name)=\(value)")
+            #expect(outcome.stderr.contains(name) && outcome.stderr.contains("'\(value)'"), "\(outcome.stderr)")
+        }
+        // Every documented spelling is read (the start then fails on the missing directory, later).
+        for value in ["1", "true", "YES", "on", "0", "false", "No", "off"] {
+            let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: ["GATEWAY_REQUIRE_HTTPS": value])
+            #expect(!outcome.stderr.contains("GATEWAY_REQUIRE_HTTPS must be"), "\(value): \(outcome.stderr)")
+        }
+    }
+
     @Test func tokenLifetimesAreBounded() throws {
         let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite", "--token-max-minutes", "99999999999"])
         #expect(outcome.status != 0)
