@@ -63,7 +63,8 @@ public struct GatewayApplication: Sendable {
         let database = storage.transactions
         let isNew = try storage.isNew()
         try storage.migrate()
-        try Self.checkDemoMark(storage: storage, demo: configuration.demo, isNew: isNew)
+        // "New" for the demo: no user data, even if `gateway migrate` made the schema first.
+        try Self.checkDemoMark(storage: storage, demo: configuration.demo, isNew: isNew || !(try storage.holdsUserData()))
         let vault = try VaultKeyProvider(
             source: storage.vaultKeySource(environment: configuration.environment, keyFile: configuration.vaultKeyFile)
         )

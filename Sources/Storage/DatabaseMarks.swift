@@ -33,6 +33,17 @@ public enum DatabaseMarks {
         return try transaction.postgres().query("SELECT EXISTS (SELECT 1 FROM database_marks WHERE name = \(name))").first?.decode(Bool.self) ?? false
     }
 
+    /// Whether any of `tables` has a row: the code's own table names (people's data: accounts,
+    /// enrollments...), never user input.
+    public static func holdsRows(in tables: [String], transaction: any StoreTransaction) throws -> Bool {
+        guard !tables.isEmpty else { return false }
+        let test = tables.map { "EXISTS (SELECT 1 FROM \($0))" }.joined(separator: " OR ")
+        if let db = transaction as? Database {
+            return try Bool.fetchOne(db, sql: "SELECT " + test) ?? false
+        }
+        return try transaction.postgres().query("SELECT \(unescaped: test)").first?.decode(Bool.self) ?? false
+    }
+
     public static func mark(_ name: String, value: String = "1", in transaction: any StoreTransaction) throws {
         if let db = transaction as? Database {
             try db.execute(

@@ -104,6 +104,20 @@ public enum GatewayStorage: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The tables whose rows are people's data: a database with none of them holds no user
+    /// data, whatever its schema, terms or catalog (`gateway migrate` made it, or an import).
+    static let userDataTables = [
+        "accounts", "registration_students", "registration_enrollments", "scheduling_saved_schedules", "push_devices", "gradebook_accounts",
+    ]
+
+    /// Whether the database holds user data (``userDataTables``); blocking, for start-up.
+    func holdsUserData() throws -> Bool {
+        switch self {
+        case .sqlite(let database): try database.pool.read { db in try DatabaseMarks.holdsRows(in: Self.userDataTables, transaction: db) }
+        case .postgres(let database): try database.readAtStartup { try DatabaseMarks.holdsRows(in: Self.userDataTables, transaction: $0) }
+        }
+    }
+
     /// Marks the database (``DatabaseMarks``); blocking, for start-up.
     func mark(_ mark: String) throws {
         switch self {

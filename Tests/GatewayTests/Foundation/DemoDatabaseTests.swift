@@ -3,6 +3,7 @@ import Auth
 import Foundation
 import GatewayApp
 import GatewayCore
+import TestSupport
 import Testing
 
 /// Demo data only in a database made for it (before: `--demo`, or a forgotten
@@ -39,6 +40,26 @@ struct DemoDatabaseTests {
         _ = try await real.modules.auth.service.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
         #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(realPath, demo: true)) }
         #expect(try await real.modules.auth.service.accountCount() == 1)
+    }
+
+    /// `gateway migrate` then `serve --demo`: an empty migrated database holds no user data, so
+    /// the demo takes it (before: "already holds data"). Once it holds an account, it does not.
+    @Test func theDemoTakesAnEmptyMigratedDatabase() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("migrated.sqlite").path
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let migrated = try GatewayBinary.run(["migrate", "--database", path])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let demo = try GatewayApplication(configuration: Self.configuration(path, demo: true))
+        try await demo.seedDemoIfRequested()
+        #expect(try await demo.modules.auth.service.accountCount() > 0)
+
+        let other = dir.appendingPathComponent("with-an-account.sqlite").path
+        #expect(try GatewayBinary.run(["migrate", "--database", other]).status == 0)
+        let real = try GatewayApplication(configuration: Self.configuration(other, demo: false))
+        _ = try await real.modules.auth.service.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
+        #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(other, demo: true)) }
     }
 
     @Test func documentedPasswordsAreOptIn() async throws {
