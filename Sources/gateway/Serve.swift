@@ -191,6 +191,11 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before anything is read: a misspelt variable is named even when the start then fails.
+        let known = UnknownVariables.names(inHelp: Serve.helpMessage(includeHidden: true)).union(UnknownVariables.environmentOnly)
+        for warning in UnknownVariables.warnings(environment: ProcessInfo.processInfo.environment, known: known) {
+            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        }
         let config = try resolved()
         LoggingSystem.bootstrap { label in GatewayLogHandler(label: label, level: config.logLevel) }
         defer { BufferedLogOutput.standardError.flush() }

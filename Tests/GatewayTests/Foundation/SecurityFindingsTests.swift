@@ -104,6 +104,25 @@ struct SecurityFindingsTests {
         }
     }
 
+    /// A misspelt variable is named in a warning with the closest known name; every variable
+    /// docs/configuration.md documents is known (none of them is warned about).
+    @Test func unknownVariablesAreNamedAndDocumentedOnesAreKnown() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let documented = UnknownVariables.names(inHelp: text)
+        #expect(documented.count > 50)
+        var environment = Dictionary(uniqueKeysWithValues: documented.map { ($0, "") })
+        environment["GATEWAY_REQUIRE_HTTP"] = "1"
+        environment["GATEWAY_SMTP_ULR"] = "smtp://mail.campus.edu"
+        let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: environment)
+        let warnings = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 2, "\(outcome.stderr)")
+        #expect(warnings.contains { $0.contains("GATEWAY_REQUIRE_HTTP is not a setting") && $0.contains("did you mean GATEWAY_REQUIRE_HTTPS?") })
+        #expect(warnings.contains { $0.contains("GATEWAY_SMTP_ULR") && $0.contains("did you mean GATEWAY_SMTP_URL?") })
+        #expect(!outcome.stderr.contains("mail.campus.edu"), "values are never printed")
+    }
+
     @Test func tokenLifetimesAreBounded() throws {
         let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite", "--token-max-minutes", "99999999999"])
         #expect(outcome.status != 0)
