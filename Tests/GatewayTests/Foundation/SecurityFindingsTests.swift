@@ -91,22 +91,25 @@ struct SecurityFindingsTests {
 
     /// A yes/no variable that says neither stops the start naming it: `enabled` read as false
     /// served plain HTTP where the operator asked for HTTPS only.
-    @Test func booleanVariablesThatSayNeitherYesNorNoStopTheStart() throws {
+    @Test func booleanVariablesThatSayNeitherYesNorNoStopTheStart() async throws {
         for (name, value) in [("GATEWAY_REQUIRE_HTTPS", "enabled"), ("GATEWAY_DEMO", "sure"), ("GATEWAY_NO_WORKERS", "2")] {
-            let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: [name: value])
+            // Off the concurrency threads: a blocking wait for a child there starves other tests.
+            let outcome = try await Drill.offThread { try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: [name: value]) }
             #expect(outcome.status != 0, "\(name)=\(value)")
             #expect(outcome.stderr.contains(name) && outcome.stderr.contains("'\(value)'"), "\(outcome.stderr)")
         }
         // Every documented spelling is read (the start then fails on the missing directory, later).
         for value in ["1", "true", "YES", "on", "0", "false", "No", "off"] {
-            let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: ["GATEWAY_REQUIRE_HTTPS": value])
+            let outcome = try await Drill.offThread {
+                try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: ["GATEWAY_REQUIRE_HTTPS": value])
+            }
             #expect(!outcome.stderr.contains("GATEWAY_REQUIRE_HTTPS must be"), "\(value): \(outcome.stderr)")
         }
     }
 
     /// A misspelt variable is named in a warning with the closest known name; every variable
     /// docs/configuration.md documents is known (none of them is warned about).
-    @Test func unknownVariablesAreNamedAndDocumentedOnesAreKnown() throws {
+    @Test func unknownVariablesAreNamedAndDocumentedOnesAreKnown() async throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
@@ -115,7 +118,9 @@ struct SecurityFindingsTests {
         var environment = Dictionary(uniqueKeysWithValues: documented.map { ($0, "") })
         environment["GATEWAY_REQUIRE_HTTP"] = "1"
         environment["GATEWAY_SMTP_ULR"] = "smtp://mail.campus.edu"
-        let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: environment)
+        let outcome = try await Drill.offThread { [environment] in
+            try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: environment)
+        }
         let warnings = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
         #expect(warnings.count == 2, "\(outcome.stderr)")
         #expect(warnings.contains { $0.contains("GATEWAY_REQUIRE_HTTP is not a setting") && $0.contains("did you mean GATEWAY_REQUIRE_HTTPS?") })
