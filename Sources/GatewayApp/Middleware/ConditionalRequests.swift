@@ -13,11 +13,14 @@ import NIOCore
 /// - `PUT` and `PATCH` on a student's own saved schedules and push preferences honour
 ///   `If-Match` in their routes (``IfMatch``).
 ///
-/// The SDSU protocol's answers are not JSON built here and get no tag.
+/// Only `/v1/` answers are revalidated here: the compatibility protocols and the calendar feeds
+/// (which tag and revalidate their own) pass through.
 struct ConditionalRequests: RouterMiddleware {
     typealias Context = GatewayContext
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        // The compatibility protocols and the calendar feeds keep their own answers: no 304 here.
+        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
         switch request.method {
         case .get, .head:
             let response = try await next(request, context)
