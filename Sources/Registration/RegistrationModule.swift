@@ -39,6 +39,8 @@ public struct RegistrationModule: GatewayModule {
     /// Errors under `/registration/` answer as the SDSU server did.
     public var errorRenderers: [ErrorRenderer] { [RegistrationRoutes.errorRenderer] }
 
-    /// Catalog files are uploaded to ``RegistrationRoutes/importPath``.
-    public var importPaths: [String] { [RegistrationRoutes.importPath] }
+    /// Catalog files are uploaded to ``RegistrationRoutes/importPath``; the registrar's seat feed
+    /// (up to `RegistrarSeatFeed.maximumBodyBytes`, bounded by its route) passes the front door's
+    /// smaller default limit too.
+    public var importPaths: [String] { [RegistrationRoutes.importPath, RegistrationRoutes.registrarFeedPath] }
 }

@@ -14,6 +14,9 @@ public struct RegistrationRoutes: ModuleRoutes {
     /// Where admins upload catalog files: the composition root gives it a larger body limit.
     public static let importPath = "/v1/admin/registration/imports"
 
+    /// Where the registrar posts seat status (``V1RegistrarRoutes``).
+    public static let registrarFeedPath = "/v1/registrar/seat-status"
+
     public init(service: RegistrationService) {
         self.service = service
     }

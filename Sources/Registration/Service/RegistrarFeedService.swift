@@ -26,8 +26,8 @@ public struct RegistrarFeedSettings: Sendable {
     }
 
     /// Secrets from the text of `GATEWAY_REGISTRAR_WEBHOOK_SECRET_FILE`: one `whsec_<base64>`
-    /// per line (blank lines skipped, surrounding whitespace trimmed); nil names the first bad
-    /// line.
+    /// per line (blank lines skipped, surrounding whitespace trimmed); a failure names the first
+    /// bad line (0: the file holds no secret).
     public static func secrets(fromFile text: String) -> Result<[WebhookSecret], RegistrarSecretFileProblem> {
         var secrets: [WebhookSecret] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
