@@ -91,19 +91,28 @@ struct SecurityFindingsTests {
 
     /// A yes/no variable that says neither stops the start naming it: `enabled` read as false
     /// served plain HTTP where the operator asked for HTTPS only.
+    /// A database path no process can open, root included (its parent is a file), so a start
+    /// that gets past the settings fails at once instead of serving.
+    static func unopenableDatabase() throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-directory-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        return file.appendingPathComponent("never.sqlite").path
+    }
+
     @Test func booleanVariablesThatSayNeitherYesNorNoStopTheStart() async throws {
+        let database = try Self.unopenableDatabase()
         for (name, value) in [("GATEWAY_REQUIRE_HTTPS", "enabled"), ("GATEWAY_DEMO", "sure"), ("GATEWAY_NO_WORKERS", "2")] {
             // Off the concurrency threads: a blocking wait for a child there starves other tests.
-            let outcome = try await Drill.offThread { try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: [name: value]) }
+            let outcome = try await Drill.offThread { try GatewayBinary.run(["serve", "--database", database], environment: [name: value], timeout: 30) }
             #expect(outcome.status != 0, "\(name)=\(value)")
             #expect(outcome.stderr.contains(name) && outcome.stderr.contains("'\(value)'"), "\(outcome.stderr)")
         }
         // Every documented spelling is read (the start then fails on the missing directory, later).
         for value in ["1", "true", "YES", "on", "0", "false", "No", "off"] {
             let outcome = try await Drill.offThread {
-                try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: ["GATEWAY_REQUIRE_HTTPS": value])
+                try GatewayBinary.run(["serve", "--database", database], environment: ["GATEWAY_REQUIRE_HTTPS": value], timeout: 30)
             }
-            #expect(!outcome.stderr.contains("GATEWAY_REQUIRE_HTTPS must be"), "\(value): \(outcome.stderr)")
+            #expect(outcome.status != 0 && !outcome.stderr.contains("GATEWAY_REQUIRE_HTTPS must be"), "\(value): \(outcome.stderr)")
         }
     }
 
@@ -118,8 +127,9 @@ struct SecurityFindingsTests {
         var environment = Dictionary(uniqueKeysWithValues: documented.map { ($0, "") })
         environment["GATEWAY_REQUIRE_HTTP"] = "1"
         environment["GATEWAY_SMTP_ULR"] = "smtp://mail.campus.edu"
+        let database = try Self.unopenableDatabase()
         let outcome = try await Drill.offThread { [environment] in
-            try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite"], environment: environment)
+            try GatewayBinary.run(["serve", "--database", database], environment: environment, timeout: 30)
         }
         let warnings = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
         #expect(warnings.count == 2, "\(outcome.stderr)")
