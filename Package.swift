@@ -221,7 +221,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             ],
-            resources: [.copy("Public")],
+            resources: [.copy("Public"), .copy("Reference")],
             swiftSettings: swiftSettings
         ),
 

@@ -27,6 +27,22 @@ public struct PageCursor: Codable, Sendable, Equatable {
     }
 }
 
+extension PageCursor {
+    /// A cursor after the item with this id, for lists in id order.
+    public init(lastID: Int64) { self.init(after: [String(lastID)]) }
+
+    /// The id in a `cursor` query parameter made by ``init(lastID:)``: nil when absent; a token
+    /// this server did not issue is ``InvalidInput`` naming `cursor`.
+    public static func lastID(_ raw: String?) throws -> Int64? {
+        guard let raw else { return nil }
+        let cursor = try PageCursor(token: raw)
+        guard cursor.after.count == 1, let id = Int64(cursor.after[0]) else {
+            throw InvalidInput("The cursor is not one this server issued.", field: "cursor")
+        }
+        return id
+    }
+}
+
 /// One page of a list, with the cursor for the next page when there is one.
 public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
     public var items: [Item]
@@ -35,6 +51,13 @@ public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
     public init(items: [Item], nextCursor: String?) {
         self.items = items
         self.nextCursor = nextCursor
+    }
+
+    /// The first `limit` of `fetched` (a query asked for `limit + 1` in id order), with a cursor
+    /// after the last one when the extra item shows that more follow.
+    public init(fetched: [Item], limit: Int, id: (Item) -> Int64) {
+        items = Array(fetched.prefix(limit))
+        nextCursor = fetched.count > limit ? items.last.map { PageCursor(lastID: id($0)).token } : nil
     }
 }
 

@@ -20,9 +20,15 @@ extension GatewayJSON {
     /// One page of a list, with `Link: <...>; rel="next"` (RFC 8288) when there is a next page:
     /// the request's own path and query with `cursor` set to the page's ``Page/nextCursor``.
     public static func response<Item>(page: Page<Item>, for request: Request) throws -> Response {
+        try response(page, nextCursor: page.nextCursor, for: request)
+    }
+
+    /// A JSON answer that is one page of a list inside a larger value (its `nextCursor` given
+    /// apart), with the same `Link` header as ``response(page:for:)``.
+    public static func response(_ value: some Encodable, nextCursor: String?, for request: Request) throws -> Response {
         var headers = HTTPFields()
-        if let next = page.nextCursor { headers[HTTPField.Name("Link")!] = "<\(nextPageTarget(request, cursor: next))>; rel=\"next\"" }
-        return try response(page, headers: headers)
+        if let next = nextCursor { headers[HTTPField.Name("Link")!] = "<\(nextPageTarget(request, cursor: next))>; rel=\"next\"" }
+        return try response(value, headers: headers)
     }
 
     /// The request's path and query with `cursor` replaced (every other parameter kept in order).

@@ -50,14 +50,17 @@ public struct WebAssets: Sendable {
     /// SwiftPM puts it, and where an install copies it), else this source tree's `Public` folder
     /// (a development checkout). Without either the web pages answer 404; the API is unaffected.
     /// (Not `Bundle.module`, whose accessor stops the process when the bundle is missing.)
-    public static func installed() -> WebAssets {
+    ///
+    /// `folder` is `Public` (the app and the console) or `Reference` (the API reference and the
+    /// problem pages); a copy counts only with its `index.html`.
+    public static func installed(_ folder: String = "Public") -> WebAssets {
         var candidates: [URL] = []
         let bundleName = "campus-gateway_Web.resources"
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName).appendingPathComponent("Public"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName).appendingPathComponent(folder))
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(bundleName).appendingPathComponent("Public"))
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(bundleName).appendingPathComponent(folder))
         }
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Public"))
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(folder))
         for candidate in candidates {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -70,8 +73,11 @@ public struct WebAssets: Sendable {
 
     /// The content type for a file name's extension; unknown ones are `application/octet-stream`.
     public static func contentType(of path: String) -> String {
-        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.contains(".") else { return "text/plain; charset=utf-8" }  // LICENSE, VERSION
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
+        case "md": return "text/markdown; charset=utf-8"
         case "html": return "text/html; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
         case "js", "mjs": return "text/javascript; charset=utf-8"

@@ -54,42 +54,54 @@ public struct WebRoutes: Sendable {
             try Self.serve(assets, "sw.js", request)
         }
         guarded.group(router, "assets", access: .public).get(":file") { request, context in
-            let file = context.parameters.get("file") ?? ""
-            // One path segment of plain characters; anything else names no file.
-            guard !file.isEmpty, file.count <= 100, !file.hasPrefix("."),
-                file.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
-            else { throw Self.notFound() }
-            return try Self.serve(assets, "assets/\(file)", request)
+            try Self.serve(assets, "assets/\(Self.fileName(context.parameters.get("file")))", request)
         }
     }
 
-    static func notFound() -> Problem {
+    /// A file name from one path segment of plain characters; anything else names no file.
+    static func fileName(_ segment: String?, headers: HTTPFields = securityHeaders) throws -> String {
+        guard let file = segment, !file.isEmpty, file.count <= 100, !file.hasPrefix("."),
+            file.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else { throw notFound(headers: headers) }
+        return file
+    }
+
+    static func notFound(headers: HTTPFields = securityHeaders) -> Problem {
         Problem(
             type: "not-found", title: "Not found", status: .notFound,
-            detail: "No page or file lives at this address.", headers: securityHeaders
+            detail: "No page or file lives at this address.", headers: headers
         )
     }
 
     /// Answers the file, or 304 when `If-None-Match` names its ETag.
-    static func serve(_ assets: WebAssets, _ path: String, _ request: Request) throws -> Response {
+    static func serve(_ assets: WebAssets, _ path: String, _ request: Request, headers securityHeaders: HTTPFields = securityHeaders) throws -> Response {
         guard let asset = assets[path] else {
             if assets.root == nil {
                 throw Problem(
                     type: "not-found", title: "Not found", status: .notFound,
-                    detail: "The web app is not installed with this build.", headers: securityHeaders
+                    detail: "These pages are not installed with this build.", headers: securityHeaders
                 )
             }
-            throw notFound()
+            throw notFound(headers: securityHeaders)
         }
+        return respond(data: asset.data, contentType: asset.contentType, etag: asset.etag, request, headers: securityHeaders)
+    }
+
+    /// An HTML page rendered in memory, with its ETag.
+    static func page(_ html: Data, _ request: Request, headers: HTTPFields) -> Response {
+        respond(data: html, contentType: "text/html; charset=utf-8", etag: WebAssets.etag(of: html), request, headers: headers)
+    }
+
+    private static func respond(data: Data, contentType: String, etag: String, _ request: Request, headers securityHeaders: HTTPFields) -> Response {
         var headers = securityHeaders
-        headers[.eTag] = asset.etag
+        headers[.eTag] = etag
         // Cached copies are checked with the ETag before each use, so a deploy shows at once.
         headers[.cacheControl] = "no-cache"
-        if let condition = request.headers[.ifNoneMatch], WebAssets.matches(ifNoneMatch: condition, etag: asset.etag) {
+        if let condition = request.headers[.ifNoneMatch], WebAssets.matches(ifNoneMatch: condition, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = asset.contentType
-        headers[.contentLength] = String(asset.data.count)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: asset.data)))
+        headers[.contentType] = contentType
+        headers[.contentLength] = String(data.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 }

@@ -44,21 +44,13 @@ public struct JobsAdminRoutes: ModuleRoutes {
             .get { request, _ in
                 let query = request.uri.queryParameters
                 let limit = try pageLimit(query["limit"].map(String.init))
-                let before = try query["cursor"].map { try PageCursor(token: String($0)) }
-                    .map { cursor -> Int64 in
-                        guard let id = cursor.after.first.flatMap(Int64.init) else {
-                            throw Problem.badRequest("The cursor is not one this server issued.", invalidFields: ["cursor"])
-                        }
-                        return id
-                    }
+                let before = try PageCursor.lastID(query["cursor"].map(String.init))
                 let states = try query["state"].map { try Self.states(String($0)) }
                 let jobs = try await service.list(
                     states: states, queue: query["queue"].map(String.init), kind: query["kind"].map(String.init),
                     before: before, limit: limit + 1
                 )
-                let page = Array(jobs.prefix(limit))
-                let next = jobs.count > limit ? page.last.map { PageCursor(after: ["\($0.id)"]).token } : nil
-                return try GatewayJSON.response(page: Page(items: page, nextCursor: next), for: request)
+                return try GatewayJSON.response(page: Page(fetched: jobs, limit: limit, id: \.id), for: request)
             }
             .post { request, context in
                 let body = try await GatewayJSON.decode(EnqueueBody.self, from: request, context: context)

@@ -54,25 +54,26 @@ struct PostgresNotificationStore: NotificationStoring {
             """)
     }
 
-    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
+    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
         let transaction = try transaction.postgres()
+        let before = before ?? Int64.max
         if let deviceIDs, deviceIDs.isEmpty { return [] }
         let rows: PostgresQueryResult
         switch (state, deviceIDs) {
         case (nil, nil):
-            rows = try transaction.query("SELECT \(unescaped: Self.columns) FROM push_notifications ORDER BY id DESC LIMIT \(limit)")
+            rows = try transaction.query("SELECT \(unescaped: Self.columns) FROM push_notifications WHERE id < \(before) ORDER BY id DESC LIMIT \(limit)")
         case (let state?, nil):
             rows = try transaction.query("""
-                SELECT \(unescaped: Self.columns) FROM push_notifications WHERE state = \(state.rawValue) ORDER BY id DESC LIMIT \(limit)
+                SELECT \(unescaped: Self.columns) FROM push_notifications WHERE state = \(state.rawValue) AND id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         case (nil, let deviceIDs?):
             rows = try transaction.query("""
-                SELECT \(unescaped: Self.columns) FROM push_notifications WHERE device_id = ANY(\(deviceIDs)) ORDER BY id DESC LIMIT \(limit)
+                SELECT \(unescaped: Self.columns) FROM push_notifications WHERE device_id = ANY(\(deviceIDs)) AND id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         case (let state?, let deviceIDs?):
             rows = try transaction.query("""
                 SELECT \(unescaped: Self.columns) FROM push_notifications
-                WHERE state = \(state.rawValue) AND device_id = ANY(\(deviceIDs)) ORDER BY id DESC LIMIT \(limit)
+                WHERE state = \(state.rawValue) AND device_id = ANY(\(deviceIDs)) AND id < \(before) ORDER BY id DESC LIMIT \(limit)
                 """)
         }
         return try rows.map(Self.notification)

@@ -73,11 +73,14 @@ public struct PushRoutes: Sendable {
             let queued = try await push.sendTest(deviceID: try Self.deviceID(context), accountID: identity.accountID)
             return try GatewayJSON.response(["queued": queued], status: .accepted)
         }
-        mine.get(":deviceId/notifications") { _, context in
+        mine.get(":deviceId/notifications") { request, context in
             let identity = try context.requireIdentity()
             let device = try await devices.device(id: try Self.deviceID(context), accountID: identity.accountID)
-            let items = try await push.recent(state: nil, deviceIDs: [device.id], limit: 50)
-            return try GatewayJSON.response(["items": items.map(PushViews.Notification.init)])
+            let query = request.uri.queryParameters
+            let limit = try pageLimit(query.get("limit"))
+            let before = try PageCursor.lastID(query.get("cursor"))
+            let fetched = try await push.recent(state: nil, deviceIDs: [device.id], before: before, limit: limit + 1)
+            return try GatewayJSON.response(page: Page(fetched: fetched.map(PushViews.Notification.init), limit: limit, id: \.id), for: request)
         }
 
         registerSeatAlerts(with: guarded, on: router)
@@ -92,12 +95,15 @@ public struct PushRoutes: Sendable {
                 state = parsed
             }
             let limit = try pageLimit(request.uri.queryParameters.get("limit"))
-            let items = try await push.recent(state: state, deviceIDs: nil, limit: limit)
+            let before = try PageCursor.lastID(request.uri.queryParameters.get("cursor"))
+            let fetched = try await push.recent(state: state, deviceIDs: nil, before: before, limit: limit + 1)
+            let page = Page(fetched: fetched.map(PushViews.Notification.init), limit: limit, id: \.id)
             let counts = try await push.counts()
-            return try GatewayJSON.response(PushViews.Outbox(
+            let outbox = PushViews.Outbox(
                 counts: Dictionary(uniqueKeysWithValues: StoredNotification.State.allCases.map { ($0.rawValue, counts[$0] ?? 0) }),
-                items: items.map(PushViews.Notification.init)
-            ))
+                items: page.items, nextCursor: page.nextCursor
+            )
+            return try GatewayJSON.response(outbox, nextCursor: page.nextCursor, for: request)
         }
     }
 
@@ -209,5 +215,6 @@ enum PushViews {
     struct Outbox: Encodable {
         let counts: [String: Int]
         let items: [Notification]
+        let nextCursor: String?
     }
 }

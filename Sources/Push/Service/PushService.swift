@@ -185,9 +185,12 @@ public final class PushService: Sendable {
         }
     }
 
-    /// Outbox rows, newest first (admins: all; a student: their devices').
-    public func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int) async throws -> [StoredNotification] {
-        try await transactions.read { [notifications] db in try notifications.recent(state: state, deviceIDs: deviceIDs, limit: limit, in: db) }
+    /// Outbox rows, newest first (admins: all; a student: their devices'), those older than
+    /// the notification `before` when it is given (the next page).
+    public func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, before: Int64? = nil, limit: Int) async throws -> [StoredNotification] {
+        try await transactions.read { [notifications] db in
+            try notifications.recent(state: state, deviceIDs: deviceIDs, before: before, limit: limit, in: db)
+        }
     }
 
     public func counts() async throws -> [StoredNotification.State: Int] {

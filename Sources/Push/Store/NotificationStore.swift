@@ -16,6 +16,6 @@ public protocol NotificationStoring: Sendable {
     func notification(id: Int64, in transaction: any StoreTransaction) throws -> StoredNotification?
     func record(id: Int64, state: StoredNotification.State, error: String?, at now: Date, in transaction: any StoreTransaction) throws
     /// Newest first, optionally of one state and device.
-    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification]
+    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification]
     func counts(in transaction: any StoreTransaction) throws -> [StoredNotification.State: Int]
 }

@@ -58,10 +58,14 @@ struct SQLiteNotificationStore: NotificationStoring {
         )
     }
 
-    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
+    func recent(state: StoredNotification.State?, deviceIDs: [Int64]?, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [StoredNotification] {
         let db = try transaction.sqlite()
         var conditions: [String] = []
         var arguments: StatementArguments = []
+        if let before {
+            conditions.append("id < ?")
+            _ = arguments.append(contentsOf: [before])
+        }
         if let state {
             conditions.append("state = ?")
             _ = arguments.append(contentsOf: [state.rawValue])

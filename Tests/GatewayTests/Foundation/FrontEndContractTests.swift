@@ -1,9 +1,13 @@
+import Auth
+import Storage
+import Contracts
 import Foundation
 import GatewayApp
 import GatewayCore
 import GatewayHTTP
 import HTTPTypes
 import HummingbirdTesting
+import Push
 import TestSupport
 import Testing
 
@@ -46,6 +50,48 @@ struct FrontEndContractTests {
             for n in 0..<3 { _ = try await client.json(.post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","uniqueKey":"links-\#(n)"}"#, token: admin) }
             let jobs = try await client.json(.get, "/v1/admin/jobs?limit=2", token: admin)
             #expect(Self.next(jobs)?.hasPrefix("/v1/admin/jobs?limit=2&cursor=") == true)
+        }
+    }
+
+    /// A device's notification history and the admin outbox, paged newest first to the end:
+    /// every notification once, `Link` and `nextCursor` agreeing; a foreign cursor is a 400.
+    @Test func notificationHistoriesArePaged() async throws {
+        let gateway = try await TestGateway.make(.sqlite)
+        defer { gateway.cleanUp() }
+        let ada = try await gateway.account("paged-ada", role: .student)
+        let admin = try await gateway.account("paged-admin", role: .admin)
+        let accountID = try await gateway.app.modules.auth.service.transactions.read { db in
+            try gateway.app.modules.auth.service.store.find(username: "paged-ada", in: db)!.id!
+        }
+        try await gateway.withRouter { client in
+            let made = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada)
+            let deviceID = try #require((made.object["device"] as? [String: Any])?["id"] as? Int)
+            for n in 0..<7 {
+                let note = OutgoingNotification(id: "paged-\(n)", category: "waitlist.offer", title: "Grade \(n)", body: "Posted", urgent: true)
+                #expect(try await gateway.app.modules.push.push.notify(accountID: accountID, uniqueKey: "paged:\(n)", note) == 1)
+            }
+            for (first, token) in [("/v1/me/devices/\(deviceID)/notifications?limit=3", ada), ("/v1/admin/push/notifications?limit=3", admin)] {
+                var titles: [String] = []
+                var target: String? = first
+                var pages = 0
+                while let uri = target {
+                    let page = try await client.json(.get, uri, token: token)
+                    #expect(page.status == .ok, "\(uri)")
+                    let items = page.object["items"] as? [[String: Any]] ?? []
+                    #expect(items.count <= 3)
+                    titles += items.compactMap { $0["title"] as? String }
+                    target = Self.next(page)
+                    #expect((page.object["nextCursor"] as? String != nil) == (target != nil), "Link and nextCursor agree")
+                    if let target { #expect(target.contains("limit=3&cursor=")) }
+                    pages += 1
+                }
+                #expect(pages == 3, "\(first)")
+                #expect(titles == (0..<7).reversed().map { "Grade \($0)" }, "newest first, each once: \(titles)")
+            }
+            let foreign = PageCursor(after: ["not-a-number"]).token
+            let refused = try await client.json(.get, "/v1/me/devices/\(deviceID)/notifications?cursor=\(foreign)", token: ada)
+            #expect(refused.status == .badRequest)
+            #expect(try await client.json(.get, "/v1/me/devices/\(deviceID)/notifications?limit=201", token: ada).status == .badRequest)
         }
     }
 

@@ -26,7 +26,7 @@ extension PushStoreConformance {
                 #expect(try !outbox.exists(deviceID: other.id, uniqueKey: "grade:1", in: tx))
                 let elsewhere = try outbox.insert(deviceID: other.id, uniqueKey: "grade:1", notification: Self.notice("c"), at: Self.start, deliverAt: Self.start, in: tx)
                 #expect(elsewhere != nil && elsewhere != first, "the key is per device")
-                #expect(try outbox.recent(state: nil, deviceIDs: [phone.id], limit: 10, in: tx).map(\.notification.title) == ["Title a"], "the first one stays")
+                #expect(try outbox.recent(state: nil, deviceIDs: [phone.id], before: nil, limit: 10, in: tx).map(\.notification.title) == ["Title a"], "the first one stays")
                 #expect(try outbox.counts(in: tx) == [.pending: 2])
             }
         }
@@ -91,12 +91,17 @@ extension PushStoreConformance {
                 #expect(try outbox.scheduledTimes(deviceID: other.id, since: Self.start, in: tx) == [Self.start + 10])
                 try outbox.record(id: ids[1], state: .delivered, error: nil, at: Self.start + 61, in: tx)
 
-                #expect(try outbox.recent(state: nil, deviceIDs: nil, limit: 10, in: tx).map(\.id) == [elsewhere, ids[3], ids[2], ids[1], ids[0]], "newest first")
-                #expect(try outbox.recent(state: .pending, deviceIDs: nil, limit: 10, in: tx).map(\.id) == [elsewhere, ids[3], ids[2], ids[0]])
-                #expect(try outbox.recent(state: .pending, deviceIDs: [phone.id], limit: 2, in: tx).map(\.id) == [ids[3], ids[2]])
-                #expect(try outbox.recent(state: .delivered, deviceIDs: [other.id], limit: 10, in: tx).isEmpty)
-                #expect(try outbox.recent(state: nil, deviceIDs: [phone.id, other.id], limit: 1, in: tx).map(\.id) == [elsewhere])
-                #expect(try outbox.recent(state: nil, deviceIDs: [], limit: 10, in: tx).isEmpty, "no devices, no notifications")
+                #expect(try outbox.recent(state: nil, deviceIDs: nil, before: nil, limit: 10, in: tx).map(\.id) == [elsewhere, ids[3], ids[2], ids[1], ids[0]], "newest first")
+                #expect(try outbox.recent(state: .pending, deviceIDs: nil, before: nil, limit: 10, in: tx).map(\.id) == [elsewhere, ids[3], ids[2], ids[0]])
+                #expect(try outbox.recent(state: .pending, deviceIDs: [phone.id], before: nil, limit: 2, in: tx).map(\.id) == [ids[3], ids[2]])
+                #expect(try outbox.recent(state: .delivered, deviceIDs: [other.id], before: nil, limit: 10, in: tx).isEmpty)
+                #expect(try outbox.recent(state: nil, deviceIDs: [phone.id, other.id], before: nil, limit: 1, in: tx).map(\.id) == [elsewhere])
+                // The next page: older than the last one seen, in every combination of filters.
+                #expect(try outbox.recent(state: nil, deviceIDs: nil, before: ids[3], limit: 2, in: tx).map(\.id) == [ids[2], ids[1]])
+                #expect(try outbox.recent(state: .pending, deviceIDs: nil, before: ids[2], limit: 10, in: tx).map(\.id) == [ids[0]])
+                #expect(try outbox.recent(state: nil, deviceIDs: [phone.id], before: ids[1], limit: 10, in: tx).map(\.id) == [ids[0]])
+                #expect(try outbox.recent(state: .pending, deviceIDs: [phone.id], before: ids[0], limit: 10, in: tx).isEmpty)
+                #expect(try outbox.recent(state: nil, deviceIDs: [], before: nil, limit: 10, in: tx).isEmpty, "no devices, no notifications")
                 #expect(try outbox.counts(in: tx) == [.pending: 4, .delivered: 1])
             }
         }

@@ -1,0 +1,20 @@
+// Renders the gateway's own OpenAPI document with the vendored Swagger UI. Nothing is loaded
+// from another origin: the spec comes from /openapi.yaml, the validator badge is off, and
+// "Try it out" calls this same gateway.
+window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({
+    url: "/openapi.yaml",
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    validatorUrl: null,
+    tryItOutEnabled: false,
+    persistAuthorization: false,
+    withCredentials: false,
+    defaultModelsExpandDepth: 0,
+    docExpansion: "none",
+    filter: true,
+    presets: [SwaggerUIBundle.presets.apis],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: "BaseLayout"
+  });
+});
