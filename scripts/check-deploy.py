@@ -34,12 +34,32 @@ What is checked
   for /healthz or /readyz, env_file entries must exist or have a committed .example, and a
   reverse proxy service (caddy, nginx, traefik, haproxy) with a fixed address must be trusted
   by every gateway through --trusted-proxies or GATEWAY_TRUSTED_PROXIES (--trust-proxy trusts
-  loopback only, which another container never is). compose.yaml is read with a small YAML
-  subset reader (block mappings and sequences, flow sequences of scalars, quoted scalars,
-  anchors, aliases and `<<` merge keys); anything else is reported as unsupported.
+  loopback only, which another container never is). YAML is read with a small subset reader
+  (block mappings and sequences, flow sequences of scalars, flat flow mappings, quoted scalars,
+  literal and folded block scalars, anchors, aliases, `<<` merge keys and `---` documents);
+  anything else is reported as unsupported.
 - systemd units (*.service): gateway invocations in Exec*= lines.
 - Caddyfile: health_uri is /healthz or /readyz; reverse_proxy upstreams are gateway services
   of compose.yaml on their port.
+- Every compose file's services rotate their logs (json-file with max-size and max-file). An
+  override (compose.<name>.yaml) is merged onto compose.yaml as compose merges it and checked
+  like it; a gateway's OTEL_EXPORTER_OTLP_ENDPOINT must name a service on a network it shares,
+  whose mounted collector configuration receives OTLP/HTTP on that port into a traces pipeline.
+- kubernetes/*.yaml (multi-document): known apiVersion and kind, names, selectors matching pod
+  labels; gateway containers' command and args checked like the Dockerfile's (against the
+  image's ENTRYPOINT and CMD); a non-loopback host; readiness on /readyz and liveness on
+  /healthz at the gateway's port; runAsNonRoot, readOnlyRootFilesystem, no privilege
+  escalation, capabilities dropped, resource requests; secrets as files: every secret *_FILE
+  variable inside a mounted Secret volume holding that key, no secretKeyRef for a variable that
+  has a *_FILE form, no password in the database URL; the Service selects only pods with
+  --no-workers, some Deployment runs workers, and a PodDisruptionBudget covers the web pods
+  without blocking drains.
+- prometheus/*.yaml and grafana/*.json: every metric, histogram series and label in the rules'
+  and panels' PromQL (and the labels their annotations and legends name) is in the metrics
+  tables of docs/operations.md, which are the one list of what the gateway exposes; PromQL
+  functions exist; rules have a severity and a summary; the dashboard shows every metric.
+  With promtool on the PATH (Debian's prometheus package), `promtool check rules` and
+  `promtool test rules` on *.test.yaml run too.
 - In the comments of the systemd unit, the Caddyfile, nginx and env files (which describe only
   the gateway), every --flag names an option of some gateway command. Comments of the
   Dockerfile and compose.yaml also show docker and swift commands, so only their real
@@ -61,6 +81,7 @@ import os
 import posixpath
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -1399,6 +1420,284 @@ def check_kubernetes(ctx: "Context", folder: Path, images: dict[Path, DockerImag
 
 
 # ---------------------------------------------------------------------------------------------
+# Alert rules and the dashboard against the metrics table of docs/operations.md
+
+
+@dataclass
+class Metric:
+    name: str
+    type: str
+    labels: set[str]
+
+
+METRIC_TABLE_HEADERS = ("| Metric | Type | Labels |", "| Series from elsewhere | Type | Labels |")
+SCRAPE_LABELS = {"job", "instance"}  # added by Prometheus to every series it scrapes
+PROMQL_KEYWORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "bool", "offset",
+                   "and", "or", "unless", "atan2", "inf", "nan", "start", "end"}
+PROMQL_FUNCTIONS = {
+    "abs", "absent", "absent_over_time", "avg_over_time", "ceil", "changes", "clamp", "clamp_max", "clamp_min",
+    "count_over_time", "day_of_month", "day_of_week", "day_of_year", "days_in_month", "delta", "deriv", "exp",
+    "floor", "histogram_quantile", "histogram_count", "histogram_sum", "histogram_fraction", "holt_winters",
+    "hour", "idelta", "increase", "irate", "label_join", "label_replace", "last_over_time", "ln", "log2", "log10",
+    "max_over_time", "min_over_time", "minute", "month", "predict_linear", "present_over_time",
+    "quantile_over_time", "rate", "resets", "round", "scalar", "sgn", "sort", "sort_desc", "sqrt",
+    "stddev_over_time", "stdvar_over_time", "sum_over_time", "time", "timestamp", "vector", "year",
+    "sum", "min", "max", "avg", "group", "stddev", "stdvar", "count", "count_values", "bottomk", "topk", "quantile",
+}
+SEVERITIES = ("critical", "warning", "info")
+
+
+def documented_metrics(path: Path) -> dict[str, Metric]:
+    """The metrics tables of docs/operations.md: | `name` | type | `label`, ... | meaning |."""
+    metrics: dict[str, Metric] = {}
+    in_table = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(METRIC_TABLE_HEADERS):
+            in_table = True
+            continue
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        if not in_table or line.startswith("|---"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 3:
+            continue
+        names = re.findall(r"`([a-z_:][a-z0-9_:]*)`", cells[0])
+        kind = cells[1].split()[0] if cells[1] else ""
+        labels = set(re.findall(r"`([a-z_][a-z0-9_]*)`", cells[2]))
+        for name in names:
+            metrics[name] = Metric(name, kind, labels)
+    return metrics
+
+
+def series_names(metrics: dict[str, Metric]) -> dict[str, tuple[Metric, str]]:
+    """Every series name a scrape can hold, to its metric and suffix (histograms: _bucket, _sum, _count)."""
+    names: dict[str, tuple[Metric, str]] = {}
+    for metric in metrics.values():
+        if metric.type == "histogram":
+            for suffix in ("_bucket", "_sum", "_count"):
+                names[metric.name + suffix] = (metric, suffix)
+        else:
+            names[metric.name] = (metric, "")
+    return names
+
+
+def check_promql(expr: str, where: str, series: dict[str, tuple[Metric, str]], problems: list[str],
+                 extra_labels: set[str] = frozenset()) -> tuple[set[str], set[str]]:
+    """Checks the metric names, functions and labels of one PromQL expression. Returns the metric
+    names used and the labels their series may carry."""
+    text = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`', '""', expr)
+    text = re.sub(r"\$\{?\w+\}?", "1m", text)  # Grafana variables ($__rate_interval, ${instance})
+    text = re.sub(r"\[[^\]]*\]", "", text)  # ranges and subqueries
+    used: set[str] = set()
+    allowed: set[str] = set(SCRAPE_LABELS) | set(extra_labels)
+    selectors = []
+    for match in re.finditer(r"(?<![\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)?\s*\{([^{}]*)\}", text):
+        selectors.append((match.group(1), match.group(2)))
+    groupings = []
+    for match in re.finditer(r"\b(by|without|on|ignoring|group_left|group_right)\s*\(([^()]*)\)", text):
+        groupings += [label.strip() for label in match.group(2).split(",") if label.strip()]
+    bare = re.sub(r"\b(by|without|on|ignoring|group_left|group_right)\s*\([^()]*\)", " ", text)
+    bare = re.sub(r"\{[^{}]*\}", " ", bare)
+    for match in re.finditer(r"(?<![\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\s*\()?", bare):
+        word, call = match.group(1), match.group(2)
+        if call:
+            if word not in PROMQL_FUNCTIONS:
+                hint = difflib.get_close_matches(word, sorted(PROMQL_FUNCTIONS), n=1)
+                problems.append(f"{where}: {word}() is not a PromQL function" + (f" (did you mean {hint[0]}?)" if hint else ""))
+            continue
+        if word in PROMQL_KEYWORDS:
+            continue
+        if word not in series:
+            hint = difflib.get_close_matches(word, sorted(series), n=1)
+            problems.append(f"{where}: {word} is not a metric the gateway exposes (docs/operations.md's metrics table)"
+                            + (f"; did you mean {hint[0]}?" if hint else ""))
+            continue
+        used.add(word)
+        metric, suffix = series[word]
+        allowed |= metric.labels | ({"le"} if suffix == "_bucket" else set())
+    for name, matchers in selectors:
+        if not name or name not in series:
+            continue
+        metric, suffix = series[name]
+        labels = metric.labels | SCRAPE_LABELS | set(extra_labels) | ({"le"} if suffix == "_bucket" else set())
+        for label in re.findall(r"([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)", matchers):
+            if label not in labels:
+                problems.append(f"{where}: {name} has no label {label} (its labels: {', '.join(sorted(metric.labels)) or 'none'})")
+    for label in groupings:
+        if label not in allowed:
+            problems.append(f"{where}: grouping by {label}, which none of {', '.join(sorted(used)) or 'its metrics'} carries")
+    return used, allowed
+
+
+def template_labels(text: str) -> set[str]:
+    """Labels named in {{ $labels.x }} (alert annotations) or {{x}} (Grafana legends)."""
+    return set(re.findall(r"\{\{\s*\$labels\.([a-zA-Z_]\w*)", text)) | set(re.findall(r"\{\{\s*([a-zA-Z_]\w*)\s*\}\}", text))
+
+
+def check_rules(ctx: "Context", path: Path, series: dict[str, tuple[Metric, str]]) -> set[str]:
+    where = ctx.show(path)
+    problems = ctx.problems
+    used_all: set[str] = set()
+    try:
+        document = read_yaml(path.read_text(encoding="utf-8"))
+    except YAMLError as error:
+        problems.append(f"{where}: {error} (check-deploy.py reads a YAML subset; keep to it)")
+        return used_all
+    groups = (document or {}).get("groups") if isinstance(document, dict) else None
+    if not isinstance(groups, list) or not groups:
+        problems.append(f"{where}: no groups")
+        return used_all
+    names: set[str] = set()
+    group_names: set[str] = set()
+    for group in groups:
+        if not isinstance(group, dict) or not group.get("name") or not isinstance(group.get("rules"), list) or not group["rules"]:
+            problems.append(f"{where}: a group needs a name and rules")
+            continue
+        if group["name"] in group_names:
+            problems.append(f"{where}: group {group['name']} twice")
+        group_names.add(group["name"])
+        for rule in group["rules"]:
+            if not isinstance(rule, dict):
+                problems.append(f"{where}: group {group['name']}: a rule that is not a mapping")
+                continue
+            name = rule.get("alert") or rule.get("record")
+            label = f"{where}: {name or 'a rule of ' + str(group['name'])}"
+            if bool(rule.get("alert")) == bool(rule.get("record")):
+                problems.append(f"{label}: give exactly one of alert and record")
+            unknown = set(rule) - {"alert", "record", "expr", "for", "keep_firing_for", "labels", "annotations"}
+            if unknown:
+                problems.append(f"{label}: unknown keys {', '.join(sorted(unknown))}")
+            expr = str(rule.get("expr") or "").strip()
+            if not expr:
+                problems.append(f"{label}: no expr")
+                continue
+            if rule.get("alert"):
+                if name in names:
+                    problems.append(f"{label}: alert name used twice")
+                names.add(name)
+                if rule.get("for") is not None and not re.fullmatch(r"(\d+[smhdwy])+", str(rule["for"])):
+                    problems.append(f"{label}: for: {rule['for']} is not a duration")
+                severity = ((rule.get("labels") or {}).get("severity"))
+                if severity not in SEVERITIES:
+                    problems.append(f"{label}: labels.severity should be one of {', '.join(SEVERITIES)}")
+                annotations = rule.get("annotations") or {}
+                if not annotations.get("summary"):
+                    problems.append(f"{label}: no annotations.summary")
+            used, allowed = check_promql(expr, label, series, problems)
+            used_all |= used
+            for text in (rule.get("annotations") or {}).values():
+                for name_used in template_labels(str(text)):
+                    if name_used not in allowed:
+                        problems.append(f"{label}: an annotation names $labels.{name_used}, which the expression's result does not carry")
+    return used_all
+
+
+def run_promtool(ctx: "Context", folder: Path, notes: list[str]):
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        notes.append("promtool not installed (Debian's prometheus package); rules checked structurally only")
+        return
+    for path in sorted(folder.glob("*.y*ml")):
+        is_test = ".test." in path.name
+        argv = [promtool, "test" if is_test else "check", "rules", path.name]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=folder)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            ctx.problems.append(f"{ctx.show(path)}: `promtool {' '.join(argv[1:])}` could not run: {error}")
+            continue
+        if done.returncode != 0:
+            output = "\n    ".join(line for line in (done.stdout + done.stderr).strip().splitlines() if line.strip())
+            ctx.problems.append(f"{ctx.show(path)}: `promtool {' '.join(argv[1:])}` failed:\n    {output}")
+        else:
+            ctx.promtool_runs += 1
+
+
+def check_rule_tests(ctx: "Context", path: Path, series: dict[str, tuple[Metric, str]]):
+    """The input series of promtool's unit tests are series the gateway exposes, with their labels."""
+    try:
+        document = read_yaml(path.read_text(encoding="utf-8")) or {}
+    except YAMLError as error:
+        ctx.problems.append(f"{ctx.show(path)}: {error} (check-deploy.py reads a YAML subset; keep to it)")
+        return
+    for test in as_list(document.get("tests")):
+        for item in as_list((test or {}).get("input_series")):
+            check_promql(str((item or {}).get("series", "")), f"{ctx.show(path)}: input series", series, ctx.problems)
+
+
+def check_dashboard(ctx: "Context", path: Path, series: dict[str, tuple[Metric, str]], metrics: dict[str, Metric]):
+    where = ctx.show(path)
+    problems = ctx.problems
+    try:
+        dashboard = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        problems.append(f"{where}: not JSON: {error}")
+        return
+    for key in ("title", "uid", "schemaVersion", "panels"):
+        if not dashboard.get(key):
+            problems.append(f"{where}: no {key}")
+    variables = {str(v.get("name")): v for v in ((dashboard.get("templating") or {}).get("list") or [])}
+    used: set[str] = set()
+    for name, variable in variables.items():
+        query = variable.get("query")
+        query = query.get("query") if isinstance(query, dict) else query
+        if variable.get("type") == "query" and query:
+            match = re.fullmatch(r"\s*label_values\((.*),\s*([a-zA-Z_]\w*)\s*\)\s*", str(query))
+            if match:
+                found, allowed = check_promql(match.group(1), f"{where}: variable {name}", series, problems)
+                used |= found
+                if match.group(2) not in allowed:
+                    problems.append(f"{where}: variable {name} reads label {match.group(2)}, which {match.group(1)} does not carry")
+            else:
+                used |= check_promql(str(query), f"{where}: variable {name}", series, problems)[0]
+    ids: set = set()
+
+    def panels_of(items):
+        for panel in items or []:
+            yield panel
+            yield from panels_of(panel.get("panels"))
+
+    for panel in panels_of(dashboard.get("panels")):
+        title = panel.get("title") or f"panel {panel.get('id')}"
+        label = f"{where}: panel '{title}'"
+        if panel.get("id") in ids:
+            problems.append(f"{label}: id {panel.get('id')} used twice")
+        ids.add(panel.get("id"))
+        if "gridPos" not in panel:
+            problems.append(f"{label}: no gridPos")
+        if panel.get("type") == "row":
+            continue
+        targets = panel.get("targets") or []
+        if not targets:
+            problems.append(f"{label}: no targets")
+        for source in [panel.get("datasource")] + [t.get("datasource") for t in targets]:
+            uid = str((source or {}).get("uid", "")) if isinstance(source, dict) else str(source or "")
+            variable = re.fullmatch(r"\$\{?(\w+)\}?", uid)
+            if variable and variable.group(1) not in variables:
+                problems.append(f"{label}: data source {uid} is no dashboard variable")
+        for target in targets:
+            expr = str(target.get("expr") or "")
+            if not expr:
+                problems.append(f"{label}: a target without expr")
+                continue
+            found, allowed = check_promql(expr, label, series, problems, extra_labels=set())
+            used |= found
+            for name in template_labels(str(target.get("legendFormat") or "")):
+                if name not in allowed:
+                    problems.append(f"{label}: the legend names {name}, which the expression's result does not carry")
+            for variable in re.findall(r"\$\{?(\w+)\}?", expr):
+                if not variable.startswith("__") and variable not in variables:
+                    problems.append(f"{label}: ${variable} is no dashboard variable")
+    shown = {series[name][0].name for name in used}
+    for metric in metrics.values():
+        if metric.name.startswith(("up", "probe_")) and metric.name in ("up", "probe_success"):
+            continue
+        if metric.name not in shown:
+            problems.append(f"{where}: no panel shows {metric.name}")
+
+
+# ---------------------------------------------------------------------------------------------
 # Other files
 
 
@@ -1481,6 +1780,7 @@ class Context:
     web_bundle: str
     problems: list[str] = field(default_factory=list)
     invocations: int = 0
+    promtool_runs: int = 0
 
     def show(self, path: Path) -> str:
         try:
@@ -1584,6 +1884,24 @@ def main() -> int:
     kubernetes = deploy / "kubernetes"
     if kubernetes.is_dir():
         check_kubernetes(ctx, kubernetes, images, known_envs)
+
+    # Alert rules and dashboards use only the metrics docs/operations.md lists.
+    operations = REPO / "docs/operations.md"
+    metrics = documented_metrics(operations) if operations.exists() else {}
+    rule_files = [p for p in files if p.parent.name == "prometheus" and p.suffix in (".yaml", ".yml")]
+    dashboards = [p for p in files if p.parent.name == "grafana" and p.suffix == ".json"]
+    if (rule_files or dashboards) and not metrics:
+        ctx.problems.append("docs/operations.md has no metrics table (| Metric | Type | Labels | Meaning |) to check the rules against")
+    series = series_names(metrics)
+    for path in rule_files:
+        if ".test." in path.name:
+            check_rule_tests(ctx, path, series)
+        else:
+            check_rules(ctx, path, series)
+    if rule_files:
+        run_promtool(ctx, rule_files[0].parent, notes)
+    for path in dashboards:
+        check_dashboard(ctx, path, series, metrics)
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         if path.suffix == ".service":
@@ -1611,7 +1929,9 @@ def main() -> int:
     from_help = len(variables_seen & help_envs)
     print(f"check-deploy: {len(files)} files in {ctx.show(deploy)}/ agree with {options.binary}: "
           f"{ctx.invocations} gateway invocations, {len(variables_seen)} GATEWAY_* variables "
-          f"({from_help} from --help, {len(variables_seen) - from_help} from docs/configuration.md)"
+          f"({from_help} from --help, {len(variables_seen) - from_help} from docs/configuration.md); "
+          f"rules and dashboards against {len(metrics)} documented metrics"
+          + (f", promtool {ctx.promtool_runs} file(s)" if ctx.promtool_runs else "")
           + (f"; notes: {'; '.join(notes)}" if notes else ""))
     return 0
 
