@@ -34,12 +34,32 @@ What is checked
   for /healthz or /readyz, env_file entries must exist or have a committed .example, and a
   reverse proxy service (caddy, nginx, traefik, haproxy) with a fixed address must be trusted
   by every gateway through --trusted-proxies or GATEWAY_TRUSTED_PROXIES (--trust-proxy trusts
-  loopback only, which another container never is). compose.yaml is read with a small YAML
-  subset reader (block mappings and sequences, flow sequences of scalars, quoted scalars,
-  anchors, aliases and `<<` merge keys); anything else is reported as unsupported.
+  loopback only, which another container never is). YAML is read with a small subset reader
+  (block mappings and sequences, flow sequences of scalars, flat flow mappings, quoted scalars,
+  literal and folded block scalars, anchors, aliases, `<<` merge keys and `---` documents);
+  anything else is reported as unsupported.
 - systemd units (*.service): gateway invocations in Exec*= lines.
 - Caddyfile: health_uri is /healthz or /readyz; reverse_proxy upstreams are gateway services
   of compose.yaml on their port.
+- Every compose file's services rotate their logs (json-file with max-size and max-file). An
+  override (compose.<name>.yaml) is merged onto compose.yaml as compose merges it and checked
+  like it; a gateway's OTEL_EXPORTER_OTLP_ENDPOINT must name a service on a network it shares,
+  whose mounted collector configuration receives OTLP/HTTP on that port into a traces pipeline.
+- kubernetes/*.yaml (multi-document): known apiVersion and kind, names, selectors matching pod
+  labels; gateway containers' command and args checked like the Dockerfile's (against the
+  image's ENTRYPOINT and CMD); a non-loopback host; readiness on /readyz and liveness on
+  /healthz at the gateway's port; runAsNonRoot, readOnlyRootFilesystem, no privilege
+  escalation, capabilities dropped, resource requests; secrets as files: every secret *_FILE
+  variable inside a mounted Secret volume holding that key, no secretKeyRef for a variable that
+  has a *_FILE form, no password in the database URL; the Service selects only pods with
+  --no-workers, some Deployment runs workers, and a PodDisruptionBudget covers the web pods
+  without blocking drains.
+- prometheus/*.yaml and grafana/*.json: every metric, histogram series and label in the rules'
+  and panels' PromQL (and the labels their annotations and legends name) is in the metrics
+  tables of docs/operations.md, which are the one list of what the gateway exposes; PromQL
+  functions exist; rules have a severity and a summary; the dashboard shows every metric.
+  With promtool on the PATH (Debian's prometheus package), `promtool check rules` and
+  `promtool test rules` on *.test.yaml run too.
 - In the comments of the systemd unit, the Caddyfile, nginx and env files (which describe only
   the gateway), every --flag names an option of some gateway command. Comments of the
   Dockerfile and compose.yaml also show docker and swift commands, so only their real
@@ -61,6 +81,7 @@ import os
 import posixpath
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -345,15 +366,53 @@ def _scalar(text: str, number: int):
 _KEY = re.compile(r"""^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s'"\[\]{}#&*!|>,][^:#]*?)\s*:(?:\s+|$)(.*)$""")
 
 
+_BLOCK_HEADER = re.compile(r"(?:^|:\s+|^-\s+)([|>])([-+]?)$")
+
+
+def _block_text(raw: list[str], style: str, chomp: str) -> str:
+    """The value of a literal (|) or folded (>) block scalar from its raw lines."""
+    nonblank = [line for line in raw if line.strip()]
+    if not nonblank:
+        return ""
+    indent = min(len(line) - len(line.lstrip(" ")) for line in nonblank)
+    lines = [line[indent:].rstrip() if line.strip() else "" for line in raw]
+    while lines and lines[-1] == "":
+        lines.pop()
+    if style == "|":
+        text = "\n".join(lines)
+    else:
+        text, previous_blank = "", True
+        for line in lines:
+            if not line:
+                text += "\n"
+                previous_blank = True
+            else:
+                text += ("" if previous_blank else " ") + line
+                previous_blank = False
+    return text if chomp == "-" else text + "\n"
+
+
 class _YAMLReader:
     def __init__(self, text: str):
         self.anchors: dict[str, object] = {}
         self.lines: list[_Line] = []
-        for number, raw in enumerate(text.splitlines(), 1):
+        self.blocks: dict[int, str] = {}  # line number of a `key: |` header -> the block's text
+        raw_lines = text.splitlines()
+        block: tuple[int, int, str, str, list[str]] | None = None  # header line, its indent, style, chomp, lines
+        for number, raw in enumerate(raw_lines, 1):
+            if block is not None:
+                if not raw.strip() or len(raw) - len(raw.lstrip(" ")) > block[1]:
+                    block[4].append(raw)
+                    continue
+                self.blocks[block[0]] = _block_text(block[4], block[2], block[3])
+                block = None
             body = _strip_comment(raw).rstrip()
             if not body.strip():
                 continue
             indent = len(body) - len(body.lstrip(" "))
+            header = _BLOCK_HEADER.search(body.strip())
+            if header:
+                block = (number, indent, header.group(1), header.group(2), [])
             if body[indent:indent + 1] == "\t":
                 raise YAMLError(f"line {number}: tab in indentation")
             if body.strip() in ("---", "...") and not self.lines:
@@ -361,6 +420,8 @@ class _YAMLReader:
             if body.strip() in ("---", "..."):
                 raise YAMLError(f"line {number}: more than one document")
             self.lines.append(_Line(number, indent, body.strip()))
+        if block is not None:
+            self.blocks[block[0]] = _block_text(block[4], block[2], block[3])
 
     def read(self):
         if not self.lines:
@@ -389,6 +450,16 @@ class _YAMLReader:
             if not text.endswith("]"):
                 raise YAMLError(f"line {number}: a flow sequence must end on its line")
             return [_scalar(item, number) for item in _split_items(text[1:-1], number)]
+        if text.startswith("{"):
+            if not text.endswith("}"):
+                raise YAMLError(f"line {number}: a flow mapping must end on its line")
+            result = {}
+            for item in _split_items(text[1:-1], number):
+                match = _KEY.match(item + " ")
+                if not match:
+                    raise YAMLError(f"line {number}: expected 'key: value' in a flow mapping, found '{item}'")
+                result[match.group(1)] = _scalar(match.group(2), number)
+            return result
         return _scalar(text, number)
 
     def nested(self, index: int, indent: int, allow_same_indent_sequence: bool):
@@ -407,6 +478,8 @@ class _YAMLReader:
             rest = rest.strip()
         if rest == "":
             value, index = self.nested(index, indent, in_mapping)
+        elif re.fullmatch(r"[|>][-+]?", rest):
+            value = self.blocks.get(number, "")
         else:
             value = self.inline(rest, number)
         if anchor:
@@ -461,6 +534,24 @@ class _YAMLReader:
 
 def read_yaml(text: str):
     return _YAMLReader(text).read()
+
+
+def read_yaml_documents(text: str) -> list:
+    """Every document of a multi-document file (separated by `---` lines), empty ones left out.
+    Line numbers in errors stay those of the file."""
+    lines = text.splitlines()
+    starts = [0] + [i for i, line in enumerate(lines) if re.match(r"^---(\s|$)", line)] + [len(lines)]
+    documents = []
+    for start, end in zip(starts, starts[1:]):
+        if start == end:
+            continue
+        chunk = [""] * len(lines)
+        first = start + 1 if re.match(r"^---(\s|$)", lines[start]) else start
+        chunk[first:end] = lines[first:end]
+        document = _YAMLReader("\n".join(chunk)).read()
+        if document is not None:
+            documents.append(document)
+    return documents
 
 
 # ---------------------------------------------------------------------------------------------
@@ -772,14 +863,145 @@ def environment_of(service: dict) -> dict[str, str]:
     return {str(k): "" if v is None else str(v) for k, v in env.items()}
 
 
-def check_compose(ctx: "Context", path: Path, images: dict[Path, DockerImage]) -> dict[str, dict]:
-    where = ctx.show(path)
-    problems = ctx.problems
+def load_compose(ctx: "Context", path: Path):
     try:
-        document = read_yaml(path.read_text(encoding="utf-8"))
+        return read_yaml(path.read_text(encoding="utf-8"))
     except YAMLError as error:
-        problems.append(f"{where}: {error} (check-deploy.py reads a YAML subset; keep to it)")
-        return {}
+        ctx.problems.append(f"{ctx.show(path)}: {error} (check-deploy.py reads a YAML subset; keep to it)")
+        return None
+
+
+_COMPOSE_APPENDED = ("ports", "expose", "volumes", "secrets", "configs", "dns", "env_file", "extra_hosts", "cap_add", "cap_drop")
+
+
+def _as_mapping(value) -> dict:
+    if isinstance(value, list):
+        return {str(item): None for item in value}
+    return dict(value or {})
+
+
+def merge_compose(base, override, key: str = ""):
+    """`docker compose -f base -f override`: mappings merge by key, `networks` and `depends_on`
+    of a service by name, sequences such as ports and volumes are appended, anything else the
+    override replaces."""
+    if isinstance(base, dict) and isinstance(override, dict):
+        merged = copy.deepcopy(base)
+        for name, value in override.items():
+            merged[name] = merge_compose(merged[name], value, name) if name in merged else copy.deepcopy(value)
+        return merged
+    if key in ("networks", "depends_on", "environment") and isinstance(base, (dict, list)) and isinstance(override, (dict, list)):
+        if key == "environment" and isinstance(base, list):
+            base = dict(str(item).partition("=")[::2] for item in base)
+        if key == "environment" and isinstance(override, list):
+            override = dict(str(item).partition("=")[::2] for item in override)
+        return merge_compose(_as_mapping(base), _as_mapping(override))
+    if key in _COMPOSE_APPENDED and isinstance(base, list) and isinstance(override, list):
+        return base + [item for item in override if item not in base]
+    return copy.deepcopy(override)
+
+
+def check_logging(ctx: "Context", where: str, services: dict):
+    """Every service rotates its log: json-file with max-size and max-file, or the local driver."""
+    for name, service in services.items():
+        if not isinstance(service, dict):
+            continue
+        logging = service.get("logging")
+        if not isinstance(logging, dict):
+            ctx.problems.append(f"{where}: service {name} has no logging: with json-file, Docker's default, its log "
+                                f"grows until the disk is full; add driver json-file with max-size and max-file")
+            continue
+        driver = str(logging.get("driver") or "json-file")
+        options = logging.get("options") or {}
+        if driver == "json-file":
+            for option in ("max-size", "max-file"):
+                if not isinstance(options, dict) or not options.get(option):
+                    ctx.problems.append(f"{where}: service {name}: logging json-file without {option} does not rotate")
+            size = str((options or {}).get("max-size") or "")
+            if size and not re.fullmatch(r"\d+[kmg]?", size):
+                ctx.problems.append(f"{where}: service {name}: logging max-size '{size}' is not a size like 10m")
+            count = str((options or {}).get("max-file") or "")
+            if count and not count.isdigit():
+                ctx.problems.append(f"{where}: service {name}: logging max-file '{count}' is not a number")
+        elif driver not in ("local", "journald", "syslog", "fluentd", "gelf"):
+            ctx.problems.append(f"{where}: service {name}: logging driver {driver} is not one check-deploy.py knows")
+
+
+def networks_of(service: dict) -> set[str]:
+    networks = service.get("networks")
+    if networks is None:
+        return {"default"}
+    return set(_as_mapping(networks))
+
+
+def check_tracing(ctx: "Context", where: str, compose_dir: Path, document: dict, gateways: dict[str, dict]):
+    """OTEL_EXPORTER_OTLP_ENDPOINT names a service of the stack on a network the gateway shares,
+    at the port its collector configuration receives OTLP/HTTP on."""
+    services = document.get("services") or {}
+    for name, info in gateways.items():
+        env = info.get("env") or {}
+        endpoint = env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+        sampler = env.get("OTEL_TRACES_SAMPLER")
+        if sampler and sampler not in ("always_on", "always_off", "traceidratio", "parentbased_always_on",
+                                       "parentbased_always_off", "parentbased_traceidratio"):
+            ctx.problems.append(f"{where}: service {name}: OTEL_TRACES_SAMPLER={sampler} is not a sampler the gateway knows")
+        if not endpoint:
+            continue
+        match = re.fullmatch(r"(https?)://([^/:]+)(?::(\d+))?/?", endpoint)
+        if not match:
+            ctx.problems.append(f"{where}: service {name}: OTEL_EXPORTER_OTLP_ENDPOINT {endpoint} is not http(s)://host:port "
+                                f"(the base URL; /v1/traces is appended)")
+            continue
+        host, port = match.group(2), match.group(3) or ("443" if match.group(1) == "https" else "80")
+        collector = services.get(host)
+        if not isinstance(collector, dict):
+            ctx.problems.append(f"{where}: service {name}: OTEL_EXPORTER_OTLP_ENDPOINT names {host}, which is no service here")
+            continue
+        if not networks_of(info["service"]) & networks_of(collector):
+            ctx.problems.append(f"{where}: service {name} shares no network with {host}, its OTLP endpoint")
+        config = None
+        for volume in as_list(collector.get("volumes")):
+            source = str(volume).split(":")[0] if not isinstance(volume, dict) else str(volume.get("source", ""))
+            if source.startswith(".") and source.endswith((".yaml", ".yml")) and (compose_dir / source).is_file():
+                config = compose_dir / source
+        if config is None:
+            ctx.problems.append(f"{where}: service {host} mounts no collector configuration from {ctx.show(compose_dir)}/")
+            continue
+        try:
+            settings = read_yaml(config.read_text(encoding="utf-8")) or {}
+        except YAMLError as error:
+            ctx.problems.append(f"{ctx.show(config)}: {error}")
+            continue
+        http = ((((settings.get("receivers") or {}).get("otlp") or {}).get("protocols") or {}).get("http"))
+        if "http" not in ((((settings.get("receivers") or {}).get("otlp") or {}).get("protocols")) or {}):
+            ctx.problems.append(f"{ctx.show(config)}: no receivers.otlp.protocols.http: the gateway exports OTLP over HTTP")
+            continue
+        listen = str((http or {}).get("endpoint") or "localhost:4318")
+        listen_host, _, listen_port = listen.rpartition(":")
+        if listen_port != port:
+            ctx.problems.append(f"{where}: service {name} sends traces to port {port}, but {ctx.show(config)} receives OTLP/HTTP on {listen}")
+        if listen_host in ("localhost", "127.0.0.1", "::1", "[::1]"):
+            ctx.problems.append(f"{ctx.show(config)}: OTLP/HTTP on {listen} is reachable from inside the collector's container only; listen on 0.0.0.0")
+        traces = (((settings.get("service") or {}).get("pipelines") or {}).get("traces")) or {}
+        if "otlp" not in as_list(traces.get("receivers")):
+            ctx.problems.append(f"{ctx.show(config)}: the traces pipeline does not receive from otlp")
+        exporters = as_list(traces.get("exporters"))
+        if not exporters:
+            ctx.problems.append(f"{ctx.show(config)}: the traces pipeline has no exporter")
+        for exporter in exporters:
+            if exporter not in (settings.get("exporters") or {}):
+                ctx.problems.append(f"{ctx.show(config)}: the traces pipeline's exporter {exporter} is not configured under exporters")
+        for processor in as_list(traces.get("processors")):
+            if processor not in (settings.get("processors") or {}):
+                ctx.problems.append(f"{ctx.show(config)}: the traces pipeline's processor {processor} is not configured under processors")
+
+
+def check_compose(ctx: "Context", path: Path, images: dict[Path, DockerImage], document=None, where: str | None = None) -> dict[str, dict]:
+    where = where or ctx.show(path)
+    problems = ctx.problems
+    if document is None:
+        document = load_compose(ctx, path)
+        if document is None:
+            return {}
     if not isinstance(document, dict) or not isinstance(document.get("services"), dict):
         problems.append(f"{where}: no services")
         return {}
@@ -850,6 +1072,9 @@ def check_compose(ctx: "Context", path: Path, images: dict[Path, DockerImage]) -
             if not target.exists() and not target.with_name(target.name + ".example").exists():
                 problems.append(f"{label}: env_file {file}: neither it nor {file}.example exists in {ctx.show(path.parent)}/")
 
+    check_logging(ctx, where, services)
+    check_tracing(ctx, where, path.parent, document, gateways)
+
     # Reverse proxies with a fixed address must be trusted by every gateway.
     networks = document.get("networks") or {}
     for name, service in services.items():
@@ -890,6 +1115,586 @@ def check_compose(ctx: "Context", path: Path, images: dict[Path, DockerImage]) -
                                     + ("; --trust-proxy trusts loopback peers only" if loopback_only else "")
                                     + f"; pass --trusted-proxies {address}/32")
     return gateways
+
+
+# ---------------------------------------------------------------------------------------------
+# Kubernetes manifests (deploy/kubernetes/)
+
+KNOWN_KINDS = {
+    ("v1", "Namespace"), ("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Service"), ("v1", "ServiceAccount"),
+    ("apps/v1", "Deployment"), ("apps/v1", "StatefulSet"), ("policy/v1", "PodDisruptionBudget"),
+    ("batch/v1", "Job"), ("batch/v1", "CronJob"), ("networking.k8s.io/v1", "Ingress"),
+    ("networking.k8s.io/v1", "NetworkPolicy"), ("autoscaling/v2", "HorizontalPodAutoscaler"),
+    ("kustomize.config.k8s.io/v1beta1", "Kustomization"),
+}
+# *_FILE variables that name a secret. CA bundles are public and the port file is written, not read;
+# the vault key file must be 0600 and owned by the gateway's user, which a Secret volume never is.
+NOT_SECRET_FILES = re.compile(r"^GATEWAY_(\w+_CA_FILE|PORT_FILE|VAULT_KEY_FILE)$")
+TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+def _labels_match(selector: dict, labels: dict) -> bool:
+    return bool(selector) and all(str(labels.get(k)) == str(v) for k, v in selector.items())
+
+
+def _int(value) -> int | None:
+    try:
+        return int(str(value), 8) if str(value).startswith("0") and len(str(value)) > 1 else int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def check_kubernetes(ctx: "Context", folder: Path, images: dict[Path, DockerImage], known_envs: set[str]):
+    problems = ctx.problems
+    docs: list[tuple[Path, dict]] = []
+    for path in sorted(folder.glob("*.y*ml")):
+        try:
+            for document in read_yaml_documents(path.read_text(encoding="utf-8")):
+                docs.append((path, document))
+        except YAMLError as error:
+            problems.append(f"{ctx.show(path)}: {error} (check-deploy.py reads a YAML subset; keep to it)")
+    if not docs:
+        problems.append(f"{ctx.show(folder)}: no manifests")
+        return
+    gateway_image = next((image for image in images.values() if image.gateway_argv()), None)
+
+    by_kind: dict[str, list[tuple[Path, dict]]] = {}
+    for path, doc in docs:
+        where = ctx.show(path)
+        if not isinstance(doc, dict):
+            problems.append(f"{where}: a document that is not a mapping")
+            continue
+        kind, version = str(doc.get("kind", "")), str(doc.get("apiVersion", ""))
+        if (version, kind) not in KNOWN_KINDS:
+            known = sorted(f"{v} {k}" for v, k in KNOWN_KINDS if k == kind)
+            problems.append(f"{where}: apiVersion {version!r} kind {kind!r} is not a known one"
+                            + (f" (known: {', '.join(known)})" if known else ""))
+            continue
+        name = (doc.get("metadata") or {}).get("name")
+        if kind != "Kustomization" and not name:
+            problems.append(f"{where}: {kind} without metadata.name")
+        by_kind.setdefault(kind, []).append((path, doc))
+
+    for path, doc in by_kind.get("Kustomization", []):
+        for resource in as_list(doc.get("resources")):
+            if not (path.parent / str(resource)).exists():
+                problems.append(f"{ctx.show(path)}: resource {resource} does not exist")
+        listed = {str(r) for r in as_list(doc.get("resources"))}
+        for other in sorted(folder.glob("*.y*ml")):
+            if other.name != path.name and other.name not in listed and ".example." not in other.name:
+                problems.append(f"{ctx.show(path)}: {other.name} is not in resources (name it *.example.yaml if it is a template)")
+
+    config_maps = {str(d["metadata"]["name"]): d for _, d in by_kind.get("ConfigMap", []) if (d.get("metadata") or {}).get("name")}
+    secrets = {str(d["metadata"]["name"]): d for _, d in by_kind.get("Secret", []) if (d.get("metadata") or {}).get("name")}
+
+    deployments = []  # (where, name, pod labels, replicas, runs workers)
+    for path, doc in by_kind.get("Deployment", []) + by_kind.get("StatefulSet", []):
+        name = (doc.get("metadata") or {}).get("name")
+        where = f"{ctx.show(path)}: {doc['kind']} {name}"
+        spec = doc.get("spec") or {}
+        selector = ((spec.get("selector") or {}).get("matchLabels")) or {}
+        template = spec.get("template") or {}
+        labels = ((template.get("metadata") or {}).get("labels")) or {}
+        if not selector:
+            problems.append(f"{where}: no spec.selector.matchLabels")
+        elif not _labels_match(selector, labels):
+            problems.append(f"{where}: spec.selector.matchLabels {selector} does not match the pod template's labels {labels}")
+        pod = template.get("spec") or {}
+        containers = pod.get("containers") or []
+        if not containers:
+            problems.append(f"{where}: no containers")
+        volumes = {str(v.get("name")): v for v in as_list(pod.get("volumes")) if isinstance(v, dict)}
+        pod_security = pod.get("securityContext") or {}
+        workers = None
+        for container in containers:
+            if not isinstance(container, dict) or not container.get("name") or not container.get("image"):
+                problems.append(f"{where}: a container without name or image")
+                continue
+            label = f"{where}, container {container['name']}"
+            image_name = str(container["image"]).split("/")[-1].split("@")[0].split(":")[0]
+            command = as_argv(container.get("command"))
+            is_gateway_container = image_name == "campus-gateway" or (command and is_gateway(command[0]))
+            if not is_gateway_container:
+                continue
+            if gateway_image is None:
+                problems.append(f"{label}: no deploy/ Dockerfile whose ENTRYPOINT is the gateway to compare with")
+                continue
+            entry_default, cmd_default = gateway_image.gateway_argv()
+            args = as_argv(container.get("args"))
+            if command is not None:
+                if not command or not is_gateway(command[0]):
+                    problems.append(f"{label}: command {command} is not the gateway binary")
+                    continue
+                argv = command[1:] + (args or [])  # a command replaces the image's ENTRYPOINT and CMD
+            else:
+                argv = entry_default[1:] + (args if args is not None else cmd_default)
+            invocation = check_invocation(ctx.cli, argv, label, problems)
+            ctx.invocations += 1
+            if invocation.command.path != ("serve",):
+                problems.append(f"{label}: runs `{invocation.command.name}`, not `gateway serve`")
+
+            env: dict[str, str] = dict(gateway_image.final.env)
+            for source in as_list(container.get("envFrom")):
+                ref = (source or {}).get("configMapRef")
+                if isinstance(ref, dict):
+                    config = config_maps.get(str(ref.get("name")))
+                    if config is None and not ref.get("optional"):
+                        problems.append(f"{label}: envFrom ConfigMap {ref.get('name')} is not in {ctx.show(folder)}/")
+                    elif config is not None:
+                        env.update({str(k): str(v) for k, v in (config.get("data") or {}).items()})
+                if isinstance((source or {}).get("secretRef"), dict):
+                    problems.append(f"{label}: envFrom a Secret puts every secret in the environment; mount it as files")
+            for variable in as_list(container.get("env")):
+                if not isinstance(variable, dict) or not variable.get("name"):
+                    problems.append(f"{label}: an env entry without a name")
+                    continue
+                var = str(variable["name"])
+                secret_ref = ((variable.get("valueFrom") or {}).get("secretKeyRef"))
+                if secret_ref is not None:
+                    if f"{var}_FILE" in known_envs and not NOT_SECRET_FILES.match(f"{var}_FILE"):
+                        problems.append(f"{label}: {var} comes from a Secret as a variable; mount the Secret and set {var}_FILE")
+                    env[var] = "<secret>"
+                elif "value" in variable:
+                    env[var] = "" if variable["value"] is None else str(variable["value"])
+            for var, value in env.items():
+                if var.startswith("GATEWAY_") and re.search(r"PASSWORD|SECRET|TOKEN|_KEY$", var) and not var.endswith("_FILE") \
+                        and value != "<secret>" and f"{var}_FILE" in known_envs and not NOT_SECRET_FILES.match(f"{var}_FILE"):
+                    problems.append(f"{label}: {var} is set in plain text; put it in the Secret and set {var}_FILE")
+            database = invocation.options.get("--database") or env.get("GATEWAY_DATABASE") or ""
+            if re.match(r"^postgres(ql)?://[^/@]*:[^/@]*@", database):
+                problems.append(f"{label}: the database URL carries a password; give it as GATEWAY_DATABASE_PASSWORD_FILE from the Secret")
+            if database and not database.startswith(("postgres://", "postgresql://")):
+                problems.append(f"{label}: GATEWAY_DATABASE is not a postgres:// URL; pods share one PostgreSQL database")
+
+            # Secrets as files: every secret *_FILE path is inside a mounted Secret volume.
+            mounts = [m for m in as_list(container.get("volumeMounts")) if isinstance(m, dict)]
+            for var, value in env.items():
+                if not (var.startswith("GATEWAY_") and var.endswith("_FILE")) or not value:
+                    continue
+                mount = next((m for m in mounts if value.startswith(str(m.get("mountPath", "")).rstrip("/") + "/")), None)
+                volume = volumes.get(str(mount.get("name"))) if mount else None
+                if var == "GATEWAY_VAULT_KEY_FILE" and volume and "secret" in volume:
+                    problems.append(f"{label}: GATEWAY_VAULT_KEY_FILE in a Secret volume: the key file must be 0600 and owned by "
+                                    f"the gateway's user, which a Secret volume never is; use GATEWAY_VAULT_KEY from a secretKeyRef")
+                    continue
+                if NOT_SECRET_FILES.match(var):
+                    continue
+                if mount is None:
+                    problems.append(f"{label}: {var}={value} is under no volumeMount")
+                elif volume is None:
+                    problems.append(f"{label}: {var}: the volume {mount.get('name')} is not in the pod's volumes")
+                elif "secret" not in volume:
+                    problems.append(f"{label}: {var}={value} is not in a Secret volume")
+                else:
+                    secret_volume = volume["secret"] or {}
+                    key = value[len(str(mount["mountPath"]).rstrip("/")) + 1:]
+                    items = {str(i.get("path")): str(i.get("key")) for i in as_list(secret_volume.get("items")) if isinstance(i, dict)}
+                    if items:
+                        if key not in items:
+                            problems.append(f"{label}: {var}: the Secret volume's items have no path {key}")
+                        key = items.get(key, key)
+                    secret = secrets.get(str(secret_volume.get("secretName")))
+                    if secret is not None:
+                        keys = set((secret.get("stringData") or {})) | set((secret.get("data") or {}))
+                        if key not in keys:
+                            problems.append(f"{label}: {var} reads key {key}, which Secret {secret_volume.get('secretName')} does not have")
+                    mode = _int(secret_volume.get("defaultMode", "0644"))
+                    if mode is not None and mode & 0o007:
+                        problems.append(f"{label}: the Secret volume's defaultMode {oct(mode)} lets every user of the pod read it; use 0440 with fsGroup")
+                    if mode is not None and not mode & 0o040 and _int(pod_security.get("runAsUser")) not in (None, 0):
+                        problems.append(f"{label}: the Secret volume's files ({oct(mode)}, owned by root) are unreadable by uid "
+                                        f"{pod_security.get('runAsUser')}; give 0440 and fsGroup")
+                    if mode is not None and mode & 0o040 and not pod_security.get("fsGroup"):
+                        problems.append(f"{label}: the Secret volume is group-readable but the pod sets no fsGroup, so root's group owns it")
+
+            # Where it listens, and the probes.
+            host = invocation.options.get("--host") or env.get("GATEWAY_HOST") or "127.0.0.1"
+            if host in ("127.0.0.1", "localhost", "::1") or host.startswith("127."):
+                problems.append(f"{label}: listens on {host}; the kubelet's probes and the Service reach the pod's address (GATEWAY_HOST 0.0.0.0)")
+            port = str(invocation.options.get("--port") or env.get("GATEWAY_PORT") or DEFAULT_PORT)
+            ports = {str(p.get("name")): str(p.get("containerPort")) for p in as_list(container.get("ports")) if isinstance(p, dict)}
+            if port not in ports.values():
+                problems.append(f"{label}: the gateway listens on {port}, which is no containerPort ({', '.join(ports.values()) or 'none'})")
+            container["__port"], container["__ports"] = port, ports
+            for probe_name, wanted in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz"), ("startupProbe", None)):
+                probe = container.get(probe_name)
+                if probe is None:
+                    if wanted:
+                        problems.append(f"{label}: no {probe_name} (on {wanted})")
+                    continue
+                get = (probe or {}).get("httpGet") or {}
+                path_asked = str(get.get("path", ""))
+                if wanted and path_asked != wanted:
+                    problems.append(f"{label}: {probe_name} asks {path_asked or 'nothing over HTTP'}, not {wanted}"
+                                    + (": a database outage would restart every pod" if probe_name == "livenessProbe" and path_asked == "/readyz" else ""))
+                elif not wanted and path_asked not in ctx.probes:
+                    problems.append(f"{label}: {probe_name} asks {path_asked}, none of {', '.join(sorted(ctx.probes))}")
+                if "deep" in path_asked:
+                    problems.append(f"{label}: {probe_name}: /readyz?deep=1 needs an admin's token")
+                probe_port = str(get.get("port", ""))
+                resolved = ports.get(probe_port, probe_port)
+                if resolved != port:
+                    problems.append(f"{label}: {probe_name} probes port {probe_port}, but the gateway listens on {port}")
+                if str(get.get("scheme", "HTTP")).upper() == "HTTPS" and not invocation.options.get("--tls-cert") and not env.get("GATEWAY_TLS_CERT"):
+                    problems.append(f"{label}: {probe_name} uses HTTPS, but the gateway serves plain HTTP")
+
+            # Non-root, read-only, resources.
+            security = container.get("securityContext") or {}
+            run_as_user = security.get("runAsUser", pod_security.get("runAsUser"))
+            non_root = security.get("runAsNonRoot", pod_security.get("runAsNonRoot"))
+            if str(non_root).lower() != "true" or _int(run_as_user) in (None, 0):
+                problems.append(f"{label}: set runAsNonRoot: true and a non-zero runAsUser (the image's gateway user is 10001)")
+            if str(security.get("readOnlyRootFilesystem")).lower() != "true":
+                problems.append(f"{label}: readOnlyRootFilesystem is not true")
+            if str(security.get("allowPrivilegeEscalation")).lower() != "false":
+                problems.append(f"{label}: allowPrivilegeEscalation is not false")
+            if "ALL" not in [str(c) for c in as_list(((security.get("capabilities") or {}).get("drop")))]:
+                problems.append(f"{label}: capabilities.drop does not include ALL")
+            requests = ((container.get("resources") or {}).get("requests")) or {}
+            for resource in ("cpu", "memory"):
+                if not requests.get(resource):
+                    problems.append(f"{label}: no resources.requests.{resource}")
+            no_workers = "--no-workers" in invocation.options or str(env.get("GATEWAY_NO_WORKERS", "")).lower() in TRUE_WORDS
+            workers = not no_workers if workers is None else workers or not no_workers
+        replicas = _int(spec.get("replicas", 1))
+        deployments.append({"where": where, "name": name, "labels": labels, "replicas": replicas, "workers": workers,
+                            "containers": containers, "path": path})
+
+    gateway_deployments = [d for d in deployments if d["workers"] is not None]
+    if not gateway_deployments:
+        problems.append(f"{ctx.show(folder)}: no Deployment runs the gateway")
+    elif not any(d["workers"] for d in gateway_deployments):
+        problems.append(f"{ctx.show(folder)}: every gateway Deployment runs --no-workers; no pod runs the jobs")
+
+    served = []
+    for path, doc in by_kind.get("Service", []):
+        where = f"{ctx.show(path)}: Service {(doc.get('metadata') or {}).get('name')}"
+        spec = doc.get("spec") or {}
+        selector = spec.get("selector") or {}
+        selected = [d for d in deployments if _labels_match(selector, d["labels"])]
+        if not selector:
+            problems.append(f"{where}: no selector")
+        elif not selected:
+            problems.append(f"{where}: selector {selector} matches no Deployment's pods")
+        for deployment in selected:
+            served.append(deployment)
+            if deployment["workers"]:
+                problems.append(f"{where} selects {deployment['where']}, which runs job workers: serve the API from pods with --no-workers")
+        ports = as_list(spec.get("ports"))
+        if not ports:
+            problems.append(f"{where}: no ports")
+        for port in ports:
+            if not isinstance(port, dict) or not port.get("port"):
+                problems.append(f"{where}: a port without port")
+                continue
+            target = str(port.get("targetPort", port["port"]))
+            for deployment in selected:
+                for container in deployment["containers"]:
+                    if isinstance(container, dict) and "__port" in container:
+                        resolved = container["__ports"].get(target, target)
+                        if resolved != container["__port"]:
+                            problems.append(f"{where}: targetPort {target} of {deployment['where']} is not the gateway's port {container['__port']}")
+    if gateway_deployments and not served:
+        problems.append(f"{ctx.show(folder)}: no Service selects the web pods")
+
+    covered = []
+    for path, doc in by_kind.get("PodDisruptionBudget", []):
+        where = f"{ctx.show(path)}: PodDisruptionBudget {(doc.get('metadata') or {}).get('name')}"
+        spec = doc.get("spec") or {}
+        if ("minAvailable" in spec) == ("maxUnavailable" in spec):
+            problems.append(f"{where}: give exactly one of minAvailable and maxUnavailable")
+        selector = ((spec.get("selector") or {}).get("matchLabels")) or {}
+        selected = [d for d in deployments if _labels_match(selector, d["labels"])]
+        if not selected:
+            problems.append(f"{where}: selector {selector} matches no Deployment's pods")
+        covered += selected
+        for deployment in selected:
+            minimum = _int(spec.get("minAvailable")) if "%" not in str(spec.get("minAvailable", "")) else None
+            if minimum is not None and deployment["replicas"] is not None and minimum >= deployment["replicas"]:
+                problems.append(f"{where}: minAvailable {minimum} with {deployment['replicas']} replicas blocks every drain")
+            if "maxUnavailable" in spec and str(spec["maxUnavailable"]) in ("0", "0%"):
+                problems.append(f"{where}: maxUnavailable 0 blocks every drain")
+    for deployment in served:
+        if deployment not in covered:
+            problems.append(f"{deployment['where']}: the web pods have no PodDisruptionBudget")
+
+
+# ---------------------------------------------------------------------------------------------
+# Alert rules and the dashboard against the metrics table of docs/operations.md
+
+
+@dataclass
+class Metric:
+    name: str
+    type: str
+    labels: set[str]
+
+
+METRIC_TABLE_HEADERS = ("| Metric | Type | Labels |", "| Series from elsewhere | Type | Labels |")
+SCRAPE_LABELS = {"job", "instance"}  # added by Prometheus to every series it scrapes
+PROMQL_KEYWORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "bool", "offset",
+                   "and", "or", "unless", "atan2", "inf", "nan", "start", "end"}
+PROMQL_FUNCTIONS = {
+    "abs", "absent", "absent_over_time", "avg_over_time", "ceil", "changes", "clamp", "clamp_max", "clamp_min",
+    "count_over_time", "day_of_month", "day_of_week", "day_of_year", "days_in_month", "delta", "deriv", "exp",
+    "floor", "histogram_quantile", "histogram_count", "histogram_sum", "histogram_fraction", "holt_winters",
+    "hour", "idelta", "increase", "irate", "label_join", "label_replace", "last_over_time", "ln", "log2", "log10",
+    "max_over_time", "min_over_time", "minute", "month", "predict_linear", "present_over_time",
+    "quantile_over_time", "rate", "resets", "round", "scalar", "sgn", "sort", "sort_desc", "sqrt",
+    "stddev_over_time", "stdvar_over_time", "sum_over_time", "time", "timestamp", "vector", "year",
+    "sum", "min", "max", "avg", "group", "stddev", "stdvar", "count", "count_values", "bottomk", "topk", "quantile",
+}
+SEVERITIES = ("critical", "warning", "info")
+
+
+def documented_metrics(path: Path) -> dict[str, Metric]:
+    """The metrics tables of docs/operations.md: | `name` | type | `label`, ... | meaning |."""
+    metrics: dict[str, Metric] = {}
+    in_table = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(METRIC_TABLE_HEADERS):
+            in_table = True
+            continue
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        if not in_table or line.startswith("|---"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 3:
+            continue
+        names = re.findall(r"`([a-z_:][a-z0-9_:]*)`", cells[0])
+        kind = cells[1].split()[0] if cells[1] else ""
+        labels = set(re.findall(r"`([a-z_][a-z0-9_]*)`", cells[2]))
+        for name in names:
+            metrics[name] = Metric(name, kind, labels)
+    return metrics
+
+
+def series_names(metrics: dict[str, Metric]) -> dict[str, tuple[Metric, str]]:
+    """Every series name a scrape can hold, to its metric and suffix (histograms: _bucket, _sum, _count)."""
+    names: dict[str, tuple[Metric, str]] = {}
+    for metric in metrics.values():
+        if metric.type == "histogram":
+            for suffix in ("_bucket", "_sum", "_count"):
+                names[metric.name + suffix] = (metric, suffix)
+        else:
+            names[metric.name] = (metric, "")
+    return names
+
+
+def check_promql(expr: str, where: str, series: dict[str, tuple[Metric, str]], problems: list[str],
+                 extra_labels: set[str] = frozenset()) -> tuple[set[str], set[str]]:
+    """Checks the metric names, functions and labels of one PromQL expression. Returns the metric
+    names used and the labels their series may carry."""
+    text = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`', '""', expr)
+    text = re.sub(r"\$\{?\w+\}?", "1m", text)  # Grafana variables ($__rate_interval, ${instance})
+    text = re.sub(r"\[[^\]]*\]", "", text)  # ranges and subqueries
+    used: set[str] = set()
+    allowed: set[str] = set(SCRAPE_LABELS) | set(extra_labels)
+    selectors = []
+    for match in re.finditer(r"(?<![\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)?\s*\{([^{}]*)\}", text):
+        selectors.append((match.group(1), match.group(2)))
+    groupings = []
+    for match in re.finditer(r"\b(by|without|on|ignoring|group_left|group_right)\s*\(([^()]*)\)", text):
+        groupings += [label.strip() for label in match.group(2).split(",") if label.strip()]
+    bare = re.sub(r"\b(by|without|on|ignoring|group_left|group_right)\s*\([^()]*\)", " ", text)
+    bare = re.sub(r"\{[^{}]*\}", " ", bare)
+    for match in re.finditer(r"(?<![\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\s*\()?", bare):
+        word, call = match.group(1), match.group(2)
+        if call:
+            if word not in PROMQL_FUNCTIONS:
+                hint = difflib.get_close_matches(word, sorted(PROMQL_FUNCTIONS), n=1)
+                problems.append(f"{where}: {word}() is not a PromQL function" + (f" (did you mean {hint[0]}?)" if hint else ""))
+            continue
+        if word in PROMQL_KEYWORDS:
+            continue
+        if word not in series:
+            hint = difflib.get_close_matches(word, sorted(series), n=1)
+            problems.append(f"{where}: {word} is not a metric the gateway exposes (docs/operations.md's metrics table)"
+                            + (f"; did you mean {hint[0]}?" if hint else ""))
+            continue
+        used.add(word)
+        metric, suffix = series[word]
+        allowed |= metric.labels | ({"le"} if suffix == "_bucket" else set())
+    for name, matchers in selectors:
+        if not name or name not in series:
+            continue
+        metric, suffix = series[name]
+        labels = metric.labels | SCRAPE_LABELS | set(extra_labels) | ({"le"} if suffix == "_bucket" else set())
+        for label in re.findall(r"([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)", matchers):
+            if label not in labels:
+                problems.append(f"{where}: {name} has no label {label} (its labels: {', '.join(sorted(metric.labels)) or 'none'})")
+    for label in groupings:
+        if label not in allowed:
+            problems.append(f"{where}: grouping by {label}, which none of {', '.join(sorted(used)) or 'its metrics'} carries")
+    return used, allowed
+
+
+def template_labels(text: str) -> set[str]:
+    """Labels named in {{ $labels.x }} (alert annotations) or {{x}} (Grafana legends)."""
+    return set(re.findall(r"\{\{\s*\$labels\.([a-zA-Z_]\w*)", text)) | set(re.findall(r"\{\{\s*([a-zA-Z_]\w*)\s*\}\}", text))
+
+
+def check_rules(ctx: "Context", path: Path, series: dict[str, tuple[Metric, str]]) -> set[str]:
+    where = ctx.show(path)
+    problems = ctx.problems
+    used_all: set[str] = set()
+    try:
+        document = read_yaml(path.read_text(encoding="utf-8"))
+    except YAMLError as error:
+        problems.append(f"{where}: {error} (check-deploy.py reads a YAML subset; keep to it)")
+        return used_all
+    groups = (document or {}).get("groups") if isinstance(document, dict) else None
+    if not isinstance(groups, list) or not groups:
+        problems.append(f"{where}: no groups")
+        return used_all
+    names: set[str] = set()
+    group_names: set[str] = set()
+    for group in groups:
+        if not isinstance(group, dict) or not group.get("name") or not isinstance(group.get("rules"), list) or not group["rules"]:
+            problems.append(f"{where}: a group needs a name and rules")
+            continue
+        if group["name"] in group_names:
+            problems.append(f"{where}: group {group['name']} twice")
+        group_names.add(group["name"])
+        for rule in group["rules"]:
+            if not isinstance(rule, dict):
+                problems.append(f"{where}: group {group['name']}: a rule that is not a mapping")
+                continue
+            name = rule.get("alert") or rule.get("record")
+            label = f"{where}: {name or 'a rule of ' + str(group['name'])}"
+            if bool(rule.get("alert")) == bool(rule.get("record")):
+                problems.append(f"{label}: give exactly one of alert and record")
+            unknown = set(rule) - {"alert", "record", "expr", "for", "keep_firing_for", "labels", "annotations"}
+            if unknown:
+                problems.append(f"{label}: unknown keys {', '.join(sorted(unknown))}")
+            expr = str(rule.get("expr") or "").strip()
+            if not expr:
+                problems.append(f"{label}: no expr")
+                continue
+            if rule.get("alert"):
+                if name in names:
+                    problems.append(f"{label}: alert name used twice")
+                names.add(name)
+                if rule.get("for") is not None and not re.fullmatch(r"(\d+[smhdwy])+", str(rule["for"])):
+                    problems.append(f"{label}: for: {rule['for']} is not a duration")
+                severity = ((rule.get("labels") or {}).get("severity"))
+                if severity not in SEVERITIES:
+                    problems.append(f"{label}: labels.severity should be one of {', '.join(SEVERITIES)}")
+                annotations = rule.get("annotations") or {}
+                if not annotations.get("summary"):
+                    problems.append(f"{label}: no annotations.summary")
+            used, allowed = check_promql(expr, label, series, problems)
+            used_all |= used
+            for text in (rule.get("annotations") or {}).values():
+                for name_used in template_labels(str(text)):
+                    if name_used not in allowed:
+                        problems.append(f"{label}: an annotation names $labels.{name_used}, which the expression's result does not carry")
+    return used_all
+
+
+def run_promtool(ctx: "Context", folder: Path, notes: list[str]):
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        notes.append("promtool not installed (Debian's prometheus package); rules checked structurally only")
+        return
+    for path in sorted(folder.glob("*.y*ml")):
+        is_test = ".test." in path.name
+        argv = [promtool, "test" if is_test else "check", "rules", path.name]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=folder)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            ctx.problems.append(f"{ctx.show(path)}: `promtool {' '.join(argv[1:])}` could not run: {error}")
+            continue
+        if done.returncode != 0:
+            output = "\n    ".join(line for line in (done.stdout + done.stderr).strip().splitlines() if line.strip())
+            ctx.problems.append(f"{ctx.show(path)}: `promtool {' '.join(argv[1:])}` failed:\n    {output}")
+        else:
+            ctx.promtool_runs += 1
+
+
+def check_rule_tests(ctx: "Context", path: Path, series: dict[str, tuple[Metric, str]]):
+    """The input series of promtool's unit tests are series the gateway exposes, with their labels."""
+    try:
+        document = read_yaml(path.read_text(encoding="utf-8")) or {}
+    except YAMLError as error:
+        ctx.problems.append(f"{ctx.show(path)}: {error} (check-deploy.py reads a YAML subset; keep to it)")
+        return
+    for test in as_list(document.get("tests")):
+        for item in as_list((test or {}).get("input_series")):
+            check_promql(str((item or {}).get("series", "")), f"{ctx.show(path)}: input series", series, ctx.problems)
+
+
+def check_dashboard(ctx: "Context", path: Path, series: dict[str, tuple[Metric, str]], metrics: dict[str, Metric]):
+    where = ctx.show(path)
+    problems = ctx.problems
+    try:
+        dashboard = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        problems.append(f"{where}: not JSON: {error}")
+        return
+    for key in ("title", "uid", "schemaVersion", "panels"):
+        if not dashboard.get(key):
+            problems.append(f"{where}: no {key}")
+    variables = {str(v.get("name")): v for v in ((dashboard.get("templating") or {}).get("list") or [])}
+    used: set[str] = set()
+    for name, variable in variables.items():
+        query = variable.get("query")
+        query = query.get("query") if isinstance(query, dict) else query
+        if variable.get("type") == "query" and query:
+            match = re.fullmatch(r"\s*label_values\((.*),\s*([a-zA-Z_]\w*)\s*\)\s*", str(query))
+            if match:
+                found, allowed = check_promql(match.group(1), f"{where}: variable {name}", series, problems)
+                used |= found
+                if match.group(2) not in allowed:
+                    problems.append(f"{where}: variable {name} reads label {match.group(2)}, which {match.group(1)} does not carry")
+            else:
+                used |= check_promql(str(query), f"{where}: variable {name}", series, problems)[0]
+    ids: set = set()
+
+    def panels_of(items):
+        for panel in items or []:
+            yield panel
+            yield from panels_of(panel.get("panels"))
+
+    for panel in panels_of(dashboard.get("panels")):
+        title = panel.get("title") or f"panel {panel.get('id')}"
+        label = f"{where}: panel '{title}'"
+        if panel.get("id") in ids:
+            problems.append(f"{label}: id {panel.get('id')} used twice")
+        ids.add(panel.get("id"))
+        if "gridPos" not in panel:
+            problems.append(f"{label}: no gridPos")
+        if panel.get("type") == "row":
+            continue
+        targets = panel.get("targets") or []
+        if not targets:
+            problems.append(f"{label}: no targets")
+        for source in [panel.get("datasource")] + [t.get("datasource") for t in targets]:
+            uid = str((source or {}).get("uid", "")) if isinstance(source, dict) else str(source or "")
+            variable = re.fullmatch(r"\$\{?(\w+)\}?", uid)
+            if variable and variable.group(1) not in variables:
+                problems.append(f"{label}: data source {uid} is no dashboard variable")
+        for target in targets:
+            expr = str(target.get("expr") or "")
+            if not expr:
+                problems.append(f"{label}: a target without expr")
+                continue
+            found, allowed = check_promql(expr, label, series, problems, extra_labels=set())
+            used |= found
+            for name in template_labels(str(target.get("legendFormat") or "")):
+                if name not in allowed:
+                    problems.append(f"{label}: the legend names {name}, which the expression's result does not carry")
+            for variable in re.findall(r"\$\{?(\w+)\}?", expr):
+                if not variable.startswith("__") and variable not in variables:
+                    problems.append(f"{label}: ${variable} is no dashboard variable")
+    shown = {series[name][0].name for name in used}
+    for metric in metrics.values():
+        if metric.name.startswith(("up", "probe_")) and metric.name in ("up", "probe_success"):
+            continue
+        if metric.name not in shown:
+            problems.append(f"{where}: no panel shows {metric.name}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -975,6 +1780,7 @@ class Context:
     web_bundle: str
     problems: list[str] = field(default_factory=list)
     invocations: int = 0
+    promtool_runs: int = 0
 
     def show(self, path: Path) -> str:
         try:
@@ -1059,9 +1865,43 @@ def main() -> int:
         ctx.problems.append(f"{ctx.show(deploy)}: no Dockerfile")
 
     gateways: dict[str, dict] = {}
-    composes = [p for p in files if re.fullmatch(r"(docker-)?compose(\.[\w-]+)?\.ya?ml", p.name)]
+    composes = [p for p in files if re.fullmatch(r"(docker-)?compose\.ya?ml", p.name)]
+    overrides = [p for p in files if re.fullmatch(r"(docker-)?compose\.[\w-]+\.ya?ml", p.name)]
     for path in composes:
         gateways.update(check_compose(ctx, path, images))
+    # An override (compose.tracing.yaml) is checked as compose sees it: merged onto the base file.
+    for path in overrides:
+        base = next((b for b in composes if b.parent == path.parent), None)
+        override = load_compose(ctx, path)
+        if base is None or override is None:
+            if base is None:
+                ctx.problems.append(f"{ctx.show(path)}: an override file without a compose.yaml beside it")
+            continue
+        base_document = load_compose(ctx, base)
+        if base_document is not None:
+            check_compose(ctx, path, images, merge_compose(base_document, override),
+                          f"{ctx.show(base)} + {path.name}")
+    kubernetes = deploy / "kubernetes"
+    if kubernetes.is_dir():
+        check_kubernetes(ctx, kubernetes, images, known_envs)
+
+    # Alert rules and dashboards use only the metrics docs/operations.md lists.
+    operations = REPO / "docs/operations.md"
+    metrics = documented_metrics(operations) if operations.exists() else {}
+    rule_files = [p for p in files if p.parent.name == "prometheus" and p.suffix in (".yaml", ".yml")]
+    dashboards = [p for p in files if p.parent.name == "grafana" and p.suffix == ".json"]
+    if (rule_files or dashboards) and not metrics:
+        ctx.problems.append("docs/operations.md has no metrics table (| Metric | Type | Labels | Meaning |) to check the rules against")
+    series = series_names(metrics)
+    for path in rule_files:
+        if ".test." in path.name:
+            check_rule_tests(ctx, path, series)
+        else:
+            check_rules(ctx, path, series)
+    if rule_files:
+        run_promtool(ctx, rule_files[0].parent, notes)
+    for path in dashboards:
+        check_dashboard(ctx, path, series, metrics)
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         if path.suffix == ".service":
@@ -1082,14 +1922,16 @@ def main() -> int:
         print(f"check-deploy: variables in deploy/ known only from the docs: {', '.join(sorted(variables_seen & (doc_envs - help_envs)))}")
 
     if ctx.problems:
-        for problem in ctx.problems:
+        for problem in dict.fromkeys(ctx.problems):
             print(f"check-deploy: {problem}", file=sys.stderr)
         print(f"check-deploy: {len(ctx.problems)} problem(s) in {ctx.show(deploy)}/", file=sys.stderr)
         return 1
     from_help = len(variables_seen & help_envs)
     print(f"check-deploy: {len(files)} files in {ctx.show(deploy)}/ agree with {options.binary}: "
           f"{ctx.invocations} gateway invocations, {len(variables_seen)} GATEWAY_* variables "
-          f"({from_help} from --help, {len(variables_seen) - from_help} from docs/configuration.md)"
+          f"({from_help} from --help, {len(variables_seen) - from_help} from docs/configuration.md); "
+          f"rules and dashboards against {len(metrics)} documented metrics"
+          + (f", promtool {ctx.promtool_runs} file(s)" if ctx.promtool_runs else "")
           + (f"; notes: {'; '.join(notes)}" if notes else ""))
     return 0
 
