@@ -8,6 +8,8 @@
 # stand-in OpenID provider (Tests/Browser/oidc_provider.py, $OIDC_PROVIDER_URL) that this script
 # starts first; the first gateway has no provider.
 # SWIFT_BUILD_FLAGS passes flags to `swift build` (for example `--scratch-path .build-web`).
+# GATEWAY_BIN=/path/to/dir uses the gateway binary in that directory instead of building one.
+# BROWSER_TESTS=pattern runs only the test modules whose file names match (default test_*.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
@@ -15,8 +17,14 @@ read -r -a FLAGS <<< "${SWIFT_BUILD_FLAGS:-}"
 export SCREENSHOT_DIR="${SCREENSHOT_DIR:-artifacts/screenshots}"
 
 bash scripts/install-deps.sh --browser
-"$SWIFT" build "${FLAGS[@]}" --product gateway
-BIN="$("$SWIFT" build "${FLAGS[@]}" --show-bin-path)"
+if [ -n "${GATEWAY_BIN:-}" ]; then
+  # A gateway built elsewhere: the directory that holds it (and its campus-gateway_Web.resources).
+  BIN="$GATEWAY_BIN"
+  [ -x "$BIN/gateway" ] || { echo "check-browser: no executable gateway in GATEWAY_BIN=$BIN" >&2; exit 1; }
+else
+  "$SWIFT" build "${FLAGS[@]}" --product gateway
+  BIN="$("$SWIFT" build "${FLAGS[@]}" --show-bin-path)"
+fi
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'

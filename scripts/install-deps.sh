@@ -2,7 +2,8 @@
 # Installs the system libraries Campus Gateway links against, only when they are missing,
 # and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
 # With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
-# and Selenium in the venv, for the browser tests of the web pages (Tests/Browser).
+# and Selenium with axe-selenium-python (axe-core) in the venv, for the browser tests of the web
+# pages (Tests/Browser).
 # PostgreSQL's server programs are always installed: `make test` runs every store on both backends.
 # With --bench (what the benchmarks in bench/ pass) also wrk and h2load (nghttp2-client), the
 # load generators, valgrind (callgrind's instruction counts of the schedule builder, see
@@ -77,6 +78,13 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
   # Browser tests: Selenium drives Debian's chromium through its chromedriver.
   if [ "$BROWSER" = 1 ] && ! "$VENV/bin/python" -c "import selenium" 2>/dev/null; then
     "$VENV/bin/pip" install -q --disable-pip-version-check selenium==4.38.0 >/dev/null
+  fi
+  # Browser tests: axe-selenium-python ships axe-core (4.10.2 in 3.0.0) that the accessibility
+  # checks inject into each page; nothing is fetched at run time. Its 3.0.0 declares Python 3.12
+  # but is plain Python that runs on Debian's 3.11 (the 2.x line bundles axe-core 3.1, too old
+  # for rules such as scrollable-region-focusable), hence --ignore-requires-python.
+  if [ "$BROWSER" = 1 ] && [ "$("$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('axe-selenium-python'))" 2>/dev/null)" != "3.0.0" ]; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check --ignore-requires-python axe-selenium-python==3.0.0 selenium==4.38.0 >/dev/null
   fi
   # Benchmarks: huey (SqliteHuey) is what bench/jobs-bench.sh measures the job queue against.
   if [ "$BENCH" = 1 ] && ! "$VENV/bin/python" -c "import huey" 2>/dev/null; then

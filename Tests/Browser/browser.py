@@ -8,7 +8,7 @@ import tempfile
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -137,6 +137,16 @@ class Browser:
         """Clicks after scrolling the element to the middle of the viewport (sticky headers)."""
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
         element.click()
+
+    def click_css(self, selector, attempts=5):
+        """Clicks what `selector` names, finding it again when a refresh (the console's, every
+        5 s) replaced it between finding and clicking."""
+        for attempt in range(attempts):
+            try:
+                return self.click(self.clickable(selector))
+            except StaleElementReferenceException:
+                if attempt == attempts - 1:
+                    raise
 
     def screenshot(self, name):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

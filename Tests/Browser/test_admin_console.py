@@ -58,14 +58,14 @@ class AdminConsoleTests(unittest.TestCase):
         b.click(filters.find_element(By.CSS_SELECTOR, "button[type=submit]"))
         row_selector = f"#jobs-table tr[data-job-id='{job_id}'][data-state='discarded']"
         b.until(lambda: b.all(row_selector), f"job {job_id} discarded", timeout=40)
-        b.click(b.css(f"{row_selector} button[data-key='details-{job_id}']"))
+        b.click_css(f"{row_selector} button[data-key='details-{job_id}']")
         history = b.xpath("//tr[contains(@class,'expanded')]//ol[contains(@class,'errors')]")
         self.assertIn("browser test failure", history.text)
         self.assertEqual(unlabelled_controls(b), [])
         b.full_screenshot("11-admin-console", max_height=2600)
 
         # Retry it: it gets one more attempt, fails again and shows two errors.
-        b.click(b.clickable(f"{row_selector} button[data-action=retry]"))
+        b.click_css(f"{row_selector} button[data-action=retry]")
         b.text_in("#toast", f"Job {job_id} is")
         b.until(lambda: [r for r in b.all(f"#jobs-table tr[data-job-id='{job_id}']")
                          if r.find_element(By.CSS_SELECTOR, ".error-count").text == "2"],

@@ -14,6 +14,8 @@ import unittest
 import urllib.error
 import urllib.request
 
+from selenium.webdriver.support import expected_conditions as EC
+
 from browser import BASE_URL, GATEWAY_LOG, Browser, By, confirmation_codes, unlabelled_controls, wait_for_confirmation_codes
 
 PASSWORD = "a long browser password"
@@ -233,10 +235,17 @@ class StudentFeatureTests(unittest.TestCase):
         b.click(classes[1].find_element(By.CSS_SELECTOR, "button[data-action=exclude]"))
         b.visible(f"#builder-pinned li[data-class-id='{pinned}']")
         b.visible(f"#builder-excluded li[data-class-id='{excluded}']")
+        # The first build's results stay until the second's replace them: wait for that, then
+        # read every schedule's classes at one instant (no stale elements).
+        previous = b.css("#build-summary")
         b.click(b.css("#build-submit"))
+        b.wait.until(EC.staleness_of(previous))
         b.text_in("#build-summary", "schedules fit")
-        for schedule in b.all(".schedule-list details.schedule"):
-            ids = [li.get_attribute("data-class-id") for li in schedule.find_elements(By.CSS_SELECTOR, "ul.sections > li")]
+        schedules = b.driver.execute_script(
+            "return [...document.querySelectorAll('.schedule-list details.schedule')]"
+            ".map((s) => [...s.querySelectorAll('ul.sections > li')].map((li) => li.dataset.classId))")
+        self.assertTrue(schedules)
+        for ids in schedules:
             self.assertIn(pinned, ids)
             self.assertNotIn(excluded, ids)
         b.full_screenshot("04b-builder-constraints")

@@ -1,6 +1,6 @@
 // The operator console's panels. Each mounts once (its controls) and refreshes its data region
 // in place; focus inside a refreshed region returns to the control with the same key.
-import { h, replace, append, field, errorSlot, busy, button, when, ago, showError, uid } from './dom.js';
+import { h, replace, append, field, errorSlot, busy, button, when, ago, showError, uid, scrollRegion } from './dom.js';
 import * as api from './api.js';
 
 const JOB_STATES = ['available', 'scheduled', 'running', 'retryable', 'completed', 'discarded', 'cancelled'];
@@ -11,8 +11,14 @@ const CANCELLABLE = new Set(['available', 'scheduled', 'running', 'retryable']);
 function refill(region, ...children) {
   const active = document.activeElement;
   const key = region.contains(active) ? active?.dataset?.key : null;
+  const scrolled = key ? active.scrollLeft : 0;
   replace(region, ...children);
-  if (key) region.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+  if (!key) return;
+  const again = region.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  // A table's scroll region keeps where the keyboard had scrolled it.
+  if (scrolled) again.scrollLeft = scrolled;
 }
 
 function badge(state) {
@@ -20,10 +26,10 @@ function badge(state) {
 }
 
 function table(caption, headers, rows, extra = {}) {
-  return h('div', { class: 'table-scroll' }, h('table', { class: 'data', ...extra },
+  return scrollRegion(h('table', { class: 'data', ...extra },
     h('caption', { class: 'visually-hidden', text: caption }),
     h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col', text: t })))),
-    h('tbody', {}, rows)));
+    h('tbody', {}, rows)), caption, { className: 'table-scroll', key: `table-${caption}` });
 }
 
 function panelHeading(id, title, ...extra) {

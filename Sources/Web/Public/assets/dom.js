@@ -52,6 +52,16 @@ export function field(label, input, hint) {
   return { wrap, input };
 }
 
+/**
+ * A box that scrolls sideways when its content (a wide table, the week grid) is wider than the
+ * screen: it takes keyboard focus (Tab, then the arrow keys scroll it), shows it, and is a region
+ * named `label` so that a screen reader says what it holds. `key` keeps focus across a refresh.
+ */
+export function scrollRegion(child, label, { className, key } = {}) {
+  return h('div', { class: ['scroll-region', className], tabindex: '0', role: 'region', 'aria-label': label,
+    dataset: key ? { key } : undefined }, child);
+}
+
 /** A button; `kind` is a style (primary, secondary, danger, link). */
 export function button(text, onClick, kind = 'secondary', extra = {}) {
   return h('button', { type: 'button', class: `btn btn-${kind}`, onClick, ...extra }, text);

@@ -1,7 +1,7 @@
 // Grades: one "my grades" across every stored account (Cal Poly and Canvas alike), the stored
 // accounts (add with a password or a Canvas access token, forget), a Cal Poly account's sections,
 // and one section's assignments with the score that counts first.
-import { h, field, errorSlot, busy, append, replace, button, when, showError } from './dom.js';
+import { h, field, errorSlot, busy, append, replace, button, when, showError, scrollRegion } from './dom.js';
 import * as api from './api.js';
 
 export async function renderGrades(container, ctx) {
@@ -71,14 +71,15 @@ async function showMyGrades(box, sourceName, refresh) {
 function courseTable(course) {
   const current = [number(course.currentScore) !== null ? `${number(course.currentScore)} %` : null, course.currentGrade].filter(Boolean).join(' · ');
   const title = `${course.code ? `${course.code} — ` : ''}${course.name}`;
-  return h('div', { class: 'table-scroll' }, h('table', { class: 'data course-grades' },
-    h('caption', { text: current ? `${title} (current: ${current})` : title }),
+  const caption = current ? `${title} (current: ${current})` : title;
+  return scrollRegion(h('table', { class: 'data course-grades' },
+    h('caption', { text: caption }),
     h('thead', {}, h('tr', {}, ['Assignment', 'Due', 'Score', 'State'].map((t) => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, course.assignments.map((a) => h('tr', {},
       h('th', { scope: 'row', text: a.name }),
       h('td', { text: a.dueAt ? when(a.dueAt) : '—' }),
       h('td', { class: 'score', text: a.score === null ? '—' : `${number(a.score)}${a.pointsPossible !== null ? ` / ${number(a.pointsPossible)}` : ''}` }),
-      h('td', { text: a.state.replace('_', ' ') }))))));
+      h('td', { text: a.state.replace('_', ' ') }))))), caption, { className: 'table-scroll' });
 }
 
 function accountsSection(accounts, sourceName, browser, ctx, isCalPoly) {
@@ -183,8 +184,9 @@ async function showAssignments(box, account, section) {
     showError(slot, error);
     return;
   }
+  const caption = `Assignments in ${section.department} ${section.course} (${section.termName})`;
   const table = h('table', { class: 'data' },
-    h('caption', { text: `Assignments in ${section.department} ${section.course} (${section.termName})` }),
+    h('caption', { text: caption }),
     h('thead', {}, h('tr', {}, ['Assignment', 'Due', 'Score that counts', 'Other scores'].map((t) => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, items.map((a) => {
       const counting = a.scores.find((s) => s.counts) ?? null;
@@ -197,5 +199,5 @@ async function showAssignments(box, account, section) {
         h('td', { text: others.map((s) => `${s.displayScore}${s.postedAt ? ` (${when(s.postedAt)})` : ''}`).join(', ') || '—' }));
     })));
   replace(box, h('h3', { text: `${section.department} ${section.course} ${section.title}` }),
-    items.length ? h('div', { class: 'table-scroll' }, table) : h('p', { class: 'muted', text: 'No assignments yet.' }));
+    items.length ? scrollRegion(table, caption, { className: 'table-scroll' }) : h('p', { class: 'muted', text: 'No assignments yet.' }));
 }

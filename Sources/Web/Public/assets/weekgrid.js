@@ -1,6 +1,6 @@
 // A week grid (days × hours) of classes: each meeting is a block placed by CSS grid lines.
 // Positions are set through the CSSOM (element.style), which the Content-Security-Policy allows.
-import { h, dayNames } from './dom.js';
+import { h, dayNames, scrollRegion } from './dom.js';
 
 const ORDER = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const SLOT = 15; // minutes per grid row
@@ -38,7 +38,7 @@ export function weekGrid(entries, caption = 'Week') {
   const last = Math.max(17 * 60, ...placed.map((p) => Math.ceil(p.end / 60) * 60));
   const rows = (last - first) / SLOT;
 
-  const grid = h('div', { class: 'week-grid', role: 'group', 'aria-label': caption });
+  const grid = h('div', { class: 'week-grid' });
   grid.style.gridTemplateColumns = `3.2rem repeat(${days.length}, minmax(0, 1fr))`;
   grid.style.gridTemplateRows = `auto repeat(${rows}, minmax(0.7rem, auto))`;
   const corner = h('div', { class: 'wg-corner', 'aria-hidden': 'true' });
@@ -74,6 +74,7 @@ export function weekGrid(entries, caption = 'Week') {
   }
   return h('figure', { class: 'week' },
     h('figcaption', { class: 'visually-hidden', text: caption }),
-    h('div', { class: 'week-scroll' }, grid),
+    // Wider than a phone: the keyboard scrolls it once it has focus.
+    scrollRegion(grid, caption, { className: 'week-scroll' }),
     unplaced.length ? h('p', { class: 'muted', text: `Not on the grid: ${unplaced.join('; ')}` }) : null);
 }
