@@ -34,8 +34,8 @@ test: deps openapi-validate
 	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests
 	python3 scripts/check-deploy.py $$($(SWIFT) build --show-bin-path)/gateway
-	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --skip '^(GatewayTests|GatewayProcessTests|AuthTests|GradebookTests|GradebookSimulatorTests)\.'
-	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter '^(GatewayProcessTests|AuthTests|GradebookTests|GradebookSimulatorTests)\.'
+	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --skip '^(GatewayTests|GatewayProcessTests|AuthTests|GradebookTests|GradebookSimulatorTests|ClientJourneyTests)\.'
+	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter '^(GatewayProcessTests|AuthTests|GradebookTests|GradebookSimulatorTests|ClientJourneyTests)\.'
 	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter '^GatewayTests\.'
 	bash scripts/fuzz-contract.sh --short --binary $$($(SWIFT) build --show-bin-path)/gateway
 

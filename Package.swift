@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "gateway", targets: ["gateway"]),
+        .library(name: "CampusGatewayClient", targets: ["CampusGatewayClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
         // System libraries, bound through module maps.
@@ -222,6 +225,18 @@ let package = Package(
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             ],
             resources: [.copy("Public"), .copy("Reference")],
+            swiftSettings: swiftSettings
+        ),
+
+        // The v1 API's Swift client, generated from openapi/openapi.yaml by swift-openapi-generator
+        // (scripts/generate-client.sh; docs/client.md). It knows the gateway only through the spec.
+        .target(
+            name: "CampusGatewayClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi-generator-config.yaml", "Generated/openapi.yaml.sha256"],
             swiftSettings: swiftSettings
         ),
 
@@ -527,6 +542,17 @@ let package = Package(
                 "Contracts", "GatewayCore", "Storage", "Jobs", "Push", "Gradebook", "TestSupport", "GradebookTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A live `gateway serve --demo` driven only through the generated client (CampusGatewayClient)
+        // over AsyncHTTPClient: sign in, search, register, build and save a schedule, its calendar.
+        .testTarget(
+            name: "ClientJourneyTests",
+            dependencies: [
+                "CampusGatewayClient", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),
