@@ -16,7 +16,9 @@ release: deps
 	$(SWIFT) build -c release
 
 ## Serve the demo on an embedded SQLite file with seeded data at http://127.0.0.1:$(PORT)
-run: deps
+## (only what building and serving need is installed: no PostgreSQL server, no test tools)
+run:
+	@bash scripts/install-deps.sh --run
 	$(SWIFT) build --product gateway
 	GATEWAY_SIMULATOR_ADMIN_TOKEN=$${GATEWAY_SIMULATOR_ADMIN_TOKEN:-demo-simulator-admin-token} \
 	GATEWAY_PUBLIC_URL=$${GATEWAY_PUBLIC_URL:-http://127.0.0.1:$(PORT)} \

@@ -5,6 +5,10 @@
 # and Selenium with axe-selenium-python (axe-core) in the venv, for the browser tests of the web
 # pages (Tests/Browser).
 # PostgreSQL's server programs are always installed: `make test` runs every store on both backends.
+# With --run (what `make run` passes) only what building and serving the demo needs: the
+# libraries the gateway links and curl; no PostgreSQL server, no promtool, no Python test tools.
+# Without it, promtool (Debian's prometheus package, without its recommends) checks the alert
+# rules in deploy/prometheus (scripts/check-deploy.py).
 # With --bench (what the benchmarks in bench/ pass) also wrk and h2load (nghttp2-client), the
 # load generators, valgrind (callgrind's instruction counts of the schedule builder, see
 # docs/benchmarks.md), and huey in the venv: the job queue's ceiling.
@@ -12,10 +16,12 @@ set -euo pipefail
 
 BROWSER=0
 BENCH=0
+RUN_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --browser) BROWSER=1 ;;
     --bench) BENCH=1 ;;
+    --run) RUN_ONLY=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -23,29 +29,43 @@ done
 # postgresql: the server programs (initdb, postgres, pg_ctl) behind scripts/pg-cluster.sh, the
 # throwaway clusters the PostgreSQL backend's tests and benchmarks start; psql and pgbench come
 # with postgresql-client. No cluster of Debian's own is used.
-PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl python3-venv postgresql postgresql-client util-linux)
+PKGS=(libsqlite3-dev libcurl4-openssl-dev libargon2-dev openssl curl)
+LEAN=()
+if [ "$RUN_ONLY" = 0 ]; then
+  PKGS+=(python3-venv postgresql postgresql-client util-linux)
+  LEAN+=(prometheus)
+fi
 if [ "$BROWSER" = 1 ]; then
   PKGS+=(chromium chromium-driver)
 fi
 if [ "$BENCH" = 1 ]; then
   PKGS+=(wrk nghttp2-client valgrind)
 fi
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "install-deps: installing ${missing[*]}"
+missing() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+mapfile -t missing < <(missing "${PKGS[@]}")
+mapfile -t missing_lean < <(missing "${LEAN[@]}")
+if [ ${#missing[@]} -gt 0 ] || [ ${#missing_lean[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]} ${missing_lean[*]}"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  if [ ${#missing[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  # Only for its promtool: no exporter, no service of its own is wanted.
+  if [ ${#missing_lean[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing_lean[@]}" >/dev/null
+  fi
 fi
 
 # The OpenAPI validator and the iCalendar checker used by SchedulingTests (icalendar and
 # recurring-ical-events expand the calendars the gateway writes) live in a project-local venv
 # so the system Python stays untouched.
-if [ "${SKIP_PY_DEPS:-0}" != "1" ]; then
+if [ "${SKIP_PY_DEPS:-0}" != "1" ] && [ "$RUN_ONLY" = 0 ]; then
   VENV=".venv"
   if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"

@@ -43,13 +43,27 @@ struct DemoSeed {
             return
         }
         var lines: [String] = []
+        var accounts: [Logger.MetadataValue] = []
         for account in Self.accounts {
             let password = app.configuration.demoPasswords == .documented ? account.password : Self.generatedPassword()
             _ = try await app.modules.auth.service.createAccount(username: account.username, email: nil, password: password, role: account.role)
             lines.append("  \(account.username) / \(password) (\(account.role.rawValue))")
+            accounts.append(.dictionary(["username": .string(account.username), "password": .string(password), "role": .string(account.role.rawValue)]))
         }
-        // On standard output, once, for the person who started the demo; never in the log.
-        let notice = "demo accounts (shown once; this database is marked as a demo and serves only with --demo):\n" + lines.joined(separator: "\n") + "\n"
+        // On standard output, once, for the person who started the demo; never in the log. In
+        // the logfmt and json formats it is one line of that format, so a collector reading
+        // stdout parses it like the rest.
+        let title = "demo accounts (shown once; this database is marked as a demo and serves only with --demo)"
+        let notice: String
+        switch app.configuration.logFormat {
+        case .text:
+            notice = title + ":\n" + lines.joined(separator: "\n") + "\n"
+        case .logfmt, .json:
+            notice = app.configuration.logFormat.line(
+                timestamp: GatewayLogHandler.timestamp(), level: .notice, label: "campus-gateway", source: "GatewayApp", message: title,
+                fields: [(key: "accounts", value: .array(accounts))]
+            )
+        }
         FileHandle.standardOutput.write(Data(notice.utf8))
         try await app.modules.registration.service.students.seedDemoStudentProfile(username: "student")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).

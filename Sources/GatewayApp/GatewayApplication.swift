@@ -270,6 +270,8 @@ public struct GatewayApplication: Sendable {
                 "address": "\(configuration.host):\(configuration.port)",
                 "database": "\(storage)",
                 "engine": "\(storage.engineVersion())",
+                "version": "\(BuildInfo.current.version)",
+                "commit": "\(BuildInfo.current.commit.map { String($0.prefix(12)) } ?? "unknown")",
             ]
         )
         do {

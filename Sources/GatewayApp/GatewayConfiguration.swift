@@ -57,6 +57,8 @@ public struct GatewayConfiguration: Sendable {
     /// Where `openapi.yaml` lives; found next to the working directory or the binary when nil.
     public var openAPIPath: String?
     public var logLevel: Logger.Level = .info
+    /// How log lines (and the demo's one-time notice) are written.
+    public var logFormat: LogFormat = .text
     /// The largest request body, except catalog imports.
     public var maxBodyBytes = 1 << 20
     /// Origins of front ends on other origins that may call the API from a browser

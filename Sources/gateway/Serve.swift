@@ -40,6 +40,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("signups-per-hour"), help: "Self-service sign-ups one client address may make per hour (GATEWAY_SIGNUPS_PER_HOUR). Default: 30") var signUpsPerHour: Int?
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle client connection is closed (GATEWAY_IDLE_TIMEOUT). Default: 60") var idleTimeout: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (GATEWAY_LOG_LEVEL). Default: info") var logLevel: String?
+    @Option(name: .customLong("log-format"), help: "text, logfmt or json: how log lines are written; with json every line on stdout and stderr is a JSON object (GATEWAY_LOG_FORMAT). Default: text") var logFormat: String?
     @Option(name: .customLong("token-max-minutes"), help: "Longest bearer-token lifetime a client may request (GATEWAY_TOKEN_MAX_MINUTES). Default: 10080") var tokenMaxMinutes: Int?
     @Option(name: .customLong("max-import-mib"), help: "Largest catalog upload to the admin import endpoint, in MiB (GATEWAY_MAX_IMPORT_MIB). Default: 32") var maxImportMiB: Int?
     @Option(name: .customLong("cors-origins"), help: "Origins of front ends on other origins allowed to call the API from a browser, exactly as browsers send them, e.g. https://app.campus.edu,http://localhost:5173 (GATEWAY_CORS_ORIGINS). Default: none") var corsOrigins: String?
@@ -80,12 +81,8 @@ struct Serve: AsyncParsableCommand {
                 return range
             }
         }
-        if let level = logLevel ?? Env.string("log-level") {
-            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw GatewayCLIError("unknown log level '\(level)'")
-            }
-            config.logLevel = parsed
-        }
+        config.logLevel = try Self.level(logLevel ?? Env.string("log-level"))
+        config.logFormat = try Self.format(logFormat ?? Env.string("log-format"))
         if let max = try tokenMaxMinutes ?? Env.int("token-max-minutes") {
             guard (1...525_600).contains(max) else { throw GatewayCLIError("--token-max-minutes must be between 1 and 525600 (a year)") }
             config.auth.maxTokenMinutes = max
@@ -190,15 +187,37 @@ struct Serve: AsyncParsableCommand {
         return config
     }
 
+    /// The `--log-level` named, `info` when none is.
+    static func level(_ raw: String?) throws -> Logger.Level {
+        guard let raw else { return .info }
+        guard let parsed = Logger.Level(rawValue: raw.lowercased()) else { throw GatewayCLIError("unknown log level '\(raw)'") }
+        return parsed
+    }
+
+    /// The `--log-format` named, `text` when none is.
+    static func format(_ raw: String?) throws -> LogFormat {
+        guard let raw else { return .text }
+        guard let parsed = LogFormat(rawValue: raw.lowercased()) else {
+            throw GatewayCLIError("--log-format is text, logfmt or json, not '\(raw)'")
+        }
+        return parsed
+    }
+
     func run() async throws {
+        // The log first, in the format asked for, so that every line after it (the warnings
+        // below, a refused start) is in that format.
+        let level = try Self.level(logLevel ?? Env.string("log-level"))
+        let format = try Self.format(logFormat ?? Env.string("log-format"))
+        LoggingSystem.bootstrap { label in GatewayLogHandler(label: label, level: level, format: format) }
+        defer { BufferedLogOutput.standardError.flush() }
         // Before anything is read: a misspelt variable is named even when the start then fails.
         let known = UnknownVariables.names(inHelp: Serve.helpMessage(includeHidden: true)).union(UnknownVariables.environmentOnly)
+        let startup = Logger(label: "campus-gateway")
         for warning in UnknownVariables.warnings(environment: ProcessInfo.processInfo.environment, known: known) {
-            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            startup.warning("\(warning)")
         }
+        // A refused setting is reported by Entry, in this format too.
         let config = try resolved()
-        LoggingSystem.bootstrap { label in GatewayLogHandler(label: label, level: config.logLevel) }
-        defer { BufferedLogOutput.standardError.flush() }
         let app = try GatewayApplication(configuration: config)
         try await app.run()
     }

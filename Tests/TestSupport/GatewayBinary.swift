@@ -73,14 +73,28 @@ public final class ServingGateway: @unchecked Sendable {
     public let port: Int
     private let watchdog: Watchdog
 
-    public init(arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60) throws {
+    /// With `output`, the child's standard output and error are written to `output/stdout` and
+    /// `output/stderr` (else discarded).
+    public init(
+        arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60,
+        output: URL? = nil
+    ) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-port-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: portFile) }
         process.executableURL = GatewayBinary.url
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile, "--log-level", "error"] + arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let output {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            for name in ["stdout", "stderr"] {
+                FileManager.default.createFile(atPath: output.appendingPathComponent(name).path, contents: nil)
+            }
+            process.standardOutput = try FileHandle(forWritingTo: output.appendingPathComponent("stdout"))
+            process.standardError = try FileHandle(forWritingTo: output.appendingPathComponent("stderr"))
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         watchdog = Watchdog(process, seconds: lifetime)
         guard let found = GatewayBinary.port(writtenTo: portFile, by: process, within: startTimeout) else {
@@ -126,9 +140,12 @@ extension ServingGateway {
     /// one of Swift's concurrency threads (two such waits would stop every other test, and any
     /// stand-in in this process the child is talking to).
     public static func started(
-        arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60
+        arguments: [String], environment: [String: String] = [:], lifetime: TimeInterval = 300, startTimeout: TimeInterval = 60,
+        output: URL? = nil
     ) async throws -> ServingGateway {
-        try await Drill.offThread { try ServingGateway(arguments: arguments, environment: environment, lifetime: lifetime, startTimeout: startTimeout) }
+        try await Drill.offThread {
+            try ServingGateway(arguments: arguments, environment: environment, lifetime: lifetime, startTimeout: startTimeout, output: output)
+        }
     }
 }
 

@@ -632,6 +632,141 @@ extension Components {
                 self.body = body
             }
         }
+        public struct WebFile: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/WebFile/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/WebFile/headers/ETag`.
+                public var eTag: Swift.String?
+                /// - Remark: Generated from `#/components/responses/WebFile/headers/Content-Security-Policy`.
+                public var contentSecurityPolicy: Swift.String?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - eTag:
+                ///   - contentSecurityPolicy:
+                public init(
+                    eTag: Swift.String? = nil,
+                    contentSecurityPolicy: Swift.String? = nil
+                ) {
+                    self.eTag = eTag
+                    self.contentSecurityPolicy = contentSecurityPolicy
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.WebFile.Headers
+            /// - Remark: Generated from `#/components/responses/WebFile/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/WebFile/content/text\/javascript`.
+                case textJavascript(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.textJavascript`.
+                ///
+                /// - Throws: An error if `self` is not `.textJavascript`.
+                /// - SeeAlso: `.textJavascript`.
+                public var textJavascript: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .textJavascript(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "text/javascript",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/WebFile/content/text\/css`.
+                case textCss(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.textCss`.
+                ///
+                /// - Throws: An error if `self` is not `.textCss`.
+                /// - SeeAlso: `.textCss`.
+                public var textCss: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .textCss(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "text/css",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/WebFile/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.png`.
+                ///
+                /// - Throws: An error if `self` is not `.png`.
+                /// - SeeAlso: `.png`.
+                public var png: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .png(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/png",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/WebFile/content/application\/json`.
+                case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "application/json",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/WebFile/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.binary`.
+                ///
+                /// - Throws: An error if `self` is not `.binary`.
+                /// - SeeAlso: `.binary`.
+                public var binary: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .binary(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "application/octet-stream",
+                                body: self
+                            )
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.WebFile.Body
+            /// Creates a new `WebFile`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.WebFile.Headers = .init(),
+                body: Components.Responses.WebFile.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct WebNotModified: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/WebNotModified/headers`.
             public struct Headers: Sendable, Hashable {

@@ -5941,21 +5941,27 @@ extension Components {
             public var counts: Components.Schemas.PushOutbox.CountsPayload
             /// - Remark: Generated from `#/components/schemas/PushOutbox/items`.
             public var items: [Components.Schemas.PushNotification]
+            /// - Remark: Generated from `#/components/schemas/PushOutbox/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `PushOutbox`.
             ///
             /// - Parameters:
             ///   - counts: Notifications per state, over the whole outbox.
             ///   - items:
+            ///   - nextCursor:
             public init(
                 counts: Components.Schemas.PushOutbox.CountsPayload,
-                items: [Components.Schemas.PushNotification]
+                items: [Components.Schemas.PushNotification],
+                nextCursor: Swift.String? = nil
             ) {
                 self.counts = counts
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case counts
                 case items
+                case nextCursor
             }
         }
         /// The device's uuid and only credential: a UUID (8-4-4-4-12 hex digits), alone or after a prefix of visible ASCII, at most 200 characters, not one digit repeated. Stored only as an HMAC under a server secret. Anything else answers 418 with `lastError` 2.

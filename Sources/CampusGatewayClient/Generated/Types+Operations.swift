@@ -1816,6 +1816,831 @@ public enum Operations {
             }
         }
     }
+    /// This API reference, browsable
+    ///
+    /// Swagger UI (vendored, Apache-2.0) rendering `/openapi.yaml`. Nothing is loaded from another origin; the page has its own `Content-Security-Policy`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /docs`.
+    /// - Remark: Generated from `#/paths//docs/get(getAPIReference)`.
+    public enum GetAPIReference {
+        public static let id: Swift.String = "getAPIReference"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/docs/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/docs/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAPIReference.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAPIReference.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetAPIReference.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetAPIReference.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The page.
+            ///
+            /// - Remark: Generated from `#/paths//docs/get(getAPIReference)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WebPage)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.WebPage {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//docs/get(getAPIReference)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.WebNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.WebNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//docs/get(getAPIReference)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .html,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A script or style sheet of the reference
+    ///
+    /// - Remark: HTTP `GET /docs/{file}`.
+    /// - Remark: Generated from `#/paths//docs/{file}/get(getAPIReferenceFile)`.
+    public enum GetAPIReferenceFile {
+        public static let id: Swift.String = "getAPIReferenceFile"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/docs/{file}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/docs/{file}/GET/path/file`.
+                public var file: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - file:
+                public init(file: Swift.String) {
+                    self.file = file
+                }
+            }
+            public var path: Operations.GetAPIReferenceFile.Input.Path
+            /// - Remark: Generated from `#/paths/docs/{file}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/docs/{file}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAPIReferenceFile.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAPIReferenceFile.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetAPIReferenceFile.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetAPIReferenceFile.Input.Path,
+                headers: Operations.GetAPIReferenceFile.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The file, with its content type.
+            ///
+            /// - Remark: Generated from `#/paths//docs/{file}/get(getAPIReferenceFile)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WebFile)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.WebFile {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//docs/{file}/get(getAPIReferenceFile)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.WebNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.WebNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//docs/{file}/get(getAPIReferenceFile)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textJavascript
+            case textCss
+            case png
+            case json
+            case binary
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/javascript":
+                    self = .textJavascript
+                case "text/css":
+                    self = .textCss
+                case "image/png":
+                    self = .png
+                case "application/json":
+                    self = .json
+                case "application/octet-stream":
+                    self = .binary
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textJavascript:
+                    return "text/javascript"
+                case .textCss:
+                    return "text/css"
+                case .png:
+                    return "image/png"
+                case .json:
+                    return "application/json"
+                case .binary:
+                    return "application/octet-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textJavascript,
+                    .textCss,
+                    .png,
+                    .json,
+                    .binary,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A file of the vendored Swagger UI
+    ///
+    /// - Remark: HTTP `GET /docs/swagger-ui/{file}`.
+    /// - Remark: Generated from `#/paths//docs/swagger-ui/{file}/get(getSwaggerUIFile)`.
+    public enum GetSwaggerUIFile {
+        public static let id: Swift.String = "getSwaggerUIFile"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/docs/swagger-ui/{file}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/docs/swagger-ui/{file}/GET/path/file`.
+                public var file: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - file:
+                public init(file: Swift.String) {
+                    self.file = file
+                }
+            }
+            public var path: Operations.GetSwaggerUIFile.Input.Path
+            /// - Remark: Generated from `#/paths/docs/swagger-ui/{file}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/docs/swagger-ui/{file}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSwaggerUIFile.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSwaggerUIFile.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetSwaggerUIFile.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetSwaggerUIFile.Input.Path,
+                headers: Operations.GetSwaggerUIFile.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The file, with its content type.
+            ///
+            /// - Remark: Generated from `#/paths//docs/swagger-ui/{file}/get(getSwaggerUIFile)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WebFile)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.WebFile {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//docs/swagger-ui/{file}/get(getSwaggerUIFile)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.WebNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.WebNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//docs/swagger-ui/{file}/get(getSwaggerUIFile)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textJavascript
+            case textCss
+            case png
+            case json
+            case binary
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/javascript":
+                    self = .textJavascript
+                case "text/css":
+                    self = .textCss
+                case "image/png":
+                    self = .png
+                case "application/json":
+                    self = .json
+                case "application/octet-stream":
+                    self = .binary
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textJavascript:
+                    return "text/javascript"
+                case .textCss:
+                    return "text/css"
+                case .png:
+                    return "image/png"
+                case .json:
+                    return "application/json"
+                case .binary:
+                    return "application/octet-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textJavascript,
+                    .textCss,
+                    .png,
+                    .json,
+                    .binary,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Every problem type, listed
+    ///
+    /// An HTML page linking to each `/problems/{type}`.
+    ///
+    /// - Remark: HTTP `GET /problems`.
+    /// - Remark: Generated from `#/paths//problems/get(listProblemTypes)`.
+    public enum ListProblemTypes {
+        public static let id: Swift.String = "listProblemTypes"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/problems/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/problems/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListProblemTypes.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListProblemTypes.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListProblemTypes.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ListProblemTypes.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The page.
+            ///
+            /// - Remark: Generated from `#/paths//problems/get(listProblemTypes)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WebPage)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.WebPage {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//problems/get(listProblemTypes)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.WebNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.WebNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//problems/get(listProblemTypes)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .html,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// What a problem type means and what to do
+    ///
+    /// The `type` of every v1 error is `/problems/{type}`; this page (HTML) says what it means, which members it carries and what the app should do.
+    ///
+    ///
+    /// - Remark: HTTP `GET /problems/{type}`.
+    /// - Remark: Generated from `#/paths//problems/{type}/get(getProblemType)`.
+    public enum GetProblemType {
+        public static let id: Swift.String = "getProblemType"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/problems/{type}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/problems/{type}/GET/path/type`.
+                public var _type: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                public init(_type: Swift.String) {
+                    self._type = _type
+                }
+            }
+            public var path: Operations.GetProblemType.Input.Path
+            /// - Remark: Generated from `#/paths/problems/{type}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/problems/{type}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProblemType.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProblemType.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetProblemType.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetProblemType.Input.Path,
+                headers: Operations.GetProblemType.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The page.
+            ///
+            /// - Remark: Generated from `#/paths//problems/{type}/get(getProblemType)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WebPage)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.WebPage {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//problems/{type}/get(getProblemType)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.WebNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.WebNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//problems/{type}/get(getProblemType)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .html,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Sign up as a student
     ///
     /// Self-registration always creates a student. Instructors and admins are created by an admin or the CLI.
@@ -29655,9 +30480,10 @@ public enum Operations {
             }
         }
     }
-    /// A device's recent notifications and how their delivery went, newest first
+    /// A device's notifications and how their delivery went, newest first
     ///
-    /// The latest 50. 404 `device-not-found` as for the device.
+    /// One page (`limit`, default 50, at most 200; the next page by `cursor`, also in the `Link` header). 404 `device-not-found` as for the device.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/me/devices/{deviceId}/notifications`.
     /// - Remark: Generated from `#/paths//v1/me/devices/{deviceId}/notifications/get(listDeviceNotifications)`.
@@ -29679,6 +30505,28 @@ public enum Operations {
                 }
             }
             public var path: Operations.ListDeviceNotifications.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/query/limit`.
+                public var limit: Components.Parameters.Limit?
+                /// The `nextCursor` of the previous page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit:
+                ///   - cursor: The `nextCursor` of the previous page.
+                public init(
+                    limit: Components.Parameters.Limit? = nil,
+                    cursor: Components.Parameters.Cursor? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListDeviceNotifications.Input.Query
             /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListDeviceNotifications.AcceptableContentType>]
@@ -29695,12 +30543,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.ListDeviceNotifications.Input.Path,
+                query: Operations.ListDeviceNotifications.Input.Query = .init(),
                 headers: Operations.ListDeviceNotifications.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -29712,15 +30563,23 @@ public enum Operations {
                     public struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/responses/200/content/json/items`.
                         public var items: [Components.Schemas.PushNotification]
+                        /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/responses/200/content/json/nextCursor`.
+                        public var nextCursor: Swift.String?
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - items:
-                        public init(items: [Components.Schemas.PushNotification]) {
+                        ///   - nextCursor:
+                        public init(
+                            items: [Components.Schemas.PushNotification],
+                            nextCursor: Swift.String? = nil
+                        ) {
                             self.items = items
+                            self.nextCursor = nextCursor
                         }
                         public enum CodingKeys: String, CodingKey {
                             case items
+                            case nextCursor
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/me/devices/{deviceId}/notifications/GET/responses/200/content/application\/json`.
@@ -29748,7 +30607,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The device's notifications.
+            /// A page of the device's notifications.
             ///
             /// - Remark: Generated from `#/paths//v1/me/devices/{deviceId}/notifications/get(listDeviceNotifications)/responses/200`.
             ///
@@ -29766,6 +30625,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/devices/{deviceId}/notifications/get(listDeviceNotifications)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -29897,17 +30779,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/admin/push/notifications/GET/query/limit`.
                 public var limit: Swift.Int?
+                /// The `nextCursor` of the previous page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/push/notifications/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - state: Only notifications in this state.
                 ///   - limit: At most this many items; anything but an integer from 1 to 200 is a 400.
+                ///   - cursor: The `nextCursor` of the previous page.
                 public init(
                     state: Components.Schemas.PushNotificationState? = nil,
-                    limit: Swift.Int? = nil
+                    limit: Swift.Int? = nil,
+                    cursor: Components.Parameters.Cursor? = nil
                 ) {
                     self.state = state
                     self.limit = limit
+                    self.cursor = cursor
                 }
             }
             public var query: Operations.AdminListPushNotifications.Input.Query
@@ -29965,7 +30854,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The counts and the newest notifications.
+            /// The counts and a page of notifications, newest first (the next by `cursor`, also in the `Link` header).
             ///
             /// - Remark: Generated from `#/paths//v1/admin/push/notifications/get(adminListPushNotifications)/responses/200`.
             ///

@@ -80,6 +80,39 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /assets/{file}`.
     /// - Remark: Generated from `#/paths//assets/{file}/get(getWebAsset)`.
     func getWebAsset(_ input: Operations.GetWebAsset.Input) async throws -> Operations.GetWebAsset.Output
+    /// This API reference, browsable
+    ///
+    /// Swagger UI (vendored, Apache-2.0) rendering `/openapi.yaml`. Nothing is loaded from another origin; the page has its own `Content-Security-Policy`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /docs`.
+    /// - Remark: Generated from `#/paths//docs/get(getAPIReference)`.
+    func getAPIReference(_ input: Operations.GetAPIReference.Input) async throws -> Operations.GetAPIReference.Output
+    /// A script or style sheet of the reference
+    ///
+    /// - Remark: HTTP `GET /docs/{file}`.
+    /// - Remark: Generated from `#/paths//docs/{file}/get(getAPIReferenceFile)`.
+    func getAPIReferenceFile(_ input: Operations.GetAPIReferenceFile.Input) async throws -> Operations.GetAPIReferenceFile.Output
+    /// A file of the vendored Swagger UI
+    ///
+    /// - Remark: HTTP `GET /docs/swagger-ui/{file}`.
+    /// - Remark: Generated from `#/paths//docs/swagger-ui/{file}/get(getSwaggerUIFile)`.
+    func getSwaggerUIFile(_ input: Operations.GetSwaggerUIFile.Input) async throws -> Operations.GetSwaggerUIFile.Output
+    /// Every problem type, listed
+    ///
+    /// An HTML page linking to each `/problems/{type}`.
+    ///
+    /// - Remark: HTTP `GET /problems`.
+    /// - Remark: Generated from `#/paths//problems/get(listProblemTypes)`.
+    func listProblemTypes(_ input: Operations.ListProblemTypes.Input) async throws -> Operations.ListProblemTypes.Output
+    /// What a problem type means and what to do
+    ///
+    /// The `type` of every v1 error is `/problems/{type}`; this page (HTML) says what it means, which members it carries and what the app should do.
+    ///
+    ///
+    /// - Remark: HTTP `GET /problems/{type}`.
+    /// - Remark: Generated from `#/paths//problems/{type}/get(getProblemType)`.
+    func getProblemType(_ input: Operations.GetProblemType.Input) async throws -> Operations.GetProblemType.Output
     /// Sign up as a student
     ///
     /// Self-registration always creates a student. Instructors and admins are created by an admin or the CLI.
@@ -919,9 +952,10 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sms/inbound`.
     /// - Remark: Generated from `#/paths//v1/sms/inbound/post(postSmsInbound)`.
     func postSmsInbound(_ input: Operations.PostSmsInbound.Input) async throws -> Operations.PostSmsInbound.Output
-    /// A device's recent notifications and how their delivery went, newest first
+    /// A device's notifications and how their delivery went, newest first
     ///
-    /// The latest 50. 404 `device-not-found` as for the device.
+    /// One page (`limit`, default 50, at most 200; the next page by `cursor`, also in the `Link` header). 404 `device-not-found` as for the device.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/me/devices/{deviceId}/notifications`.
     /// - Remark: Generated from `#/paths//v1/me/devices/{deviceId}/notifications/get(listDeviceNotifications)`.
@@ -1190,6 +1224,67 @@ extension APIProtocol {
         headers: Operations.GetWebAsset.Input.Headers = .init()
     ) async throws -> Operations.GetWebAsset.Output {
         try await getWebAsset(Operations.GetWebAsset.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// This API reference, browsable
+    ///
+    /// Swagger UI (vendored, Apache-2.0) rendering `/openapi.yaml`. Nothing is loaded from another origin; the page has its own `Content-Security-Policy`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /docs`.
+    /// - Remark: Generated from `#/paths//docs/get(getAPIReference)`.
+    public func getAPIReference(headers: Operations.GetAPIReference.Input.Headers = .init()) async throws -> Operations.GetAPIReference.Output {
+        try await getAPIReference(Operations.GetAPIReference.Input(headers: headers))
+    }
+    /// A script or style sheet of the reference
+    ///
+    /// - Remark: HTTP `GET /docs/{file}`.
+    /// - Remark: Generated from `#/paths//docs/{file}/get(getAPIReferenceFile)`.
+    public func getAPIReferenceFile(
+        path: Operations.GetAPIReferenceFile.Input.Path,
+        headers: Operations.GetAPIReferenceFile.Input.Headers = .init()
+    ) async throws -> Operations.GetAPIReferenceFile.Output {
+        try await getAPIReferenceFile(Operations.GetAPIReferenceFile.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A file of the vendored Swagger UI
+    ///
+    /// - Remark: HTTP `GET /docs/swagger-ui/{file}`.
+    /// - Remark: Generated from `#/paths//docs/swagger-ui/{file}/get(getSwaggerUIFile)`.
+    public func getSwaggerUIFile(
+        path: Operations.GetSwaggerUIFile.Input.Path,
+        headers: Operations.GetSwaggerUIFile.Input.Headers = .init()
+    ) async throws -> Operations.GetSwaggerUIFile.Output {
+        try await getSwaggerUIFile(Operations.GetSwaggerUIFile.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Every problem type, listed
+    ///
+    /// An HTML page linking to each `/problems/{type}`.
+    ///
+    /// - Remark: HTTP `GET /problems`.
+    /// - Remark: Generated from `#/paths//problems/get(listProblemTypes)`.
+    public func listProblemTypes(headers: Operations.ListProblemTypes.Input.Headers = .init()) async throws -> Operations.ListProblemTypes.Output {
+        try await listProblemTypes(Operations.ListProblemTypes.Input(headers: headers))
+    }
+    /// What a problem type means and what to do
+    ///
+    /// The `type` of every v1 error is `/problems/{type}`; this page (HTML) says what it means, which members it carries and what the app should do.
+    ///
+    ///
+    /// - Remark: HTTP `GET /problems/{type}`.
+    /// - Remark: Generated from `#/paths//problems/{type}/get(getProblemType)`.
+    public func getProblemType(
+        path: Operations.GetProblemType.Input.Path,
+        headers: Operations.GetProblemType.Input.Headers = .init()
+    ) async throws -> Operations.GetProblemType.Output {
+        try await getProblemType(Operations.GetProblemType.Input(
             path: path,
             headers: headers
         ))
@@ -2853,18 +2948,21 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// A device's recent notifications and how their delivery went, newest first
+    /// A device's notifications and how their delivery went, newest first
     ///
-    /// The latest 50. 404 `device-not-found` as for the device.
+    /// One page (`limit`, default 50, at most 200; the next page by `cursor`, also in the `Link` header). 404 `device-not-found` as for the device.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/me/devices/{deviceId}/notifications`.
     /// - Remark: Generated from `#/paths//v1/me/devices/{deviceId}/notifications/get(listDeviceNotifications)`.
     public func listDeviceNotifications(
         path: Operations.ListDeviceNotifications.Input.Path,
+        query: Operations.ListDeviceNotifications.Input.Query = .init(),
         headers: Operations.ListDeviceNotifications.Input.Headers = .init()
     ) async throws -> Operations.ListDeviceNotifications.Output {
         try await listDeviceNotifications(Operations.ListDeviceNotifications.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }

@@ -4,10 +4,10 @@ import Glibc
 public import Logging
 import Synchronization
 
-/// The service's log format, one line per event:
+/// The service's log lines, one per event, in a ``LogFormat``: `text` by default,
 /// `2026-11-23T15:52:04.123Z info campus-gateway: method=GET path=/healthz status=200 [GatewayApp] request`
-/// (UTC with milliseconds, level, label, metadata sorted by key, source module, message),
-/// written through a ``BufferedLogOutput`` so that the access log costs the request path a
+/// (UTC with milliseconds, level, label, metadata sorted by key, source module, message), or
+/// `logfmt` or `json` for a collector; written through a ``BufferedLogOutput`` so that the access log costs the request path a
 /// format and a buffer append, not a locked `write` per line.
 public struct GatewayLogHandler: LogHandler {
     public var logLevel: Logger.Level
@@ -15,10 +15,15 @@ public struct GatewayLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
     let label: String
     let output: BufferedLogOutput
+    let format: LogFormat
 
-    public init(label: String, level: Logger.Level, output: BufferedLogOutput = .standardError, metadataProvider: Logger.MetadataProvider? = nil) {
+    public init(
+        label: String, level: Logger.Level, format: LogFormat = .text, output: BufferedLogOutput = .standardError,
+        metadataProvider: Logger.MetadataProvider? = nil
+    ) {
         self.label = label
         self.logLevel = level
+        self.format = format
         self.output = output
         self.metadataProvider = metadataProvider
     }
@@ -29,19 +34,10 @@ public struct GatewayLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = Self.timestamp()
-        line.reserveCapacity(160)
-        line += " "
-        line += event.level.rawValue
-        line += " "
-        line += label
-        line += ":"
-        appendMetadata(to: &line, explicit: event.metadata)
-        line += " ["
-        line += event.source
-        line += "] "
-        line += event.message.description
-        line += "\n"
+        let line = format.line(
+            timestamp: Self.timestamp(), level: event.level, label: label, source: event.source,
+            message: event.message.description, fields: sortedMetadata(explicit: event.metadata)
+        )
         output.append(line)
         if event.level >= .error { output.flush() }
     }
@@ -57,6 +53,22 @@ public struct GatewayLogHandler: LogHandler {
         guard logLevel <= .info, metadataProvider == nil,
             metadata.keys.allSatisfy({ $0 == Self.hummingbirdRequestIDKey })
         else { return false }
+        guard format == .text else {
+            var sorted: [(key: String, value: Logger.MetadataValue)] = []
+            sorted.reserveCapacity(fields.count + 1)
+            var requestIDWritten = false
+            for (key, value) in fields {
+                if !requestIDWritten, key > Self.requestIDKey, let id = metadata[Self.hummingbirdRequestIDKey] {
+                    sorted.append((Self.requestIDKey, id))
+                    requestIDWritten = true
+                }
+                if key == Self.requestIDKey { requestIDWritten = true }
+                sorted.append((key, .string(value)))
+            }
+            if !requestIDWritten, let id = metadata[Self.hummingbirdRequestIDKey] { sorted.append((Self.requestIDKey, id)) }
+            output.append(format.line(timestamp: Self.timestamp(), level: .info, label: label, source: "GatewayApp", message: "request", fields: sorted))
+            return true
+        }
         var line = Self.timestamp()
         line.reserveCapacity(160)
         line += " info "
@@ -90,12 +102,12 @@ public struct GatewayLogHandler: LogHandler {
     /// The key request ids are written under.
     public static let requestIDKey = "request_id"
 
-    /// Appends ` key=value` for every metadata entry, sorted by key: the handler's own, then the
-    /// provider's, then the event's, a later one replacing an earlier one with the same key.
-    /// Lines carry a handful of entries, so it collects them in two small arrays and sorts by
-    /// insertion, rather than merging dictionaries (which copied the handler's dictionary on
-    /// every line) or calling the generic sort.
-    func appendMetadata(to line: inout String, explicit: Logger.Metadata?) {
+    /// Every metadata entry, sorted by key: the handler's own, then the provider's, then the
+    /// event's, a later one replacing an earlier one with the same key. Lines carry a handful of
+    /// entries, so it collects them in two small arrays and sorts by insertion, rather than
+    /// merging dictionaries (which copied the handler's dictionary on every line) or calling the
+    /// generic sort.
+    func sortedMetadata(explicit: Logger.Metadata?) -> [(key: String, value: Logger.MetadataValue)] {
         var keys: [String] = []
         var values: [Logger.MetadataValue] = []
         // Which source set each entry (0 handler, 1 provider, 2 event), and whether it was
@@ -129,12 +141,7 @@ public struct GatewayLogHandler: LogHandler {
         add(metadata, source: 0)
         if let provided = metadataProvider?.get() { add(provided, source: 1) }
         if let explicit { add(explicit, source: 2) }
-        for index in keys.indices {
-            line += " "
-            line += keys[index]
-            line += "="
-            line += values[index].description
-        }
+        return keys.indices.map { (keys[$0], values[$0]) }
     }
 
     /// The formatted second of the last line, `YYYY-MM-DDTHH:MM:SS.`: lines come many to a
@@ -142,7 +149,7 @@ public struct GatewayLogHandler: LogHandler {
     private static let lastSecond = Mutex<(seconds: Int, text: String)>((-1, ""))
 
     /// Now in UTC, `YYYY-MM-DDTHH:MM:SS.mmmZ`, without Foundation's formatters.
-    static func timestamp() -> String {
+    public static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var text = lastSecond.withLock { last in last.seconds == now.tv_sec ? last.text : nil } ?? {

@@ -3,10 +3,12 @@ import HTTPTypes
 import Metrics
 import Synchronization
 
-/// Per-request metrics under Hummingbird's names, so dashboards built for Hummingbird work:
-/// `hb.requests` and `http.server.request.duration` by route template, method and status,
-/// `hb.request.errors` for requests whose handler failed, and `http.server.active_requests` by
-/// method. The metric handles are made once per label set and kept, so a request costs two
+/// Per-request metrics by Prometheus's conventions, with OpenTelemetry's attribute names as
+/// labels: `http_server_requests_total` and `http_server_request_duration_seconds` by route
+/// template, method and status, `http_server_request_errors_total` for requests whose handler
+/// failed, and `http_server_active_requests` by method. (Until this release the first three were
+/// Hummingbird's `hb_requests`, `http_server_request_duration` and `hb_request_errors`.)
+/// The metric handles are made once per label set and kept, so a request costs two
 /// dictionary lookups under a lock, not a factory lookup per metric.
 final class RequestMetrics: Sendable {
     struct Endpoint: Hashable {
@@ -27,7 +29,7 @@ final class RequestMetrics: Sendable {
     func started(_ method: HTTPRequest.Method) -> Meter {
         let meter = active.withLock { meters in
             if let meter = meters[method] { return meter }
-            let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
+            let meter = Meter(label: "http_server_active_requests", dimensions: [("http.request.method", method.rawValue)])
             meters[method] = meter
             return meter
         }
@@ -43,10 +45,10 @@ final class RequestMetrics: Sendable {
             if let existing = handles[key] { return existing }
             let dimensions = [("http.route", route), ("http.request.method", method.rawValue), ("http.response.status_code", String(status.code))]
             let made = EndpointHandles(
-                requests: Counter(label: "hb.requests", dimensions: dimensions),
-                duration: Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds),
+                requests: Counter(label: "http_server_requests_total", dimensions: dimensions),
+                duration: Timer(label: "http_server_request_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds),
                 errors: Counter(
-                    label: "hb.request.errors",
+                    label: "http_server_request_errors_total",
                     dimensions: [("http.route", route), ("http.request.method", method.rawValue), ("error.type", String(status.code))]
                 )
             )

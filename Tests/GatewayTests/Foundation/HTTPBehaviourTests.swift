@@ -89,11 +89,11 @@ struct HTTPBehaviourTests {
             let metrics = try await client.json(.get, "/metrics")
             #expect(metrics.status == .ok)
             #expect(metrics.contentType?.hasPrefix("text/plain") == true)
-            #expect(metrics.body.contains("hb_requests"))
+            #expect(metrics.body.contains("http_server_requests_total"))
             // Refusals are counted under the status the client got, by route template.
             let lines = metrics.body.split(separator: "\n")
-            #expect(lines.contains { $0.hasPrefix("hb_request_errors") && $0.contains(#"http_route="/readyz""#) && $0.contains(#"error_type="401""#) })
-            #expect(lines.contains { $0.hasPrefix("hb_requests") && $0.contains(#"http_route="/readyz""#) && $0.contains(#"http_response_status_code="403""#) })
+            #expect(lines.contains { $0.hasPrefix("http_server_request_errors_total") && $0.contains(#"http_route="/readyz""#) && $0.contains(#"error_type="401""#) })
+            #expect(lines.contains { $0.hasPrefix("http_server_requests_total") && $0.contains(#"http_route="/readyz""#) && $0.contains(#"http_response_status_code="403""#) })
             #expect(lines.contains { $0.hasPrefix("http_server_active_requests") })
 
             let spec = try await client.json(.get, "/openapi.yaml")

@@ -1,5 +1,5 @@
 import Foundation
-import GatewayApp
+@testable import GatewayApp
 import GatewayCore
 import GatewayHTTP
 import HTTPTypes
@@ -34,6 +34,58 @@ struct LogHandlerTests {
         let pattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z info campus-gateway: method=GET request_id=r-1 status=200 \[\w+\] request$/
         #expect(lines.first?.wholeMatch(of: pattern) != nil, "\(lines.first ?? "")")
         #expect(lines.last?.hasSuffix("error campus-gateway: request_id=r-1 [GatewayTests] boom") == true, "\(lines.last ?? "")")
+    }
+
+    /// An error whose description spans lines and holds quotes, `=` and a backslash stays on
+    /// one line in every format; logfmt quotes and escapes it, JSON nests arrays and objects.
+    @Test(arguments: LogFormat.allCases)
+    func multiLineErrorsStayOnOneLine(format: LogFormat) throws {
+        let (url, fd) = try Self.file()
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        let output = BufferedLogOutput(fileDescriptor: fd, interval: 3600)
+        var logger = Logger(label: "campus-gateway") { GatewayLogHandler(label: $0, level: .info, format: format, output: output) }
+        logger[metadataKey: "hb.request.id"] = "r-2"
+        let error = "DecodingError.dataCorrupted(\n  path: \"a=b\",\n  debugDescription: C:\\tmp\ttab)"
+        logger.error("upstream failed:\nsecond line", metadata: ["error": "\(error)", "tags": ["a", "b c"], "peer": ["host": "x y"]])
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+        #expect(lines.count == 1, "\(text)")
+        let line = String(try #require(lines.first))
+        switch format {
+        case .text:
+            #expect(line.contains(#"[GatewayTests] upstream failed:\nsecond line"#) && line.contains("request_id=r-2"), "\(line)")
+        case .logfmt:
+            #expect(line.hasPrefix("ts=") && line.contains(#" level=error msg="upstream failed:\nsecond line" logger=campus-gateway source=GatewayTests"#), "\(line)")
+            #expect(line.contains(#"error="DecodingError.dataCorrupted(\n  path: \"a=b\",\n  debugDescription: C:\\tmp\ttab)""#), "\(line)")
+            #expect(line.contains(" request_id=r-2"), "\(line)")
+        case .json:
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["msg"] as? String == "upstream failed:\nsecond line")
+            #expect(object["error"] as? String == error)
+            #expect(object["level"] as? String == "error" && object["logger"] as? String == "campus-gateway")
+            #expect(object["request_id"] as? String == "r-2")
+            #expect(object["tags"] as? [String] == ["a", "b c"])
+            #expect((object["peer"] as? [String: String])?["host"] == "x y")
+        }
+    }
+
+    /// The access line's shortcut writes the same fields in every format.
+    @Test(arguments: [LogFormat.logfmt, .json])
+    func theAccessLineShortcutSpeaksEveryFormat(format: LogFormat) throws {
+        let (url, fd) = try Self.file()
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        let output = BufferedLogOutput(fileDescriptor: fd, interval: 3600)
+        var handler = GatewayLogHandler(label: "campus-gateway", level: .info, format: format, output: output)
+        handler[metadataKey: "hb.request.id"] = "r-3"
+        #expect(handler.logRequest(sortedFields: ["method": "GET", "ms": "1.25", "path": "/v1/a b", "status": "200"]))
+        output.flush()
+        let line = try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .newlines)
+        if format == .json {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+            #expect(object["msg"] == "request" && object["request_id"] == "r-3" && object["path"] == "/v1/a b" && object["status"] == "200")
+        } else {
+            #expect(line.contains(#" msg=request logger=campus-gateway source=GatewayApp method=GET ms=1.25 path="/v1/a b" request_id=r-3 status=200"#), "\(line)")
+        }
     }
 
     @Test func concurrentLinesAreWholeAndNoneIsLost() async throws {

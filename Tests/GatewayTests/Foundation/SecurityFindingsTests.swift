@@ -131,7 +131,7 @@ struct SecurityFindingsTests {
         let outcome = try await Drill.offThread { [environment] in
             try GatewayBinary.run(["serve", "--database", database], environment: environment, timeout: 30)
         }
-        let warnings = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        let warnings = outcome.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.contains("is not a setting") }
         #expect(warnings.count == 2, "\(outcome.stderr)")
         #expect(warnings.contains { $0.contains("GATEWAY_REQUIRE_HTTP is not a setting") && $0.contains("did you mean GATEWAY_REQUIRE_HTTPS?") })
         #expect(warnings.contains { $0.contains("GATEWAY_SMTP_ULR") && $0.contains("did you mean GATEWAY_SMTP_URL?") })

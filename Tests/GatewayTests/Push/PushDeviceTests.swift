@@ -53,7 +53,7 @@ struct PushDeviceTests {
             let metrics = try await client.json(.get, "/metrics").body
             let lines = metrics.split(separator: "\n").filter { $0.hasPrefix("push_deliveries_total{") }
             #expect(lines.contains { $0.contains(#"channel="log""#) && $0.contains(#"outcome="delivered""#) }, "\(lines)")
-            #expect(metrics.contains("push_delivery_seconds"))
+            #expect(metrics.contains("push_delivery_duration_seconds"))
         }
     }
 

@@ -23,7 +23,8 @@ struct JobExecutor: Sendable {
             scheduledAt: Date(millisecondsSince1970: job.scheduledAtMs), uniqueKey: job.uniqueKey, logger: logger,
             clock: clock
         )
-        metrics.wait.recordMilliseconds(max(0, job.attemptedAtMs - job.scheduledAtMs))
+        let kindMetrics = metrics.kind(job.kind)
+        kindMetrics.wait.recordMilliseconds(max(0, job.attemptedAtMs - job.scheduledAtMs))
         let started = ContinuousClock.now
         let outcome: JobOutcome
         do {
@@ -39,7 +40,7 @@ struct JobExecutor: Sendable {
             outcome = .retry(after: nil, message: Self.describe(error))
         }
         let elapsed = ContinuousClock.now - started
-        metrics.duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        kindMetrics.duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         return resolution(for: job, outcome: outcome, context: context)
     }
 

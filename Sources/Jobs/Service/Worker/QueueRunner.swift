@@ -163,19 +163,19 @@ final class QueueRunner: Sendable {
 
     private func count(_ recorded: [FinishedJob]) {
         guard !recorded.isEmpty else { return }
-        var completed = 0
+        var completed: [String: Int] = [:]
         for item in recorded {
             switch item.state {
-            case .completed: completed += 1
-            case .retryable: metrics.failed.increment()
+            case .completed: completed[item.resolution.kind, default: 0] += 1
+            case .retryable: metrics.kind(item.resolution.kind).failed.increment()
             case .discarded:
-                metrics.failed.increment()
-                metrics.discarded.increment()
+                metrics.kind(item.resolution.kind).failed.increment()
+                metrics.kind(item.resolution.kind).discarded.increment()
                 core.logger.error(
                     "job discarded after its last attempt",
                     metadata: ["job": "\(item.resolution.id)", "kind": "\(item.resolution.kind)"]
                 )
-            case .cancelled: metrics.cancelled.increment()
+            case .cancelled: metrics.kind(item.resolution.kind).cancelled.increment()
             case nil:
                 if case .release = item.resolution.action { break }
                 metrics.leaseLost.increment()
@@ -186,7 +186,7 @@ final class QueueRunner: Sendable {
             default: break
             }
         }
-        if completed > 0 { metrics.completed.increment(by: completed) }
+        for (kind, count) in completed { metrics.kind(kind).completed.increment(by: count) }
         metrics.running.record(inbox.withLock { $0.workers })
     }
 }

@@ -70,7 +70,7 @@ public final class WorkerPool: Service, Sendable {
         let tick = Duration.milliseconds(Int64(min(1, config.leaseDuration / 4, config.reaperInterval) * 1000))
         core.logger.info(
             "job workers started",
-            metadata: ["worker": "\(core.workerID)", "queues": "\(config.queues.sorted { $0.key < $1.key })"]
+            metadata: ["worker": "\(core.workerID)", "queues": "\(config.queues.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))"]
         )
 
         // A service must not return before shutdown (the service group would stop the server),
