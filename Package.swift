@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
+        // OTLP/HTTP trace export only: the gRPC exporter's dependencies are not built.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
@@ -43,6 +46,13 @@ let package = Package(
         .target(name: "Contracts", swiftSettings: swiftSettings),
 
         // Shared foundations. GatewayCore is plain Swift (and swift-crypto); GatewayHTTP is the HTTP layer.
+        // Spans (swift-distributed-tracing): off until the application enables them, one place
+        // for the switch, trace-context propagation and the span helper every module uses.
+        .target(
+            name: "Telemetry",
+            dependencies: [.product(name: "Tracing", package: "swift-distributed-tracing")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "GatewayCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -64,6 +74,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
+                "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "Contracts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -90,6 +101,7 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
+                "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,6 +114,7 @@ let package = Package(
         .target(
             name: "HTTPClient",
             dependencies: [
+                "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -244,6 +257,7 @@ let package = Package(
         .target(
             name: "GatewayApp",
             dependencies: [
+                "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "OTel", package: "swift-otel"),
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
                 "SQLiteStores", "PostgresStores",

@@ -44,6 +44,8 @@ public struct GatewayApplication: Sendable {
     public let clock: any GatewayClock
     /// The Web Push VAPID keys (`GATEWAY_VAPID_PRIVATE_KEY`; a demo makes its own); nil without.
     let vapidKeys: VAPIDKeys?
+    /// Services of the process that run beside the server too (the trace exporter).
+    public var processServices: [any Service] = []
     /// The student web app and operator console files (`/`, `/admin/`), read once.
 
     /// Opens and migrates the database, then composes the modules. Each module is built by
@@ -205,7 +207,7 @@ public struct GatewayApplication: Sendable {
 
     /// Background services that run beside the HTTP server.
     public func backgroundServices() -> [any Service] {
-        modules.all.flatMap(\.backgroundServices)
+        modules.all.flatMap(\.backgroundServices) + processServices
     }
 
     /// The Hummingbird application, plain HTTP or TLS as configured.

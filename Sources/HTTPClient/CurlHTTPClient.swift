@@ -1,3 +1,5 @@
+import Telemetry
+import Tracing
 import Foundation
 public import Logging
 
@@ -121,6 +123,27 @@ public final class CurlHTTPClient: HTTPClient {
     /// - Throws: ``HTTPClientError`` for transport failures; `CancellationError` if the calling
     ///   task is cancelled first (a running transfer is aborted within about a second).
     public func execute(_ request: OutboundRequest) async throws -> OutboundResponse {
+        guard GatewayTracing.isEnabled else { return try await perform(request) }
+        // A client span: the method, host, port and status; never the path's query, headers or
+        // body. The trace context goes along in `traceparent`.
+        return try await GatewayTracing.span("HTTP \(request.method.rawValue)", ofKind: .client) { span in
+            span?.attributes["http.request.method"] = request.method.rawValue
+            span?.attributes["server.address"] = request.url.host ?? ""
+            if let port = request.url.port { span?.attributes["server.port"] = port }
+            var request = request
+            var carrier: [String: String] = [:]
+            GatewayTracing.inject(into: &carrier)
+            for (name, value) in carrier.sorted(by: { $0.key < $1.key }) where !request.headers.contains(name) {
+                request.headers.add(name: name, value: value)
+            }
+            let response = try await perform(request)
+            span?.attributes["http.response.status_code"] = response.status
+            if response.status >= 500 { span?.setStatus(SpanStatus(code: .error)) }
+            return response
+        }
+    }
+
+    private func perform(_ request: OutboundRequest) async throws -> OutboundResponse {
         let transfer = try PreparedTransfer(request, configuration: configuration)
         try Task.checkCancellation()
         let logger = configuration.logger

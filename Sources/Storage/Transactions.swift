@@ -1,3 +1,5 @@
+import Telemetry
+import Tracing
 public import Contracts
 public import GRDB
 import Synchronization
@@ -55,13 +57,33 @@ public protocol TransactionRunner: Sendable {
 
 extension Database: StoreTransaction {}
 
+/// A database transaction as a span (``GatewayTracing``): `read` or `write` on `system`, the
+/// body run with the span as its current context even on the database's own thread, so what it
+/// queues (a job) joins the trace. Without tracing, `run` alone.
+func tracedTransaction<T: Sendable>(
+    _ access: String, system: String, _ run: @escaping @Sendable (ServiceContext?) async throws -> T
+) async throws -> T {
+    guard GatewayTracing.isEnabled else { return try await run(nil) }
+    return try await GatewayTracing.span("\(system) \(access)", ofKind: .client) { span in
+        span?.attributes["db.system"] = system
+        span?.attributes["db.operation.name"] = access
+        return try await run(ServiceContext.current)
+    }
+}
+
 extension GatewayDatabase: TransactionRunner {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await pool.read { db in try body(db) }
+        guard GatewayTracing.isEnabled else { return try await pool.read { db in try body(db) } }
+        return try await tracedTransaction("read", system: "sqlite") { context in
+            try await self.pool.read { db in try GatewayTracing.withContext(context) { try body(db) } }
+        }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await writeSQLite { db in try body(db) }
+        guard GatewayTracing.isEnabled else { return try await writeSQLite { db in try body(db) } }
+        return try await tracedTransaction("write", system: "sqlite") { context in
+            try await self.writeSQLite { db in try GatewayTracing.withContext(context) { try body(db) } }
+        }
     }
 
     /// One writer at a time already.
@@ -72,7 +94,7 @@ extension GatewayDatabase: TransactionRunner {
     public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         // Inline only when no write is running or queued; this one then counts as running, so
         // the others queue behind it rather than the other way round.
-        guard writesInFlight.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+        guard !GatewayTracing.isEnabled, writesInFlight.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
             return try await write(body)
         }
         defer { writesInFlight.subtract(1, ordering: .releasing) }
@@ -89,6 +111,7 @@ extension GatewayDatabase: TransactionRunner {
     }
 
     public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        if GatewayTracing.isEnabled { return try await read(body) }
         if let result = try inlineReaders.read({ db in try body(db) }) { return result }
         return try await pool.unsafeRead { db in try body(db) }
     }

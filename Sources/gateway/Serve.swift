@@ -208,7 +208,14 @@ struct Serve: AsyncParsableCommand {
         // below, a refused start) is in that format.
         let level = try Self.level(logLevel ?? Env.string("log-level"))
         let format = try Self.format(logFormat ?? Env.string("log-format"))
-        LoggingSystem.bootstrap { label in GatewayLogHandler(label: label, level: level, format: format) }
+        // Traces when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT): every log line
+        // written in a span then carries its trace and span ids.
+        let environment = ProcessInfo.processInfo.environment
+        let logMetadata = TraceExport.isConfigured(environment) ? TraceExport.logMetadata() : nil
+        LoggingSystem.bootstrap { label in
+            GatewayLogHandler(label: label, level: level, format: format, metadataProvider: logMetadata)
+        }
+        let traces = try TraceExport.start(environment: environment)
         defer { BufferedLogOutput.standardError.flush() }
         // Before anything is read: a misspelt variable is named even when the start then fails.
         let known = UnknownVariables.names(inHelp: Serve.helpMessage(includeHidden: true)).union(UnknownVariables.environmentOnly)
@@ -218,7 +225,8 @@ struct Serve: AsyncParsableCommand {
         }
         // A refused setting is reported by Entry, in this format too.
         let config = try resolved()
-        let app = try GatewayApplication(configuration: config)
+        var app = try GatewayApplication(configuration: config)
+        if let traces { app.processServices.append(traces) }
         try await app.run()
     }
 }

@@ -1,4 +1,7 @@
 import GatewayCore
+import HTTPTypes
+import Telemetry
+import Tracing
 import GatewayHTTP
 import Hummingbird
 
@@ -15,6 +18,10 @@ import Hummingbird
 ///    line (``AccessLog``);
 /// 5. a 404 for a path served with other methods made a 405 with `Allow` (``AllowedMethods``);
 /// 6. for HEAD, the body dropped and the headers kept (``HeadRequests``).
+///
+/// With tracing on (``GatewayTracing``), all of it runs in a server span continuing the
+/// caller's `traceparent`, named by method and route template (`GET /v1/registration/classes/{classId}`)
+/// with the method, route and status as attributes (never the path, its query or headers).
 struct FrontDoorMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let admissions: [any RequestAdmission]
@@ -27,6 +34,17 @@ struct FrontDoorMiddleware: RouterMiddleware {
 
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
+    ) async throws -> Response {
+        guard GatewayTracing.isEnabled else { return try await serve(request, context: context, next: next, span: nil) }
+        var parent = ServiceContext.current ?? .topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        return try await withSpan(request.method.rawValue, context: parent, ofKind: .server) { span in
+            try await serve(request, context: context, next: next, span: span)
+        }
+    }
+
+    private func serve(
+        _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response, span: (any Span)?
     ) async throws -> Response {
         let start = ContinuousClock.now
         var context = context
@@ -55,7 +73,23 @@ struct FrontDoorMiddleware: RouterMiddleware {
             inFlight, route: context.endpointPath ?? "NotFound", method: request.method, status: response.status, failed: failed,
             nanoseconds: UInt64(clamping: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         )
+        if let span {
+            let route = context.endpointPath ?? "NotFound"
+            span.operationName = "\(request.method.rawValue) \(route)"
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["http.route"] = route
+            span.attributes["http.response.status_code"] = Int(response.status.code)
+            span.attributes["request.id"] = requestID
+            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+        }
         accessLog.record(request, status: response.status, elapsed: elapsed, requestID: requestID, logger: context.logger)
         return request.method == .head ? HeadRequests.withoutBody(response) : response
+    }
+}
+
+/// Reads a trace context (`traceparent`, `tracestate`) from request headers.
+struct HTTPFieldsExtractor: Extractor {
+    func extract(key: String, from carrier: HTTPFields) -> String? {
+        HTTPField.Name(key).flatMap { carrier[$0] }
     }
 }

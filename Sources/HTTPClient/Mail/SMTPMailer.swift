@@ -1,3 +1,5 @@
+import Telemetry
+import Tracing
 public import Foundation
 
 /// Sends mail over SMTP with libcurl, on the transfer threads of a ``CurlHTTPClient`` (mails
@@ -72,6 +74,16 @@ public final class SMTPMailer: MailTransport {
     }
 
     public func send(_ message: MailMessage) async throws -> SMTPReceipt {
+        guard GatewayTracing.isEnabled else { return try await deliver(message) }
+        // A client span naming the mail server's host; never addresses, subjects or bodies.
+        return try await GatewayTracing.span("SMTP send", ofKind: .client) { span in
+            span?.attributes["server.address"] = configuration.url.host ?? ""
+            span?.attributes["network.protocol.name"] = "smtp"
+            return try await deliver(message)
+        }
+    }
+
+    private func deliver(_ message: MailMessage) async throws -> SMTPReceipt {
         let data: Data
         do {
             data = try message.rendered()

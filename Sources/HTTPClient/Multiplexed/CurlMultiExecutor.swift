@@ -1,3 +1,5 @@
+import Telemetry
+import Tracing
 import CCurl
 import Foundation
 import Synchronization
@@ -64,6 +66,23 @@ public final class CurlMultiExecutor: Sendable {
 
     /// Sends `request` and waits for its response or failure.
     public func perform(_ request: CurlMultiRequest) async -> Result<CurlMultiResponse, CurlMultiError> {
+        guard GatewayTracing.isEnabled else { return await transfer(request) }
+        // A client span (method POST, the host; never the path, headers or body). No
+        // `traceparent` goes to the push services (APNs, Web Push), which do not trace with us.
+        let outcome = try? await GatewayTracing.span("HTTP POST", ofKind: .client) { span in
+            span?.attributes["http.request.method"] = "POST"
+            span?.attributes["server.address"] = URL(string: request.url)?.host ?? ""
+            let result = await transfer(request)
+            switch result {
+            case .success(let response): span?.attributes["http.response.status_code"] = response.status
+            case .failure: span?.setStatus(SpanStatus(code: .error))
+            }
+            return result
+        }
+        return outcome ?? .failure(.shutDown)
+    }
+
+    private func transfer(_ request: CurlMultiRequest) async -> Result<CurlMultiResponse, CurlMultiError> {
         let flag = CurlMultiCancelFlag(id: shared.nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
         let shared = self.shared, limit = maxResponseBodySize
         return await withTaskCancellationHandler {

@@ -97,8 +97,14 @@ public struct ClaimedJob: Sendable {
     public let scheduledAtMs: Int64
     public let attemptedAtMs: Int64
     public let leaseUntilMs: Int64
+    /// The W3C traceparent of what queued the job, when tracing was on.
+    public let traceparent: String?
 
-    package init(id: Int64, queue: String, kind: String, args: Data, attempt: Int, maxAttempts: Int, priority: Int, uniqueKey: String?, scheduledAtMs: Int64, attemptedAtMs: Int64, leaseUntilMs: Int64) {
+    package init(
+        id: Int64, queue: String, kind: String, args: Data, attempt: Int, maxAttempts: Int, priority: Int, uniqueKey: String?,
+        scheduledAtMs: Int64, attemptedAtMs: Int64, leaseUntilMs: Int64, traceparent: String? = nil
+    ) {
+        self.traceparent = traceparent
         self.id = id
         self.queue = queue
         self.kind = kind

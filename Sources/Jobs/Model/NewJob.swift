@@ -1,4 +1,5 @@
 public import Foundation
+import Telemetry
 
 /// A job to enqueue: what to run (`kind` and its arguments), where (`queue`), when (`runAt`)
 /// and how persistently (`maxAttempts`). A `uniqueKey` makes the enqueue idempotent: while a
@@ -15,6 +16,9 @@ public struct NewJob: Sendable {
     public var runAt: Date?
     public var maxAttempts: Int
     public var uniqueKey: String?
+    /// The trace context of what queued it (the current span's W3C traceparent when tracing
+    /// is on), so the run joins that trace.
+    public var traceparent: String? = GatewayTracing.traceparent()
 
     /// The priorities a job may have: far more levels than any queue needs, and well inside the
     /// 32-bit column both stores keep it in.

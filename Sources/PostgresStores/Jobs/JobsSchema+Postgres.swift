@@ -64,5 +64,7 @@ extension JobsSchema {
             )
             """,
         ]),
+        // The W3C traceparent of what queued a job, so its run joins that trace.
+        PostgresMigration("jobs.pg.002.trace-context", ["ALTER TABLE jobs ADD COLUMN trace_context text"]),
     ]
 }

@@ -28,8 +28,11 @@ struct PostgresJobEnqueuer: JobEnqueuing {
         let state: JobState = runAt > nowMs ? .scheduled : .available
         let args = String(decoding: job.args, as: UTF8.self)
         let inserted = try transaction.query("""
-            INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at)
-            VALUES (\(job.queue), \(job.kind), \(args), \(state.rawValue), \(job.maxAttempts), \(job.priority), \(runAt), \(job.uniqueKey), \(nowMs))
+            INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at, trace_context)
+            VALUES (
+                \(job.queue), \(job.kind), \(args), \(state.rawValue), \(job.maxAttempts), \(job.priority), \(runAt), \(job.uniqueKey),
+                \(nowMs), \(job.traceparent)
+            )
             ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
             DO NOTHING
             RETURNING id

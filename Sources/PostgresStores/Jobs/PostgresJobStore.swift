@@ -46,14 +46,14 @@ struct PostgresJobStore: JobQueueStoring {
                 ORDER BY priority, run_at, id
                 LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, args, attempt, max_attempts, priority, unique_key, run_at
+            RETURNING id, kind, args, attempt, max_attempts, priority, unique_key, run_at, trace_context
             """)
         var jobs = try rows.map { row in
-            let (id, kind, args, attempt, maxAttempts, priority, uniqueKey, runAt) =
-                try row.decode((Int64, String, String, Int, Int, Int, String?, Int64).self)
+            let (id, kind, args, attempt, maxAttempts, priority, uniqueKey, runAt, traceparent) =
+                try row.decode((Int64, String, String, Int, Int, Int, String?, Int64, String?).self)
             return ClaimedJob(
                 id: id, queue: queue, kind: kind, args: Data(args.utf8), attempt: attempt, maxAttempts: maxAttempts, priority: priority,
-                uniqueKey: uniqueKey, scheduledAtMs: runAt, attemptedAtMs: nowMs, leaseUntilMs: leaseMs
+                uniqueKey: uniqueKey, scheduledAtMs: runAt, attemptedAtMs: nowMs, leaseUntilMs: leaseMs, traceparent: traceparent
             )
         }
         // RETURNING does not promise an order.

@@ -69,5 +69,10 @@ extension JobsSchema {
                 ALTER TABLE job_schedules ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts >= 1);
                 """)
         },
+        Migration("jobs.003.trace-context") { db in
+            // The W3C traceparent of the request (or job) that queued a job, so its run joins
+            // that trace; NULL when tracing was off.
+            try db.execute(sql: "ALTER TABLE jobs ADD COLUMN trace_context TEXT")
+        },
     ]
 }

@@ -7,8 +7,8 @@ import Storage
 /// Enqueueing on SQLite, inside the caller's own transaction (the transactional outbox).
 extension JobEnqueuer {
     static let insertSQL = """
-        INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at, trace_context)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
         DO NOTHING
         """
@@ -31,7 +31,7 @@ extension JobEnqueuer {
         let state: JobState = runAt > nowMs ? .scheduled : .available
         try db.cachedStatement(sql: insertSQL).execute(arguments: [
             job.queue, job.kind, String(decoding: job.args, as: UTF8.self), state.rawValue, job.maxAttempts,
-            job.priority, runAt, job.uniqueKey, nowMs,
+            job.priority, runAt, job.uniqueKey, nowMs, job.traceparent,
         ])
         if db.changesCount == 0, let key = job.uniqueKey,
             let row = try Row.fetchOne(db.cachedStatement(sql: existingSQL), arguments: [key])

@@ -19,12 +19,12 @@ struct SQLiteJobStore: JobQueueStoring {
             ORDER BY priority, run_at, id
             LIMIT ?5)
           AND NOT EXISTS (SELECT 1 FROM job_queues WHERE name = ?4 AND paused = 1)
-        RETURNING id, kind, args, attempt, max_attempts, priority, unique_key, run_at
+        RETURNING id, kind, args, attempt, max_attempts, priority, unique_key, run_at, trace_context
         """
     /// Positions in ``claimSQL``'s `RETURNING` list, read by index because a lookup by name
     /// lowercases each name on every row.
     enum ClaimColumn {
-        static let id = 0, kind = 1, args = 2, attempt = 3, maxAttempts = 4, priority = 5, uniqueKey = 6, runAt = 7
+        static let id = 0, kind = 1, args = 2, attempt = 3, maxAttempts = 4, priority = 5, uniqueKey = 6, runAt = 7, traceContext = 8
     }
     static let lease = "id = ?1 AND attempt = ?2 AND locked_by = ?3 AND state = 'running'"
     static let failSQL = """
@@ -72,7 +72,7 @@ struct SQLiteJobStore: JobQueueStoring {
                 id: row[ClaimColumn.id], queue: queue, kind: row[ClaimColumn.kind], args: Data((row[ClaimColumn.args] as String).utf8),
                 attempt: row[ClaimColumn.attempt], maxAttempts: row[ClaimColumn.maxAttempts], priority: row[ClaimColumn.priority],
                 uniqueKey: row[ClaimColumn.uniqueKey], scheduledAtMs: row[ClaimColumn.runAt],
-                attemptedAtMs: nowMs, leaseUntilMs: leaseMs
+                attemptedAtMs: nowMs, leaseUntilMs: leaseMs, traceparent: row[ClaimColumn.traceContext]
             )
         }
         // RETURNING does not promise an order.

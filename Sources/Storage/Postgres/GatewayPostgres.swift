@@ -1,3 +1,5 @@
+import Telemetry
+import Tracing
 public import Contracts
 import Foundation
 public import Logging
@@ -271,15 +273,24 @@ public final class GatewayPostgres: Sendable {
 
 extension GatewayPostgres: TransactionRunner {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await transaction(.read) { try body($0) }
+        guard GatewayTracing.isEnabled else { return try await transaction(.read) { try body($0) } }
+        return try await tracedTransaction("read", system: "postgresql") { context in
+            try await self.transaction(.read) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await transaction(.write) { try body($0) }
+        guard GatewayTracing.isEnabled else { return try await transaction(.write) { try body($0) } }
+        return try await tracedTransaction("write", system: "postgresql") { context in
+            try await self.transaction(.write) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
     }
 
     public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await transaction(.write, inTurn: lane) { try body($0) }
+        guard GatewayTracing.isEnabled else { return try await transaction(.write, inTurn: lane) { try body($0) } }
+        return try await tracedTransaction("write", system: "postgresql") { context in
+            try await self.transaction(.write, inTurn: lane) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
     }
 
     /// No inline path on PostgreSQL: every unit goes over the network anyway.

@@ -50,6 +50,10 @@ struct SecretGrepSessionTests {
 
         let receiver = try LoopbackReceiver(host: "127.0.0.1", behaviour: .answer, lifetime: .seconds(150))
         defer { receiver.stop() }
+        // An OTLP/HTTP collector: the session's spans (JSON encoding, so they can be read here)
+        // are searched like the log, and checked for their links.
+        let collector = try LoopbackReceiver(host: "127.0.0.1", behaviour: .answer, lifetime: .seconds(150))
+        defer { collector.stop() }
         let smtpPassword = "smtp pass/\(Self.random())"
         // The SMTP stand-in needs the venv's aiosmtpd (make test installs it); without it the
         // email part is left out and says so.
@@ -80,6 +84,8 @@ struct SecretGrepSessionTests {
             "GATEWAY_SMS_API_URL": twilio.baseURL.absoluteString, "GATEWAY_SMS_ACCOUNT_SID": twilio.accountSID,
             "GATEWAY_SMS_AUTH_TOKEN_FILE": tokenFile.path, "GATEWAY_SMS_FROM": TwilioStandIn.fromNumber,
             "GATEWAY_PUBLIC_URL": "https://gateway.example.edu/",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(collector.port)", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+            "OTEL_SERVICE_NAME": "campus-gateway-session", "OTEL_BSP_SCHEDULE_DELAY": "200",
         ]
         if let smtp {
             environment["GATEWAY_SMTP_URL"] = smtp.url.absoluteString
@@ -339,6 +345,24 @@ struct SecretGrepSessionTests {
         try searchFolder("while serving")
         #expect(server.terminate() == 0)
         try searchFolder("after shutdown")
+        // Every exported span, attributes and names included.
+        let exports = collector.requests.filter { $0.requestLine.hasPrefix("POST /v1/traces ") }
+        for (index, export) in exports.enumerated() { findings.search(everything, in: export.body, place: "exported spans (batch \(index + 1))") }
+        let trace = ExportedSpans(exports.map(\.body))
+        #expect(trace.spans.count > 20, "spans were exported: \(trace.spans.count) in \(exports.count) batches")
+        #expect(trace.serviceNames == ["campus-gateway-session"])
+        // The webhook test: the request, its database transaction, the job it queued and that
+        // job's outbound call are one trace, and the call carried it to the receiver.
+        let testRequest = try #require(trace.spans.first { $0.name == "POST /v1/me/devices/{deviceId}/test" }, "\(trace.names)")
+        #expect(testRequest.attributes["http.route"] == "/v1/me/devices/{deviceId}/test" && testRequest.attributes["http.response.status_code"] == "202")
+        let inTrace = trace.spans.filter { $0.traceID == testRequest.traceID }
+        #expect(inTrace.contains { $0.name == "sqlite write" && trace.descends($0, from: testRequest) }, "\(inTrace.map(\.name))")
+        let delivery = try #require(inTrace.first { $0.name == "job push.deliver" }, "\(inTrace.map(\.name))")
+        #expect(trace.descends(delivery, from: testRequest), "the job's run continues the request's trace")
+        #expect(delivery.attributes["job.kind"] == "push.deliver")
+        let call = try #require(inTrace.first { $0.name == "HTTP POST" && $0.attributes["server.address"] == "127.0.0.1" && trace.descends($0, from: delivery) })
+        let delivered = receiver.requests.first { $0.requestLine.contains("/hook") }?.headers["traceparent"] ?? ""
+        #expect(delivered.contains(testRequest.traceID) && delivered.contains(call.spanID), "the webhook got the trace: \(delivered)")
         findings.search(everything, in: server.log, place: "the log (stderr)")
         findings.search(secrets, in: server.output, place: "standard output")
         for (place, body) in answersToSearch { findings.search(everything, in: body, place: place) }
@@ -354,5 +378,75 @@ struct SecretGrepSessionTests {
         #expect(control.lines.contains { $0.contains("in gateway.sqlite") } && control.lines.contains { $0.contains("auth_accounts") || $0.contains("accounts.") }, "\(control.lines)")
         #expect(findings.lines.isEmpty, "secrets found:\n\(findings.lines.joined(separator: "\n"))")
         #expect(secrets.count + demoSecrets.count >= (smtp == nil ? 28 : 31), "\(secrets.map(\.name))")
+    }
+}
+
+/// Spans as an OTLP/HTTP JSON exporter sent them (`resourceSpans[].scopeSpans[].spans[]`).
+struct ExportedSpans {
+    struct Span {
+        let traceID: String
+        let spanID: String
+        let parentSpanID: String
+        let name: String
+        /// Attribute values as text.
+        let attributes: [String: String]
+    }
+
+    var spans: [Span] = []
+    var serviceNames: Set<String> = []
+
+    init(_ bodies: [Data]) {
+        for body in bodies {
+            guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { continue }
+            for resource in root["resourceSpans"] as? [[String: Any]] ?? [] {
+                for attribute in (resource["resource"] as? [String: Any])?["attributes"] as? [[String: Any]] ?? []
+                where attribute["key"] as? String == "service.name" {
+                    if let name = Self.text(attribute["value"]) { serviceNames.insert(name) }
+                }
+                for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
+                    for span in scope["spans"] as? [[String: Any]] ?? [] {
+                        var attributes: [String: String] = [:]
+                        for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+                            if let key = attribute["key"] as? String { attributes[key] = Self.text(attribute["value"]) }
+                        }
+                        spans.append(Span(
+                            traceID: Self.hex(span["traceId"]), spanID: Self.hex(span["spanId"]), parentSpanID: Self.hex(span["parentSpanId"]),
+                            name: span["name"] as? String ?? "", attributes: attributes
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    var names: [String] { spans.map(\.name) }
+
+    /// Whether `span` is `ancestor` or below it, by parent links.
+    func descends(_ span: Span, from ancestor: Span) -> Bool {
+        var current: Span? = span
+        var steps = 0
+        while let node = current, steps < 50 {
+            if node.spanID == ancestor.spanID { return true }
+            current = spans.first { $0.spanID == node.parentSpanID && !node.parentSpanID.isEmpty }
+            steps += 1
+        }
+        return false
+    }
+
+    /// An OTLP JSON AnyValue as text.
+    static func text(_ value: Any?) -> String? {
+        guard let value = value as? [String: Any] else { return nil }
+        for key in ["stringValue", "intValue", "boolValue", "doubleValue"] {
+            if let found = value[key] { return "\(found)" }
+        }
+        return nil
+    }
+
+    /// Ids are lower-case hex in OTLP JSON (some encoders write base64: turned into hex here).
+    static func hex(_ value: Any?) -> String {
+        guard let text = value as? String, !text.isEmpty else { return "" }
+        if text.allSatisfy(\.isHexDigit) { return text.lowercased() }
+        guard let data = Data(base64Encoded: text) else { return text }
+        return data.map { String(format: "%02x", $0) }.joined()
     }
 }

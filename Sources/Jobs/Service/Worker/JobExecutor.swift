@@ -1,3 +1,5 @@
+import Telemetry
+import Tracing
 import CoreMetrics
 import Foundation
 import GatewayCore
@@ -26,22 +28,38 @@ struct JobExecutor: Sendable {
         let kindMetrics = metrics.kind(job.kind)
         kindMetrics.wait.recordMilliseconds(max(0, job.attemptedAtMs - job.scheduledAtMs))
         let started = ContinuousClock.now
-        let outcome: JobOutcome
-        do {
-            guard let handler = registry.handler(for: job.kind) else { throw UnknownKind(kind: job.kind) }
-            outcome = try await handler.run(job.args, context)
-        } catch let error as JobRetryLater {
-            outcome = .retry(after: error.after, message: error.message)
-        } catch let error as JobCancel {
-            outcome = .cancel(reason: error.reason)
-        } catch let error as JobSnooze {
-            outcome = .snooze(seconds: error.seconds)
-        } catch {
-            outcome = .retry(after: nil, message: Self.describe(error))
-        }
+        // The run is a span of the trace that queued it (the request, or the job, whose
+        // traceparent was stored with it).
+        let outcome: JobOutcome = (try? await GatewayTracing.span(
+            "job \(job.kind)", ofKind: .consumer, context: GatewayTracing.context(continuing: job.traceparent)
+        ) { span in
+            span?.attributes["job.kind"] = job.kind
+            span?.attributes["job.queue"] = job.queue
+            span?.attributes["job.id"] = Int(job.id)
+            span?.attributes["job.attempt"] = job.attempt
+            let outcome = await run(job, context)
+            if case .retry = outcome { span?.setStatus(SpanStatus(code: .error, message: "failed; retried later")) }
+            return outcome
+        }) ?? .retry(after: nil, message: "the run was not recorded")
         let elapsed = ContinuousClock.now - started
         kindMetrics.duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         return resolution(for: job, outcome: outcome, context: context)
+    }
+
+    /// The handler's outcome, errors turned into outcomes.
+    private func run(_ job: ClaimedJob, _ context: JobContext) async -> JobOutcome {
+        do {
+            guard let handler = registry.handler(for: job.kind) else { throw UnknownKind(kind: job.kind) }
+            return try await handler.run(job.args, context)
+        } catch let error as JobRetryLater {
+            return .retry(after: error.after, message: error.message)
+        } catch let error as JobCancel {
+            return .cancel(reason: error.reason)
+        } catch let error as JobSnooze {
+            return .snooze(seconds: error.seconds)
+        } catch {
+            return .retry(after: nil, message: Self.describe(error))
+        }
     }
 
     func resolution(for job: ClaimedJob, outcome: JobOutcome, context: JobContext) -> JobResolution {
