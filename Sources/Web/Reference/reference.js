@@ -17,4 +17,12 @@ window.addEventListener("load", function () {
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: "BaseLayout"
   });
+  // Swagger UI's server picker is a <select> without a label: name it for screen readers
+  // (WCAG 4.1.2) whenever it is drawn.
+  const nameControls = function () {
+    const servers = document.getElementById("servers");
+    if (servers && !servers.hasAttribute("aria-label")) servers.setAttribute("aria-label", "Server");
+  };
+  new MutationObserver(nameControls).observe(document.getElementById("swagger-ui"), { childList: true, subtree: true });
+  nameControls();
 });

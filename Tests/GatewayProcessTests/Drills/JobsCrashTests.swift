@@ -73,11 +73,17 @@ struct JobsCrashTests {
         try #require(status == 201)
         let token = try #require(issued["token"] as? String)
         let total = 8
+        // Queued while the queue is paused, then let go at once: on a loaded machine the eight
+        // requests could otherwise outlast the first jobs, leaving nothing running to kill.
+        let (paused, _) = try await Self.post(port: server.port, "/v1/admin/queues/default/pause", body: "{}", token: token)
+        try #require(paused == 200 || paused == 204, "pause answered \(paused)")
         for _ in 0..<total {
             let (status, _) = try await Self.post(
                 port: server.port, "/v1/admin/jobs", body: #"{"kind":"diagnostics.sleep","args":{"seconds":4}}"#, token: token)
             try #require(status == 201)
         }
+        let (resumed, _) = try await Self.post(port: server.port, "/v1/admin/queues/default/resume", body: "{}", token: token)
+        try #require(resumed == 200 || resumed == 204, "resume answered \(resumed)")
 
         let store = try Self.observer(path)
         try #require(try await eventually(seconds: 180) { try Self.jobs(store).contains { $0.state == "running" } })
