@@ -1275,6 +1275,8 @@ public struct Client: APIProtocol {
                             "text/css",
                             "image/png",
                             "application/json",
+                            "text/plain",
+                            "text/markdown",
                             "application/octet-stream"
                         ]
                     )
@@ -1309,6 +1311,22 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
+                            }
+                        )
+                    case "text/plain":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .plainText(value)
+                            }
+                        )
+                    case "text/markdown":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .textMarkdown(value)
                             }
                         )
                     case "application/octet-stream":
@@ -1422,6 +1440,8 @@ public struct Client: APIProtocol {
                             "text/css",
                             "image/png",
                             "application/json",
+                            "text/plain",
+                            "text/markdown",
                             "application/octet-stream"
                         ]
                     )
@@ -1456,6 +1476,22 @@ public struct Client: APIProtocol {
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
+                            }
+                        )
+                    case "text/plain":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .plainText(value)
+                            }
+                        )
+                    case "text/markdown":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .textMarkdown(value)
                             }
                         )
                     case "application/octet-stream":

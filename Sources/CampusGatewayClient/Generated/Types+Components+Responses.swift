@@ -732,6 +732,44 @@ extension Components {
                         }
                     }
                 }
+                /// - Remark: Generated from `#/components/responses/WebFile/content/text\/plain`.
+                case plainText(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.plainText`.
+                ///
+                /// - Throws: An error if `self` is not `.plainText`.
+                /// - SeeAlso: `.plainText`.
+                public var plainText: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .plainText(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "text/plain",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/WebFile/content/text\/markdown`.
+                case textMarkdown(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.textMarkdown`.
+                ///
+                /// - Throws: An error if `self` is not `.textMarkdown`.
+                /// - SeeAlso: `.textMarkdown`.
+                public var textMarkdown: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .textMarkdown(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "text/markdown",
+                                body: self
+                            )
+                        }
+                    }
+                }
                 /// - Remark: Generated from `#/components/responses/WebFile/content/application\/octet-stream`.
                 case binary(OpenAPIRuntime.HTTPBody)
                 /// The associated value of the enum case if `self` is `.binary`.

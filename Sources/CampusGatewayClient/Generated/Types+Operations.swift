@@ -2096,6 +2096,8 @@ public enum Operations {
             case textCss
             case png
             case json
+            case plainText
+            case textMarkdown
             case binary
             case applicationProblemJson
             case other(Swift.String)
@@ -2109,6 +2111,10 @@ public enum Operations {
                     self = .png
                 case "application/json":
                     self = .json
+                case "text/plain":
+                    self = .plainText
+                case "text/markdown":
+                    self = .textMarkdown
                 case "application/octet-stream":
                     self = .binary
                 case "application/problem+json":
@@ -2129,6 +2135,10 @@ public enum Operations {
                     return "image/png"
                 case .json:
                     return "application/json"
+                case .plainText:
+                    return "text/plain"
+                case .textMarkdown:
+                    return "text/markdown"
                 case .binary:
                     return "application/octet-stream"
                 case .applicationProblemJson:
@@ -2141,6 +2151,8 @@ public enum Operations {
                     .textCss,
                     .png,
                     .json,
+                    .plainText,
+                    .textMarkdown,
                     .binary,
                     .applicationProblemJson
                 ]
@@ -2281,6 +2293,8 @@ public enum Operations {
             case textCss
             case png
             case json
+            case plainText
+            case textMarkdown
             case binary
             case applicationProblemJson
             case other(Swift.String)
@@ -2294,6 +2308,10 @@ public enum Operations {
                     self = .png
                 case "application/json":
                     self = .json
+                case "text/plain":
+                    self = .plainText
+                case "text/markdown":
+                    self = .textMarkdown
                 case "application/octet-stream":
                     self = .binary
                 case "application/problem+json":
@@ -2314,6 +2332,10 @@ public enum Operations {
                     return "image/png"
                 case .json:
                     return "application/json"
+                case .plainText:
+                    return "text/plain"
+                case .textMarkdown:
+                    return "text/markdown"
                 case .binary:
                     return "application/octet-stream"
                 case .applicationProblemJson:
@@ -2326,6 +2348,8 @@ public enum Operations {
                     .textCss,
                     .png,
                     .json,
+                    .plainText,
+                    .textMarkdown,
                     .binary,
                     .applicationProblemJson
                 ]
