@@ -1,5 +1,3 @@
-import Telemetry
-import Tracing
 public import Contracts
 import Foundation
 public import Logging
@@ -271,98 +269,6 @@ public final class GatewayPostgres: Sendable {
     }
 }
 
-extension GatewayPostgres: TransactionRunner {
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard GatewayTracing.isEnabled else { return try await transaction(.read) { try body($0) } }
-        return try await tracedTransaction("read", system: "postgresql") { context in
-            try await self.transaction(.read) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
-        }
-    }
-
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard GatewayTracing.isEnabled else { return try await transaction(.write) { try body($0) } }
-        return try await tracedTransaction("write", system: "postgresql") { context in
-            try await self.transaction(.write) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
-        }
-    }
-
-    public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard GatewayTracing.isEnabled else { return try await transaction(.write, inTurn: lane) { try body($0) } }
-        return try await tracedTransaction("write", system: "postgresql") { context in
-            try await self.transaction(.write, inTurn: lane) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
-        }
-    }
-
-    /// No inline path on PostgreSQL: every unit goes over the network anyway.
-    public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await write(body)
-    }
-
-    public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await read(body)
-    }
-
-    /// Connects once outside the pool, blocking the caller: start-up only.
-    public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try atStartup(.read) { try body($0) }
-    }
-
-    /// Runs one unit of work on a connection of its own, outside the pool, blocking the
-    /// caller: for start-up (migrations, marks, first reads), before anything is served, so
-    /// that it needs neither the pool nor the concurrency pool's threads.
-    public func atStartup<T>(_ isolation: Isolation, _ body: (PostgresTransaction) throws -> T) throws -> T {
-        let connection: PostgresConnection
-        do {
-            connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: 0, logger: logger
-            ).wait()
-        } catch {
-            throw PostgresUnreachable(settings: settings, error: error)
-        }
-        defer { try? connection.close().wait() }
-        return try Self.run(isolation, on: PostgresTransaction(connection: connection, logger: logger), body)
-    }
-
-    /// The settings for a connection of its own, outside the pool (start-up reads, and the
-    /// session that holds an advisory lock for as long as it lives).
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        if let socketDirectory = settings.socketDirectory {
-            return PostgresConnection.Configuration(
-                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(settings.port)", username: settings.user, password: settings.password,
-                database: settings.database
-            )
-        }
-        return PostgresConnection.Configuration(
-            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
-            tls: try Self.connectionTLS(settings)
-        )
-    }
-
-    /// A connection of its own, outside the pool, for a session that must outlive any one unit
-    /// of work (an advisory lock's). The caller may close it; ``shutdown()`` closes it otherwise.
-    public func dedicatedConnection() async throws -> PostgresConnection {
-        let connection = try await PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: Int.random(in: 1...Int.max),
-            logger: logger
-        )
-        let kept = dedicated.withLock { sessions -> Bool in
-            guard sessions != nil else { return false }
-            sessions!.removeAll { $0.isClosed }
-            sessions!.append(connection)
-            return true
-        }
-        guard kept else {
-            // Shutdown began while this one was connecting.
-            try? await connection.close()
-            throw PostgresShutDown()
-        }
-        return connection
-    }
-
-    public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
-        try transaction.postgres().savepoint(body)
-    }
-}
 
 /// Whether a unit of work got its connection in time (``GatewayPostgres/withPooledConnection(_:)``):
 /// the lease and the timer race to settle it once.
@@ -405,5 +311,48 @@ public struct PostgresUnreachable: Error, CustomStringConvertible {
         if let message = error.serverInfo?[.message] { return message }
         if let underlying = error.underlying { return String(describing: underlying) }
         return "\(error.code)"
+    }
+}
+
+/// Connections outside the pool.
+extension GatewayPostgres {
+    /// The settings for a connection of its own, outside the pool (start-up reads, and the
+    /// session that holds an advisory lock for as long as it lives).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        if let socketDirectory = settings.socketDirectory {
+            return PostgresConnection.Configuration(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(settings.port)", username: settings.user, password: settings.password,
+                database: settings.database
+            )
+        }
+        return PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password, database: settings.database,
+            tls: try Self.connectionTLS(settings)
+        )
+    }
+
+    /// A connection of its own, outside the pool, for a session that must outlive any one unit
+    /// of work (an advisory lock's). The caller may close it; ``shutdown()`` closes it otherwise.
+    public func dedicatedConnection() async throws -> PostgresConnection {
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: Int.random(in: 1...Int.max),
+            logger: logger
+        )
+        let kept = dedicated.withLock { sessions -> Bool in
+            guard sessions != nil else { return false }
+            sessions!.removeAll { $0.isClosed }
+            sessions!.append(connection)
+            return true
+        }
+        guard kept else {
+            // Shutdown began while this one was connecting.
+            try? await connection.close()
+            throw PostgresShutDown()
+        }
+        return connection
+    }
+
+    public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
+        try transaction.postgres().savepoint(body)
     }
 }

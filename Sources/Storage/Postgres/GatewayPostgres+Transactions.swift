@@ -1,0 +1,60 @@
+import NIOPosix
+import PostgresNIO
+public import Contracts
+import Telemetry
+import Tracing
+
+/// ``TransactionRunner`` on PostgreSQL: each unit of work is one transaction of ``GatewayPostgres``,
+/// a span of its own when tracing is on (``tracedTransaction(_:system:_:)``).
+extension GatewayPostgres: TransactionRunner {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard GatewayTracing.isEnabled else { return try await transaction(.read) { try body($0) } }
+        return try await tracedTransaction("read", system: "postgresql") { context in
+            try await self.transaction(.read) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard GatewayTracing.isEnabled else { return try await transaction(.write) { try body($0) } }
+        return try await tracedTransaction("write", system: "postgresql") { context in
+            try await self.transaction(.write) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
+    }
+
+    public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard GatewayTracing.isEnabled else { return try await transaction(.write, inTurn: lane) { try body($0) } }
+        return try await tracedTransaction("write", system: "postgresql") { context in
+            try await self.transaction(.write, inTurn: lane) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
+    }
+
+    /// No inline path on PostgreSQL: every unit goes over the network anyway.
+    public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await write(body)
+    }
+
+    public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await read(body)
+    }
+
+    /// Connects once outside the pool, blocking the caller: start-up only.
+    public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try atStartup(.read) { try body($0) }
+    }
+
+    /// Runs one unit of work on a connection of its own, outside the pool, blocking the
+    /// caller: for start-up (migrations, marks, first reads), before anything is served, so
+    /// that it needs neither the pool nor the concurrency pool's threads.
+    public func atStartup<T>(_ isolation: Isolation, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try connectionConfiguration(), id: 0, logger: logger
+            ).wait()
+        } catch {
+            throw PostgresUnreachable(settings: settings, error: error)
+        }
+        defer { try? connection.close().wait() }
+        return try Self.run(isolation, on: PostgresTransaction(connection: connection, logger: logger), body)
+    }
+}
