@@ -22,6 +22,7 @@ def axe_violations(browser):
     if not driver.execute_script("return typeof window.axe === 'object' && typeof window.axe.run === 'function'"):
         Axe(driver).inject()
     driver.set_script_timeout(60)
+    settle_transitions(driver)
     result = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "window.axe.run(document, arguments[0]).then((r) => done({violations: r.violations}),"
@@ -29,6 +30,27 @@ def axe_violations(browser):
     if result.get("error"):
         raise AssertionError(f"axe did not run: {result['error']}")
     return result["violations"]
+
+
+def settle_transitions(driver, seconds=5):
+    """Waits until no finite CSS transition or animation is running. A toast fading in or out
+    is part-transparent for 0.2 s, and axe measures the colours it sees at that moment: the
+    contrast it would report is the fade's, not the page's (a failure seen on CI, #toast at
+    2.59:1 mid-fade). Infinite animations are left running; there are none today."""
+    settled = driver.execute_async_script(
+        "const [limit, done] = arguments;"
+        "const deadline = performance.now() + limit * 1000;"
+        "const running = () => document.getAnimations().filter((a) => a.playState === 'running'"
+        " && (a.effect?.getTiming().iterations ?? 1) !== Infinity);"
+        "const wait = () => { const left = running();"
+        " if (left.length === 0) return done(true);"
+        " if (performance.now() > deadline) return done(false);"
+        " const timeout = new Promise((r) => setTimeout(r, Math.max(0, deadline - performance.now()) + 1));"
+        " Promise.race([Promise.all(left.map((a) => a.finished.catch(() => null))), timeout])"
+        ".then(() => setTimeout(wait, 20)); };"
+        "wait();", seconds)
+    if not settled:
+        raise AssertionError(f"a CSS transition still ran after {seconds} s; axe would measure it mid-way")
 
 
 def serious_violations(violations):
