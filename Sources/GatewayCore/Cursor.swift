@@ -10,17 +10,12 @@ public struct PageCursor: Codable, Sendable, Equatable {
 
     public var token: String {
         let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(data)
     }
 
     /// Decodes a token; a malformed one is ``InvalidInput`` naming `cursor`.
     public init(token: String) throws {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard token.count <= 512, let data = Data(base64Encoded: base64),
+        guard token.utf8.count <= 512, let data = Base64URL.decode(token),
             let cursor = try? JSONDecoder().decode(PageCursor.self, from: data)
         else { throw InvalidInput("The cursor is not one this server issued.", field: "cursor") }
         self = cursor

@@ -44,10 +44,7 @@ extension GatewayJSON {
     /// A strong entity tag for these bytes: the first 128 bits of their SHA-256, base64url.
     /// Equal answers get equal tags on every instance; any change of the bytes changes it.
     public static func entityTag(of data: Data) -> String {
-        let digest = SHA256.hash(data: data)
-        let text = Data(digest.prefix(16)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return "\"\(text)\""
+        "\"\(Base64URL.encode(Data(SHA256.hash(data: data).prefix(16))))\""
     }
 
     /// Decodes a JSON request body (bounded by the context's upload limit) into `type`,

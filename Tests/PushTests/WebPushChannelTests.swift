@@ -14,7 +14,7 @@ struct WebPushChannelTests {
     static let auth = Data((0..<16).map { UInt8($0) })
     static let endpoint = URL(string: "https://push.example.net/wpush/v2/subscription-token")!
     static let address = DeviceAddress.webPush(
-        endpoint: endpoint, p256dh: WebPushBase64URL.encode(userAgent.publicKey.x963Representation), auth: WebPushBase64URL.encode(auth)
+        endpoint: endpoint, p256dh: Base64URL.encode(userAgent.publicKey.x963Representation), auth: Base64URL.encode(auth)
     )
     static let notification = OutgoingNotification(
         id: "n-42", category: "seat.open", title: "Seat open", body: "CS 101 has a seat", data: ["class": "101"],
@@ -106,7 +106,7 @@ struct WebPushChannelTests {
         huge.body = String(repeating: "x", count: 4000)
         #expect(await channel.deliver(huge, to: Self.address)
             == .discarded(reason: "the payload is \(try WebPushChannel.payload(huge).count) bytes; Web Push allows 3993"))
-        let badKey = DeviceAddress.webPush(endpoint: Self.endpoint, p256dh: WebPushBase64URL.encode(Data(count: 65)), auth: WebPushBase64URL.encode(Self.auth))
+        let badKey = DeviceAddress.webPush(endpoint: Self.endpoint, p256dh: Base64URL.encode(Data(count: 65)), auth: Base64URL.encode(Self.auth))
         #expect(await channel.deliver(Self.notification, to: badKey)
             == .deactivate(reason: "the subscription's p256dh is not an uncompressed P-256 public key"))
         #expect(await channel.deliver(Self.notification, to: .log) == .discarded(reason: "not a Web Push address"))

@@ -1,3 +1,4 @@
+import GatewayCore
 import Crypto
 import Foundation
 import Push
@@ -20,18 +21,18 @@ struct WebPushEncryptionTests {
     }
 
     static func bytes(_ base64URL: String) throws -> Data {
-        try #require(WebPushBase64URL.decode(base64URL))
+        try #require(Base64URL.decode(base64URL))
     }
 
     @Test func theRFCExampleIsReproducedExactly() throws {
         let ephemeral = try P256.KeyAgreement.PrivateKey(rawRepresentation: Self.bytes(Example.applicationServerPrivateKey))
-        #expect(WebPushBase64URL.encode(ephemeral.publicKey.x963Representation) == Example.applicationServerPublicKey)
+        #expect(Base64URL.encode(ephemeral.publicKey.x963Representation) == Example.applicationServerPublicKey)
         let message = try WebPushEncryption.encrypt(
             Data(Example.plaintext.utf8), userAgentPublicKey: Self.bytes(Example.userAgentPublicKey),
             authSecret: Self.bytes(Example.authSecret), ephemeralKey: ephemeral, salt: Self.bytes(Example.salt)
         )
         #expect(message == (try Self.bytes(Example.message)))
-        #expect(WebPushBase64URL.encode(message) == Example.message)
+        #expect(Base64URL.encode(message) == Example.message)
         // The header: salt, rs = 4096, idlen = 65, the application server's public key.
         #expect(Array(message[16..<21]) == [0x00, 0x00, 0x10, 0x00, 65])
         #expect(message[21..<86] == (try Self.bytes(Example.applicationServerPublicKey)))
@@ -92,8 +93,8 @@ struct WebPushEncryptionTests {
                 Data(plaintext.utf8), userAgentPublicKey: userAgent.publicKey.x963Representation, authSecret: auth
             )
             let request = try JSONSerialization.data(withJSONObject: [
-                "body": WebPushBase64URL.encode(message), "ua_private": WebPushBase64URL.encode(userAgent.rawRepresentation),
-                "auth": WebPushBase64URL.encode(auth),
+                "body": Base64URL.encode(message), "ua_private": Base64URL.encode(userAgent.rawRepresentation),
+                "auth": Base64URL.encode(auth),
             ])
             let result = try await PythonFixtures.run(python, [PythonFixtures.fixtures.appendingPathComponent("webpush_check.py").path], input: request)
             try #require(result.status == 0, "webpush_check.py: \(result.error)")
@@ -104,12 +105,12 @@ struct WebPushEncryptionTests {
     }
 
     @Test func base64URLIsUnpaddedAndDecodingIsLenient() throws {
-        #expect(WebPushBase64URL.encode(Data([0xFB, 0xFF])) == "-_8")
-        #expect(WebPushBase64URL.decode("-_8") == Data([0xFB, 0xFF]))
-        #expect(WebPushBase64URL.decode("-_8=") == Data([0xFB, 0xFF]))
-        #expect(WebPushBase64URL.decode("+/8=") == Data([0xFB, 0xFF]))
-        #expect(WebPushBase64URL.decode("a b") == nil)
-        #expect(WebPushBase64URL.decode("abcde") == nil)
-        #expect(WebPushBase64URL.isURLSafe("seat-open_12") && !WebPushBase64URL.isURLSafe("seat.open") && !WebPushBase64URL.isURLSafe(""))
+        #expect(Base64URL.encode(Data([0xFB, 0xFF])) == "-_8")
+        #expect(Base64URL.decode("-_8") == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("-_8=") == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("+/8=") == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("a b") == nil)
+        #expect(Base64URL.decode("abcde") == nil)
+        #expect(Base64URL.isURLSafe("seat-open_12") && !Base64URL.isURLSafe("seat.open") && !Base64URL.isURLSafe(""))
     }
 }

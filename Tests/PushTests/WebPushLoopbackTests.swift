@@ -16,13 +16,13 @@ struct WebPushLoopbackTests {
 
     static func receiver() async throws -> PushReceiver {
         try await PushReceiver(environment: [
-            "WEBPUSH_UA_PRIVATE": WebPushBase64URL.encode(userAgent.rawRepresentation),
-            "WEBPUSH_AUTH": WebPushBase64URL.encode(auth),
+            "WEBPUSH_UA_PRIVATE": Base64URL.encode(userAgent.rawRepresentation),
+            "WEBPUSH_AUTH": Base64URL.encode(auth),
         ])
     }
 
     static func address(_ url: URL) -> DeviceAddress {
-        .webPush(endpoint: url, p256dh: WebPushBase64URL.encode(userAgent.publicKey.x963Representation), auth: WebPushBase64URL.encode(auth))
+        .webPush(endpoint: url, p256dh: Base64URL.encode(userAgent.publicKey.x963Representation), auth: Base64URL.encode(auth))
     }
 
     static func channel(allowedDestinations: DestinationAllowList, insecureLoopback: Bool) throws -> WebPushChannel {

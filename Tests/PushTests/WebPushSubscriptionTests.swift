@@ -8,8 +8,8 @@ import Testing
 /// What a browser may subscribe with, and the URL pre-check shared with webhooks.
 @Suite("Web Push subscriptions and endpoint policy")
 struct WebPushSubscriptionTests {
-    static let p256dh = WebPushBase64URL.encode(P256.KeyAgreement.PrivateKey().publicKey.x963Representation)
-    static let auth = WebPushBase64URL.encode(Data(repeating: 9, count: 16))
+    static let p256dh = Base64URL.encode(P256.KeyAgreement.PrivateKey().publicKey.x963Representation)
+    static let auth = Base64URL.encode(Data(repeating: 9, count: 16))
 
     @Test func aBrowsersSubscriptionIsAccepted() throws {
         let endpoint = "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH"
@@ -38,13 +38,13 @@ struct WebPushSubscriptionTests {
         let key = P256.KeyAgreement.PrivateKey().publicKey
         var offCurve = key.x963Representation
         offCurve[64] ^= 1
-        for p256dh in ["", "!!!", WebPushBase64URL.encode(key.compressedRepresentation), WebPushBase64URL.encode(key.rawRepresentation),
-                       WebPushBase64URL.encode(offCurve), WebPushBase64URL.encode(Data(count: 65))] {
+        for p256dh in ["", "!!!", Base64URL.encode(key.compressedRepresentation), Base64URL.encode(key.rawRepresentation),
+                       Base64URL.encode(offCurve), Base64URL.encode(Data(count: 65))] {
             #expect(throws: InvalidInput("p256dh must be base64url of an uncompressed P-256 public key (65 bytes)", field: "p256dh")) {
                 try WebPushSubscription.validate(endpoint: "https://push.example.net/x", p256dh: p256dh, auth: Self.auth)
             }
         }
-        for auth in ["", WebPushBase64URL.encode(Data(count: 15)), WebPushBase64URL.encode(Data(count: 32)), "a b"] {
+        for auth in ["", Base64URL.encode(Data(count: 15)), Base64URL.encode(Data(count: 32)), "a b"] {
             #expect(throws: InvalidInput("auth must be base64url of 16 bytes", field: "auth")) {
                 try WebPushSubscription.validate(endpoint: "https://push.example.net/x", p256dh: Self.p256dh, auth: auth)
             }

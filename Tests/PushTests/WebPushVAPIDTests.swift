@@ -1,3 +1,4 @@
+import GatewayCore
 import Crypto
 import Foundation
 import Push
@@ -14,8 +15,8 @@ struct WebPushVAPIDTests {
     static func parse(_ authorization: String) throws -> (header: Data, claims: Data, signingInput: String, signature: Data, key: Data) {
         let match = try #require(authorization.wholeMatch(of: /vapid t=([A-Za-z0-9_\-]+)\.([A-Za-z0-9_\-]+)\.([A-Za-z0-9_\-]+), k=([A-Za-z0-9_\-]+)/))
         return (
-            try #require(WebPushBase64URL.decode(String(match.1))), try #require(WebPushBase64URL.decode(String(match.2))),
-            "\(match.1).\(match.2)", try #require(WebPushBase64URL.decode(String(match.3))), try #require(WebPushBase64URL.decode(String(match.4)))
+            try #require(Base64URL.decode(String(match.1))), try #require(Base64URL.decode(String(match.2))),
+            "\(match.1).\(match.2)", try #require(Base64URL.decode(String(match.3))), try #require(Base64URL.decode(String(match.4)))
         )
     }
 
@@ -28,7 +29,7 @@ struct WebPushVAPIDTests {
         let claims = try JSONDecoder().decode(ReceivedRequest.Claims.self, from: parts.claims)
         #expect(claims == .init(aud: "https://push.example.net:8443", exp: 1_790_000_000 + 12 * 3600, sub: "mailto:ops@campus.example.edu"))
         #expect(parts.key == keys.privateKey.publicKey.x963Representation)
-        #expect(WebPushBase64URL.encode(parts.key) == keys.publicKeyBase64URL)
+        #expect(Base64URL.encode(parts.key) == keys.publicKeyBase64URL)
         #expect(parts.signature.count == 64)
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: parts.signature)
         let publicKey = try P256.Signing.PublicKey(x963Representation: parts.key)
@@ -74,13 +75,13 @@ struct WebPushVAPIDTests {
         #expect(try VAPIDKeys(privateKeyBase64URL: keys.privateKeyBase64URL + "=\n").publicKeyBase64URL == keys.publicKeyBase64URL)
         let pem = try VAPIDKeys(privateKeyBase64URL: keys.privateKey.pemRepresentation)
         #expect(pem.publicKeyBase64URL == keys.publicKeyBase64URL)
-        #expect(try WebPushBase64URL.decode(keys.publicKeyBase64URL)?.count == 65)
+        #expect(try Base64URL.decode(keys.publicKeyBase64URL)?.count == 65)
 
         #expect(throws: VAPIDError.invalidPrivateKey(source: "GATEWAY_VAPID_PRIVATE_KEY")) {
             try VAPIDKeys(privateKeyBase64URL: "not-a-key", source: "GATEWAY_VAPID_PRIVATE_KEY")
         }
         #expect(throws: VAPIDError.invalidPrivateKey(source: "the VAPID private key")) {
-            try VAPIDKeys(privateKeyBase64URL: WebPushBase64URL.encode(Data(count: 31)))
+            try VAPIDKeys(privateKeyBase64URL: Base64URL.encode(Data(count: 31)))
         }
 
         let secret = keys.privateKeyBase64URL

@@ -228,9 +228,7 @@ public final class AuthService: Sendable {
         var bytes = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
-        let token = "cgt_" + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let token = "cgt_" + Base64URL.encode(bytes)
         let now = clock.now()
         let expires = now.addingTimeInterval(TimeInterval(minutes * 60))
         let record = AccessToken(

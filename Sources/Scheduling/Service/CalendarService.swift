@@ -130,8 +130,7 @@ public final class CalendarService: Sendable {
         var bytes = [UInt8](repeating: 0, count: 32)
         var generator = SystemRandomNumberGenerator()
         for index in bytes.indices { bytes[index] = generator.next() }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(bytes)
     }
 
     static func hash(token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }

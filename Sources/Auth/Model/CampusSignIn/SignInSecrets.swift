@@ -1,3 +1,4 @@
+import GatewayCore
 public import Crypto
 public import Foundation
 
@@ -19,10 +20,7 @@ public enum SignInSecrets {
         base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
     }
 
-    public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
 }
 
 /// Where a browser goes after signing in: a path on the gateway, never another origin.

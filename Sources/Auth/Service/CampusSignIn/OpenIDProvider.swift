@@ -222,7 +222,7 @@ public actor OpenIDProvider {
     /// The JOSE header's `alg` and `kid`, read without trusting anything else of the token.
     static func header(of token: String) throws -> (alg: String?, kid: String?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URL: String(parts[0])),
+        guard parts.count == 3, let data = Base64URL.decode(parts[0]),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw ProviderError.tokenRefused("not a signed JWT") }
         return (object["alg"] as? String, object["kid"] as? String)
@@ -257,11 +257,4 @@ public enum ProviderError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-extension Data {
-    /// Base64url without padding (RFC 7515 §2).
-    init?(base64URL text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        self.init(base64Encoded: base64)
-    }
-}
+

@@ -289,7 +289,6 @@ public final class CanvasOAuthService: Sendable {
     /// 32 random bytes, base64url.
     static func randomToken() -> String {
         let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        return bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(bytes)
     }
 }

@@ -1,3 +1,4 @@
+import GatewayCore
 import Crypto
 public import Foundation
 import Synchronization
@@ -97,12 +98,7 @@ public final class APNsProviderToken: Sendable {
     }
 
     /// Base64url without padding (RFC 7515).
-    static func base64URL(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
-    }
+    static func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
 
     private static func isTenAlphanumerics(_ text: String) -> Bool {
         text.utf8.count == 10 && text.utf8.allSatisfy { byte in

@@ -1,3 +1,4 @@
+import GatewayCore
 import Crypto
 public import Foundation
 
@@ -72,8 +73,5 @@ public enum EmailConfirmation {
         case retryAfter(seconds: Int)
     }
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
 }

@@ -1,3 +1,4 @@
+import GatewayCore
 public import Crypto
 public import Foundation
 
@@ -45,7 +46,7 @@ public struct VAPIDKeys: Sendable, CustomStringConvertible, CustomDebugStringCon
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("-----BEGIN"), let key = try? P256.Signing.PrivateKey(pemRepresentation: trimmed) {
             self.init(privateKey: key)
-        } else if let raw = WebPushBase64URL.decode(trimmed), raw.count == 32,
+        } else if let raw = Base64URL.decode(trimmed), raw.count == 32,
                   let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) {
             self.init(privateKey: key)
         } else {
@@ -61,10 +62,10 @@ public struct VAPIDKeys: Sendable, CustomStringConvertible, CustomDebugStringCon
     /// The public key, uncompressed (65 bytes), base64url: what browsers pass to
     /// `pushManager.subscribe({applicationServerKey})` and what `GET /v1/push/vapid-public-key`
     /// answers.
-    public var publicKeyBase64URL: String { WebPushBase64URL.encode(privateKey.publicKey.x963Representation) }
+    public var publicKeyBase64URL: String { Base64URL.encode(privateKey.publicKey.x963Representation) }
 
     /// The private scalar (32 bytes), base64url: to store once after ``generate()``. Secret.
-    public var privateKeyBase64URL: String { WebPushBase64URL.encode(privateKey.rawRepresentation) }
+    public var privateKeyBase64URL: String { Base64URL.encode(privateKey.rawRepresentation) }
 
     public var description: String { "VAPIDKeys(public: \(publicKeyBase64URL))" }
     public var debugDescription: String { description }
@@ -101,11 +102,11 @@ public struct VAPIDSigner: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let claims = Claims(aud: audience, exp: Int64((now.timeIntervalSince1970 + Self.tokenLifetime).rounded(.down)), sub: subject)
         guard let claimsJSON = try? encoder.encode(claims) else { throw .signingFailed }
-        let signingInput = WebPushBase64URL.encode(Data(#"{"typ":"JWT","alg":"ES256"}"#.utf8)) + "." + WebPushBase64URL.encode(claimsJSON)
+        let signingInput = Base64URL.encode(Data(#"{"typ":"JWT","alg":"ES256"}"#.utf8)) + "." + Base64URL.encode(claimsJSON)
         guard let signature = try? keys.privateKey.signature(for: Data(signingInput.utf8)).rawRepresentation else {
             throw .signingFailed
         }
-        return signingInput + "." + WebPushBase64URL.encode(signature)
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// The origin of `endpoint`, `scheme://host[:port]` (the port only when not the scheme's

@@ -43,13 +43,13 @@ public struct WebPushSubscription: Sendable, Equatable {
     /// Checks the subscription's keys alone: `p256dh` a base64url uncompressed P-256 point on
     /// the curve, `auth` base64url of 16 bytes. Returns them in canonical unpadded base64url.
     public static func validateKeys(p256dh: String, auth: String) throws(InvalidInput) -> (p256dh: String, auth: String) {
-        guard let key = WebPushBase64URL.decode(p256dh), key.count == 65, key.first == 0x04,
+        guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 0x04,
               (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil else {
             throw InvalidInput("p256dh must be base64url of an uncompressed P-256 public key (65 bytes)", field: "p256dh")
         }
-        guard let secret = WebPushBase64URL.decode(auth), secret.count == 16 else {
+        guard let secret = Base64URL.decode(auth), secret.count == 16 else {
             throw InvalidInput("auth must be base64url of 16 bytes", field: "auth")
         }
-        return (WebPushBase64URL.encode(key), WebPushBase64URL.encode(secret))
+        return (Base64URL.encode(key), Base64URL.encode(secret))
     }
 }

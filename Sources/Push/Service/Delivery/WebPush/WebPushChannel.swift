@@ -89,7 +89,7 @@ public struct WebPushChannel: NotificationChannel {
             guard expiresAt >= now else { return .failure(Refused(outcome: .discarded(reason: "expired before it was sent"))) }
             ttl = Int(expiresAt.timeIntervalSince(now).rounded(.down))
         }
-        guard let userAgentKey = WebPushBase64URL.decode(p256dh), let authSecret = WebPushBase64URL.decode(auth) else {
+        guard let userAgentKey = Base64URL.decode(p256dh), let authSecret = Base64URL.decode(auth) else {
             return .failure(Refused(outcome: .deactivate(reason: "the subscription's keys are not base64url")))
         }
         let body: Data
@@ -154,7 +154,7 @@ public struct WebPushChannel: NotificationChannel {
     /// The `Topic` header: the collapse id when it is base64url-safe and at most 32
     /// characters (RFC 8030 §5.4), otherwise none.
     static func topic(_ collapseID: String?) -> String? {
-        guard let collapseID, collapseID.utf8.count <= 32, WebPushBase64URL.isURLSafe(collapseID) else { return nil }
+        guard let collapseID, collapseID.utf8.count <= 32, Base64URL.isURLSafe(collapseID) else { return nil }
         return collapseID
     }
 }
