@@ -89,7 +89,8 @@ public struct GradebookModule: GatewayModule {
             adapter: CalPolyAdapter(upstream: upstream)
         )
         let canvasOAuth = CanvasOAuthService(
-            sources: sources, accounts: accounts, transport: transport, vault: vault, jobs: jobs, clock: clock, publicURL: settings.publicURL
+            sources: sources, accounts: accounts, transport: transport, vault: vault, jobs: jobs, clock: clock, transactions: transactions,
+            flows: stores.oauthFlows, publicURL: settings.publicURL
         )
         return GradebookModule(
             sources: sources, accounts: accounts, gradebooks: gradebooks, deviceAccounts: deviceAccounts,
@@ -113,6 +114,7 @@ public struct GradebookModule: GatewayModule {
     public func register(in registry: JobRegistry) throws {
         poller.register(in: registry)
         try retention.register(in: registry)
+        try canvasOAuth.register(in: registry)
     }
 
     /// The module's HTTP routes (`/v1/gradebook/...`, `/v1/admin/gradebook/...` and the Cal

@@ -13,7 +13,9 @@ struct CampusSignInOptions: ParsableArguments {
     var clientID: String?
     @Option(name: .customLong("oidc-client-secret-file"), help: "A file holding the client secret (GATEWAY_OIDC_CLIENT_SECRET_FILE).")
     var clientSecretFile: String?
-    @Option(name: .customLong("oidc-audience"), help: "The aud of the provider's access tokens for this API (GATEWAY_OIDC_AUDIENCE). Default: the client id")
+    @Option(name: .customLong("oidc-access-token-audience"), help: "The aud of the provider's access tokens for this API (GATEWAY_OIDC_ACCESS_TOKEN_AUDIENCE). Default: the client id, and then only tokens typed at+jwt are accepted")
+    var accessTokenAudience: String?
+    @Option(name: .customLong("oidc-audience"), help: "The former name of --oidc-access-token-audience (GATEWAY_OIDC_AUDIENCE)")
     var audience: String?
     @Option(name: .customLong("oidc-admin-group"), help: "Members of this group are admins (GATEWAY_OIDC_ADMIN_GROUP).")
     var adminGroup: String?
@@ -27,8 +29,9 @@ struct CampusSignInOptions: ParsableArguments {
     func apply(to config: inout GatewayConfiguration) throws {
         let mode = passwordSignIn ?? Env.string("password-signin")
         guard let rawIssuer = issuer ?? Env.string("oidc-issuer") else {
-            let others = [clientID, clientSecretFile, audience, adminGroup, groupsClaim, displayName].contains { $0 != nil }
-                || ["oidc-client-id", "oidc-client-secret-file", "oidc-audience", "oidc-admin-group"].contains { Env.string($0) != nil }
+            let others = [clientID, clientSecretFile, accessTokenAudience, audience, adminGroup, groupsClaim, displayName].contains { $0 != nil }
+                || ["oidc-client-id", "oidc-client-secret-file", "oidc-access-token-audience", "oidc-audience", "oidc-admin-group"]
+                    .contains { Env.string($0) != nil }
             if others { throw GatewayCLIError("the GATEWAY_OIDC_* settings need GATEWAY_OIDC_ISSUER") }
             if let mode, mode != PasswordSignIn.everyone.rawValue {
                 throw GatewayCLIError("GATEWAY_PASSWORD_SIGNIN=\(mode) needs a campus provider (GATEWAY_OIDC_ISSUER)")
@@ -58,7 +61,7 @@ struct CampusSignInOptions: ParsableArguments {
             return value
         } ?? .everyone
         var settings = CampusSignInSettings(
-            issuer: issuerURL, clientID: id, clientSecret: ClientSecret(secret), audience: audience ?? Env.string("oidc-audience"),
+            issuer: issuerURL, clientID: id, clientSecret: ClientSecret(secret), audience: accessTokenAudience ?? Env.string("oidc-access-token-audience") ?? audience ?? Env.string("oidc-audience"),
             adminGroup: adminGroup ?? Env.string("oidc-admin-group"), publicURL: publicURL, passwordSignIn: signIn
         )
         if let claim = groupsClaim ?? Env.string("oidc-groups-claim") { settings.groupsClaim = claim }

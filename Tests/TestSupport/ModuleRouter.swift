@@ -32,6 +32,7 @@ public struct ModuleRouter<Module: GatewayModule>: Sendable {
     public func makeRouter() -> Router<GatewayContext> {
         let router = Router(context: GatewayContext.self, options: HeadRequests.routerOptions)
         router.add(middleware: ModuleErrorMiddleware(errors: ErrorResponses(renderers: module.errorRenderers)))
+        router.add(middleware: TestClientAddress())
         module.routes.register(with: RouteGuard(registry: routes, authenticator: authenticator), on: router)
         return router
     }
@@ -66,6 +67,25 @@ struct ModuleErrorMiddleware: RouterMiddleware {
         } catch {
             return errors.response(for: error, request: request, context: context, requestID: UUID().uuidString)
         }
+    }
+}
+
+/// The client address a test says a request comes from (``TestClientAddress/header``), as the
+/// application's front door would take it from a trusted proxy; the socket peer's without it.
+public struct TestClientAddress: RouterMiddleware {
+    public typealias Context = GatewayContext
+    /// The header a module's test sets to the address it wants the request counted under.
+    public static let header = HTTPField.Name("X-Test-Client-Address")!
+
+    public init() {}
+
+    /// The header for `address`, to pass as a request's headers.
+    public static func from(_ address: String) -> HTTPFields { [header: address] }
+
+    public func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        var context = context
+        if let address = request.headers[Self.header] { context.clientAddress = address }
+        return try await next(request, context)
     }
 }
 

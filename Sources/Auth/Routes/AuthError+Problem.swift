@@ -33,6 +33,11 @@ extension AuthError: ProblemConvertible {
             .notFound("Campus sign-in is not configured.")
         case .invalidSignInCode:
             .unauthenticated("The sign-in code is unknown, used or expired: sign in again.")
+        case .signInNotYours:
+            Problem(
+                type: "signin-not-yours", title: "Sign-in started elsewhere", status: .badRequest,
+                detail: "This sign-in was not started in this browser, so it was refused and nothing changed. If you meant to sign in, start again here."
+            )
         }
     }
 }

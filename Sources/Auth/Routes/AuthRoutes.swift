@@ -67,6 +67,7 @@ public struct AuthRoutes: ModuleRoutes {
         guarded.group(router, "v1/auth/token", access: .public)
             .post { request, context in
                 let issued: AuthService.IssuedToken
+                var headers: HTTPFields = [.cacheControl: "no-store"]
                 switch try await Self.grant(from: request, context: context) {
                 case .password(let username, let password, let lifetime):
                     issued = try await service.issueToken(
@@ -74,9 +75,13 @@ public struct AuthRoutes: ModuleRoutes {
                     )
                 case .signInCode(let code, let lifetime):
                     guard let campus else { throw AuthError.invalidSignInCode }
-                    issued = try await campus.redeem(signInCode: code, lifetimeMinutes: lifetime)
+                    let cookie = CampusSignInRoutes.codeBinding
+                    issued = try await campus.redeem(
+                        signInCode: code, browserBinding: cookie.value(in: request.headers[values: .cookie]), lifetimeMinutes: lifetime
+                    )
+                    headers[.setCookie] = cookie.cleared(secure: campus.settings.secureCookies)
                 }
-                return try GatewayJSON.response(issued, status: .created, headers: [.cacheControl: "no-store"])
+                return try GatewayJSON.response(issued, status: .created, headers: headers)
             }
 
         guarded.group(router, "v1/auth/token", access: .authenticated)

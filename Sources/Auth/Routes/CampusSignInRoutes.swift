@@ -8,9 +8,10 @@ public import Hummingbird
 /// `callback` are 404 and `/v1/auth/oidc` says `enabled: false`.
 struct CampusSignInRoutes {
     let campus: CampusSignIn?
-    /// Anonymous starts per client address: each writes a row until its flow expires.
+    /// Anonymous starts per client network (an IPv4 address, an IPv6 /64): each writes a row
+    /// until its flow expires.
     let starts: RateLimit
-    /// Anonymous callbacks per client address: each looks a state up (and, with a good one,
+    /// Anonymous callbacks per client network: each looks a state up (and, with a good one,
     /// reaches the provider).
     let callbacks: RateLimit
 
@@ -53,7 +54,7 @@ struct CampusSignInRoutes {
                 guard let returnTo = ReturnPath.validate(raw) else {
                     throw Problem.badRequest("returnTo must be a path on this gateway, such as /schedule.", invalidFields: ["returnTo"])
                 }
-                if let wait = starts.take(context.clientAddress ?? "unknown", now: Date()) {
+                if let wait = starts.take(context.clientAddress.map(ClientNetwork.key) ?? "unknown", now: campus.clock.now()) {
                     throw Problem.tooManyRequests(retryAfterSeconds: wait, detail: "Too many sign-ins started from this address. Try again later.")
                 }
                 let start = try await campus.start(returnTo: returnTo)
@@ -69,19 +70,26 @@ struct CampusSignInRoutes {
         guarded.group(router, "v1/auth/oidc/callback", access: .public)
             .get { request, context in
                 guard let campus else { throw AuthError.campusSignInOff }
-                if let wait = callbacks.take(context.clientAddress ?? "unknown", now: Date()) {
+                if let wait = callbacks.take(context.clientAddress.map(ClientNetwork.key) ?? "unknown", now: campus.clock.now()) {
                     throw Problem.tooManyRequests(retryAfterSeconds: wait, detail: "Too many sign-in callbacks from this address. Try again later.")
                 }
                 let query = request.uri.queryParameters
-                let location = await campus.finish(CampusSignIn.Callback(
+                let finish = await campus.finish(CampusSignIn.Callback(
                     code: query["code"].map(String.init), state: query["state"].map(String.init), error: query["error"].map(String.init),
                     browserBinding: Self.cookieValue(request.headers[values: .cookie])
                 ))
                 var headers = HTTPFields()
-                headers[.location] = location
+                headers[.location] = finish.location
                 headers[.cacheControl] = "no-store"
                 // The flow is over either way: the browser forgets its binding.
-                headers[.setCookie] = Self.setCookie("", maxAge: 0, secure: campus.settings.secureCookies)
+                headers.append(HTTPField(name: .setCookie, value: Self.setCookie("", maxAge: 0, secure: campus.settings.secureCookies)))
+                // The code in the fragment is this browser's alone: only a request that carries
+                // this cookie (sent to the token route only) can redeem it.
+                if let binding = finish.codeBinding {
+                    headers.append(HTTPField(name: .setCookie, value: Self.codeBinding.set(
+                        binding, maxAge: max(1, Int(campus.settings.signInCodeLifetime)), secure: campus.settings.secureCookies
+                    )))
+                }
                 return Response(status: .found, headers: headers)
             }
 
@@ -96,6 +104,10 @@ struct CampusSignInRoutes {
     }
 
     static let binding = BindingCookie(name: cookie, path: cookiePath)
+
+    /// The cookie that binds a finished sign-in's one-time code to the browser it was handed
+    /// to, sent only with requests to the token route that redeems it.
+    public static let codeBinding = BindingCookie(name: "cg_signin_code", path: "/v1/auth/token")
 
     static func setCookie(_ value: String, maxAge: Int, secure: Bool) -> String {
         binding.set(value, maxAge: maxAge, secure: secure)

@@ -31,4 +31,7 @@ public enum AuthError: Error, Sendable, Equatable {
     case campusSignInOff
     /// The sign-in code is unknown, used or expired.
     case invalidSignInCode
+    /// The sign-in code was handed to another browser (its code cookie is missing or another):
+    /// someone may be trying to sign this browser in as them.
+    case signInNotYours
 }

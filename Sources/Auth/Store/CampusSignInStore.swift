@@ -42,9 +42,24 @@ public struct CampusIdentity: Sendable, Equatable {
     }
 }
 
+/// A one-time sign-in code as kept: its account, and the hash of the cookie of the browser it
+/// was handed to (nil for a code kept before codes were bound to a browser: never redeemable).
+public struct CampusSignInCode: Sendable, Equatable {
+    public let accountID: Int64
+    public let browserHash: Data?
+
+    public init(accountID: Int64, browserHash: Data?) {
+        self.accountID = accountID
+        self.browserHash = browserHash
+    }
+}
+
 /// Campus sign-in's rows, each method inside the caller's transaction.
 public protocol CampusSignInStoring: Sendable {
     func insertFlow(_ flow: CampusSignInFlow, in transaction: any StoreTransaction) throws
+    /// How many flows have not expired at `now`, counting at most `limit` (the bound on live
+    /// flows is checked before each start).
+    func liveFlows(now: Date, limit: Int, in transaction: any StoreTransaction) throws -> Int
     /// Deletes and returns the flow with this state hash: a state works once. Nil when unknown.
     func takeFlow(stateHash: Data, in transaction: any StoreTransaction) throws -> CampusSignInFlow?
     /// The identity `(issuer, subject)`, never matched by anything else (not by email).
@@ -55,10 +70,12 @@ public protocol CampusSignInStoring: Sendable {
     /// linked to another account, or an account linked to another identity, is
     /// ``AuthError/identityLinked``.
     func save(_ identity: CampusIdentity, at: Date, in transaction: any StoreTransaction) throws
-    func insertCode(hash: Data, accountID: Int64, expiresAt: Date, in transaction: any StoreTransaction) throws
-    /// Deletes the code and returns its account when it has not expired; nil otherwise. A code
-    /// works once.
-    func takeCode(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> Int64?
+    /// Keeps a one-time sign-in code, bound to the browser that finished the flow by the hash
+    /// of its code cookie.
+    func insertCode(hash: Data, browserHash: Data, accountID: Int64, expiresAt: Date, in transaction: any StoreTransaction) throws
+    /// Deletes the code and returns it when it has not expired; nil otherwise. A code works
+    /// once, whoever presents it.
+    func takeCode(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> CampusSignInCode?
     /// Deletes flows and codes that expired before `cutoff`; returns how many.
     @discardableResult
     func prune(before cutoff: Date, in transaction: any StoreTransaction) throws -> Int

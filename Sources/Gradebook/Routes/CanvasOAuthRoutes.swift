@@ -4,12 +4,14 @@ import GatewayHTTP
 import Hummingbird
 
 /// Connecting a Canvas account with OAuth2 (``CanvasOAuthService``):
-/// - `POST /v1/me/gradebook-accounts/oauth` `{"sourceId"}` answers `{"authorizationUrl"}`;
-/// - `GET /v1/gradebook/oauth/start?ticket=` (the browser) sets the binding cookie and goes to
-///   Canvas;
-/// - `GET /v1/gradebook/oauth/callback` (Canvas sends the browser back) stores the account and
-///   lands on the web app's grades page.
-/// The two browser routes are anonymous: each is rate-limited per client address.
+/// - `POST /v1/me/gradebook-accounts/oauth` `{"sourceId", "returnTo"?}` answers `{"authorizationUrl"}`;
+/// - `GET /v1/gradebook/oauth/start?ticket=` (the browser, once) sets the binding cookie and
+///   goes to Canvas;
+/// - `GET /v1/gradebook/oauth/callback` (Canvas sends the browser back) keeps the grant pending
+///   and lands on the web app (or `returnTo`) with `#canvas-connect=CODE`;
+/// - `POST /v1/me/gradebook-accounts/oauth/complete` `{"code"}`: the owner's app stores the
+///   account (201); any other account gets 404.
+/// The two browser routes are anonymous: each is rate-limited per client network.
 struct CanvasOAuthRoutes: Sendable {
     let service: CanvasOAuthService
     let starts = RateLimit(limit: 30, window: 60)
@@ -20,6 +22,19 @@ struct CanvasOAuthRoutes: Sendable {
 
     struct Begin: Decodable {
         let sourceId: Int64
+        let returnTo: String?
+    }
+
+    struct Completion: Decodable {
+        let code: String
+    }
+
+    /// A completed connection: the account as `/v1/me/gradebook-accounts` lists it, and the
+    /// Canvas user it reads, for its owner to recognise.
+    struct Connected: Encodable {
+        let account: GradebookViews.Account
+        let canvasUserId: String
+        let canvasUserName: String?
     }
 
     struct Authorization: Encodable {
@@ -32,13 +47,24 @@ struct CanvasOAuthRoutes: Sendable {
             .post { request, context in
                 let identity = try context.requireIdentity()
                 let body = try await GatewayJSON.decode(Begin.self, from: request, context: context)
-                let url = try await service.begin(owner: identity.accountID, sourceID: body.sourceId)
+                let url = try await service.begin(owner: identity.accountID, sourceID: body.sourceId, returnTo: body.returnTo)
                 return try GatewayJSON.response(Authorization(authorizationUrl: url.absoluteString), headers: [.cacheControl: "no-store"])
+            }
+
+        guarded.group(router, "v1/me/gradebook-accounts/oauth/complete", access: .authenticated)
+            .post { request, context in
+                let identity = try context.requireIdentity()
+                let body = try await GatewayJSON.decode(Completion.self, from: request, context: context)
+                let done = try await service.complete(code: body.code, accountID: identity.accountID)
+                return try GatewayJSON.response(
+                    Connected(account: GradebookViews.Account(done.account), canvasUserId: done.canvasUserID, canvasUserName: done.canvasUserName),
+                    status: .created, headers: [.location: "/v1/me/gradebook-accounts/\(done.account.id)", .cacheControl: "no-store"]
+                )
             }
 
         guarded.group(router, "v1/gradebook/oauth/start", access: .public)
             .get { request, context in
-                if let wait = starts.take(context.clientAddress ?? "unknown", now: Date()) {
+                if let wait = starts.take(context.clientAddress.map(ClientNetwork.key) ?? "unknown", now: service.clock.now()) {
                     throw Problem.tooManyRequests(retryAfterSeconds: wait, detail: "Too many Canvas connections started from this address. Try again later.")
                 }
                 guard let ticket = request.uri.queryParameters["ticket"].map(String.init) else {
@@ -54,7 +80,7 @@ struct CanvasOAuthRoutes: Sendable {
 
         guarded.group(router, "v1/gradebook/oauth/callback", access: .public)
             .get { request, context in
-                if let wait = callbacks.take(context.clientAddress ?? "unknown", now: Date()) {
+                if let wait = callbacks.take(context.clientAddress.map(ClientNetwork.key) ?? "unknown", now: service.clock.now()) {
                     throw Problem.tooManyRequests(retryAfterSeconds: wait, detail: "Too many Canvas callbacks from this address. Try again later.")
                 }
                 let query = request.uri.queryParameters

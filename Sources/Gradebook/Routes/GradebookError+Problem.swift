@@ -59,6 +59,8 @@ extension GradebookError: ProblemConvertible {
             return .conflict("gradebook-account-exists", title: "Gradebook account exists", detail: "You already stored this account for this source.")
         case .accountLimit(let limit):
             return .conflict("gradebook-account-limit", title: "Too many gradebook accounts", detail: "You already store \(limit) gradebook accounts, the most allowed.")
+        case .tooManyConnections(let seconds):
+            return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many Canvas connections are waiting to be finished. Finish one, or try again in a few minutes.")
         case .vaultUnavailable:
             return Problem(type: "vault-unavailable", title: "Stored credentials unavailable", status: .serviceUnavailable, detail: "The stored password could not be opened; store the account again or ask an operator.")
         }

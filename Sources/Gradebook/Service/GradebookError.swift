@@ -45,4 +45,6 @@ public enum GradebookError: Error, Sendable, Equatable {
     case accountLimit(Int)
     /// The vault could not open or seal a password (500-class, no detail).
     case vaultUnavailable
+    /// The caller has begun the most Canvas connections that may wait at once (429).
+    case tooManyConnections(retryAfterSeconds: Int)
 }

@@ -6,11 +6,13 @@ public struct GradebookStores: Sendable {
     public var accounts: any GradebookAccountStoring
     public var deviceAccounts: any DeviceAccountStoring
     public var snapshots: any SnapshotStoring
+    public var oauthFlows: any CanvasOAuthFlowStoring
 
     public init(
         sources: any GradebookSourceStoring, sourceHealth: any SourceHealthStoring, accounts: any GradebookAccountStoring,
-        deviceAccounts: any DeviceAccountStoring, snapshots: any SnapshotStoring
+        deviceAccounts: any DeviceAccountStoring, snapshots: any SnapshotStoring, oauthFlows: any CanvasOAuthFlowStoring
     ) {
+        self.oauthFlows = oauthFlows
         self.sources = sources
         self.sourceHealth = sourceHealth
         self.accounts = accounts

@@ -90,5 +90,9 @@ extension AuthSchema {
             """,
             "CREATE INDEX auth_campus_codes_expiry ON auth_campus_codes (expires_at)",
         ]),
+        // A sign-in code is redeemable only by the browser the callback handed it to.
+        PostgresMigration("auth.005.sign-in-code-browser", [
+            "ALTER TABLE auth_campus_codes ADD COLUMN browser_hash bytea",
+        ]),
     ]
 }

@@ -15,6 +15,13 @@ public struct PostgresCampusSignInStore: CampusSignInStoring {
             """)
     }
 
+    public func liveFlows(now: Date, limit: Int, in transaction: any StoreTransaction) throws -> Int {
+        guard let row = try transaction.postgres().query(
+            "SELECT count(*)::bigint FROM (SELECT 1 FROM auth_campus_flows WHERE expires_at > \(now) LIMIT \(limit)) AS live"
+        ).first else { return 0 }
+        return Int(try row.decode(Int64.self))
+    }
+
     public func takeFlow(stateHash: Data, in transaction: any StoreTransaction) throws -> CampusSignInFlow? {
         guard let row = try transaction.postgres().query("""
             DELETE FROM auth_campus_flows WHERE state_hash = \(stateHash) RETURNING browser_hash, nonce, code_verifier, return_to, expires_at
@@ -58,18 +65,18 @@ public struct PostgresCampusSignInStore: CampusSignInStoring {
         guard changed > 0 else { throw AuthError.identityLinked }
     }
 
-    public func insertCode(hash: Data, accountID: Int64, expiresAt: Date, in transaction: any StoreTransaction) throws {
+    public func insertCode(hash: Data, browserHash: Data, accountID: Int64, expiresAt: Date, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute(
-            "INSERT INTO auth_campus_codes (code_hash, account_id, expires_at) VALUES (\(hash), \(accountID), \(expiresAt))"
+            "INSERT INTO auth_campus_codes (code_hash, browser_hash, account_id, expires_at) VALUES (\(hash), \(browserHash), \(accountID), \(expiresAt))"
         )
     }
 
-    public func takeCode(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> Int64? {
+    public func takeCode(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> CampusSignInCode? {
         guard let row = try transaction.postgres().query(
-            "DELETE FROM auth_campus_codes WHERE code_hash = \(hash) RETURNING account_id, expires_at"
+            "DELETE FROM auth_campus_codes WHERE code_hash = \(hash) RETURNING account_id, browser_hash, expires_at"
         ).first else { return nil }
-        let (accountID, expiresAt) = try row.decode((Int64, Date).self)
-        return expiresAt > now ? accountID : nil
+        let (accountID, browserHash, expiresAt) = try row.decode((Int64, Data?, Date).self)
+        return expiresAt > now ? CampusSignInCode(accountID: accountID, browserHash: browserHash) : nil
     }
 
     public func prune(before cutoff: Date, in transaction: any StoreTransaction) throws -> Int {

@@ -85,5 +85,24 @@ extension GradebookSchema {
             "ALTER TABLE gradebook_accounts ADD COLUMN credential_kind text NOT NULL DEFAULT 'password'",
             "ALTER TABLE gradebook_accounts ADD COLUMN status text NOT NULL DEFAULT 'ok'",
         ]),
+        PostgresMigration("gradebook.pg.003.canvas-oauth-flows", [
+            """
+            CREATE TABLE gradebook_oauth_flows (
+                flow_key bytea PRIMARY KEY,
+                owner_account_id bigint NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                source_id bigint NOT NULL REFERENCES gradebook_sources (id) ON DELETE CASCADE,
+                return_to text NOT NULL,
+                expires_at timestamptz NOT NULL,
+                started_at timestamptz,
+                code_hash bytea UNIQUE,
+                sealed_grant text,
+                canvas_user_id text,
+                canvas_user_name text,
+                completes_by timestamptz
+            )
+            """,
+            "CREATE INDEX gradebook_oauth_flows_owner ON gradebook_oauth_flows (owner_account_id)",
+            "CREATE INDEX gradebook_oauth_flows_expiry ON gradebook_oauth_flows (expires_at)",
+        ]),
     ]
 }

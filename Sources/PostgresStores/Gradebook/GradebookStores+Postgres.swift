@@ -6,7 +6,8 @@ extension GradebookStores {
     public static func postgres() -> GradebookStores {
         GradebookStores(
             sources: PostgresGradebookSourceStore(), sourceHealth: PostgresSourceHealthStore(), accounts: PostgresGradebookAccountStore(),
-            deviceAccounts: PostgresDeviceAccountStore(), snapshots: PostgresSnapshotStore()
+            deviceAccounts: PostgresDeviceAccountStore(), snapshots: PostgresSnapshotStore(),
+            oauthFlows: PostgresCanvasOAuthFlowStore()
         )
     }
 }

@@ -53,7 +53,7 @@ struct V1RegistrarRoutes: Sendable {
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service, deliveries = self.deliveries
         guarded.group(router, "v1/registrar/seat-status", access: .public).post { request, context in
-            if let wait = deliveries.take(context.clientAddress ?? "unknown", now: Date()) {
+            if let wait = deliveries.take(context.clientAddress.map(ClientNetwork.key) ?? "unknown", now: Date()) {
                 throw Problem.tooManyRequests(retryAfterSeconds: wait, detail: "Too many registrar deliveries from this address. Try again later.")
             }
             let buffer: ByteBuffer

@@ -96,5 +96,10 @@ extension AuthSchema {
                 CREATE INDEX auth_campus_codes_expiry ON auth_campus_codes(expires_at);
                 """)
         },
+        Migration("auth.005.sign-in-code-browser") { db in
+            // A sign-in code is redeemable only by the browser the callback handed it to: the
+            // SHA-256 of that browser's code cookie. A code kept before has none and is refused.
+            try db.execute(sql: "ALTER TABLE auth_campus_codes ADD COLUMN browser_hash BLOB")
+        },
     ]
 }

@@ -18,6 +18,13 @@ public struct SQLiteCampusSignInStore: CampusSignInStoring {
         )
     }
 
+    public func liveFlows(now: Date, limit: Int, in transaction: any StoreTransaction) throws -> Int {
+        try Int.fetchOne(
+            transaction.sqlite(),
+            sql: "SELECT count(*) FROM (SELECT 1 FROM auth_campus_flows WHERE expires_at > ? LIMIT ?)", arguments: [now, limit]
+        ) ?? 0
+    }
+
     public func takeFlow(stateHash: Data, in transaction: any StoreTransaction) throws -> CampusSignInFlow? {
         try Row.fetchOne(
             transaction.sqlite(),
@@ -62,18 +69,20 @@ public struct SQLiteCampusSignInStore: CampusSignInStoring {
         guard try transaction.sqlite().changesCount > 0 else { throw AuthError.identityLinked }
     }
 
-    public func insertCode(hash: Data, accountID: Int64, expiresAt: Date, in transaction: any StoreTransaction) throws {
+    public func insertCode(hash: Data, browserHash: Data, accountID: Int64, expiresAt: Date, in transaction: any StoreTransaction) throws {
         try transaction.sqlite().execute(
-            sql: "INSERT INTO auth_campus_codes (code_hash, account_id, expires_at) VALUES (?, ?, ?)", arguments: [hash, accountID, expiresAt]
+            sql: "INSERT INTO auth_campus_codes (code_hash, browser_hash, account_id, expires_at) VALUES (?, ?, ?, ?)",
+            arguments: [hash, browserHash, accountID, expiresAt]
         )
     }
 
-    public func takeCode(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> Int64? {
+    public func takeCode(hash: Data, now: Date, in transaction: any StoreTransaction) throws -> CampusSignInCode? {
         let row = try Row.fetchOne(
-            transaction.sqlite(), sql: "DELETE FROM auth_campus_codes WHERE code_hash = ? RETURNING account_id, expires_at", arguments: [hash]
+            transaction.sqlite(), sql: "DELETE FROM auth_campus_codes WHERE code_hash = ? RETURNING account_id, browser_hash, expires_at",
+            arguments: [hash]
         )
         guard let row, (row["expires_at"] as Date) > now else { return nil }
-        return row["account_id"]
+        return CampusSignInCode(accountID: row["account_id"], browserHash: row["browser_hash"])
     }
 
     public func prune(before cutoff: Date, in transaction: any StoreTransaction) throws -> Int {

@@ -102,5 +102,27 @@ extension GradebookSchema {
                 ALTER TABLE gradebook_accounts ADD COLUMN status TEXT NOT NULL DEFAULT 'ok';
                 """)
         },
+        Migration("gradebook.007.canvas-oauth-flows") { db in
+            // Canvas OAuth2 flows between the app's request and the owner's completion: the start
+            // address works once, and Canvas's grant waits here (sealed) until the account that
+            // began the flow completes it from its own signed-in app.
+            try db.execute(sql: """
+                CREATE TABLE gradebook_oauth_flows (
+                    flow_key BLOB PRIMARY KEY,
+                    owner_account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    source_id INTEGER NOT NULL REFERENCES gradebook_sources(id) ON DELETE CASCADE,
+                    return_to TEXT NOT NULL,
+                    expires_at DATETIME NOT NULL,
+                    started_at DATETIME,
+                    code_hash BLOB UNIQUE,
+                    sealed_grant TEXT,
+                    canvas_user_id TEXT,
+                    canvas_user_name TEXT,
+                    completes_by DATETIME
+                );
+                CREATE INDEX gradebook_oauth_flows_owner ON gradebook_oauth_flows(owner_account_id);
+                CREATE INDEX gradebook_oauth_flows_expiry ON gradebook_oauth_flows(expires_at);
+                """)
+        },
     ]
 }

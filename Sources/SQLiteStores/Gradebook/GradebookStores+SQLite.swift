@@ -6,7 +6,8 @@ extension GradebookStores {
     public static func sqlite() -> GradebookStores {
         GradebookStores(
             sources: SQLiteGradebookSourceStore(), sourceHealth: SQLiteSourceHealthStore(), accounts: SQLiteGradebookAccountStore(),
-            deviceAccounts: SQLiteDeviceAccountStore(), snapshots: SQLiteSnapshotStore()
+            deviceAccounts: SQLiteDeviceAccountStore(), snapshots: SQLiteSnapshotStore(),
+            oauthFlows: SQLiteCanvasOAuthFlowStore()
         )
     }
 }

@@ -28,12 +28,13 @@ struct CampusGateway: ModuleTestWorld {
     var campus: CampusSignIn { module.campus! }
 
     static func make(
-        _ backend: TestBackend, provider: OpenIDStandIn, adminGroup: String? = "gateway-admins", passwordSignIn: PasswordSignIn = .everyone
+        _ backend: TestBackend, provider: OpenIDStandIn, adminGroup: String? = "gateway-admins", passwordSignIn: PasswordSignIn = .everyone,
+        maximumLiveFlows: Int = 10_000
     ) async throws -> CampusGateway {
         let (transactions, opened, cleanUp) = try await backend.database("campus-sign-in", sqlite: [AuthSchema.self], postgres: [AuthSchema.self])
         let gateway = try instance(
             on: transactions, backend: opened, clock: ManualClock(Date()), provider: provider, adminGroup: adminGroup, passwordSignIn: passwordSignIn,
-            cleanUp: cleanUp
+            maximumLiveFlows: maximumLiveFlows, cleanUp: cleanUp
         )
         provider.follow(gateway.clock)
         return gateway
@@ -49,14 +50,15 @@ struct CampusGateway: ModuleTestWorld {
 
     static func instance(
         on transactions: any TransactionRunner, backend: TestBackend.OpenedBackend, clock: ManualClock, provider: OpenIDStandIn,
-        adminGroup: String?, passwordSignIn: PasswordSignIn, cleanUp: @escaping @Sendable () async -> Void
+        adminGroup: String?, passwordSignIn: PasswordSignIn, maximumLiveFlows: Int = 10_000, cleanUp: @escaping @Sendable () async -> Void
     ) throws -> CampusGateway {
         var logger = Logger(label: "campus-test")
         logger.logLevel = .critical
-        let settings = CampusSignInSettings(
+        var settings = CampusSignInSettings(
             issuer: URL(string: provider.issuer)!, clientID: OpenIDStandIn.clientID, clientSecret: ClientSecret(OpenIDStandIn.clientSecret),
             adminGroup: adminGroup, publicURL: publicURL, passwordSignIn: passwordSignIn
         )
+        settings.maximumLiveFlows = maximumLiveFlows
         let (accounts, ledger, store): (any AccountStoring, any SignInLedgerStoring, any CampusSignInStoring) = switch backend {
         case .sqlite: (SQLiteAccountStore(), SQLiteSignInLedgerStore(), SQLiteCampusSignInStore())
         case .postgres: (PostgresAccountStore(), PostgresSignInLedgerStore(), PostgresCampusSignInStore())
@@ -84,6 +86,8 @@ struct CampusGateway: ModuleTestWorld {
     /// Where a sign-in ended (`{returnTo}#signin=...` or `#signin-error=...`).
     struct Ending {
         let location: String
+        /// The `cg_signin_code=...` cookie the callback set with a code, as the browser sends it back.
+        var codeCookie: String? = nil
         var signInCode: String? { fragment("signin") }
         var error: String? { fragment("signin-error") }
 
@@ -133,7 +137,8 @@ struct CampusGateway: ModuleTestWorld {
         guard response.status == .found, let location = response.headers[.location] else {
             throw Unexpected("callback answered \(response.status): \(String(buffer: response.body))")
         }
-        return Ending(location: location)
+        let codeCookie = response.headers[values: .setCookie].first { $0.hasPrefix("cg_signin_code=") && !$0.hasPrefix("cg_signin_code=;") }
+        return Ending(location: location, codeCookie: codeCookie.map { String($0.prefix { $0 != ";" }) })
     }
 
     /// The whole browser flow: start, the provider, the callback.
@@ -142,9 +147,17 @@ struct CampusGateway: ModuleTestWorld {
         return try await callback(client, try await authorize(started), cookie: started.cookie)
     }
 
-    /// Trades a sign-in code for a token: the status and the body.
-    static func redeem(_ client: some TestClientProtocol, _ code: String) async throws -> HTTPReply {
-        try await client.json(.post, "/v1/auth/token", body: #"{"signinCode": "\#(code)"}"#)
+    /// Trades a sign-in code for a token from a browser holding `cookie` (nil: another
+    /// browser, without the code cookie): the status and the body.
+    static func redeem(_ client: some TestClientProtocol, _ code: String, cookie: String?) async throws -> HTTPReply {
+        var headers: HTTPFields = [:]
+        if let cookie { headers[.cookie] = cookie }
+        return try await client.json(.post, "/v1/auth/token", body: #"{"signinCode": "\#(code)"}"#, headers: headers)
+    }
+
+    /// Trades the code a sign-in ended with, in the browser it ended in.
+    static func redeem(_ client: some TestClientProtocol, _ ending: Ending) async throws -> HTTPReply {
+        try await redeem(client, try #require(ending.signInCode), cookie: ending.codeCookie)
     }
 
     struct Unexpected: Error, CustomStringConvertible {

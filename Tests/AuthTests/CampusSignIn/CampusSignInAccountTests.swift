@@ -13,8 +13,7 @@ import Testing
 @Suite("Campus sign-in: accounts, tokens and keys")
 struct CampusSignInAccountTests {
     static func token(_ client: some TestClientProtocol) async throws -> String {
-        let code = try #require(try await CampusGateway.signIn(client).signInCode)
-        return try #require(try await CampusGateway.redeem(client, code).object["token"] as? String)
+        return try #require(try await CampusGateway.redeem(client, try await CampusGateway.signIn(client)).object["token"] as? String)
     }
 
     @Test(arguments: TestBackend.all)
@@ -82,6 +81,12 @@ struct CampusSignInAccountTests {
                     ("alg none", try await provider.accessToken(subject: "s-alan", minting: .algNone)),
                     ("HS256", try await provider.accessToken(subject: "s-alan", minting: .hmac)),
                     ("unknown key", try await provider.accessToken(subject: "s-alan", minting: .unknownKey)),
+                    // RFC 9068: an ID token of this client, or an untyped token for the client id,
+                    // is no access token.
+                    ("an ID token", try await provider.idToken(subject: "s-alan")),
+                    ("typ JWT", try await provider.accessToken(subject: "s-alan", type: "JWT")),
+                    ("no typ", try await provider.accessToken(subject: "s-alan", type: nil)),
+                    ("a nonce", try await provider.accessToken(subject: "s-alan", extra: ["nonce": .string("n-1")])),
                     ("garbage", "a.b.c"),
                 ] {
                     let reply = try await client.json(.get, "/v1/me", token: token)
@@ -182,7 +187,7 @@ struct CampusSignInAccountTests {
                     let started = try await CampusGateway.start(one)
                     let ending = try await CampusGateway.callback(two, try await CampusGateway.authorize(started), cookie: started.cookie)
                     let code = try #require(ending.signInCode, "\(ending.location)")
-                    #expect(try await CampusGateway.redeem(one, code).status == .created, "and the code works on the first")
+                    #expect(try await CampusGateway.redeem(one, code, cookie: ending.codeCookie).status == .created, "and the code works on the first")
                 }
             }
         }

@@ -33,9 +33,12 @@ struct CampusSignInFlowTests {
 
                 let ending = try await CampusGateway.callback(client, try await CampusGateway.authorize(started), cookie: started.cookie)
                 #expect(ending.path == "/schedule?term=2026-fall")
-                let code = try #require(ending.signInCode, "ended at \(ending.location)")
-                let issued = try await CampusGateway.redeem(client, code)
+                _ = try #require(ending.signInCode, "ended at \(ending.location)")
+                let codeCookie = try #require(ending.codeCookie, "the callback binds the code to this browser")
+                #expect(codeCookie.count > "cg_signin_code=".count + 40)
+                let issued = try await CampusGateway.redeem(client, ending)
                 #expect(issued.status == .created)
+                #expect(issued.headers[.setCookie]?.hasPrefix("cg_signin_code=;") == true, "the code cookie is cleared once used")
                 let token = try #require(issued.object["token"] as? String)
                 #expect(token.hasPrefix("cgt_") && issued.object["tokenType"] as? String == "Bearer")
                 let me = try await client.json(.get, "/v1/me", token: token)
@@ -46,7 +49,7 @@ struct CampusSignInFlowTests {
 
                 // A second sign-in of the same person reaches the same account.
                 let again = try await CampusGateway.signIn(client)
-                let second = try await CampusGateway.redeem(client, try #require(again.signInCode))
+                let second = try await CampusGateway.redeem(client, again)
                 let meAgain = try await client.json(.get, "/v1/me", token: try #require(second.object["token"] as? String))
                 #expect(meAgain.object["id"] as? Int == id)
                 // It has no password: password routes say so.
@@ -66,15 +69,52 @@ struct CampusSignInFlowTests {
             let gateway = try await CampusGateway.make(backend, provider: provider)
             defer { gateway.cleanUp() }
             try await gateway.withRouter { client in
-                let code = try #require(try await CampusGateway.signIn(client).signInCode)
-                #expect(try await CampusGateway.redeem(client, code).status == .created)
-                let twice = try await CampusGateway.redeem(client, code)
+                let ending = try await CampusGateway.signIn(client)
+                let code = try #require(ending.signInCode)
+                #expect(try await CampusGateway.redeem(client, ending).status == .created)
+                let twice = try await CampusGateway.redeem(client, code, cookie: ending.codeCookie)
                 #expect(twice.status == .unauthorized && twice.contentType == "application/problem+json")
-                #expect(try await CampusGateway.redeem(client, "made-up").status == .unauthorized)
+                #expect(try await CampusGateway.redeem(client, "made-up", cookie: ending.codeCookie).status == .unauthorized)
 
-                let late = try #require(try await CampusGateway.signIn(client).signInCode)
+                let late = try await CampusGateway.signIn(client)
                 gateway.clock.advance(by: 61)
                 #expect(try await CampusGateway.redeem(client, late).status == .unauthorized, "expired after 60 seconds")
+            }
+        }
+    }
+
+    /// Login CSRF: an attacker finishes a sign-in with their own provider session, keeps the
+    /// `#signin=` link, and sends it to a victim. The victim's browser has no code cookie (or
+    /// its own, of another sign-in), so the code is refused, spent, and the victim's session
+    /// stays theirs.
+    @Test(arguments: TestBackend.all)
+    func aSignInCodeIsRedeemableOnlyByTheBrowserItWasHandedTo(_ backend: TestBackend) async throws {
+        try await OpenIDStandIn.with { provider in
+            let gateway = try await CampusGateway.make(backend, provider: provider)
+            defer { gateway.cleanUp() }
+            try await gateway.withRouter { client in
+                provider.signIn(.init(subject: "s-victim", preferredUsername: "victim"))
+                let victims = try await CampusGateway.signIn(client)
+                let victimToken = try #require(try await CampusGateway.redeem(client, victims).object["token"] as? String)
+
+                provider.signIn(.init(subject: "s-attacker", preferredUsername: "attacker"))
+                let attackers = try await CampusGateway.signIn(client)
+                let code = try #require(attackers.signInCode)
+                for (name, cookie) in [
+                    ("no code cookie", nil), ("another sign-in's cookie", victims.codeCookie),
+                    ("a made-up cookie", "cg_signin_code=" + SignInSecrets.random()),
+                ] as [(String, String?)] {
+                    let refused = try await CampusGateway.redeem(client, code, cookie: cookie)
+                    #expect(refused.status == .badRequest, "\(name): \(refused.status)")
+                    #expect(refused.contentType == "application/problem+json")
+                    #expect(refused.object["type"] as? String == "/problems/signin-not-yours", "\(name)")
+                    #expect(refused.object["token"] == nil && refused.headers[.setCookie] == nil, "\(name)")
+                }
+                // The code is spent: even the browser it was handed to can no longer use it.
+                #expect(try await CampusGateway.redeem(client, attackers).status == .unauthorized)
+                // And the victim is still signed in as themselves.
+                let me = try await client.json(.get, "/v1/me", token: victimToken)
+                #expect(me.status == .ok && me.object["username"] as? String == "victim")
             }
         }
     }
@@ -108,6 +148,34 @@ struct CampusSignInFlowTests {
                 let slowURL = try await CampusGateway.authorize(slow)
                 gateway.clock.advance(by: 601)
                 #expect(try await CampusGateway.callback(client, slowURL, cookie: slow.cookie).error == "state")
+            }
+        }
+    }
+
+"    /// Starts write a row each: they are counted per network (an IPv6 /64 is one subscriber,
+    /// however many addresses it rotates through), and the live flows of all networks together
+    /// are bounded.
+    @Test(arguments: TestBackend.all)
+    func startsAreCountedPerNetworkAndLiveFlowsAreBounded(_ backend: TestBackend) async throws {
+        try await OpenIDStandIn.with { provider in
+            let gateway = try await CampusGateway.make(backend, provider: provider, maximumLiveFlows: 45)
+            defer { gateway.cleanUp() }
+            try await gateway.withRouter { client in
+                func start(from address: String) async throws -> HTTPResponse.Status {
+                    try await client.execute(uri: "/v1/auth/oidc/start", method: .get, headers: TestClientAddress.from(address)).status
+                }
+                var statuses: [HTTPResponse.Status] = []
+                for n in 0..<40 { statuses.append(try await start(from: "2001:db8:7:1:\(String(n, radix: 16)):0:0:\(n + 1)")) }
+                #expect(statuses.prefix(30).allSatisfy { $0 == .found }, "\(statuses)")
+                #expect(statuses.suffix(10).allSatisfy { $0 == .tooManyRequests }, "one /64 is one network: \(statuses)")
+                // Another network is not held back by the first.
+                for n in 0..<15 { #expect(try await start(from: "198.51.100.\(n + 1)") == .found) }
+                // 45 flows are waiting for their callbacks: the next start waits, from anywhere.
+                let full = try await client.json(.get, "/v1/auth/oidc/start", headers: TestClientAddress.from("203.0.113.7"))
+                #expect(full.status == .serviceUnavailable && full.headers[.retryAfter] != nil, "\(full.status)")
+                // Flows that expired no longer count.
+                gateway.clock.advance(by: 601)
+                #expect(try await start(from: "203.0.113.7") == .found)
             }
         }
     }

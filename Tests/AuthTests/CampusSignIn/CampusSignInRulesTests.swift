@@ -59,8 +59,25 @@ struct CampusSignInRulesTests {
 
     @Test func accessTokensNeedTheAPIsAudienceButNoNonce() throws {
         let access = Self.claims(["aud": .string("api://campus")], removing: ["nonce", "iat"])
-        #expect(throws: Never.self) { try ClaimCheck.accessToken(access, issuers: [Self.issuer], audience: "api://campus", now: Self.now, skew: 60) }
-        #expect(throws: ClaimProblem.audience) { try ClaimCheck.accessToken(access, issuers: [Self.issuer], audience: "gw", now: Self.now, skew: 60) }
+        func check(_ claims: ProviderClaims, type: String?, audience: String) throws(ClaimProblem) {
+            try ClaimCheck.accessToken(claims, type: type, issuers: [Self.issuer], audience: audience, clientID: "gw", now: Self.now, skew: 60)
+        }
+        #expect(throws: Never.self) { try check(access, type: nil, audience: "api://campus") }
+        #expect(throws: Never.self) { try check(access, type: "JWT", audience: "api://campus") }
+        #expect(throws: ClaimProblem.audience) { try check(access, type: "at+jwt", audience: "gw-api") }
+        // With the client id as the API's audience, only a token typed as an access token passes
+        // (RFC 9068 §2.1): every ID token of this client names that audience too.
+        let clientAudience = Self.claims(["aud": .string("gw")], removing: ["nonce", "iat"])
+        for type in ["at+jwt", "application/at+jwt", "AT+JWT"] {
+            #expect(throws: Never.self, "\(type)") { try check(clientAudience, type: type, audience: "gw") }
+        }
+        for type in [nil, "JWT", "jwt", "id+jwt"] as [String?] {
+            #expect(throws: ClaimProblem.notAnAccessToken, "\(type ?? "none")") { try check(clientAudience, type: type, audience: "gw") }
+        }
+        // An ID token (it carries a nonce) is never an access token, whatever its header says.
+        let idToken = Self.claims()
+        #expect(throws: ClaimProblem.notAnAccessToken) { try check(idToken, type: "at+jwt", audience: "gw") }
+        #expect(throws: ClaimProblem.notAnAccessToken) { try check(Self.claims(["aud": .string("api://campus")]), type: nil, audience: "api://campus") }
     }
 
     @Test func returnToIsAPathOnThisGateway() {

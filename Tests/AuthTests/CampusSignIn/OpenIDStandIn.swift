@@ -102,10 +102,11 @@ final class OpenIDStandIn: Sendable {
     var jwksFetches: Int { state.withLock { $0.jwksFetches } }
     var tokenRequests: Int { state.withLock { $0.tokenRequests } }
 
-    /// An access token as a mobile app would get it from this provider.
+    /// An access token as a mobile app would get it from this provider: typed `at+jwt`
+    /// (RFC 9068 §2.1) unless `type` says otherwise (nil: no `typ` at all).
     func accessToken(
         subject: String, audience: String = OpenIDStandIn.clientID, expiresIn: TimeInterval = 600, groups: [String]? = nil,
-        minting: Minting = .good, kid: String? = nil
+        minting: Minting = .good, kid: String? = nil, type: String? = "at+jwt", extra: [String: JSONValue] = [:]
     ) async throws -> String {
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(subject), "aud": .string(audience),
@@ -113,7 +114,18 @@ final class OpenIDStandIn: Sendable {
             "scope": .string("openid"),
         ]
         if let groups { claims["groups"] = .array(groups.map(JSONValue.string)) }
-        return try await mint(claims, minting: minting, kid: kid)
+        claims.merge(extra) { _, new in new }
+        return try await mint(claims, minting: minting, kid: kid, type: type)
+    }
+
+    /// An ID token as the code exchange hands it out, presented where an access token belongs.
+    func idToken(subject: String, nonce: String = "n-0123456789") async throws -> String {
+        let claims: [String: JSONValue] = [
+            "iss": .string(issuer), "sub": .string(subject), "aud": .string(Self.clientID), "azp": .string(Self.clientID),
+            "iat": .int(Int64(now.timeIntervalSince1970)), "exp": .int(Int64(now.addingTimeInterval(600).timeIntervalSince1970)),
+            "nonce": .string(nonce),
+        ]
+        return try await mint(claims, minting: .good, type: "JWT")
     }
 
     // MARK: Endpoints
@@ -195,7 +207,7 @@ final class OpenIDStandIn: Sendable {
 
     // MARK: Minting
 
-    func mint(_ claims: [String: JSONValue], minting: Minting, kid requested: String? = nil) async throws -> String {
+    func mint(_ claims: [String: JSONValue], minting: Minting, kid requested: String? = nil, type: String? = "JWT") async throws -> String {
         switch minting {
         case .algNone:
             return Self.unsigned(header: ["alg": "none", "typ": "JWT"], claims: claims) + "."
@@ -216,7 +228,9 @@ final class OpenIDStandIn: Sendable {
             }
             let keys = JWTKeyCollection()
             await keys.add(ecdsa: key, kid: JWKIdentifier(string: kid))
-            return try await keys.sign(ProviderClaims(claims), kid: JWKIdentifier(string: kid))
+            var header = JWTHeader()
+            header.typ = type
+            return try await keys.sign(ProviderClaims(claims), kid: JWKIdentifier(string: kid), header: header)
         }
     }
 

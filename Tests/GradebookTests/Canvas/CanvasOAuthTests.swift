@@ -50,17 +50,24 @@ struct CanvasOAuthTests {
         return url.path + (url.query.map { "?\($0)" } ?? "")
     }
 
-    /// One flow as a browser runs it: the app's request, the start address (its cookie kept
-    /// unless `sameBrowser` is false), Canvas, and the callback. Answers where the browser lands.
-    static func connect(_ world: World, sameBrowser: Bool = true) async throws -> String {
+    /// The app's request for an authorization URL, as `token`'s student.
+    static func begin(_ world: World, token: String? = nil, body: String = #"{"sourceId": 7}"#) async throws -> String {
         let begun = try await world.client.execute(
-            uri: "/v1/me/gradebook-accounts/oauth", method: .post, headers: [.authorization: "Bearer \(world.ada)", .contentType: "application/json"],
-            body: ByteBuffer(string: #"{"sourceId": 7}"#)
+            uri: "/v1/me/gradebook-accounts/oauth", method: .post,
+            headers: [.authorization: "Bearer \(token ?? world.ada)", .contentType: "application/json"], body: ByteBuffer(string: body)
         ) { ($0.status, String(buffer: $0.body)) }
         #expect(begun.0 == .ok, "\(begun.1)")
         let object = try JSONSerialization.jsonObject(with: Data(begun.1.utf8)) as? [String: Any]
         let authorization = try #require(object?["authorizationUrl"] as? String)
         #expect(authorization.hasPrefix("https://gateway.example.edu/v1/gradebook/oauth/start?ticket="))
+        return authorization
+    }
+
+    /// One flow as a browser runs it: the app's request, the start address (its cookie kept
+    /// unless `sameBrowser` is false), Canvas, and the callback. Answers where the browser lands.
+    static func land(_ world: World, sameBrowser: Bool = true, authorization given: String? = nil) async throws -> String {
+        let authorization: String
+        if let given { authorization = given } else { authorization = try await begin(world) }
 
         let start = try await world.client.execute(uri: try target(authorization), method: .get) { $0 }
         #expect(start.status == .found)
@@ -83,6 +90,34 @@ struct CanvasOAuthTests {
         return try #require(landed.headers[.location])
     }
 
+    /// The `#canvas-connect=` code a landing carries.
+    static func completionCode(_ landed: String) throws -> String {
+        let marker = "#canvas-connect="
+        let range = try #require(landed.range(of: marker), "landed at \(landed)")
+        return String(landed[range.upperBound...])
+    }
+
+    /// The signed-in app completing a connection: the status and the body.
+    static func complete(_ world: World, code: String, token: String? = nil) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await world.client.execute(
+            uri: "/v1/me/gradebook-accounts/oauth/complete", method: .post,
+            headers: [.authorization: "Bearer \(token ?? world.ada)", .contentType: "application/json"],
+            body: ByteBuffer(string: #"{"code": "\#(code)"}"#)
+        ) { ($0.status, (try? JSONSerialization.jsonObject(with: Data(buffer: $0.body)) as? [String: Any]) ?? [:]) }
+    }
+
+    /// The whole connection by its owner: the browser's part, then the app completing it.
+    /// Answers where the browser landed, or `connected` once the account is stored.
+    static func connect(_ world: World, sameBrowser: Bool = true) async throws -> String {
+        let landed = try await land(world, sameBrowser: sameBrowser)
+        guard landed.contains("#canvas-connect=") else { return landed }
+        #expect(landed.hasPrefix("https://gateway.example.edu/#canvas-connect="), "\(landed)")
+        let (status, body) = try await complete(world, code: try completionCode(landed))
+        #expect(status == .created, "\(body)")
+        #expect(body["canvasUserId"] as? String == "5001")
+        return "canvas=connected"
+    }
+
     static func accounts(_ world: World) async throws -> [[String: Any]] {
         try await world.client.execute(uri: "/v1/me/gradebook-accounts", method: .get, headers: [.authorization: "Bearer \(world.ada)"]) {
             (try JSONSerialization.jsonObject(with: Data(buffer: $0.body)) as? [String: Any])?["items"] as? [[String: Any]] ?? []
@@ -99,7 +134,7 @@ struct CanvasOAuthTests {
     @Test(arguments: TestBackend.all) func theBrowserBoundFlowStoresAnAccountThatReadsGrades(_ backend: TestBackend) async throws {
         try await Self.with(backend) { world in
             let landed = try await Self.connect(world)
-            #expect(landed == "https://gateway.example.edu/#/grades?canvas=connected")
+            #expect(landed == "canvas=connected")
             let accounts = try await Self.accounts(world)
             #expect(accounts.count == 1)
             #expect(accounts.first?["username"] as? String == "5001")
@@ -109,16 +144,64 @@ struct CanvasOAuthTests {
             #expect((item["courses"] as? [Any])?.count == 4)
             #expect(world.canvas.oauth.tokenRequests == ["authorization_code"])
             // The same Canvas user again renews the account: still one.
-            #expect(try await Self.connect(world) == "https://gateway.example.edu/#/grades?canvas=connected")
+            #expect(try await Self.connect(world) == "canvas=connected")
             #expect(try await Self.accounts(world).count == 1)
+        }
+    }
+
+    /// Student A sends their authorization link to student V; V approves at Canvas. V's Canvas
+    /// must never be stored under A: the grant waits for the account that began the flow, V's
+    /// app completing it gets 404 and the grant is revoked, and A can't complete it after.
+    @Test(arguments: TestBackend.all) func aLinkSentToAnotherStudentNeverAttachesTheirCanvas(_ backend: TestBackend) async throws {
+        try await Self.with(backend) { world in
+            let victim = try await world.gateway.account("vera", role: .student)
+            let sent = try await Self.begin(world)
+            let landed = try await Self.land(world, authorization: sent)
+            let code = try Self.completionCode(landed)
+            #expect(try await Self.accounts(world).isEmpty, "the callback stores nothing by itself")
+            let (status, body) = try await Self.complete(world, code: code, token: victim)
+            #expect(status == .notFound, "\(body)")
+            #expect(world.canvas.oauth.revocations == 1, "the grant is revoked at Canvas")
+            #expect(try await Self.complete(world, code: code).0 == .notFound, "and dropped: the sender can't complete it either")
+            #expect(try await Self.accounts(world).isEmpty)
+
+            // The start address works once.
+            let once = try await Self.begin(world)
+            let target = try Self.target(once)
+            #expect(try await world.client.execute(uri: target, method: .get) { $0.status } == .found)
+            let again = try await world.client.execute(uri: target, method: .get) { ($0.status, String(buffer: $0.body)) }
+            #expect(again.0 == .unprocessableContent && again.1.contains("once"), "\(again)")
+
+            // A code completes once, and not after ten minutes.
+            let late = try Self.completionCode(try await Self.land(world))
+            world.gateway.clock.advance(by: 601)
+            #expect(try await Self.complete(world, code: late).0 == .notFound)
+            #expect(try await Self.complete(world, code: "not-a-code-at-all-xyz").0 == .notFound)
+            #expect(try await Self.accounts(world).isEmpty)
+        }
+    }
+
+    @Test(arguments: TestBackend.all) func aFlowLandsAtItsReturnToAndOffSiteOnesAreRefused(_ backend: TestBackend) async throws {
+        try await Self.with(backend) { world in
+            let authorization = try await Self.begin(world, body: #"{"sourceId": 7, "returnTo": "/app/canvas"}"#)
+            let landed = try await Self.land(world, authorization: authorization)
+            #expect(landed.hasPrefix("https://gateway.example.edu/app/canvas#canvas-connect="), "\(landed)")
+            #expect(try await Self.complete(world, code: try Self.completionCode(landed)).0 == .created)
+            for bad in ["https://evil.example/", "//evil.example", "myapp://canvas", "/a#b"] {
+                let reply = try await world.client.execute(
+                    uri: "/v1/me/gradebook-accounts/oauth", method: .post, headers: [.authorization: "Bearer \(world.ada)", .contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"sourceId": 7, "returnTo": "\#(bad)"}"#)
+                ) { ($0.status, String(buffer: $0.body)) }
+                #expect(reply.0 == .unprocessableContent && reply.1.contains("returnTo"), "\(bad): \(reply)")
+            }
         }
     }
 
     @Test(arguments: TestBackend.all) func aCallbackInAnotherBrowserOrADeclinedOneStoresNothing(_ backend: TestBackend) async throws {
         try await Self.with(backend) { world in
-            #expect(try await Self.connect(world, sameBrowser: false) == "https://gateway.example.edu/#/grades?canvas=other-browser")
+            #expect(try await Self.land(world, sameBrowser: false) == "https://gateway.example.edu/#/grades?canvas=other-browser")
             world.canvas.declineNextAuthorization()
-            #expect(try await Self.connect(world) == "https://gateway.example.edu/#/grades?canvas=denied")
+            #expect(try await Self.land(world) == "https://gateway.example.edu/#/grades?canvas=denied")
             #expect(try await Self.accounts(world).isEmpty)
             #expect(world.canvas.oauth.tokenRequests.isEmpty, "no code was exchanged")
             // A forged or stale state lands on the same page, never a 500.

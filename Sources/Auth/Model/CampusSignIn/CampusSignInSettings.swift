@@ -27,6 +27,9 @@ public struct CampusSignInSettings: Sendable {
     public var flowLifetime: TimeInterval = 600
     /// How long a one-time sign-in code can be traded for a token.
     public var signInCodeLifetime: TimeInterval = 60
+    /// The most browser flows waiting for their callbacks at once, from every network together:
+    /// past it a start answers 503 until flows end (each flow is a row for `flowLifetime`).
+    public var maximumLiveFlows = 10_000
 
     public init(
         issuer: URL, clientID: String, clientSecret: ClientSecret, audience: String? = nil, adminGroup: String? = nil,

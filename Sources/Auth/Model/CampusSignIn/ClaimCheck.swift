@@ -5,6 +5,10 @@ import GatewayCore
 /// the browser learns only `token-invalid`.
 public enum ClaimProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case issuer, audience, authorizedParty, expired, notYetValid, issuedInTheFuture, missingClaim(String), nonce, subject
+    /// A token presented as an access token that is not one: it carries a `nonce` (an ID
+    /// token does), or its `typ` is not `at+jwt` while the API's audience is the client id,
+    /// which every ID token issued to this client also names.
+    case notAnAccessToken
 
     public var description: String {
         switch self {
@@ -17,6 +21,7 @@ public enum ClaimProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingClaim(let name): "the token has no \(name)"
         case .nonce: "the nonce is not the one this sign-in sent"
         case .subject: "the subject is empty or longer than 255 characters"
+        case .notAnAccessToken: "the token is not an access token (an ID token, or not typed at+jwt while the audience is the client id)"
         }
     }
 }
@@ -43,11 +48,22 @@ public enum ClaimCheck {
     }
 
     /// An access token presented as `Authorization: Bearer`: the issuer, the API's audience,
-    /// `exp` and `nbf`.
+    /// `exp` and `nbf`; and that it is an access token (RFC 9068 §2.1, §4): no `nonce`, and a
+    /// header `typ` of `at+jwt` (or `application/at+jwt`). A token without that `typ` passes
+    /// only when the API's audience is not the client id, so no ID token names it.
     public static func accessToken(
-        _ claims: ProviderClaims, issuers: [String], audience: String, now: Date, skew: TimeInterval
+        _ claims: ProviderClaims, type: String?, issuers: [String], audience: String, clientID: String, now: Date, skew: TimeInterval
     ) throws(ClaimProblem) {
+        guard claims.values["nonce"] == nil else { throw .notAnAccessToken }
+        if !isAccessTokenType(type), audience == clientID { throw .notAnAccessToken }
         try common(claims, issuers: issuers, audience: audience, now: now, skew: skew)
+    }
+
+    /// Whether a JOSE header's `typ` says "JWT access token" (media types are case-insensitive,
+    /// and the `application/` prefix may be left out: RFC 7515 §4.1.9).
+    public static func isAccessTokenType(_ type: String?) -> Bool {
+        guard let type = type?.lowercased() else { return false }
+        return type == "at+jwt" || type == "application/at+jwt"
     }
 
     static func common(_ claims: ProviderClaims, issuers: [String], audience: String, now: Date, skew: TimeInterval) throws(ClaimProblem) {

@@ -45,7 +45,13 @@ public struct CampusSignIn: Sendable {
             stateHash: SignInSecrets.hash(state), browserHash: SignInSecrets.hash(binding), nonce: nonce, codeVerifier: verifier,
             returnTo: returnTo, expiresAt: clock.now().addingTimeInterval(settings.flowLifetime)
         )
-        try await transactions.write { [store] db in try store.insertFlow(flow, in: db) }
+        let now = clock.now(), bound = settings.maximumLiveFlows
+        try await transactions.write { [store] db in
+            // However many networks start sign-ins, the flows waiting for their callbacks stay
+            // bounded: past the bound a start waits for flows to end.
+            guard try store.liveFlows(now: now, limit: bound, in: db) < bound else { throw AuthError.busy(retryAfterSeconds: 30) }
+            try store.insertFlow(flow, in: db)
+        }
         var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)!
         components.queryItems = (components.queryItems ?? []) + [
             URLQueryItem(name: "response_type", value: "code"),
@@ -77,33 +83,48 @@ public struct CampusSignIn: Sendable {
         }
     }
 
+    /// How a browser sign-in ended: where to send the browser, and (when it ended with a code)
+    /// the value of the cookie that makes the code redeemable by this browser only.
+    public struct Finish: Sendable {
+        /// `{returnTo}#signin={code}` or `{returnTo}#signin-error={kind}`.
+        public let location: String
+        /// The code cookie's value, nil when the sign-in failed.
+        public let codeBinding: String?
+
+        init(_ location: String, codeBinding: String? = nil) {
+            self.location = location
+            self.codeBinding = codeBinding
+        }
+    }
+
     /// Finishes a browser sign-in: the path and fragment to send the browser to,
-    /// `{returnTo}#signin={code}` or `{returnTo}#signin-error={kind}`. Never throws: every
-    /// failure is logged with its cause and ends at an error fragment.
-    public func finish(_ callback: Callback) async -> String {
+    /// `{returnTo}#signin={code}` or `{returnTo}#signin-error={kind}`, and the cookie that binds
+    /// the code to this browser. Never throws: every failure is logged with its cause and ends
+    /// at an error fragment.
+    public func finish(_ callback: Callback) async -> Finish {
         // The state is taken (deleted) whatever happens next: a replayed callback finds nothing.
         guard let state = callback.state, state.utf8.count <= 256,
             let flow = try? await transactions.write({ [store] db in try store.takeFlow(stateHash: SignInSecrets.hash(state), in: db) })
         else {
             logger.notice("campus sign-in refused", metadata: ["reason": "unknown or used state"])
-            return Self.location(ReturnPath.home, failure: .state)
+            return Finish(Self.location(ReturnPath.home, failure: .state))
         }
         let returnTo = flow.returnTo
         guard flow.expiresAt > clock.now() else {
             logger.notice("campus sign-in refused", metadata: ["reason": "the sign-in took too long"])
-            return Self.location(returnTo, failure: .state)
+            return Finish(Self.location(returnTo, failure: .state))
         }
         guard let binding = callback.browserBinding, constantTimeEquals(SignInSecrets.hash(binding), flow.browserHash) else {
             logger.notice("campus sign-in refused", metadata: ["reason": "the callback came without the browser's sign-in cookie"])
-            return Self.location(returnTo, failure: .state)
+            return Finish(Self.location(returnTo, failure: .state))
         }
         if let error = callback.error {
             logger.notice("campus sign-in refused", metadata: ["reason": "the provider answered \(String(error.prefix(64)))"])
-            return Self.location(returnTo, failure: .providerRefused)
+            return Finish(Self.location(returnTo, failure: .providerRefused))
         }
         guard let code = callback.code, !code.isEmpty, code.utf8.count <= 2048 else {
             logger.notice("campus sign-in refused", metadata: ["reason": "the callback has no code"])
-            return Self.location(returnTo, failure: .providerRefused)
+            return Finish(Self.location(returnTo, failure: .providerRefused))
         }
         do {
             let idToken = try await provider.exchange(code: code, verifier: flow.codeVerifier)
@@ -113,26 +134,29 @@ public struct CampusSignIn: Sendable {
                 skew: settings.clockSkew
             )
             let account = try await signIn(claims)
-            let signInCode = SignInSecrets.random()
+            let signInCode = SignInSecrets.random(), codeBinding = SignInSecrets.random()
             let expires = clock.now().addingTimeInterval(settings.signInCodeLifetime)
             try await transactions.write { [store] db in
-                try store.insertCode(hash: SignInSecrets.hash(signInCode), accountID: account.id ?? 0, expiresAt: expires, in: db)
+                try store.insertCode(
+                    hash: SignInSecrets.hash(signInCode), browserHash: SignInSecrets.hash(codeBinding), accountID: account.id ?? 0,
+                    expiresAt: expires, in: db
+                )
             }
             logger.info("campus sign-in", metadata: ["account": "\(account.id ?? 0)", "role": "\(account.role.rawValue)"])
-            return returnTo + "#signin=" + signInCode
+            return Finish(returnTo + "#signin=" + signInCode, codeBinding: codeBinding)
         } catch let error as ProviderError {
             logger.notice("campus sign-in refused", metadata: ["reason": "\(error)"])
-            if case .exchangeRefused = error { return Self.location(returnTo, failure: .providerRefused) }
-            return Self.location(returnTo, failure: .tokenInvalid)
+            if case .exchangeRefused = error { return Finish(Self.location(returnTo, failure: .providerRefused)) }
+            return Finish(Self.location(returnTo, failure: .tokenInvalid))
         } catch let error as ClaimProblem {
             logger.notice("campus sign-in refused", metadata: ["reason": "ID token: \(error)"])
-            return Self.location(returnTo, failure: .tokenInvalid)
+            return Finish(Self.location(returnTo, failure: .tokenInvalid))
         } catch AuthError.invalidCredentials {
             logger.notice("campus sign-in refused", metadata: ["reason": "the account is disabled"])
-            return Self.location(returnTo, failure: .providerRefused)
+            return Finish(Self.location(returnTo, failure: .providerRefused))
         } catch {
             logger.error("campus sign-in failed", metadata: ["error": "\(error)"])
-            return Self.location(returnTo, failure: .providerRefused)
+            return Finish(Self.location(returnTo, failure: .providerRefused))
         }
     }
 
@@ -140,16 +164,26 @@ public struct CampusSignIn: Sendable {
         returnTo + "#signin-error=" + failure.rawValue
     }
 
-    /// Trades a one-time sign-in code for a gateway token, like a password sign-in. A used,
+    /// Trades a one-time sign-in code for a gateway token, like a password sign-in, in the
+    /// browser the callback handed it to: `browserBinding` is that browser's code cookie. A used,
     /// expired or unknown code (or one of an account disabled since) is
-    /// ``AuthError/invalidSignInCode``.
-    public func redeem(signInCode code: String, lifetimeMinutes: Int?) async throws -> AuthService.IssuedToken {
+    /// ``AuthError/invalidSignInCode``; a code presented without its browser's cookie is
+    /// ``AuthError/signInNotYours`` and is spent, so the link that carried it is dead.
+    public func redeem(signInCode code: String, browserBinding: String?, lifetimeMinutes: Int?) async throws -> AuthService.IssuedToken {
         let minutes = try auth.tokenMinutes(lifetimeMinutes)
         guard !code.isEmpty, code.utf8.count <= 128 else { throw AuthError.invalidSignInCode }
         let now = clock.now()
-        let account = try await transactions.write { [store, auth] db -> Account? in
-            guard let id = try store.takeCode(hash: SignInSecrets.hash(code), now: now, in: db) else { return nil }
-            return try auth.store.find(id: id, in: db)
+        let presented = browserBinding.flatMap { $0.utf8.count <= 128 ? SignInSecrets.hash($0) : nil }
+        // The code is taken (and the take committed) before the browser is judged: a code that
+        // reached another browser is dead for everyone.
+        let (account, yours) = try await transactions.write { [store, auth] db -> (Account?, Bool) in
+            guard let kept = try store.takeCode(hash: SignInSecrets.hash(code), now: now, in: db) else { return (nil, true) }
+            guard let expected = kept.browserHash, let presented, constantTimeEquals(presented, expected) else { return (nil, false) }
+            return (try auth.store.find(id: kept.accountID, in: db), true)
+        }
+        guard yours else {
+            logger.notice("campus sign-in code refused", metadata: ["reason": "presented by a browser it was not handed to"])
+            throw AuthError.signInNotYours
         }
         guard let account, !account.disabled else { throw AuthError.invalidSignInCode }
         return try await auth.issueToken(for: account, minutes: minutes)
@@ -162,7 +196,8 @@ public struct CampusSignIn: Sendable {
         do {
             let claims = try await provider.verifySignature(token)
             try ClaimCheck.accessToken(
-                claims, issuers: settings.tokenIssuers, audience: settings.audience, now: clock.now(), skew: settings.clockSkew
+                claims, type: OpenIDProvider.type(of: token), issuers: settings.tokenIssuers, audience: settings.audience,
+                clientID: settings.clientID, now: clock.now(), skew: settings.clockSkew
             )
             return try await signIn(claims, fromAccessToken: true).identity
         } catch {

@@ -220,13 +220,16 @@ public actor OpenIDProvider {
     }
 
     /// The JOSE header's `alg` and `kid`, read without trusting anything else of the token.
-    static func header(of token: String) throws -> (alg: String?, kid: String?) {
+    static func header(of token: String) throws -> (alg: String?, kid: String?, typ: String?) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = Base64URL.decode(parts[0]),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw ProviderError.tokenRefused("not a signed JWT") }
-        return (object["alg"] as? String, object["kid"] as? String)
+        return (object["alg"] as? String, object["kid"] as? String, object["typ"] as? String)
     }
+
+    /// The `typ` of a token's JOSE header (nil when absent or unreadable).
+    public static func type(of token: String) -> String? { (try? header(of: token))?.typ }
 
     struct TokenResponse: Decodable {
         let idToken: String?

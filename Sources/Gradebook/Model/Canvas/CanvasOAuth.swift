@@ -1,4 +1,5 @@
 public import Foundation
+import GatewayCore
 
 /// Canvas's OAuth2 exchanges as its OAuth2 docs give them, and what the gateway keeps of them.
 public enum CanvasOAuth {
@@ -57,6 +58,12 @@ public enum CanvasOAuth {
             self.expires = expires
         }
     }
+
+    /// Where a flow's browser lands with `#canvas-connect=`: a plain path on the gateway
+    /// (``ReturnPath``), the web app's `/` when absent; nil otherwise. Never another origin: the
+    /// code must reach the owner's own app (the web app, or a native app through a universal
+    /// link on the gateway's host).
+    public static func landingPath(_ raw: String?) -> String? { ReturnPath.validate(raw) }
 
     /// Why a flow ended without an account, as the web app's page names it.
     public enum Failure: String, Sendable, Error {

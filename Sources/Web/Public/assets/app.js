@@ -4,6 +4,7 @@ import * as session from './session.js';
 import * as api from './api.js';
 import { renderAuth } from './view-auth.js';
 import { finishCampusSignIn } from './campus-signin.js';
+import { takeCanvasCode, completeCanvasConnection } from './canvas-connect.js';
 import { renderCatalog } from './view-catalog.js';
 import { renderRegistration } from './view-registration.js';
 import { renderBuilder } from './view-builder.js';
@@ -101,6 +102,8 @@ async function route() {
 
 session.onChange((value) => {
   renderAccount();
+  // A Canvas connection that landed before the sign-in is completed by the account now signed in.
+  if (value) completeCanvasConnection().then((target) => { if (target) window.location.hash = target; });
   // A session that ended (signed out, or the token expired or was revoked) leaves the views
   // that need it.
   if (!value) route();
@@ -108,11 +111,18 @@ session.onChange((value) => {
 window.addEventListener('hashchange', route);
 
 async function startApp() {
+  // The end of a Canvas connection: the code leaves the address bar at once, and is completed
+  // by the signed-in owner (now, or once signed in).
+  if (takeCanvasCode()) {
+    const target = await completeCanvasConnection();
+    window.history.replaceState(null, '', `${window.location.pathname}${target ?? '#/signin'}`);
+  }
   // The end of a campus sign-in comes first: the fragment leaves the address bar at once.
   const campus = await finishCampusSignIn('#/catalog');
   if (campus?.account) toast(`Welcome, ${campus.account.username}.`);
   if (campus?.error) {
-    window.history.replaceState(null, '', `${window.location.pathname}#/signin`);
+    // Signed in already: the session stays, and so does the page; otherwise the sign-in view.
+    if (!session.token()) window.history.replaceState(null, '', `${window.location.pathname}#/signin`);
     toast(campus.error);
   }
   // A stored session is checked once: a revoked or expired token signs out quietly.

@@ -4,6 +4,7 @@
 // anything else runs, so the code is never bookmarked, shared or kept in history.
 import { h } from './dom.js';
 import * as api from './api.js';
+import * as session from './session.js';
 
 let offer = null;
 
@@ -27,6 +28,7 @@ const failures = {
   state: 'That sign-in could not be finished (it expired, was used already or came from another browser). Please try again.',
   'provider-refused': 'Your campus sign-in was refused. If your account was disabled, ask the administrators.',
   'token-invalid': 'Your campus sign-in could not be verified. Please try again.',
+  'not-yours': 'That sign-in link was not started in this browser, so it was refused and nothing changed. If you meant to sign in, use the sign-in button here.',
 };
 
 /**
@@ -43,9 +45,16 @@ export async function finishCampusSignIn(keep = '') {
   const search = query.toString();
   window.history.replaceState(null, '', window.location.pathname + (search ? `?${search}` : '') + (next ? `#/${next}` : keep));
   if (match[1]) return { error: failures[decodeURIComponent(match[2])] || failures.state };
+  // A signed-in session is never replaced without asking: a sign-in link someone else sent
+  // would otherwise sign this browser in as them.
+  const current = session.account();
+  if (session.token() && !window.confirm(`You are signed in${current?.username ? ` as ${current.username}` : ''}. Sign in with your campus account instead?`)) {
+    return { kept: true };
+  }
   try {
     return { account: await api.signInWithCode(decodeURIComponent(match[2])) };
   } catch (error) {
+    if (error.problem?.type === '/problems/signin-not-yours') return { error: failures['not-yours'] };
     return { error: error.status === 401 ? failures.state : error.message };
   }
 }

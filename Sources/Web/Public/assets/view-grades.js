@@ -15,7 +15,7 @@ export async function renderGrades(container, ctx) {
   const outcome = ctx.params?.get('canvas');
   append(container, [
     h('h1', { text: 'Grades' }),
-    outcome ? h('p', { class: outcome === 'connected' ? 'note' : 'problem', role: 'status', id: 'canvas-outcome', text: connectOutcome[outcome] ?? `Canvas: ${outcome}` }) : null,
+    outcome ? h('p', { class: outcome === 'connected' ? 'note' : 'problem', role: 'status', id: 'canvas-outcome', text: outcomeText(outcome, ctx.params?.get('canvasUser')) }) : null,
     h('div', { class: 'grades-layout' },
       h('div', { class: 'stack' },
         accountsSection(accounts, sourceName, browser, ctx, (id) => (sources.find((s) => s.id === id)?.kind ?? 'calpoly') === 'calpoly'),
@@ -29,6 +29,7 @@ export async function renderGrades(container, ctx) {
 // Where the Canvas connection flow lands (`#/grades?canvas=...`).
 const connectOutcome = {
   connected: 'Your Canvas account is connected.',
+  'not-yours': 'That Canvas connection was started by another account, so nothing was connected and Canvas was told to forget it. Connect from your own account.',
   denied: 'Canvas was not allowed to share your grades; nothing was connected.',
   expired: 'The connection took too long or its link was not from here; start again.',
   'other-browser': 'The connection finished in another browser than the one that started it; start again here.',
@@ -37,6 +38,11 @@ const connectOutcome = {
   limit: 'You keep the most gradebook accounts allowed; forget one first.',
   unavailable: 'Canvas could not be reached; try again later.',
 };
+
+function outcomeText(outcome, canvasUser) {
+  if (outcome === 'connected' && canvasUser) return `Your Canvas account is connected: ${canvasUser}.`;
+  return connectOutcome[outcome] ?? `Canvas: ${outcome}`;
+}
 
 const statusText = {
   throttled: 'The gradebook is busy; showing the last grades read.',
