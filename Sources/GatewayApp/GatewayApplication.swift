@@ -147,6 +147,7 @@ public struct GatewayApplication: Sendable {
             router.add(middleware: CrossOriginRequests(origins: configuration.corsOrigins, nativePrefixes: errorRenderers.map(\.pathPrefix)))
         }
         router.add(middleware: FrontDoorMiddleware(
+            traceTrust: IncomingTraceTrust(trustedProxies: configuration.trustedProxies, trustEveryone: configuration.traceTrustIncoming),
             admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
             accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix]),
             securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil), allowedMethods: allowedMethods

@@ -36,6 +36,10 @@ public struct GatewayConfiguration: Sendable {
     /// The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed: only
     /// requests whose socket peer is in one of these networks. Empty: headers are ignored.
     public var trustedProxies: [AddressRange] = []
+    /// Continue the trace context (`traceparent`, `tracestate`) of every caller, not only of
+    /// ``trustedProxies`` (`GATEWAY_TRACE_TRUST_INCOMING`): for a gateway reached only through a
+    /// proxy that traces. Off: an untrusted caller's request starts a trace of its own.
+    public var traceTrustIncoming = false
     /// Where to write the port the server listens on once it does (with `port` 0, the one the
     /// system chose): how tests and supervisors find it without reserving a port first.
     public var portFile: String?
@@ -125,6 +129,8 @@ public struct GatewayConfiguration: Sendable {
     /// Text messages: the Twilio-compatible provider (`GATEWAY_SMS_*`); without one a demo logs
     /// its texts, other servers discard them with the reason kept and refuse inbound posts.
     public var sms: SMSSettings?
+    /// The countries texts go to, by calling code (`GATEWAY_SMS_COUNTRIES`, default `1`).
+    public var smsCountries: SMSCountries = .default
     /// Where people reach this server (`GATEWAY_PUBLIC_URL`), for the links in mails; needed
     /// with `smtp`. Without it (a demo) links point at `http://<host>:<port>`.
     public var publicURL: URL?

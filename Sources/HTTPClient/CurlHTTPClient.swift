@@ -20,7 +20,10 @@ public import Logging
 ///   on the resolved address libcurl connects to (see ``DestinationAllowList``);
 /// - a redirect from `https` to `http`, or to any scheme but `http`/`https`, is not followed;
 /// - `Authorization`, `Proxy-Authorization`, `Cookie`, Basic credentials and the request's
-///   ``OutboundRequest/secretHeaderNames`` are dropped once a redirect changes origin.
+///   ``OutboundRequest/secretHeaderNames`` are dropped once a redirect changes origin;
+/// - the trace context (`traceparent`, `tracestate`) goes only with a request that sets
+///   ``OutboundRequest/propagatesTraceContext`` (the deployment's own destinations), never with
+///   one to a user-supplied or third-party destination.
 ///
 /// Call ``shutdown()`` (or drop the last reference) to let the threads exit once the queued
 /// requests are done.
@@ -125,16 +128,19 @@ public final class CurlHTTPClient: HTTPClient {
     public func execute(_ request: OutboundRequest) async throws -> OutboundResponse {
         guard GatewayTracing.isEnabled else { return try await perform(request) }
         // A client span: the method, host, port and status; never the path's query, headers or
-        // body. The trace context goes along in `traceparent`.
+        // body. The trace context goes along in `traceparent` only when the request asks for it
+        // (``OutboundRequest/propagatesTraceContext``: the deployment's own destinations).
         return try await GatewayTracing.span("HTTP \(request.method.rawValue)", ofKind: .client) { span in
             span?.attributes["http.request.method"] = request.method.rawValue
             span?.attributes["server.address"] = request.url.host ?? ""
             if let port = request.url.port { span?.attributes["server.port"] = port }
             var request = request
-            var carrier: [String: String] = [:]
-            GatewayTracing.inject(into: &carrier)
-            for (name, value) in carrier.sorted(by: { $0.key < $1.key }) where !request.headers.contains(name) {
-                request.headers.add(name: name, value: value)
+            if request.propagatesTraceContext {
+                var carrier: [String: String] = [:]
+                GatewayTracing.inject(into: &carrier)
+                for (name, value) in carrier.sorted(by: { $0.key < $1.key }) where !request.headers.contains(name) {
+                    request.headers.add(name: name, value: value)
+                }
             }
             let response = try await perform(request)
             span?.attributes["http.response.status_code"] = response.status

@@ -70,6 +70,12 @@ public struct OutboundRequest: Sendable, CustomStringConvertible {
     /// dropped as soon as a followed redirect changes origin (scheme, host or port), and not
     /// sent again for the rest of the redirect chain.
     public var secretHeaderNames: [String]
+    /// Whether the current trace context (`traceparent`, `tracestate`) goes along, when tracing
+    /// is on. Off by default: only the deployment's own destinations (the campus provider, the
+    /// registrar, configured gradebook sources) are told which trace a call belongs to; user-
+    /// supplied destinations (webhooks, Web Push endpoints) and third parties (APNs, SMS, email)
+    /// never are, since a trace id would link one person's request to another's delivery.
+    public var propagatesTraceContext: Bool
 
     /// Headers treated as secret in every request: dropped on a cross-origin redirect.
     public static let alwaysSecretHeaderNames = ["Authorization", "Proxy-Authorization", "Cookie"]
@@ -83,7 +89,8 @@ public struct OutboundRequest: Sendable, CustomStringConvertible {
         followRedirects: Bool = false,
         basicCredentials: BasicCredentials? = nil,
         maxResponseBodySize: Int? = nil,
-        secretHeaderNames: [String] = []
+        secretHeaderNames: [String] = [],
+        propagatesTraceContext: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -94,6 +101,7 @@ public struct OutboundRequest: Sendable, CustomStringConvertible {
         self.basicCredentials = basicCredentials
         self.maxResponseBodySize = maxResponseBodySize
         self.secretHeaderNames = secretHeaderNames
+        self.propagatesTraceContext = propagatesTraceContext
     }
 
     /// Whether the header `name` is secret for this request (see ``secretHeaderNames``).

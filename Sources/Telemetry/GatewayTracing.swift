@@ -57,7 +57,9 @@ public enum GatewayTracing {
     }
 
     /// Adds the current trace's `traceparent` (and `tracestate`) to outgoing request headers, so
-    /// an upstream that traces joins the same trace.
+    /// an upstream that traces joins the same trace. Only for the deployment's own destinations
+    /// (the HTTP client calls it for requests that set `propagatesTraceContext`): a trace id sent
+    /// to a user-supplied URL would tell one person which trace another's request was in.
     public static func inject(into headers: inout [String: String]) {
         guard isEnabled, let context = ServiceContext.current else { return }
         InstrumentationSystem.instrument.inject(context, into: &headers, using: DictionaryInjector())

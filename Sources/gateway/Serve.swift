@@ -32,6 +32,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("require-https"), help: "Refuse plain-HTTP requests (GATEWAY_REQUIRE_HTTPS=1).") var requireHTTPS = false
     @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-Proto/-For from a reverse proxy on this host (loopback peers only) (GATEWAY_TRUST_PROXY=1).") var trustProxy = false
     @Option(name: .customLong("trusted-proxies"), help: "Trust X-Forwarded-Proto/-For only from peers in these networks, e.g. 10.0.0.5/32,fd00::/8 (GATEWAY_TRUSTED_PROXIES).") var trustedProxies: String?
+    @Flag(name: .customLong("trace-trust-incoming"), help: "Continue every caller's traceparent/tracestate, not only trusted proxies': the gateway is reached only through a proxy that traces (GATEWAY_TRACE_TRUST_INCOMING=true).") var traceTrustIncoming = false
     @Option(name: .customLong("port-file"), help: "Write the listening port to this file once serving (useful with --port 0) (GATEWAY_PORT_FILE).") var portFile: String?
     @Option(name: .customLong("grade-poll-tick-seconds"), help: "How often the grade-poll schedule looks for students whose poll fell due, in seconds (GATEWAY_GRADE_POLL_TICK_SECONDS). Default: 60") var gradePollTickSeconds: Int?
     @Option(name: .customLong("confirmations-per-hour"), help: "Confirmation messages (email today) the whole gateway sends per channel in any hour, whatever the accounts; past it they wait (GATEWAY_CONFIRMATIONS_PER_HOUR). Default: 300") var confirmationsPerHour: Int?
@@ -81,6 +82,7 @@ struct Serve: AsyncParsableCommand {
                 return range
             }
         }
+        config.traceTrustIncoming = try traceTrustIncoming || Env.bool("trace-trust-incoming")
         config.logLevel = try Self.level(logLevel ?? Env.string("log-level"))
         config.logFormat = try Self.format(logFormat ?? Env.string("log-format"))
         if let max = try tokenMaxMinutes ?? Env.int("token-max-minutes") {

@@ -19,11 +19,17 @@ import Hummingbird
 /// 5. a 404 for a path served with other methods made a 405 with `Allow` (``AllowedMethods``);
 /// 6. for HEAD, the body dropped and the headers kept (``HeadRequests``).
 ///
-/// With tracing on (``GatewayTracing``), all of it runs in a server span continuing the
-/// caller's `traceparent`, named by method and route template (`GET /v1/registration/classes/{classId}`)
-/// with the method, route and status as attributes (never the path, its query or headers).
+/// With tracing on (``GatewayTracing``), all of it runs in a server span named by method and
+/// route template (`GET /v1/registration/classes/{classId}`) with the method, route and status as
+/// attributes (never the path, its query or headers). The span continues the caller's
+/// `traceparent` (and `tracestate`) only when the caller is trusted with it (``IncomingTraceTrust``:
+/// a trusted proxy, or every caller with `GATEWAY_TRACE_TRUST_INCOMING`); anyone else's request
+/// starts a trace of its own, so an anonymous caller cannot pick the trace id the gateway's
+/// jobs and calls to the campus provider, the registrar and gradebooks carry.
 struct FrontDoorMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
+    /// Whose incoming trace context is continued.
+    var traceTrust = IncomingTraceTrust(trustedProxies: [], trustEveryone: false)
     let admissions: [any RequestAdmission]
     let errors: ErrorResponses
     let metrics: RequestMetrics
@@ -37,7 +43,9 @@ struct FrontDoorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         guard GatewayTracing.isEnabled else { return try await serve(request, context: context, next: next, span: nil) }
         var parent = ServiceContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        if traceTrust.trusts(peer: context.peerAddress) {
+            InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
+        }
         return try await withSpan(request.method.rawValue, context: parent, ofKind: .server) { span in
             try await serve(request, context: context, next: next, span: span)
         }
@@ -84,6 +92,19 @@ struct FrontDoorMiddleware: RouterMiddleware {
         }
         accessLog.record(request, status: response.status, elapsed: elapsed, requestID: requestID, logger: context.logger)
         return request.method == .head ? HeadRequests.withoutBody(response) : response
+    }
+}
+
+/// Whose `traceparent` and `tracestate` the front door continues: a peer among the trusted
+/// proxies (`GATEWAY_TRUSTED_PROXIES`, which propagate their own trace or one they accepted), or
+/// anyone when the operator says every caller's context is trusted
+/// (`GATEWAY_TRACE_TRUST_INCOMING=true`: the gateway is reached only through a tracing proxy).
+struct IncomingTraceTrust: Sendable {
+    let trustedProxies: [AddressRange]
+    let trustEveryone: Bool
+
+    func trusts(peer: String?) -> Bool {
+        trustEveryone || ForwardedFor.isTrusted(peer, in: trustedProxies)
     }
 }
 

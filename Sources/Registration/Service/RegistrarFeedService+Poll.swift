@@ -38,11 +38,19 @@ extension RegistrarFeedService {
         let outcome: String
         do {
             guard let url = term.registrarFeedURL else { throw RegistrarPollFailure("the term has no registrarFeedUrl") }
+            // A term stored before plain http was refused is not fetched either.
+            guard Term.isAcceptableRegistrarFeed(url) else {
+                throw RegistrarPollFailure("the registrarFeedUrl is not https (plain http only to loopback)")
+            }
             guard let client = feed.client else { throw RegistrarPollFailure("no HTTP client is configured for registrar feeds") }
-            var request = OutboundRequest(url: url, timeout: .seconds(30), maxResponseBodySize: Self.maximumFeedBytes)
+            // The registrar is part of the deployment: the poll joins the job's trace.
+            var request = OutboundRequest(
+                url: url, timeout: .seconds(30), maxResponseBodySize: Self.maximumFeedBytes, propagatesTraceContext: true
+            )
             request.headers.add(name: "Accept", value: "application/json")
             let response = try await client.execute(request)
             guard response.status == 200 else { throw RegistrarPollFailure("the feed answered HTTP \(response.status)") }
+            try verifySignatureIfPresent(response)
             let delivery = try Self.parse(response.body)
             guard delivery.term == term.id else { throw RegistrarPollFailure("the feed is for term '\(delivery.term)', not '\(term.id)'") }
             let result = try await apply(delivery, deliveryID: nil, via: "poll")
@@ -71,6 +79,35 @@ extension RegistrarFeedService {
                 (term, try stores.registrarFeed.lastPoll(term: term.id, in: db))
             }
         }
+    }
+
+    /// A polled feed that carries Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+    /// `webhook-signature`) is checked like a webhook delivery, against the same secrets and
+    /// tolerance; one that carries none is applied unsigned (its https connection is what
+    /// vouches for it). A signed feed that does not verify, or a partly signed one, is refused.
+    func verifySignatureIfPresent(_ response: OutboundResponse) throws {
+        let id = response.headers["webhook-id"], timestamp = response.headers["webhook-timestamp"]
+        let signature = response.headers["webhook-signature"]
+        guard id != nil || timestamp != nil || signature != nil else { return }
+        guard let id, !id.isEmpty, id.utf8.count <= 256, let timestamp, let signature, signature.utf8.count <= 4096 else {
+            RegistrarFeedMetrics.signatureFailures.increment()
+            throw RegistrarPollFailure("the feed is signed but lacks webhook-id, webhook-timestamp or webhook-signature")
+        }
+        guard !feed.webhookSecrets.isEmpty else {
+            RegistrarFeedMetrics.signatureFailures.increment()
+            throw RegistrarPollFailure("the feed is signed but no registrar webhook secret is configured")
+        }
+        var failure: WebhookVerificationError = .noMatchingSignature
+        for secret in feed.webhookSecrets {
+            do {
+                try WebhookSignature.verify(id: id, timestamp: timestamp, body: response.body, signatures: signature, secret: secret.bytes, now: clock.now())
+                return
+            } catch {
+                failure = error
+            }
+        }
+        RegistrarFeedMetrics.signatureFailures.increment()
+        throw RegistrarPollFailure("the feed's signature does not verify: \(failure.description)")
     }
 
     static func describe(_ error: any Error) -> String {

@@ -17,11 +17,15 @@ window.addEventListener("load", function () {
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: "BaseLayout"
   });
-  // Swagger UI's server picker is a <select> without a label: name it for screen readers
-  // (WCAG 4.1.2) whenever it is drawn.
+  // Swagger UI's server picker (a <select>) and operation filter (an <input> with only a
+  // placeholder) have no label: name them for screen readers (WCAG 4.1.2, axe's `label`
+  // rule) whenever they are drawn.
   const nameControls = function () {
     const servers = document.getElementById("servers");
     if (servers && !servers.hasAttribute("aria-label")) servers.setAttribute("aria-label", "Server");
+    document.querySelectorAll("input.operation-filter-input:not([aria-label])").forEach(function (filter) {
+      filter.setAttribute("aria-label", "Filter operations by tag");
+    });
   };
   new MutationObserver(nameControls).observe(document.getElementById("swagger-ui"), { childList: true, subtree: true });
   nameControls();

@@ -1,4 +1,5 @@
 public import Foundation
+import GatewayCore
 
 /// An academic term as a calendar knows it: when instruction runs, in which time zone, and
 /// which days are off (holidays) or follow another weekday's timetable (transfer days).
@@ -235,8 +236,23 @@ extension Term {
         try validateRegistrarFeed()
     }
 
-    /// The feed fields belong to a registrar term; the URL is absolute http(s) without
-    /// credentials (a secret in a URL ends up in logs), and the interval is bounded.
+    /// Whether a registrar feed may be fetched from `url`: `https`, or plain `http` only to a
+    /// loopback host (a registrar stand-in on the same machine), since a feed fetched over plain
+    /// HTTP across a network can be rewritten on the way and moves every class's seats.
+    public static func isAcceptableRegistrarFeed(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": return true
+        case "http":
+            guard var host = url.host?.lowercased(), !host.isEmpty else { return false }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            return host == "localhost" || AddressRange.loopback.contains { $0.contains(host) }
+        default: return false
+        }
+    }
+
+    /// The feed fields belong to a registrar term; the URL is absolute https (http only to
+    /// loopback) without credentials (a secret in a URL ends up in logs), and the interval is
+    /// bounded.
     func validateRegistrarFeed() throws(TermProblem) {
         if let url = registrarFeedURL {
             guard seatsFrom == .registrar else {
@@ -249,6 +265,12 @@ extension Term {
             }
             guard url.user == nil, url.password == nil, url.fragment == nil else {
                 throw TermProblem(field: "registrarFeedUrl", reason: "must not carry credentials or a fragment")
+            }
+            guard Self.isAcceptableRegistrarFeed(url) else {
+                throw TermProblem(
+                    field: "registrarFeedUrl",
+                    reason: "must be an https URL: plain http is allowed only to a loopback address (127.0.0.1, [::1], localhost)"
+                )
             }
         }
         if let seconds = registrarPollSeconds {
