@@ -97,21 +97,20 @@ struct CampusSignInFlowTests {
                 let victims = try await CampusGateway.signIn(client)
                 let victimToken = try #require(try await CampusGateway.redeem(client, victims).object["token"] as? String)
 
-                provider.signIn(.init(subject: "s-attacker", preferredUsername: "attacker"))
-                let attackers = try await CampusGateway.signIn(client)
-                let code = try #require(attackers.signInCode)
                 for (name, cookie) in [
                     ("no code cookie", nil), ("another sign-in's cookie", victims.codeCookie),
                     ("a made-up cookie", "cg_signin_code=" + SignInSecrets.random()),
                 ] as [(String, String?)] {
-                    let refused = try await CampusGateway.redeem(client, code, cookie: cookie)
+                    provider.signIn(.init(subject: "s-attacker", preferredUsername: "attacker"))
+                    let attackers = try await CampusGateway.signIn(client)
+                    let refused = try await CampusGateway.redeem(client, try #require(attackers.signInCode), cookie: cookie)
                     #expect(refused.status == .badRequest, "\(name): \(refused.status)")
                     #expect(refused.contentType == "application/problem+json")
                     #expect(refused.object["type"] as? String == "/problems/signin-not-yours", "\(name)")
                     #expect(refused.object["token"] == nil && refused.headers[.setCookie] == nil, "\(name)")
+                    // The code is spent: even the browser it was handed to can no longer use it.
+                    #expect(try await CampusGateway.redeem(client, attackers).status == .unauthorized, "\(name)")
                 }
-                // The code is spent: even the browser it was handed to can no longer use it.
-                #expect(try await CampusGateway.redeem(client, attackers).status == .unauthorized)
                 // And the victim is still signed in as themselves.
                 let me = try await client.json(.get, "/v1/me", token: victimToken)
                 #expect(me.status == .ok && me.object["username"] as? String == "victim")
@@ -152,7 +151,7 @@ struct CampusSignInFlowTests {
         }
     }
 
-"    /// Starts write a row each: they are counted per network (an IPv6 /64 is one subscriber,
+    /// Starts write a row each: they are counted per network (an IPv6 /64 is one subscriber,
     /// however many addresses it rotates through), and the live flows of all networks together
     /// are bounded.
     @Test(arguments: TestBackend.all)
