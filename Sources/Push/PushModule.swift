@@ -30,16 +30,20 @@ public struct PushModule: GatewayModule {
         public var gradePollTickSeconds: Int
         /// The Web Push public key browsers subscribe with; nil: no Web Push.
         public var vapidPublicKey: String?
-        /// Confirmation messages the whole gateway sends per channel in any hour
-        /// (``RecipientQuota``).
+        /// Confirmation mails the whole gateway sends in any hour (``RecipientQuota``).
         public var confirmationsPerHour: Int
+        /// Confirmation texts' own quota: the gateway's hourly cap and each client network's
+        /// share (``SMSQuota``); nil: derived from `confirmationsPerHour` (a third, a tenth of
+        /// that per network).
+        public var smsConfirmations: SMSQuota?
 
         public init(
             allowInsecureEndpoints: Bool, allowedDestinations: DestinationAllowList, quickHACTopic: String,
             quickHACEnvironment: APNsEnvironment, quickHACRequestsPerMinute: Int, gradePollTickSeconds: Int, vapidPublicKey: String?,
-            confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap
+            confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, smsConfirmations: SMSQuota? = nil
         ) {
             self.confirmationsPerHour = confirmationsPerHour
+            self.smsConfirmations = smsConfirmations
             self.allowInsecureEndpoints = allowInsecureEndpoints
             self.allowedDestinations = allowedDestinations
             self.quickHACTopic = quickHACTopic
@@ -64,15 +68,21 @@ public struct PushModule: GatewayModule {
 
     /// How texts leave and come back: the sender (Twilio, the log in a demo, or one that
     /// discards with the reason kept), the public URL the texts' links start with, the inbound
-    /// webhook's check (nil without a provider: inbound posts are refused) and the inbound
-    /// route's rate limit per client network.
+    /// webhook's check (nil without a provider: inbound posts are refused), the inbound
+    /// route's rate limit per client network, and the countries texted
+    /// (`GATEWAY_SMS_COUNTRIES`).
     public struct SMS: Sendable {
         public var sender: any SMSSender
         public var publicURL: URL
         public var inbound: SMSDevices.Inbound?
         public var inboundRequestsPerMinute: Int
+        public var countries: SMSCountries
 
-        public init(sender: any SMSSender, publicURL: URL, inbound: SMSDevices.Inbound?, inboundRequestsPerMinute: Int = 120) {
+        public init(
+            sender: any SMSSender, publicURL: URL, inbound: SMSDevices.Inbound?, inboundRequestsPerMinute: Int = 120,
+            countries: SMSCountries = .default
+        ) {
+            self.countries = countries
             self.sender = sender
             self.publicURL = publicURL
             self.inbound = inbound
@@ -105,14 +115,16 @@ public struct PushModule: GatewayModule {
         classes: any ClassDirectory & RegistrationCurrentState, clock: any GatewayClock, settings: Settings
     ) throws -> PushModule {
         let recipientSecret = SymmetricKey(data: try transactions.readAtStartup { db in try stores.confirmationQuota.recipientSecret(in: db) })
-        let recipients = ConfirmationRecipients(store: stores.confirmationQuota, secret: recipientSecret, hourlyCap: settings.confirmationsPerHour)
+        let recipients = ConfirmationRecipients(
+            store: stores.confirmationQuota, secret: recipientSecret, hourlyCap: settings.confirmationsPerHour, sms: settings.smsConfirmations
+        )
         let emails = EmailDevices(
             transactions: transactions, devices: stores.devices, store: stores.emails, seatAlerts: stores.seatAlerts, jobs: jobs, clock: clock,
             recipients: recipients
         )
         let smsDevices = SMSDevices(
             transactions: transactions, devices: stores.devices, emails: stores.emails, mutes: stores.smsMutes, jobs: jobs, clock: clock,
-            recipients: recipients, recipientSecret: recipientSecret, inbound: sms.inbound
+            recipients: recipients, recipientSecret: recipientSecret, inbound: sms.inbound, countries: sms.countries
         )
         let devices = DeviceService(
             transactions: transactions, store: stores.devices, emails: emails, sms: smsDevices, clock: clock,

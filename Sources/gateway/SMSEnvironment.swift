@@ -1,12 +1,21 @@
 import Foundation
 import GatewayApp
+import Push
 
 /// The one place text messages are configured from the environment: `GATEWAY_SMS_API_URL`
 /// (default `https://api.twilio.com`), `GATEWAY_SMS_ACCOUNT_SID`, `GATEWAY_SMS_AUTH_TOKEN_FILE`
 /// (the file's contents, whitespace trimmed) and `GATEWAY_SMS_FROM`. Environment only (a token
-/// on the command line would show in `ps`); errors name the variable, never a value.
+/// on the command line would show in `ps`); errors name the variable, never a value (but for
+/// `GATEWAY_SMS_COUNTRIES`, the countries texted, whose refused code is named).
 enum SMSEnvironment {
     static func apply(to config: inout GatewayConfiguration) throws {
+        if let raw = Env.string("sms-countries") {
+            do {
+                config.smsCountries = try SMSCountries(parsing: raw)
+            } catch {
+                throw GatewayCLIError("GATEWAY_SMS_COUNTRIES: \(error) (comma-separated calling codes, e.g. 1,44)")
+            }
+        }
         let names = ["sms-api-url", "sms-auth-token-file", "sms-from"]
         guard let sid = Env.string("sms-account-sid") else {
             if names.contains(where: { Env.string($0) != nil }) { throw GatewayCLIError("the GATEWAY_SMS_* settings need GATEWAY_SMS_ACCOUNT_SID") }

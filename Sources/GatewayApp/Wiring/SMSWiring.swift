@@ -15,7 +15,10 @@ struct SMSWiring {
         let host = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1" : configuration.host
         guard let settings = configuration.sms else {
             let publicURL = configuration.publicURL ?? URL(string: "http://\(host):\(configuration.port)")!
-            sms = PushModule.SMS(sender: configuration.demo ? LogSMSSender(logger: logger) : UnconfiguredSMSSender(), publicURL: publicURL, inbound: nil)
+            sms = PushModule.SMS(
+                sender: configuration.demo ? LogSMSSender(logger: logger) : UnconfiguredSMSSender(), publicURL: publicURL, inbound: nil,
+                countries: configuration.smsCountries
+            )
             return
         }
         guard let publicURL = configuration.publicURL else {
@@ -35,12 +38,13 @@ struct SMSWiring {
             threadCount: 2, defaultTimeout: .seconds(30), maxRedirects: 0, allowedDestinations: allowed, logger: logger
         ))
         let twilio = TwilioSMSSender.Configuration(apiURL: settings.apiURL, accountSID: settings.accountSID, authToken: settings.authToken, from: settings.from)
-        logger.info("sms: Twilio", metadata: ["provider": "\(twilio)"])
+        logger.info("sms: Twilio", metadata: ["provider": "\(twilio)", "countries": "\(configuration.smsCountries)"])
         var base = publicURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         sms = PushModule.SMS(
             sender: TwilioSMSSender(configuration: twilio, client: client, clock: clock, logger: logger), publicURL: publicURL,
-            inbound: SMSDevices.Inbound(url: base + "/v1/sms/inbound", accountSID: settings.accountSID, authToken: settings.authToken)
+            inbound: SMSDevices.Inbound(url: base + "/v1/sms/inbound", accountSID: settings.accountSID, authToken: settings.authToken),
+            countries: configuration.smsCountries
         )
     }
 }

@@ -5,7 +5,9 @@ import Push
 import Storage
 
 /// ``ConfirmationQuotaStoring`` on PostgreSQL. Write units are SERIALIZABLE, so two instances
-/// counting one recipient at once can't both pass its limit: one is aborted and runs again.
+/// counting one recipient (or one client network, or the gateway-wide cap) at once can't both
+/// pass its limit: one is aborted and runs again. Every instance counts in this one table, so
+/// the texts' per-network shares and their hourly cap hold across instances.
 struct PostgresConfirmationQuotaStore: ConfirmationQuotaStoring {
     init() {}
 
@@ -31,11 +33,24 @@ struct PostgresConfirmationQuotaStore: ConfirmationQuotaStoring {
         return (Int(count), oldest)
     }
 
-    func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
+    func networkSends(channel: ConfirmableChannel, network: Data, since: Date, in transaction: any StoreTransaction) throws -> [SMSQuota.Send] {
+        try transaction.postgres().query("""
+            SELECT sent_at, new_device FROM push_confirmation_sends
+            WHERE channel = \(channel.rawValue) AND network = \(network) AND sent_at > \(since) ORDER BY sent_at
+            """).map { row in
+            let (at, newDevice) = try row.decode((Date, Bool).self)
+            return SMSQuota.Send(at: at, newDevice: newDevice)
+        }
+    }
+
+    func recordSend(
+        channel: ConfirmableChannel, recipient: Data, network: Data?, newDevice: Bool, at: Date, in transaction: any StoreTransaction
+    ) throws {
         let transaction = try transaction.postgres()
         try transaction.execute("DELETE FROM push_confirmation_sends WHERE sent_at <= \(at.addingTimeInterval(-RecipientQuota.window))")
-        try transaction.execute(
-            "INSERT INTO push_confirmation_sends (channel, recipient, sent_at) VALUES (\(channel.rawValue), \(recipient), \(at))"
-        )
+        try transaction.execute("""
+            INSERT INTO push_confirmation_sends (channel, recipient, network, new_device, sent_at)
+            VALUES (\(channel.rawValue), \(recipient), \(network), \(newDevice), \(at))
+            """)
     }
 }

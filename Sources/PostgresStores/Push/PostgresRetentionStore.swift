@@ -32,4 +32,8 @@ struct PostgresRetentionStore: PushRetentionStoring {
     func pruneNotifications(finishedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
         try transaction.postgres().execute("DELETE FROM push_notifications WHERE state <> 'pending' AND created_at < \(cutoff)")
     }
+
+    func pruneInboundTexts(receivedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+        try transaction.postgres().execute("DELETE FROM push_sms_inbound WHERE received_at < \(cutoff)")
+    }
 }

@@ -244,5 +244,28 @@ extension PushSchema {
             )
             """,
         ]),
+        // Confirmation texts per client network (keyed hash) and new devices; inbound texts
+        // already applied, by MessageSid; each number's last applied STOP or START (as
+        // SQLite's push.013).
+        PostgresMigration("push.pg.005.sms-abuse", [
+            "ALTER TABLE push_confirmation_sends ADD COLUMN network bytea",
+            "ALTER TABLE push_confirmation_sends ADD COLUMN new_device boolean NOT NULL DEFAULT false",
+            "CREATE INDEX push_confirmation_sends_network ON push_confirmation_sends (channel, network, sent_at)",
+            """
+            CREATE TABLE push_sms_inbound (
+                message_sid text PRIMARY KEY,
+                received_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX push_sms_inbound_received ON push_sms_inbound (received_at)",
+            """
+            CREATE TABLE push_sms_keywords (
+                recipient bytea PRIMARY KEY,
+                keyword text NOT NULL CHECK (keyword IN ('stop', 'start')),
+                message_sid text NOT NULL,
+                received_at timestamptz NOT NULL
+            )
+            """,
+        ]),
     ]
 }

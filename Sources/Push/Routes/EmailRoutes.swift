@@ -43,7 +43,7 @@ public struct EmailRoutes: Sendable {
         }
         mine.post(":deviceId/resend-confirmation") { _, context in
             let identity = try context.requireIdentity()
-            try await emails.resend(deviceID: try PushRoutes.deviceID(context), accountID: identity.accountID)
+            try await emails.resend(deviceID: try PushRoutes.deviceID(context), accountID: identity.accountID, clientAddress: context.clientAddress)
             return try GatewayJSON.response(["queued": true], status: .accepted)
         }
 

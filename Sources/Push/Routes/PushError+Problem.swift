@@ -39,6 +39,12 @@ extension PushError: ProblemConvertible {
                 detail: "The gateway sent as many confirmation messages as it sends in an hour. Try again later.",
                 extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
             )
+        case .confirmationNetworkLimit(let seconds):
+            Problem(
+                type: "confirmation-mail-limit", title: "Too many confirmation texts", status: .tooManyRequests,
+                detail: "Too many confirmation texts were asked for from this network lately. Try again later.",
+                extensions: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)]
+            )
         case .confirmationCodeWrong(let left):
             Problem(
                 type: "confirmation-code-wrong", title: "Wrong confirmation code", status: .unprocessableContent,

@@ -53,7 +53,7 @@ public struct PushRoutes: Sendable {
                 channel: body.channel, name: body.name, token: body.token, environment: body.environment, topic: body.topic,
                 endpoint: body.endpoint, p256dh: body.p256dh, auth: body.auth, url: body.url, email: body.email,
                 phone: body.phone
-            ))
+            ), clientAddress: context.clientAddress)
             return try GatewayJSON.response(
                 PushViews.NewDevice(device: PushViews.Device(device), webhookSecret: secret), status: .created,
                 headers: [.location: "/v1/me/devices/\(device.id)", .cacheControl: "no-store"]

@@ -92,8 +92,9 @@ public final class DeviceService: Sendable {
     }
 
     /// Registers a device; a webhook's signing secret comes back once (`whsec_...`).
-    /// Every field keeps its length limit, even one the channel ignores.
-    public func register(accountID: Int64, _ registration: Registration) async throws -> (Device, webhookSecret: String?) {
+    /// Every field keeps its length limit, even one the channel ignores. `clientAddress` is the
+    /// request's (an SMS device counts against its network's share, ``SMSQuota``).
+    public func register(accountID: Int64, _ registration: Registration, clientAddress: String? = nil) async throws -> (Device, webhookSecret: String?) {
         try registration.checkLengths()
         let (address, secret) = try address(for: registration)
         let name = (registration.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -104,9 +105,11 @@ public final class DeviceService: Sendable {
             guard existing.count < Self.maximumPerAccount else { throw PushError.deviceLimit(Self.maximumPerAccount) }
             if case .sms(let phone) = address {
                 // Unconfirmed: inactive, texted nothing but its code until confirmed.
-                try sms.admit(accountID: accountID, phone: phone, existing: existing, now: now, in: db)
+                try sms.admit(accountID: accountID, phone: phone, existing: existing, clientAddress: clientAddress, now: now, in: db)
                 let device = try store.insert(NewDevice(accountID: accountID, name: name, address: address, active: false), at: now, in: db)
-                try sms.queueText(accountID: accountID, deviceID: device.id, phone: phone, now: now, in: db)
+                try sms.queueText(
+                    accountID: accountID, deviceID: device.id, phone: phone, cause: .init(clientAddress: clientAddress, newDevice: true), now: now, in: db
+                )
                 return device
             }
             guard case .email(let email) = address else {
@@ -169,7 +172,9 @@ public final class DeviceService: Sendable {
                     throw DeviceProblem(field: "email", reason: error.reason)
                 }
             case .sms?:
-                return (.sms(phone: try PhoneNumber(validating: registration.phone ?? "").value), nil)
+                let phone = try PhoneNumber(validating: registration.phone ?? "")
+                guard sms.countries.allows(phone) else { throw DeviceProblem(field: "phone", reason: sms.countryRefusal(phone)) }
+                return (.sms(phone: phone.value), nil)
             case .log?:
                 return (.log, nil)
             case nil:

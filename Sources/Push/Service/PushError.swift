@@ -31,6 +31,9 @@ public enum PushError: Error, Sendable, Equatable {
     /// The gateway sent its hourly cap of confirmation messages; another may go after this
     /// many seconds (429).
     case confirmationsPaused(retryAfterSeconds: Int)
+    /// The client network caused its share of confirmation texts in the hour, or added its
+    /// day's new SMS devices (``SMSQuota``); another may go after this many seconds (429).
+    case confirmationNetworkLimit(retryAfterSeconds: Int)
     /// The code is wrong; this many tries are left before the mail must be sent again (422).
     case confirmationCodeWrong(attemptsLeft: Int)
     /// The pending confirmation expired or died of wrong codes: ask for a new mail (410).

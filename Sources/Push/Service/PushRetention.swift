@@ -12,12 +12,15 @@ public import Storage
 ///   Gradebook forgets its stored accounts and their snapshots.
 /// - **Notifications** delivered, discarded or failed more than 30 days ago are deleted (the
 ///   outbox keeps pending ones, and a month of history for "did I get it" questions).
+/// - **Inbound texts' MessageSids**, kept to apply each message once, are forgotten
+///   ``SMSDevices/inboundDedupeWindow`` (35 days) after they were received.
 public struct PushRetention: Sendable {
     /// How long things are kept.
     public struct Periods: Sendable {
         public var unfollowedDevice: TimeInterval = 24 * 3600
         public var unseenDevice: TimeInterval = 180 * 24 * 3600
         public var finishedNotification: TimeInterval = 30 * 24 * 3600
+        public var inboundText: TimeInterval = SMSDevices.inboundDedupeWindow
 
         public init() {}
     }
@@ -47,10 +50,11 @@ public struct PushRetention: Sendable {
     public struct Report: Sendable, Equatable {
         public var devices = 0
         public var notifications = 0
+        public var inboundTexts = 0
     }
 
     /// Runs once: expired QuickHAC devices (a batch of 500 at a time until none is left), then
-    /// old notifications.
+    /// old notifications, then old inbound texts' MessageSids.
     public func run() async throws -> Report {
         let now = clock.now()
         var report = Report()
@@ -71,6 +75,9 @@ public struct PushRetention: Sendable {
         }
         report.notifications = try await transactions.write { [store, periods] db in
             try store.pruneNotifications(finishedBefore: now.addingTimeInterval(-periods.finishedNotification), in: db)
+        }
+        report.inboundTexts = try await transactions.write { [store, periods] db in
+            try store.pruneInboundTexts(receivedBefore: now.addingTimeInterval(-periods.inboundText), in: db)
         }
         return report
     }

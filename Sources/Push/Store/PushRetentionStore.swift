@@ -11,4 +11,7 @@ public protocol PushRetentionStoring: Sendable {
     func expiredQuickHACDevices(unfollowedBefore: Date, unseenBefore: Date, limit: Int, in transaction: any StoreTransaction) throws -> [(id: Int64, key: String)]
     /// Deletes notifications delivered, discarded or failed before `cutoff`; how many.
     func pruneNotifications(finishedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int
+    /// Deletes the inbound texts' dedupe rows (``SMSMuteStoring/recordInbound(messageSID:at:in:)``)
+    /// received before `cutoff`; how many.
+    func pruneInboundTexts(receivedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int
 }

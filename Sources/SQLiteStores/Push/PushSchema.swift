@@ -212,5 +212,28 @@ extension PushSchema {
                 """)
         },
         Migration("push.012.sms", SMSSchema.migrate),
+        Migration("push.013.sms-abuse") { db in
+            // Confirmation texts counted per client network (a keyed hash, never the address)
+            // and whether each was a new device's first (``SMSQuota``); the inbound texts
+            // already applied, by the provider's MessageSid, so a replay changes nothing; and
+            // each number's last applied STOP or START with when it was received, so an older
+            // START can't undo a STOP.
+            try db.execute(sql: """
+                ALTER TABLE push_confirmation_sends ADD COLUMN network BLOB;
+                ALTER TABLE push_confirmation_sends ADD COLUMN new_device INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX push_confirmation_sends_network ON push_confirmation_sends(channel, network, sent_at);
+                CREATE TABLE push_sms_inbound (
+                    message_sid TEXT PRIMARY KEY,
+                    received_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX push_sms_inbound_received ON push_sms_inbound(received_at);
+                CREATE TABLE push_sms_keywords (
+                    recipient BLOB PRIMARY KEY,
+                    keyword TEXT NOT NULL CHECK (keyword IN ('stop', 'start')),
+                    message_sid TEXT NOT NULL,
+                    received_at DATETIME NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        },
     ]
 }

@@ -4,7 +4,9 @@ import GRDB
 import Push
 import Storage
 
-/// ``ConfirmationQuotaStoring`` on SQLite (`push_confirmation_sends`, `push_secrets`).
+/// ``ConfirmationQuotaStoring`` on SQLite (`push_confirmation_sends`, `push_secrets`). The
+/// gateway has one writer on SQLite, so a count and the send it allows are never interleaved
+/// with another's.
 struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
     init() {}
 
@@ -32,11 +34,23 @@ struct SQLiteConfirmationQuotaStore: ConfirmationQuotaStoring {
         return (row?["n"] ?? 0, row?["oldest"])
     }
 
-    func recordSend(channel: ConfirmableChannel, recipient: Data, at: Date, in transaction: any StoreTransaction) throws {
+    func networkSends(channel: ConfirmableChannel, network: Data, since: Date, in transaction: any StoreTransaction) throws -> [SMSQuota.Send] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db,
+            sql: "SELECT sent_at, new_device FROM push_confirmation_sends WHERE channel = ? AND network = ? AND sent_at > ? ORDER BY sent_at",
+            arguments: [channel.rawValue, network, since]
+        ).map { SMSQuota.Send(at: $0["sent_at"], newDevice: $0["new_device"]) }
+    }
+
+    func recordSend(
+        channel: ConfirmableChannel, recipient: Data, network: Data?, newDevice: Bool, at: Date, in transaction: any StoreTransaction
+    ) throws {
         let db = try transaction.sqlite()
         try db.execute(sql: "DELETE FROM push_confirmation_sends WHERE sent_at <= ?", arguments: [at.addingTimeInterval(-RecipientQuota.window)])
         try db.execute(
-            sql: "INSERT INTO push_confirmation_sends (channel, recipient, sent_at) VALUES (?, ?, ?)", arguments: [channel.rawValue, recipient, at]
+            sql: "INSERT INTO push_confirmation_sends (channel, recipient, network, new_device, sent_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [channel.rawValue, recipient, network, newDevice, at]
         )
     }
 }

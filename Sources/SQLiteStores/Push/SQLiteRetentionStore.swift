@@ -35,4 +35,10 @@ struct SQLiteRetentionStore: PushRetentionStoring {
         try db.execute(sql: "DELETE FROM push_notifications WHERE state <> 'pending' AND created_at < ?", arguments: [cutoff])
         return db.changesCount
     }
+
+    func pruneInboundTexts(receivedBefore cutoff: Date, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        try db.execute(sql: "DELETE FROM push_sms_inbound WHERE received_at < ?", arguments: [cutoff])
+        return db.changesCount
+    }
 }

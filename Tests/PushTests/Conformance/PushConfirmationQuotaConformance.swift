@@ -41,4 +41,31 @@ extension PushStoreConformance {
             }
         }
     }
+
+    /// Texts are also counted per client network (a keyed hash), with whether each was a new
+    /// device's first; sends without a network are not in any network's count.
+    @Test(arguments: PushBackend.all)
+    func confirmationSendsAreCountedPerNetwork(_ backend: StoreBackend<PushTestStores>) async throws {
+        try await Self.withStores(backend) { transactions, under, _, _ in
+            let quota = under.stores.confirmationQuota
+            let ann = Data(repeating: 1, count: 32), bob = Data(repeating: 2, count: 32)
+            let here = Data(repeating: 9, count: 32), there = Data(repeating: 10, count: 32)
+            try await transactions.write { tx throws in
+                try quota.recordSend(channel: .sms, recipient: ann, network: here, newDevice: true, at: Self.start, in: tx)
+                try quota.recordSend(channel: .sms, recipient: ann, network: here, newDevice: false, at: Self.start + 60, in: tx)
+                try quota.recordSend(channel: .sms, recipient: bob, network: there, newDevice: true, at: Self.start + 120, in: tx)
+                try quota.recordSend(channel: .sms, recipient: bob, at: Self.start + 180, in: tx)
+                try quota.recordSend(channel: .email, recipient: bob, network: here, newDevice: true, at: Self.start + 240, in: tx)
+
+                #expect(try quota.networkSends(channel: .sms, network: here, since: Self.start - 1, in: tx) == [
+                    SMSQuota.Send(at: Self.start, newDevice: true), SMSQuota.Send(at: Self.start + 60, newDevice: false),
+                ])
+                #expect(try quota.networkSends(channel: .sms, network: here, since: Self.start, in: tx).map(\.at) == [Self.start + 60])
+                #expect(try quota.networkSends(channel: .sms, network: there, since: Self.start - 1, in: tx) == [SMSQuota.Send(at: Self.start + 120, newDevice: true)])
+                #expect(try quota.networkSends(channel: .email, network: here, since: Self.start - 1, in: tx).count == 1, "per channel")
+                #expect(try quota.sendCount(channel: .sms, since: Self.start - 1, in: tx).count == 4, "every text counts gateway-wide")
+                #expect(try quota.sends(channel: .sms, recipient: bob, since: Self.start - 1, in: tx) == [Self.start + 120, Self.start + 180])
+            }
+        }
+    }
 }

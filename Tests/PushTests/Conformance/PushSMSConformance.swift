@@ -45,4 +45,30 @@ extension PushStoreConformance {
             }
         }
     }
+
+    /// Inbound messages are recorded once by MessageSid (a repeat says so), each number keeps
+    /// its last applied keyword with its order, and retention forgets old MessageSids.
+    @Test(arguments: PushBackend.all)
+    func inboundMessagesAreAppliedOnceAndKeepTheirOrder(_ backend: StoreBackend<PushTestStores>) async throws {
+        try await Self.withStores(backend) { transactions, under, _, _ in
+            let mutes = under.stores.smsMutes, retention = under.stores.retention
+            let one = Data(repeating: 7, count: 32), two = Data(repeating: 8, count: 32)
+            try await transactions.write { tx throws in
+                #expect(try mutes.recordInbound(messageSID: "SM01", at: Self.start, in: tx))
+                #expect(try !mutes.recordInbound(messageSID: "SM01", at: Self.start + 60, in: tx), "a repeat")
+                #expect(try mutes.recordInbound(messageSID: "SM02", at: Self.start + 100, in: tx))
+
+                #expect(try mutes.lastKeyword(recipient: one, in: tx) == nil)
+                try mutes.setLastKeyword(recipient: one, keyword: .stop, messageSID: "SM01", at: Self.start, in: tx)
+                #expect(try mutes.lastKeyword(recipient: one, in: tx).map { [$0.keyword == .stop, $0.at == Self.start] } == [true, true])
+                try mutes.setLastKeyword(recipient: one, keyword: .start, messageSID: "SM02", at: Self.start + 100, in: tx)
+                #expect(try mutes.lastKeyword(recipient: one, in: tx).map { [$0.keyword == .start, $0.at == Self.start + 100] } == [true, true])
+                #expect(try mutes.lastKeyword(recipient: two, in: tx) == nil, "per number")
+
+                #expect(try retention.pruneInboundTexts(receivedBefore: Self.start + 50, in: tx) == 1)
+                #expect(try mutes.recordInbound(messageSID: "SM01", at: Self.start + 200, in: tx), "forgotten, so new again")
+                #expect(try !mutes.recordInbound(messageSID: "SM02", at: Self.start + 200, in: tx))
+            }
+        }
+    }
 }

@@ -36,6 +36,9 @@ struct PushGateway: AuthenticatedTestWorld {
     /// Gradebook's real module on the same database, with `gradebookSource` (QuickHAC's accounts).
     let gradebook: GradebookModule?
     let router: ModuleRouter<PushModule>
+    /// A second instance of the module on the same database (`instances: 2`): what one instance
+    /// counts, the other sees only through the database. Its jobs run on the first's registry.
+    let secondInstance: ModuleRouter<PushModule>?
     let cleanUpBody: @Sendable () async -> Void
 
     var push: PushService { module.push }
@@ -67,7 +70,8 @@ struct PushGateway: AuthenticatedTestWorld {
     /// (``TestGradebook``) holds QuickHAC devices' accounts, the source stored as Gradebook's.
     static func make(
         _ backend: TestBackend = .sqlite, confirmationsPerHour: Int = RecipientQuota.defaultHourlyCap, delivery: Delivery = Delivery(),
-        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil, logs: CapturedLogs? = nil
+        quickHACRequestsPerMinute: Int = 60, gradebookSource: GradebookSource? = nil, logs: CapturedLogs? = nil,
+        smsConfirmations: SMSQuota? = nil, smsCountries: SMSCountries = .default, instances: Int = 1
     ) async throws -> PushGateway {
         var sqlite: [any SchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
         var postgres: [any PostgresSchemaModule.Type] = [AuthSchema.self, JobsSchema.self, PushSchema.self]
@@ -114,7 +118,7 @@ struct PushGateway: AuthenticatedTestWorld {
         } else {
             sender = LogEmailSender(logger: logger)
         }
-        let sms: PushModule.SMS
+        var sms: PushModule.SMS
         if let twilio = delivery.twilio {
             // As the application wires it: the configured provider's host is allowed.
             let smsClient = CurlHTTPClient(configuration: .init(
@@ -130,6 +134,7 @@ struct PushGateway: AuthenticatedTestWorld {
         } else {
             sms = PushModule.SMS(sender: LogSMSSender(logger: logger), publicURL: Self.publicURL, inbound: nil)
         }
+        sms.countries = smsCountries
         var gradebook: (module: GradebookModule, vault: VaultKeyProvider, cleanUp: @Sendable () -> Void)?
         if let gradebookSource {
             gradebook = try TestGradebook.module(transactions: transactions, backend: opened, jobs: jobs, clock: clock, logger: logger)
@@ -137,7 +142,7 @@ struct PushGateway: AuthenticatedTestWorld {
         }
         let deviceAccounts: any DeviceGradebookAccounts = gradebook?.module.deviceAccounts ?? NoDeviceGradebookAccounts()
         let ownedAccounts: any OwnedGradebookAccounts = gradebook?.module.accounts ?? NoOwnedGradebookAccounts()
-        let module = try PushModule.live(
+        let build = { [sms, channels] in try PushModule.live(
             transactions: transactions, stores: stores, jobs: jobs.enqueuer, channels: channels,
             mail: PushModule.Mail(
                 sender: sender,
@@ -149,13 +154,16 @@ struct PushGateway: AuthenticatedTestWorld {
             settings: PushModule.Settings(
                 allowInsecureEndpoints: delivery.allowInsecureEndpoints, allowedDestinations: delivery.allowedDestinations,
                 quickHACTopic: "edu.campus.quickhac", quickHACEnvironment: .sandbox,
-                quickHACRequestsPerMinute: quickHACRequestsPerMinute, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour
+                quickHACRequestsPerMinute: quickHACRequestsPerMinute, gradePollTickSeconds: 60, vapidPublicKey: nil, confirmationsPerHour: confirmationsPerHour,
+                smsConfirmations: smsConfirmations
             )
-        )
+        ) }
+        let module = try build()
         try module.register(in: jobs.registry)
+        let second = instances > 1 ? ModuleRouter(try build(), authenticator: TokenAuthenticator(service: auth.service)) : nil
         return PushGateway(
             module: module, auth: auth.service, jobs: jobs, transactions: transactions, backend: opened, clock: clock, gradebook: gradebook?.module,
-            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)),
+            router: ModuleRouter(module, authenticator: TokenAuthenticator(service: auth.service)), secondInstance: second,
             cleanUpBody: { [removeKey = gradebook?.cleanUp] in await cleanUp(); removeKey?() }
         )
     }

@@ -62,10 +62,12 @@ struct SMSDeviceTests {
         }
     }
 
+    /// An inbound post's fields, as a new message of its own (a MessageSid never posted before).
     static func fields(from: String, body: String, account: String) -> [(name: String, value: String)] {
-        [
-            ("ToCountry", "US"), ("SmsMessageSid", "SM0a1b"), ("NumMedia", "0"), ("From", from), ("To", TwilioStandIn.fromNumber),
-            ("Body", body), ("MessageSid", "SM0a1b"), ("AccountSid", account), ("ApiVersion", "2010-04-01"), ("NumSegments", "1"),
+        let sid = "SM" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        return [
+            ("ToCountry", "US"), ("SmsMessageSid", sid), ("NumMedia", "0"), ("From", from), ("To", TwilioStandIn.fromNumber),
+            ("Body", body), ("MessageSid", sid), ("AccountSid", account), ("ApiVersion", "2010-04-01"), ("NumSegments", "1"),
         ]
     }
 
@@ -214,6 +216,8 @@ struct SMSDeviceTests {
             let discarded = try await client.json(.get, "/v1/me/devices/\(adaDevice)/notifications", token: ada)
             #expect((discarded.object["items"] as? [[String: Any]])?.first?["state"] as? String == "discarded")
 
+            // The owner texts START later (a START no later than the STOP would leave it standing).
+            gateway.clock.advance(by: 1)
             let start = Self.fields(from: Self.number, body: "START", account: twilio.accountSID)
             #expect(try await Self.inbound(client, start, authToken: twilio.authToken).status == .ok)
             #expect(try await gateway.integer("SELECT count(*) FROM push_sms_mutes") == 0)

@@ -72,12 +72,13 @@ public struct EmailDevices: Sendable {
     }
 
     /// Sends the confirmation mail again (a fresh code and link; earlier ones stop working).
-    public func resend(deviceID: Int64, accountID: Int64) async throws {
+    /// `clientAddress` is the request's (a text counts against its network's share).
+    public func resend(deviceID: Int64, accountID: Int64, clientAddress: String? = nil) async throws {
         let now = clock.now()
         try await transactions.write { [self] db in
             guard let device = try devices.device(id: deviceID, in: db), device.accountID == accountID else { throw PushError.deviceNotFound }
             if device.channel == .sms, let sms {
-                return try sms.resend(device, accountID: accountID, now: now, in: db)
+                return try sms.resend(device, accountID: accountID, clientAddress: clientAddress, now: now, in: db)
             }
             guard device.channel == .email, device.confirmedAt == nil, case .email(let address) = device.address else {
                 throw PushError.nothingToConfirm

@@ -6,7 +6,8 @@ public import Storage
 /// Works ``SMSDevices/confirmationText``: makes a fresh six-digit code for a device still
 /// waiting for confirmation, stores its hash (replacing any earlier one; the code is bound to
 /// the device) and texts it, and nothing else secret: no link, no token. A number that texted
-/// STOP is sent nothing (the device records why). A retryable answer retries with the queue's
+/// STOP, or one outside the countries texted (``SMSCountries``), is sent nothing (the device
+/// records why). A retryable answer retries with the queue's
 /// backoff (with a new code: the failed text never arrived); a refusal is recorded on the
 /// device and given up.
 public struct SMSConfirmationTexter: Sendable {
@@ -37,7 +38,7 @@ public struct SMSConfirmationTexter: Sendable {
     public static let mutedReason = "this number replied STOP; text START to the gateway's number to get texts again"
 
     enum Loaded {
-        case none, muted, send(Device, PhoneNumber)
+        case none, muted, outside(PhoneNumber), send(Device, PhoneNumber)
     }
 
     /// One attempt at the device's confirmation text.
@@ -47,6 +48,8 @@ public struct SMSConfirmationTexter: Sendable {
         let loaded = try await transactions.write { [devices, store, sms] db -> Loaded in
             guard let device = try devices.device(id: deviceID, in: db), device.channel == .sms, device.confirmedAt == nil,
                   case .sms(let raw) = device.address, let phone = try? PhoneNumber(validating: raw) else { return .none }
+            // A number registered before the countries texted (GATEWAY_SMS_COUNTRIES) changed.
+            guard sms.countries.allows(phone) else { return .outside(phone) }
             if try sms.isMuted(phone.value, in: db) { return .muted }
             // Only the code is ever sent; the link token the shared table wants is random and
             // never leaves this function, so no link can confirm an SMS device.
@@ -62,6 +65,9 @@ public struct SMSConfirmationTexter: Sendable {
             return .complete
         case .muted:
             try await recordFailure(deviceID, Self.mutedReason)
+            return .complete
+        case .outside(let phone):
+            try await recordFailure(deviceID, "the number \(sms.countryRefusal(phone))")
             return .complete
         case .send(_, let phone):
             let outcome = await sender.send(SMSMessage(to: phone, body: SMSText.confirmation(code: code)), purpose: .confirmation(deviceID: deviceID, code: code))

@@ -5,7 +5,8 @@ public import GatewayCore
 /// segments, GSM-safe; about a class, its course and section and a link to the class in the web
 /// app, `GATEWAY_PUBLIC_URL`), sent by an ``SMSSender`` (Twilio, or the log in a demo). An
 /// unconfirmed device is never texted here (it is inactive, and this checks again), nor a
-/// number that texted STOP, on any account. Texts carry no token of any kind.
+/// number that texted STOP, on any account, nor one outside the countries texted
+/// (`GATEWAY_SMS_COUNTRIES`, for a number registered before the list changed). Texts carry no token of any kind.
 public struct SMSChannel: NotificationChannel {
     let sender: any SMSSender
     let sms: SMSDevices
@@ -31,6 +32,7 @@ public struct SMSChannel: NotificationChannel {
             return .discarded(reason: "not a phone number")
         }
         guard device.confirmedAt != nil else { return .discarded(reason: "the number is not confirmed") }
+        guard sms.countries.allows(phone) else { return .discarded(reason: "the number \(sms.countryRefusal(phone))") }
         if let expiresAt = notification.expiresAt, expiresAt < clock.now() { return .discarded(reason: "expired before it was sent") }
         do {
             if try await sms.isMuted(phone.value) { return .discarded(reason: SMSConfirmationTexter.mutedReason) }
