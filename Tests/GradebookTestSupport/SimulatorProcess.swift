@@ -77,3 +77,15 @@ public final class SimulatorProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 }
+
+extension SimulatorProcess {
+    /// ``init(certificate:prefix:lifetime:)``, its blocking start on a Dispatch thread.
+    public static func started(certificate: TestCertificate, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) async throws -> SimulatorProcess {
+        try await Drill.offThread { try SimulatorProcess(certificate: certificate, prefix: prefix, lifetime: lifetime) }
+    }
+
+    /// ``init(plainIn:prefix:lifetime:)``, its blocking start on a Dispatch thread.
+    public static func started(plainIn directory: URL, prefix: String = "cgi-bin", lifetime: TimeInterval = 300) async throws -> SimulatorProcess {
+        try await Drill.offThread { try SimulatorProcess(plainIn: directory, prefix: prefix, lifetime: lifetime) }
+    }
+}

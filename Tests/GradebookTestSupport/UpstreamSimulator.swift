@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPClient
 public import HTTPTypes
+import TestSupport
 
 /// The gradebook simulator as a separate process over HTTPS with a fresh test certificate, and a
 /// client that reaches it directly (to compare with what the gateway serves, to set its faults
@@ -63,5 +64,13 @@ public final class UpstreamSimulator: @unchecked Sendable {
     /// Basic credentials for a simulator user, as a header.
     public static func basic(_ user: String, _ password: String = UpstreamSimulator.password) -> HTTPFields {
         [.authorization: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()]
+    }
+}
+
+extension UpstreamSimulator {
+    /// ``init()``, its blocking start (the certificate, the simulator's process and its port) on
+    /// a Dispatch thread, never on one of Swift's concurrency threads.
+    public static func started() async throws -> UpstreamSimulator {
+        try await Drill.offThread { try UpstreamSimulator() }
     }
 }

@@ -28,8 +28,21 @@ public enum GatewayBinary {
     }
 
     /// Runs the binary to completion with `stdin` as input; it is killed after `timeout`
-    /// seconds (a hung command fails its test instead of hanging the suite).
+    /// seconds (a hung command fails its test instead of hanging the suite). The blocking wait
+    /// runs on a Dispatch thread: a test waiting for a child never holds one of Swift's
+    /// concurrency threads (two such waits would stop every other test, and any stand-in in
+    /// this process the child is talking to).
     public static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil, timeout: TimeInterval = 120
+    ) async throws -> Outcome {
+        try await Drill.offThread {
+            try runBlocking(arguments, stdin: stdin, environment: environment, directory: directory, timeout: timeout)
+        }
+    }
+
+    /// ``run(_:stdin:environment:directory:timeout:)`` on the calling thread: for code that is
+    /// already off Swift's concurrency threads.
+    public static func runBlocking(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], directory: URL? = nil, timeout: TimeInterval = 120
     ) throws -> Outcome {
         let process = TestProcess()

@@ -171,3 +171,12 @@ public final class SMTPStandIn: @unchecked Sendable {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+extension SMTPStandIn {
+    /// Starts the server as ``init(starttls:username:password:)`` does, its blocking start
+    /// (the Python process and the wait for its port) on a Dispatch thread, never on one of
+    /// Swift's concurrency threads.
+    public static func started(starttls: Bool = true, username: String? = nil, password: String? = nil) async throws -> SMTPStandIn {
+        try await Drill.offThread { try SMTPStandIn(starttls: starttls, username: username, password: password) }
+    }
+}

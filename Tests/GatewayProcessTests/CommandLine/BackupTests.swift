@@ -35,7 +35,7 @@ struct BackupTests {
         }
         #expect(try await eventually(seconds: 120) { confirmed.names.count >= 3 }, "sign-ups are being confirmed")
         let before = confirmed.names
-        let backup = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
+        let backup = try await GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(backup.status == 0, "\(backup.stderr)")
         load.cancel()
         _ = await load.value
@@ -60,9 +60,9 @@ struct BackupTests {
         #expect(signIn.status == 201, "\(signIn.body)")
 
         // An existing file is never overwritten, and PostgreSQL is pointed at its own tools.
-        let again = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
+        let again = try await GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(again.status != 0 && again.stderr.contains("exists"))
-        let postgres = try GatewayBinary.run(["backup", "--database", "postgres://gateway@127.0.0.1:1/none", "--to", copy + "2"])
+        let postgres = try await GatewayBinary.run(["backup", "--database", "postgres://gateway@127.0.0.1:1/none", "--to", copy + "2"])
         #expect(postgres.status != 0 && postgres.stderr.contains("pg_dump"))
     }
 
@@ -92,7 +92,7 @@ struct BackupTests {
         }
         #expect(await eventually(seconds: 60) { target.tally.withLock { $0.added } >= 5 }, "registrations are being acknowledged")
         let before = target.tally.withLock { $0.acknowledged }
-        let backup = try GatewayBinary.run(["backup", "--database", live, "--to", copy])
+        let backup = try await GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(backup.status == 0, "\(backup.stderr)")
         // The load goes on after the backup: writes are acknowledged past the count at its end
         // (not a pause of some length, which proves nothing on a loaded machine). Then stop.

@@ -14,31 +14,31 @@ struct CampusSignInStartupTests {
         return url.path
     }
 
-    static func serve(_ environment: [String: String]) throws -> GatewayBinary.Outcome {
+    static func serve(_ environment: [String: String]) async throws -> GatewayBinary.Outcome {
         var env = ["GATEWAY_PUBLIC_URL": "https://gateway.example.edu", "GATEWAY_OIDC_CLIENT_ID": "campus-gateway"]
         env.merge(environment) { _, new in new }
-        return try GatewayBinary.run(
+        return try await GatewayBinary.run(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--database", CommandLineTests.tempDatabase()], environment: env, timeout: 60
         )
     }
 
-    @Test func anHTTPIssuerOffLoopbackIsRefused() throws {
-        let outcome = try Self.serve(["GATEWAY_OIDC_ISSUER": "http://idp.example.edu", "GATEWAY_OIDC_CLIENT_SECRET_FILE": try Self.secretFile()])
+    @Test func anHTTPIssuerOffLoopbackIsRefused() async throws {
+        let outcome = await try Self.serve(["GATEWAY_OIDC_ISSUER": "http://idp.example.edu", "GATEWAY_OIDC_CLIENT_SECRET_FILE": try Self.secretFile()])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("GATEWAY_OIDC_ISSUER must be https"), "stderr was: \(outcome.stderr)")
     }
 
-    @Test func aMissingSecretFileIsNamed() throws {
-        let outcome = try Self.serve(["GATEWAY_OIDC_ISSUER": "https://idp.example.edu", "GATEWAY_OIDC_CLIENT_SECRET_FILE": "/nonexistent/secret"])
+    @Test func aMissingSecretFileIsNamed() async throws {
+        let outcome = await try Self.serve(["GATEWAY_OIDC_ISSUER": "https://idp.example.edu", "GATEWAY_OIDC_CLIENT_SECRET_FILE": "/nonexistent/secret"])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("GATEWAY_OIDC_CLIENT_SECRET_FILE"), "stderr was: \(outcome.stderr)")
     }
 
-    @Test func anUnreachableDiscoveryDocumentStopsTheStartWithoutPrintingTheSecret() throws {
+    @Test func anUnreachableDiscoveryDocumentStopsTheStartWithoutPrintingTheSecret() async throws {
         // A loopback port nobody listens on: the discovery document can't be read.
         let socket = try LoopbackListener.open(host: "127.0.0.1")
         close(socket.descriptor)
-        let outcome = try Self.serve([
+        let outcome = await try Self.serve([
             "GATEWAY_OIDC_ISSUER": "http://127.0.0.1:\(socket.port)", "GATEWAY_OIDC_CLIENT_SECRET_FILE": try Self.secretFile(),
         ])
         #expect(outcome.status != 0)
@@ -46,8 +46,8 @@ struct CampusSignInStartupTests {
         #expect(!outcome.stderr.contains(Self.secret) && !outcome.stdout.contains(Self.secret))
     }
 
-    @Test func passwordSignInModesNeedAProvider() throws {
-        let outcome = try GatewayBinary.run(
+    @Test func passwordSignInModesNeedAProvider() async throws {
+        let outcome = try await GatewayBinary.run(
             ["serve", "--port", "0", "--database", CommandLineTests.tempDatabase()], environment: ["GATEWAY_PASSWORD_SIGNIN": "admins-only"],
             timeout: 60
         )

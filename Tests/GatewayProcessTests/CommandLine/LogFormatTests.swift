@@ -150,19 +150,19 @@ struct LogFormatTests {
     }
 
     @Test(arguments: ["logfmt", "json"])
-    func aRefusedStartIsOneLineOfTheFormat(format: String) throws {
-        let refused = try GatewayBinary.run(["serve", "--log-format", format, "--port", "99999"])
+    func aRefusedStartIsOneLineOfTheFormat(format: String) async throws {
+        let refused = try await GatewayBinary.run(["serve", "--log-format", format, "--port", "99999"])
         #expect(refused.status != 0)
         let lines = refused.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(refused.stderr)")
         let fields = try #require(lines.first.flatMap { format == "json" ? Self.json($0) : Self.logfmt($0) }, "\(refused.stderr)")
         #expect(fields["level"] == "critical" && (fields["msg"] ?? "").contains("port"), "\(fields)")
-        let unknown = try GatewayBinary.run(["serve", "--log-format", "yaml"])
+        let unknown = try await GatewayBinary.run(["serve", "--log-format", "yaml"])
         #expect(unknown.status != 0 && unknown.stderr.contains("--log-format is text, logfmt or json"), "\(unknown.stderr)")
     }
 
-    @Test func versionNamesTheReleaseTheCommitAndSwift() throws {
-        let outcome = try GatewayBinary.run(["--version"])
+    @Test func versionNamesTheReleaseTheCommitAndSwift() async throws {
+        let outcome = try await GatewayBinary.run(["--version"])
         #expect(outcome.status == 0)
         let line = outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(line.hasPrefix("campus-gateway 0.1.0 ("), "\(line)")
@@ -173,7 +173,7 @@ struct LogFormatTests {
         if FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".git/HEAD").path) {
             #expect(line.range(of: #"commit [0-9a-f]{12}"#, options: .regularExpression) != nil, "\(line)")
         }
-        let recorded = try GatewayBinary.run(["--version"], environment: ["GATEWAY_BUILD_COMMIT": "0123456789abcdef0123456789abcdef01234567"])
+        let recorded = try await GatewayBinary.run(["--version"], environment: ["GATEWAY_BUILD_COMMIT": "0123456789abcdef0123456789abcdef01234567"])
         #expect(recorded.stdout.contains("commit 0123456789ab"))
     }
 }

@@ -8,8 +8,8 @@ import Testing
 /// tested on the Push module alone, in PushTests' PushAllowListTests).
 @Suite("Allow-listed push destinations: the flag")
 struct PushAllowListFlagTests {
-    @Test func theFlagParsesAndRefusesNonsense() throws {
-        let bad = try GatewayBinary.run(["serve", "--database", CommandLineTests.tempDatabase(), "--push-allowed-destinations", "10.0.0.0/99"])
+    @Test func theFlagParsesAndRefusesNonsense() async throws {
+        let bad = try await GatewayBinary.run(["serve", "--database", CommandLineTests.tempDatabase(), "--push-allowed-destinations", "10.0.0.0/99"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--push-allowed-destinations"), "\(bad.stderr)")
     }

@@ -148,7 +148,7 @@ struct CrashDrillSlowTests {
         let tokens = try await Self.signUpStudents(ports: [port])
 
         // Webhook devices for everyone, stored gradebook accounts for half, the baseline polls.
-        let notices = try NotificationDrill(directory: directory, database: try .sqlite(path))
+        let notices = try await Drill.offThread { try NotificationDrill(directory: directory, database: try .sqlite(path)) }
         defer { notices.stop() }
         try await notices.setUp(port: port, admin: admin, tokens: tokens, gradebookStudents: Self.students / 2)
         try await registrar.setUp(port: port, admin: admin)

@@ -57,7 +57,7 @@ struct JobsCrashTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("gateway.sqlite").path
-        let created = try GatewayBinary.run([
+        let created = try await GatewayBinary.run([
             "admin", "create-user", "--database", path, "--username", "ops", "--role", "admin", "--password", Self.password,
         ])
         try #require(created.status == 0, "\(created.stderr)")
@@ -129,25 +129,25 @@ struct JobsCrashTests {
             return (a.id, b.id)
         }
 
-        let cancelled = try GatewayBinary.run(["jobs", "cancel", "\(first)", "--database", path])
+        let cancelled = try await GatewayBinary.run(["jobs", "cancel", "\(first)", "--database", path])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         #expect(cancelled.stdout.contains("cancelled"))
-        let again = try GatewayBinary.run(["jobs", "cancel", "\(first)", "--database", path])
+        let again = try await GatewayBinary.run(["jobs", "cancel", "\(first)", "--database", path])
         #expect(again.status != 0)
         #expect(again.stderr.contains("already cancelled"))
-        let retried = try GatewayBinary.run(["jobs", "retry", "\(first)", "--database", path])
+        let retried = try await GatewayBinary.run(["jobs", "retry", "\(first)", "--database", path])
         #expect(retried.status == 0, "\(retried.stderr)")
         #expect(retried.stdout.contains("available"))
 
-        let table = try GatewayBinary.run(["jobs", "list", "--database", path])
+        let table = try await GatewayBinary.run(["jobs", "list", "--database", path])
         #expect(table.status == 0)
         #expect(table.stdout.contains("diagnostics.noop"))
         #expect(table.stdout.contains("diagnostics.fail"))
-        let filtered = try GatewayBinary.run(["jobs", "list", "--database", path, "--queue", "ops", "--json"])
+        let filtered = try await GatewayBinary.run(["jobs", "list", "--database", path, "--queue", "ops", "--json"])
         let lines = filtered.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         let object = try JSONSerialization.jsonObject(with: Data(lines.first.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any]
         #expect(object?["id"] as? Int == Int(second))
-        #expect(try GatewayBinary.run(["jobs", "list", "--database", path, "--state", "nope"]).status != 0)
+        #expect(try await GatewayBinary.run(["jobs", "list", "--database", path, "--state", "nope"]).status != 0)
     }
 }

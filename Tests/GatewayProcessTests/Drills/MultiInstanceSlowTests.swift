@@ -60,7 +60,7 @@ struct MultiInstanceSlowTests {
     static func instances(count: Int = 3) async throws -> (url: String, environment: [String: String], servers: [ServingGateway]) {
         let url = try await PostgresCluster.start().database("instances")
         let environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
-        let made = try GatewayBinary.run(
+        let made = try await GatewayBinary.run(
             ["admin", "create-user", "--database", url, "--username", "root", "--role", "admin", "--password", password], environment: environment
         )
         #expect(made.status == 0, "\(made.stderr)")
@@ -238,7 +238,7 @@ struct MultiInstanceSlowTests {
             #expect(classes.status == 200 && classes.body.hasPrefix("["))
         }
         // Without --demo, a demo database is refused.
-        let refused = try GatewayBinary.run(["serve", "--database", url, "--port", "0"], environment: environment, timeout: 120)
+        let refused = try await GatewayBinary.run(["serve", "--database", url, "--port", "0"], environment: environment, timeout: 120)
         #expect(refused.status != 0 && refused.stderr.contains("demo database"), "\(refused.stderr)")
     }
 }

@@ -129,7 +129,7 @@ struct PostgresCrashDrillSlowTests {
         let scratch = try Drill.scratchDirectory("postgres-crash-drill")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let (drillDatabase, pool) = try NotificationDrill.Database.postgres(cluster, database: name, url: url)
-        let notices = try NotificationDrill(directory: scratch, database: drillDatabase)
+        let notices = try await Drill.offThread { try NotificationDrill(directory: scratch, database: drillDatabase) }
         defer { notices.stop() }
         try await notices.setUp(port: port, admin: admin, tokens: tokens, gradebookStudents: Base.students / 2)
 

@@ -216,7 +216,7 @@ struct StorageFailureDrillSlowTests {
         let environment = [VaultKeySource.keyVariable: TestVaultKey.base64]
         let password = "a drill passphrase"
         let made = try await Drill.offThread {
-            try GatewayBinary.run(["admin", "create-user", "--database", url, "--username", "root", "--role", "admin", "--password", password], environment: environment)
+            try GatewayBinary.runBlocking(["admin", "create-user", "--database", url, "--username", "root", "--role", "admin", "--password", password], environment: environment)
         }
         #expect(made.status == 0, "\(made.stderr)")
         let server = try await Drill.offThread {

@@ -40,9 +40,9 @@ struct VaultRotateKeyProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("gateway.sqlite").path
         let keyFile = database + ".vault-keys"
-        let made = try GatewayBinary.run(Self.createAdmin(database))
+        let made = try await GatewayBinary.run(Self.createAdmin(database))
         #expect(made.status == 0, "\(made.stderr)")
-        let (simulator, webhook) = try Self.peers(directory)
+        let (simulator, webhook) = try await Drill.offThread { try Self.peers(directory) }
         defer { simulator.stop(); webhook.stop() }
         let sealed: @Sendable () async throws -> [String] = {
             let queue = try DatabaseQueue(path: database)
@@ -61,7 +61,7 @@ struct VaultRotateKeyProcessTests {
         try await Self.expectServed(port: server.port, stored, webhook: webhook, "before the rotation")
 
         let (rotated, during) = try await Self.whileReading(port: server.port, stored) {
-            try GatewayBinary.run(["vault", "rotate-key", "--database", database])
+            try GatewayBinary.runBlocking(["vault", "rotate-key", "--database", database])
         }
         #expect(rotated.status == 0, "\(rotated.stdout) \(rotated.stderr)")
         #expect(during.allSatisfy { $0 == 200 }, "the stored account kept working during the rotation: \(during)")
@@ -98,9 +98,9 @@ struct VaultRotateKeyProcessTests {
         let newWithOld = [VaultKeySource.keyVariable: newBytes.base64EncodedString(), VaultKeySource.previousKeysVariable: oldBytes.base64EncodedString()]
         let newOnly = [VaultKeySource.keyVariable: newBytes.base64EncodedString()]
         let arguments = Self.serve(database)
-        let made = try GatewayBinary.run(Self.createAdmin(database), environment: oldOnly)
+        let made = try await GatewayBinary.run(Self.createAdmin(database), environment: oldOnly)
         #expect(made.status == 0, "\(made.stderr)")
-        let (simulator, webhook) = try Self.peers(directory)
+        let (simulator, webhook) = try await Drill.offThread { try Self.peers(directory) }
         defer { simulator.stop(); webhook.stop() }
 
         let first = try await ServingGateway.started(arguments: arguments, environment: oldOnly, lifetime: 300)
@@ -114,12 +114,12 @@ struct VaultRotateKeyProcessTests {
         defer { _ = second.terminate() }
         try await Self.expectServed(port: second.port, stored, webhook: webhook, "with the old key as a previous one")
         // With keys from the environment, rotate-key without --env refuses, and changes nothing.
-        let refused = try GatewayBinary.run(["vault", "rotate-key", "--database", database], environment: newWithOld)
+        let refused = try await GatewayBinary.run(["vault", "rotate-key", "--database", database], environment: newWithOld)
         #expect(refused.status != 0 && refused.stderr.contains("--env"), "\(refused.stdout) \(refused.stderr)")
         #expect(try await sealed() == before)
 
         let (resealed, during) = try await Self.whileReading(port: second.port, stored) {
-            try GatewayBinary.run(["vault", "rotate-key", "--env", "--database", database], environment: newWithOld)
+            try GatewayBinary.runBlocking(["vault", "rotate-key", "--env", "--database", database], environment: newWithOld)
         }
         #expect(resealed.status == 0, "\(resealed.stdout) \(resealed.stderr)")
         #expect(during.allSatisfy { $0 == 200 }, "the stored account kept working during the re-sealing: \(during)")

@@ -42,13 +42,13 @@ struct CopyDatabaseTests {
         }
         // Copy into an empty PostgreSQL database, through the real command.
         let url = try await PostgresCluster.start().database("copy")
-        let copied = try GatewayBinary.run(
+        let copied = try await GatewayBinary.run(
             ["copy-database", "--from", sqlite.app.configuration.databasePath, "--to", url], environment: [VaultKeySource.keyVariable: key]
         )
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.contains("accounts: 2"), "\(copied.stdout)")
         // A second copy into the same database is refused, and writes nothing.
-        let again = try GatewayBinary.run(["copy-database", "--from", sqlite.app.configuration.databasePath, "--to", url])
+        let again = try await GatewayBinary.run(["copy-database", "--from", sqlite.app.configuration.databasePath, "--to", url])
         #expect(again.status != 0 && again.stderr.contains("already holds data"), "\(again.stderr)")
 
         let before = captured.value

@@ -49,14 +49,14 @@ struct DemoDatabaseTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("migrated.sqlite").path
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let migrated = try await Drill.offThread { try GatewayBinary.run(["migrate", "--database", path]) }
+        let migrated = try await GatewayBinary.run(["migrate", "--database", path])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let demo = try GatewayApplication(configuration: Self.configuration(path, demo: true))
         try await demo.seedDemoIfRequested()
         #expect(try await demo.modules.auth.service.accountCount() > 0)
 
         let other = dir.appendingPathComponent("with-an-account.sqlite").path
-        let second = try await Drill.offThread { try GatewayBinary.run(["migrate", "--database", other]) }
+        let second = try await GatewayBinary.run(["migrate", "--database", other])
         #expect(second.status == 0)
         let real = try GatewayApplication(configuration: Self.configuration(other, demo: false))
         _ = try await real.modules.auth.service.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)

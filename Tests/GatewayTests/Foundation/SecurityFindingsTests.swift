@@ -103,14 +103,14 @@ struct SecurityFindingsTests {
         let database = try Self.unopenableDatabase()
         for (name, value) in [("GATEWAY_REQUIRE_HTTPS", "enabled"), ("GATEWAY_DEMO", "sure"), ("GATEWAY_NO_WORKERS", "2")] {
             // Off the concurrency threads: a blocking wait for a child there starves other tests.
-            let outcome = try await Drill.offThread { try GatewayBinary.run(["serve", "--database", database], environment: [name: value], timeout: 30) }
+            let outcome = try await GatewayBinary.run(["serve", "--database", database], environment: [name: value], timeout: 30)
             #expect(outcome.status != 0, "\(name)=\(value)")
             #expect(outcome.stderr.contains(name) && outcome.stderr.contains("'\(value)'"), "\(outcome.stderr)")
         }
         // Every documented spelling is read (the start then fails on the missing directory, later).
         for value in ["1", "true", "YES", "on", "0", "false", "No", "off"] {
             let outcome = try await Drill.offThread {
-                try GatewayBinary.run(["serve", "--database", database], environment: ["GATEWAY_REQUIRE_HTTPS": value], timeout: 30)
+                try GatewayBinary.runBlocking(["serve", "--database", database], environment: ["GATEWAY_REQUIRE_HTTPS": value], timeout: 30)
             }
             #expect(outcome.status != 0 && !outcome.stderr.contains("GATEWAY_REQUIRE_HTTPS must be"), "\(value): \(outcome.stderr)")
         }
@@ -129,7 +129,7 @@ struct SecurityFindingsTests {
         environment["GATEWAY_SMTP_ULR"] = "smtp://mail.campus.edu"
         let database = try Self.unopenableDatabase()
         let outcome = try await Drill.offThread { [environment] in
-            try GatewayBinary.run(["serve", "--database", database], environment: environment, timeout: 30)
+            try GatewayBinary.runBlocking(["serve", "--database", database], environment: environment, timeout: 30)
         }
         let warnings = outcome.stderr.split(separator: "\n").filter { $0.contains(" warning ") && $0.contains("is not a setting") }
         #expect(warnings.count == 2, "\(outcome.stderr)")
@@ -138,8 +138,8 @@ struct SecurityFindingsTests {
         #expect(!outcome.stderr.contains("mail.campus.edu"), "values are never printed")
     }
 
-    @Test func tokenLifetimesAreBounded() throws {
-        let outcome = try GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite", "--token-max-minutes", "99999999999"])
+    @Test func tokenLifetimesAreBounded() async throws {
+        let outcome = try await GatewayBinary.run(["serve", "--database", "/nonexistent/never.sqlite", "--token-max-minutes", "99999999999"])
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("token-max-minutes"))
         #expect(AuthSettingsProbe.ceiling(requested: Int.max) == 525_600)

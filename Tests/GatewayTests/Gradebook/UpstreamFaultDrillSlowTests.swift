@@ -83,7 +83,7 @@ struct UpstreamFaultDrillSlowTests {
     }
 
     @Test func healthAndCatalogKeepTheirP99WhileTheUpstreamMisbehaves() async throws {
-        let peers = try PushFaultPeers()
+        let peers = try await Drill.offThread { try PushFaultPeers() }
         defer { peers.stop() }
         let rig = try await GatewayUpstreamRig(timeoutSeconds: 2) { peers.configure(&$0) }
         let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(300))

@@ -48,11 +48,11 @@ struct VaultStartupTests {
             #expect(!refusal.description.contains("secret-"))
         }
 
-        let counted = try GatewayBinary.run(["vault", "forget-unreadable", "--database", database])
+        let counted = try await GatewayBinary.run(["vault", "forget-unreadable", "--database", database])
         #expect(counted.status == 0, "\(counted.stderr)")
         #expect(counted.stdout.contains("2 of 2"))
         #expect(try await Self.accounts(second) == 2, "without --yes nothing is deleted")
-        let forgotten = try GatewayBinary.run(["vault", "forget-unreadable", "--database", database, "--yes"])
+        let forgotten = try await GatewayBinary.run(["vault", "forget-unreadable", "--database", database, "--yes"])
         #expect(forgotten.status == 0, "\(forgotten.stderr)")
         #expect(forgotten.stdout.contains("Deleted 2"))
         #expect(try await Self.accounts(second) == 0)

@@ -37,7 +37,7 @@ struct SeatAlertMailJourneyTests {
     /// A seat alert mailed on a real open event names the course and section, and its one-click
     /// link stops that alert (not every seat alert, and not the address).
     @Test func aSeatAlertMailNamesTheSectionAndItsLinkStopsTheAlert() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let gateway = try Self.gateway(server)
         defer { gateway.cleanUp() }

@@ -13,7 +13,7 @@ final class GatewayUpstreamRig: @unchecked Sendable {
     let gateway: TestGateway
 
     init(timeoutSeconds: Int = 2, configure: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
-        simulator = try UpstreamSimulator()
+        simulator = try await UpstreamSimulator.started()
         let ca = simulator.caFile
         gateway = try TestGateway { config in
             config.gradebookCAFile = ca

@@ -30,7 +30,7 @@ struct GradebookUpstreamTests {
         let gateway: GradebookGateway
 
         init(timeoutSeconds: Int = 2) async throws {
-            upstreamSimulator = try UpstreamSimulator()
+            upstreamSimulator = try await UpstreamSimulator.started()
             do {
                 // The application's default cache (30 s): the cache test reads through it.
                 gateway = try await GradebookGateway.make(timeoutSeconds: timeoutSeconds, cacheSeconds: 30, additionalCAFile: upstreamSimulator.caFile)

@@ -117,7 +117,8 @@ public actor OpenIDProvider {
         let request = OutboundRequest(
             method: .post, url: metadata.tokenEndpoint,
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-            body: Data(body.utf8), timeout: .seconds(15), basicCredentials: credentials, maxResponseBodySize: Self.maximumBody
+            body: Data(body.utf8), timeout: .seconds(15), basicCredentials: credentials, maxResponseBodySize: Self.maximumBody,
+            propagatesTraceContext: true
         )
         let response = try await client.execute(request)
         guard (200..<300).contains(response.status) else {
@@ -190,7 +191,8 @@ public actor OpenIDProvider {
         let response: OutboundResponse
         do {
             response = try await client.execute(OutboundRequest(
-                url: url, headers: ["Accept": "application/json"], timeout: .seconds(10), maxResponseBodySize: Self.maximumBody
+                url: url, headers: ["Accept": "application/json"], timeout: .seconds(10), maxResponseBodySize: Self.maximumBody,
+                propagatesTraceContext: true
             ))
         } catch {
             throw ProviderError.unusable("\(what) at \(url.absoluteString) is unreachable (\(error))")

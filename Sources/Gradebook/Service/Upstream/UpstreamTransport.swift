@@ -92,6 +92,9 @@ public final class UpstreamTransport: Sendable {
     /// SSRF guard), no redirect followed: the token endpoint's POST and DELETE (OAuth2) and
     /// every GET. Transport failures become ``GradebookError``s naming the source.
     func exchange(_ request: OutboundRequest, source: GradebookSource, caller: UpstreamCaller) async throws -> UpstreamReply {
+        // A configured source is part of the deployment: its calls join the request's trace.
+        var request = request
+        request.propagatesTraceContext = true
         let gate = await gate(for: source)
         if let wait = await gate.enter(caller) {
             throw GradebookError.sourceBusy(sourceID: source.id, name: source.name, retryAfterSeconds: wait)
