@@ -19,6 +19,18 @@ public protocol TransactionRunner: Sendable {
     /// transaction stays SERIALIZABLE, so writers outside the lane are still safe. SQLite has
     /// one writer anyway. Keys come from `AdvisoryLocks`.
     func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Whether write transactions of this backend run at the same time (PostgreSQL: each on a
+    /// connection of its own, waiting for each other only where they lock the same rows) or
+    /// one after another (SQLite has one writer). A use case that batches writes (group
+    /// commit) batches only where they run one after another.
+    var writesConcurrently: Bool { get }
+    /// ``write(_:)`` for a unit that locks the rows it decides on first, through its stores
+    /// (`SELECT ... FOR NO KEY UPDATE` in a fixed order), and so needs no snapshot of its own:
+    /// on PostgreSQL it runs at READ COMMITTED, each statement after the lock seeing what the
+    /// lock's previous holder committed, so units of different rows never wait for each other
+    /// and units of the same row take turns in the database instead of aborting each other.
+    /// Deadlocks are run again. On SQLite it is ``write(_:)``.
+    func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// ``write(_:)`` for a small write on the request path (enqueueing a job): the same
     /// transaction and the same guarantees, where a backend may save the cost of scheduling it.
     /// Only for bodies that are short. On SQLite, when no other write is running or queued, it
@@ -88,6 +100,14 @@ extension GatewayDatabase: TransactionRunner {
 
     /// One writer at a time already.
     public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await write(body)
+    }
+
+    /// One writer at a time.
+    public var writesConcurrently: Bool { false }
+
+    /// The one writer locks every row already.
+    public func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await write(body)
     }
 

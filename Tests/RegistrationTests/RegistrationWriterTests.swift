@@ -10,8 +10,10 @@ import Storage
 import TestSupport
 import Testing
 
-/// Group commit: callers queued behind a running transaction share the next one, each in its
-/// own savepoint. On the module alone (``RegistrationHarness``), on every backend.
+/// How registrations reach the database, on the module alone (``RegistrationHarness``). On
+/// SQLite, group commit: callers queued behind a running transaction share the next one, each
+/// in its own savepoint. On PostgreSQL, a transaction per unit, and no unit waits for another
+/// that locks other rows.
 @Suite("Registration group commit")
 struct RegistrationWriterTests {
     struct Broken: Error {}
@@ -37,7 +39,7 @@ struct RegistrationWriterTests {
         return try db.postgres().query("SELECT name FROM scratch ORDER BY id").map { try $0.decode(String.self) }
     }
 
-    @Test(arguments: RegistrationBackend.all)
+    @Test(arguments: [RegistrationBackend.sqlite])
     func aBatchCommitsOnceAndAFailureRollsBackOnlyItself(_ backend: RegistrationBackend) async throws {
         try await RegistrationHarness.with(backend) { harness in
             try await harness.transactions.write { db throws in try Self.createScratch(in: db) }
@@ -71,6 +73,44 @@ struct RegistrationWriterTests {
             let names = try await harness.transactions.read { db throws in try Self.names(in: db) }
             // The three queued in whatever order their tasks ran: what counts is what was kept.
             #expect(names.sorted() == ["first", "ok", "refused"], "the thrown unit was rolled back alone; a refusal keeps what it wrote first")
+        }
+    }
+
+    /// PostgreSQL: no writer, no lane. While one unit holds its transaction open, others (of
+    /// other rows) run, commit and answer; a thrown unit is rolled back alone and a refusal
+    /// keeps what it wrote first, as in group commit.
+    @Test func onPostgreSQLUnitsRunAtOnceAndAFailureRollsBackOnlyItself() async throws {
+        try await RegistrationHarness.with(.postgres) { harness in
+            try await harness.transactions.write { db throws in try Self.createScratch(in: db) }
+            let writer = harness.service.environment.writer
+            let before = writer.batchesCommitted
+            let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            let first = Task {
+                try await writer.submit(locking: RowLocks(classes: [1], students: [])) { db, _, _ -> Result<Void, RegistrationError> in
+                    try Self.insert("first", in: db)
+                    started.signal()
+                    release.wait()
+                    return .success(())
+                }
+            }
+            await started.waitOffThePool()
+            // None of these waits for the open unit.
+            #expect(try await writer.submit(locking: RowLocks(classes: [2], students: [])) { db, _, _ -> Result<Int, RegistrationError> in
+                try Self.insert("ok", in: db)
+                return .success(7)
+            } == 7)
+            await #expect(throws: Broken.self) {
+                try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("thrown", in: db); throw Broken() }
+            }
+            await #expect(throws: RegistrationError.violation(.classFull)) {
+                try await writer.submit { db, _, _ -> Result<Int, RegistrationError> in try Self.insert("refused", in: db); return .failure(.violation(.classFull)) }
+            }
+            #expect(try await harness.transactions.read { db throws in try Self.names(in: db) }.sorted() == ["ok", "refused"], "committed before the first")
+            release.signal()
+            try await first.value
+            #expect(writer.batchesCommitted - before == 3, "a transaction per unit; the thrown one committed nothing")
+            let names = try await harness.transactions.read { db throws in try Self.names(in: db) }
+            #expect(names.sorted() == ["first", "ok", "refused"])
         }
     }
 

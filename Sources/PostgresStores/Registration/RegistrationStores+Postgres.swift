@@ -9,7 +9,8 @@ extension RegistrationStores {
     public static func postgres(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
         RegistrationStores(
             students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(), seatStates: PostgresSeatStateStore(),
-            registrarFeed: PostgresRegistrarFeedStore(), catalog: catalog, terms: PostgresTermStore(), jobs: jobs
+            registrarFeed: PostgresRegistrarFeedStore(), catalog: catalog, terms: PostgresTermStore(), jobs: jobs,
+            locks: PostgresRowLockStore()
         )
     }
 }

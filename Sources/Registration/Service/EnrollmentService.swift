@@ -30,7 +30,7 @@ public struct EnrollmentService: RegistrationUseCase {
     func register(studentID: Int64, classID: Int64, requireOffer: Bool, term: String? = nil) async throws {
         let limit = settings.classLimit
         let promoter = self.promoter
-        try await write { db, now, touched -> Result<Void, RegistrationError> in
+        try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
             guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, target) else {
@@ -56,7 +56,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// With `term`, a class of another term is unknown.
     public func drop(studentID: Int64, classID: Int64, term: String? = nil) async throws {
         let promoter = self.promoter
-        try await write { db, now, touched -> Result<Void, RegistrationError> in
+        try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
                 return .failure(.unknownClass(classID))
@@ -77,7 +77,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// `term`, a class of another term is unknown.
     public func joinWaitlist(studentID: Int64, classID: Int64, term: String? = nil) async throws -> Int {
         let promoter = self.promoter
-        return try await write { db, now, touched -> Result<Int, RegistrationError> in
+        return try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Int, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
             guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, target) else {
@@ -110,7 +110,7 @@ public struct EnrollmentService: RegistrationUseCase {
 
     func leaveWaitlist(studentID: Int64, classID: Int64, requireOffer: Bool, term: String? = nil) async throws {
         let promoter = self.promoter
-        try await write { db, now, touched -> Result<Void, RegistrationError> in
+        try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
                 return .failure(.unknownClass(classID))

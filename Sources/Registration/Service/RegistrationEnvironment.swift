@@ -42,9 +42,14 @@ extension RegistrationUseCase {
     /// changed; their committed counts go to the in-memory catalog afterwards. A `.failure`
     /// commits whatever the body wrote first (expired offers swept on the way); a thrown error
     /// rolls back this use case alone.
+    ///
+    /// With `locks`, where writes run at once (PostgreSQL), the unit locks those rows first and
+    /// runs at READ COMMITTED (``RegistrationWriter``): name every class whose seats, line or
+    /// offers the body may change, and every student whose classes its rules count.
     func write<T: Sendable>(
+        locking locks: RowLocks? = nil,
         _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
     ) async throws -> T {
-        try await environment.writer.submit(body)
+        try await environment.writer.submit(locking: locks, body)
     }
 }

@@ -5,9 +5,12 @@ import GatewayCore
 import Storage
 import Synchronization
 
-/// Group commit for registration: concurrent writes (register, drop, waitlists, offers, admin
-/// changes) queue to one writer, which runs a batch of them in one SQLite transaction, each in
-/// its own savepoint, and answers each caller after the commit.
+/// How a registration reaches the database: group commit where writes run one after another
+/// (SQLite), a transaction of its own per unit where they run at once (PostgreSQL).
+///
+/// **One after another (SQLite).** Concurrent writes (register, drop, waitlists, offers, admin
+/// changes) queue to one writer, which runs a batch of them in one transaction, each in its own
+/// savepoint, and answers each caller after the commit.
 ///
 /// - A unit of work that throws is rolled back to its savepoint alone; the others commit. A
 ///   conflict for which PostgreSQL aborts the whole transaction (a serialization failure or a
@@ -20,9 +23,16 @@ import Synchronization
 ///   announced in that transaction (``OpenSeatAnnouncer``).
 ///
 /// SQLite has one writer at a time anyway; batching turns N commits (N fsyncs and N lock
-/// hand-offs) into one, while each caller still sees its own outcome. On PostgreSQL the
-/// instances' writers take turns too (``TransactionRunner/write(inTurn:_:)``): their batches
-/// touch the same few popular classes, and taking turns beats aborting and starting over.
+/// hand-offs) into one, while each caller still sees its own outcome.
+///
+/// **At once (PostgreSQL).** No writer and no lane: each unit is one short transaction on a
+/// connection of the pool, so units of different classes never wait for each other, on one
+/// instance or many. A unit that names the rows it decides on (``RowLocks``: its class and its
+/// student) runs at READ COMMITTED and locks them first (``RowLocking``), so units of one class
+/// take their turns at its row, in the database, as Banner and PeopleSoft do on Oracle; the
+/// rest run SERIALIZABLE and are run again when the server aborts one for a conflict. Seat
+/// counts of the classes a unit touched are read, and its open events announced, inside its
+/// own transaction.
 final class RegistrationWriter: Sendable {
     typealias Work = @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Void
 
@@ -54,10 +64,13 @@ final class RegistrationWriter: Sendable {
     }
 
     /// Runs `body` in the next batch's transaction, in a savepoint of its own, and returns its
-    /// result once that transaction has committed.
+    /// result once that transaction has committed; where writes run at once, in a transaction
+    /// of its own that locks `locks` first.
     func submit<T: Sendable>(
+        locking locks: RowLocks? = nil,
         _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
     ) async throws -> T {
+        if transactions.writesConcurrently { return try await alone(locking: locks, body) }
         let slot = Slot<Result<T, RegistrationError>>()
         let transactions = self.transactions
         let work: Work = { db, now, touched in
@@ -81,6 +94,27 @@ final class RegistrationWriter: Sendable {
             if start { Task { await self.drain() } }
         }
         return try slot.take().get().get()
+    }
+
+    /// One unit in a transaction of its own: its row locks, the body, the touched classes'
+    /// counts and open events; the counts go to the in-memory catalog after the commit.
+    private func alone<T: Sendable>(
+        locking locks: RowLocks?,
+        _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
+    ) async throws -> T {
+        let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
+        let unit: @Sendable (any StoreTransaction) throws -> (Result<T, RegistrationError>, [Int64: SeatCount]) = { db in
+            if let locks { try stores.locks.lock(classes: locks.classes, students: locks.students, in: db) }
+            var touched = Set<Int64>()
+            let outcome = try body(db, clock.now(), &touched)
+            let counts = try stores.catalog.seatCounts(of: touched, in: db)
+            try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: clock.now(), in: db)
+            return (outcome, counts)
+        }
+        let (outcome, counts) = try await locks == nil ? transactions.write(unit) : transactions.writeLockingRows(unit)
+        committed.add(1, ordering: .relaxed)
+        catalog.apply(counts)
+        return try outcome.get()
     }
 
     /// Takes batches until the queue is empty, then stops (the next submit starts it again).
@@ -110,6 +144,17 @@ final class RegistrationWriter: Sendable {
             }
         }
     }
+}
+
+/// The rows a unit decides on, locked first where writes run at once (``RowLocking``): the
+/// class (or classes) whose seats, line or offers it changes, and the student whose classes
+/// the rules count.
+struct RowLocks: Sendable {
+    var classes: [Int64]
+    var students: [Int64]
+
+    /// One student's change in one class.
+    static func student(_ studentID: Int64, in classID: Int64) -> RowLocks { RowLocks(classes: [classID], students: [studentID]) }
 }
 
 /// One caller's outcome, written by the writer inside the transaction and read by the caller

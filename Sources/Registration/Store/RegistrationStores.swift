@@ -13,11 +13,15 @@ public struct RegistrationStores: Sendable {
     /// The Catalog's terms (whose seats come from the registrar).
     public var terms: any TermStoring
     public var jobs: any JobEnqueuing
+    /// Row locks a registration takes before it reads (PostgreSQL; nothing on SQLite).
+    public var locks: any RowLocking
 
     public init(
         students: any StudentStoring, enrollments: any EnrollmentStoring, seatStates: any SeatStateStoring,
-        registrarFeed: any RegistrarFeedStoring, catalog: any CatalogStoring, terms: any TermStoring, jobs: any JobEnqueuing
+        registrarFeed: any RegistrarFeedStoring, catalog: any CatalogStoring, terms: any TermStoring, jobs: any JobEnqueuing,
+        locks: any RowLocking
     ) {
+        self.locks = locks
         self.students = students
         self.enrollments = enrollments
         self.seatStates = seatStates

@@ -9,7 +9,8 @@ extension RegistrationStores {
     public static func sqlite(catalog: any CatalogStoring, jobs: any JobEnqueuing) -> RegistrationStores {
         RegistrationStores(
             students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(), seatStates: SQLiteSeatStateStore(),
-            registrarFeed: SQLiteRegistrarFeedStore(), catalog: catalog, terms: SQLiteTermStore(), jobs: jobs
+            registrarFeed: SQLiteRegistrarFeedStore(), catalog: catalog, terms: SQLiteTermStore(), jobs: jobs,
+            locks: SQLiteRowLockStore()
         )
     }
 }

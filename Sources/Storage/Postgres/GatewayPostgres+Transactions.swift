@@ -28,6 +28,16 @@ extension GatewayPostgres: TransactionRunner {
         }
     }
 
+    /// Each unit on a connection of its own.
+    public var writesConcurrently: Bool { true }
+
+    public func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard GatewayTracing.isEnabled else { return try await transaction(.lockStep) { try body($0) } }
+        return try await tracedTransaction("write", system: "postgresql") { context in
+            try await self.transaction(.lockStep) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
+    }
+
     /// No inline path on PostgreSQL: every unit goes over the network anyway.
     public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await write(body)
