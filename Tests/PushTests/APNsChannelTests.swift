@@ -9,7 +9,7 @@ struct APNsChannelTests {
 
     @Test func standInVerifiesTheJWTAndHeaders() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(token)
         defer { channel.shutdown() }
 
@@ -44,7 +44,7 @@ struct APNsChannelTests {
         let token = try APNsFixtures.providerToken()
         let other = try APNsProviderToken(
             p8PEM: try Self.otherKeyPEM(), teamID: APNsStandIn.teamID, keyID: APNsStandIn.keyID, now: { Date() })
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(other)
         defer { channel.shutdown() }
         let outcome = await channel.deliver(APNsFixtures.notification(), to: Self.address)
@@ -53,7 +53,7 @@ struct APNsChannelTests {
 
     @Test func everyAnswerMapsToItsOutcome() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER, unregisteredAt: 1_700_000_000_123, retryAfter: 7)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER, unregisteredAt: 1_700_000_000_123, retryAfter: 7)
         let channel = standIn.channel(token)
         defer { channel.shutdown() }
         func deliver(_ prefix: String, topic: String = APNsStandIn.topic) async -> DeliveryOutcome {
@@ -72,7 +72,7 @@ struct APNsChannelTests {
         // Starts 30 minutes ago so both tokens are within the hour APNs (and the stand-in) accept.
         let clock = APNsTestClock(Date().addingTimeInterval(-30 * 60))
         let token = try APNsFixtures.providerToken(clock: clock)
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(token)
         defer { channel.shutdown() }
         for _ in 0..<3 { #expect(await channel.deliver(APNsFixtures.notification(), to: Self.address) == .delivered(status: 200)) }
@@ -90,7 +90,7 @@ struct APNsChannelTests {
     @Test func anExpiredProviderTokenIsRetriedWithANewOne() async throws {
         let clock = APNsTestClock(Date().addingTimeInterval(-2 * 3600))
         let token = try APNsFixtures.providerToken(clock: clock)
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(token)
         defer { channel.shutdown() }
         let stale = token.current()
@@ -103,7 +103,7 @@ struct APNsChannelTests {
 
     @Test func fiftyConcurrentDeliveriesShareAtMostTwoConnections() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(token)
         defer { channel.shutdown() }
         let outcomes = await withTaskGroup(of: DeliveryOutcome.self, returning: [DeliveryOutcome].self) { group in
@@ -124,7 +124,7 @@ struct APNsChannelTests {
 
     @Test func aConnectionLimitQueuesStreamsOnOneConnection() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         // 10 streams on at most one connection: the other 190 wait in libcurl's queue.
         let channel = standIn.channel(token, maxConnectionsPerHost: 1, maxConcurrentStreams: 10)
         defer { channel.shutdown() }
@@ -138,7 +138,7 @@ struct APNsChannelTests {
         let token = try APNsFixtures.providerToken()
         // The stand-in allows 5 streams per connection, as APNs may when busy, and refuses the
         // rest (REFUSED_STREAM) of the burst libcurl sends before it has seen that limit.
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER, maxStreams: 5)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER, maxStreams: 5)
         let channel = standIn.channel(token, maxConnectionsPerHost: 2)
         defer { channel.shutdown() }
         let report = await channel.measureThroughput(count: 100, deviceToken: APNsFixtures.deviceToken(), topic: APNsStandIn.topic)
@@ -148,7 +148,7 @@ struct APNsChannelTests {
 
     @Test func cancelledDeliveriesEndAsRetries() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         // One stream at a time, so most of the 1,000 are still waiting when the task is cancelled.
         let channel = standIn.channel(token, maxConnectionsPerHost: 1, maxConcurrentStreams: 1)
         defer { channel.shutdown() }
@@ -171,7 +171,7 @@ struct APNsChannelTests {
 
     @Test func oversizedPayloadsAndMalformedTokensAreRefusedBeforeSending() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(token)
         defer { channel.shutdown() }
         let huge = APNsFixtures.notification(body: String(repeating: "x", count: 5000))
@@ -197,7 +197,7 @@ struct APNsChannelTests {
 
     @Test func afterShutdownDeliveriesAreRetriedLater() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = standIn.channel(token)
         #expect(await channel.deliver(APNsFixtures.notification(), to: Self.address) == .delivered(status: 200))
         channel.shutdown()
@@ -206,7 +206,7 @@ struct APNsChannelTests {
 
     @Test func anUntrustedCertificateIsAConnectionFailure() async throws {
         let token = try APNsFixtures.providerToken()
-        let standIn = try APNsStandIn(publicKeyDER: token.publicKeyDER)
+        let standIn = try await APNsStandIn.started(publicKeyDER: token.publicKeyDER)
         let channel = APNsChannel(providerToken: token, configuration: .init(baseURL: standIn.baseURL))
         defer { channel.shutdown() }
         guard case .retry(nil, let reason) = await channel.deliver(APNsFixtures.notification(), to: Self.address) else {

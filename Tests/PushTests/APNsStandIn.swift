@@ -7,7 +7,7 @@ import Testing
 /// The APNs stand-in (Fixtures/apns_standin.py, Python `h2` over TLS) as a child process on
 /// 127.0.0.1: a fresh self-signed certificate (`subjectAltName=IP:127.0.0.1`) made with openssl,
 /// the provider key's public half on its command line, each request recorded as a JSON line.
-final class APNsStandIn {
+final class APNsStandIn: @unchecked Sendable {
     static let teamID = "TEAM123456"
     static let keyID = "KEY1234567"
     static let topic = "edu.campus.gateway"
@@ -187,5 +187,18 @@ enum APNsFixtures {
     static func notification(id: String = UUID().uuidString, urgent: Bool = true, body: String = "Your CMSC 131 grade was posted.") -> OutgoingNotification {
         OutgoingNotification(
             id: id, category: "grade.new", title: "New grade", body: body, data: ["class": "123"], urgent: urgent)
+    }
+}
+
+extension APNsStandIn {
+    /// Starts the stand-in as ``init(publicKeyDER:unregisteredAt:retryAfter:maxStreams:workers:)``
+    /// does, its blocking start (the Python process and the wait for its port) on a Dispatch
+    /// thread, never on one of Swift's concurrency threads.
+    static func started(
+        publicKeyDER: Data, unregisteredAt: Int64 = 1_700_000_000_123, retryAfter: Int? = nil, maxStreams: Int = 1000, workers: Int = 1
+    ) async throws -> APNsStandIn {
+        try await Drill.offThread {
+            try APNsStandIn(publicKeyDER: publicKeyDER, unregisteredAt: unregisteredAt, retryAfter: retryAfter, maxStreams: maxStreams, workers: workers)
+        }
     }
 }

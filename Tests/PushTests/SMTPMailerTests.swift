@@ -33,7 +33,7 @@ struct SMTPMailerTests {
     }
 
     @Test func aMailGoesOverSTARTTLSWithItsHeadersAndBody() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let receipt = try await Self.mailer(server).send(Self.message())
         #expect(receipt.replyCode == 250)
@@ -56,7 +56,7 @@ struct SMTPMailerTests {
     }
 
     @Test func withoutSTARTTLSNothingIsSentInClearText() async throws {
-        let server = try SMTPStandIn(starttls: false)
+        let server = try await SMTPStandIn.started(starttls: false)
         defer { server.stop() }
         let client = CurlHTTPClient(configuration: .init(threadCount: 1, connectTimeout: .seconds(5)))
         let mailer = SMTPMailer(configuration: try .init(url: server.url, username: "gateway", password: "smtp-secret-1"), client: client)
@@ -72,7 +72,7 @@ struct SMTPMailerTests {
     /// student reads (the device's `lastError`) says only that the server refused, for now or
     /// for good; the reply goes to the operator's log.
     @Test func transientRepliesAreRetriedAndPermanentOnesDiscardedWithTheKindOnly() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let logs = CapturedLogs()
         let sender = TransportEmailSender(transport: try Self.mailer(server), logger: CapturedLogs.logger(logs))
@@ -92,7 +92,7 @@ struct SMTPMailerTests {
     }
 
     @Test func anUntrustedCertificateOrAWrongPasswordSendsNothing() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let client = CurlHTTPClient(configuration: .init(threadCount: 1, connectTimeout: .seconds(5)))
         let untrusting = SMTPMailer(configuration: try .init(url: server.url, username: "gateway", password: "smtp-secret-1"), client: client)

@@ -129,7 +129,7 @@ final class RegistrationWriter: Sendable {
             guard !batch.isEmpty else { return }
             let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
             do {
-                let counts = try await transactions.write(inTurn: AdvisoryLocks.registrationWriter) { db in
+                let counts = try await transactions.write { db in
                     var touched = Set<Int64>()
                     for item in batch { try item.run(db, clock.now(), &touched) }
                     let counts = try stores.catalog.seatCounts(of: touched, in: db)

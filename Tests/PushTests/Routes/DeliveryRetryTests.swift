@@ -30,9 +30,9 @@ struct DeliveryRetryTests {
     @Test func aFailedWebhookMailAndAPNsDeliveryEachArriveOnceAfterTheBackoff() async throws {
         let webhook = try LoopbackReceiver(behaviour: .answer, lifetime: .seconds(300))
         defer { webhook.stop() }
-        let smtp = try SMTPStandIn(username: "gateway", password: Self.smtpPassword)
+        let smtp = try await SMTPStandIn.started(username: "gateway", password: Self.smtpPassword)
         defer { smtp.stop() }
-        let apns = try APNsStandIn(publicKeyDER: try APNsFixtures.providerToken().publicKeyDER)
+        let apns = try await APNsStandIn.started(publicKeyDER: try APNsFixtures.providerToken().publicKeyDER)
         defer { apns.stop() }
         let gateway = try await PushGateway.make(delivery: .init(allowInsecureEndpoints: true, smtp: smtp, smtpPassword: Self.smtpPassword, apns: apns))
         defer { gateway.cleanUp() }

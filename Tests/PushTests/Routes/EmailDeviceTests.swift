@@ -30,7 +30,7 @@ struct EmailDeviceTests {
     static func token(in link: String) throws -> String { try PushTestValues.linkToken(in: link) }
 
     @Test func registerConfirmAndNotifyOverSMTP() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
@@ -91,7 +91,7 @@ struct EmailDeviceTests {
     }
 
     @Test func theOneClickLinkMutesTheCategoryAndRecordsTheSeatAlert() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
@@ -139,7 +139,7 @@ struct EmailDeviceTests {
     }
 
     @Test func addressesAndMailsAreLimitedAndInjectionRefused() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
@@ -193,7 +193,7 @@ struct EmailDeviceTests {
     }
 
     @Test func aServerRefusingTheMailIsRetriedOrGivenUpWithTheReason() async throws {
-        let server = try SMTPStandIn(username: "gateway", password: "smtp-secret-1")
+        let server = try await SMTPStandIn.started(username: "gateway", password: "smtp-secret-1")
         defer { server.stop() }
         let gateway = try await Self.gateway(server)
         defer { gateway.cleanUp() }
