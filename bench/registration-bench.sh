@@ -5,7 +5,10 @@
 #     registration figures are also given as a ratio to /healthz.
 #  2. Registrations under contention: STUDENTS students register for and drop one class at
 #     random (bench/lua/registration.lua), all competing for its seats and SQLite's writer:
-#     cold (a restarted server, nothing cached) and warm, against a bare SQLite loop.
+#     cold (a restarted server, nothing cached) and warm, against the bare SQLite loop
+#     (bench/sqlite-ceiling: statements prepared once, the gateway's pragmas, BEGIN IMMEDIATE;
+#     INSERT; UPDATE; COMMIT) and Python's sqlite3 doing the same (bench/sqlite_ceiling.py),
+#     the faster of the two as the ceiling; then warm again at the default log level.
 #  3. In-process catalog filter latency over the full demo catalog (the registration-bench target).
 source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
@@ -24,8 +27,12 @@ if [ -n "${SLOW_FSYNC_MS:-}" ]; then
     PRELOAD=(env LD_PRELOAD="$DIR/slow-fsync.so" SLOW_FSYNC_MS="$SLOW_FSYNC_MS")
     echo "(every fsync and fdatasync of the gateway and the ceiling waits ${SLOW_FSYNC_MS} ms)"
 fi
-serve() {
-    "${PRELOAD[@]}" "$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
+serve() { # serve [--default-logging]: --log-level error, or the default level into a file
+    if [ "${1:-}" = --default-logging ]; then
+        "${PRELOAD[@]}" "$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" >"$DIR/server-default-logging.log" 2>&1 &
+    else
+        "${PRELOAD[@]}" "$BIN" serve --demo --signups-per-hour 100000 --database "$DIR/db.sqlite" --port "$PORT" --log-level error &
+    fi
     SERVER=$!
     PIDS+=($SERVER)
     for _ in $(seq 1 100); do curl -sf "$URL/healthz" >/dev/null && break; sleep 0.2; done
@@ -67,14 +74,20 @@ echo "warm (after a 2 s warm-up of the same traffic):"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 >/dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:" | tee "$DIR/contention.txt"
 # The ceiling in the same run: a bare SQLite loop, one insert (or delete) and one update per
-# transaction, on the same settings (bench/sqlite-ceiling).
+# transaction, statements prepared once, on the same settings (bench/sqlite-ceiling); beside
+# it Python's sqlite3 doing the same (bench/sqlite_ceiling.py). The faster is the ceiling.
 "${PRELOAD[@]}" "$BINDIR/sqlite-ceiling" 100000 | tee "$DIR/ceiling.txt"
-python3 - "$DIR/contention.txt" "$DIR/ceiling.txt" "$DIR/cold.txt" <<'PY'
+"${PRELOAD[@]}" python3 bench/sqlite_ceiling.py 100000 | tee "$DIR/ceiling-python.txt"
+python3 - "$DIR/contention.txt" "$DIR/ceiling.txt" "$DIR/cold.txt" "$DIR/ceiling-python.txt" <<'PY'
 import re, sys
-contention, ceiling, cold = (open(path).read() for path in sys.argv[1:4])
+contention, ceiling, cold, python = (open(path).read() for path in sys.argv[1:5])
 def field(text, name): return float(re.search(name + r"=([\d.]+)", text).group(1))
-tps, top = field(contention, "requests_per_s"), field(ceiling, "ceiling_tps")
-print(f"registration writer: {tps:,.0f} transactions/s against a bare SQLite loop's {top:,.0f}/s: ratio {tps / top:.2f}")
+tps, swift, py = field(contention, "requests_per_s"), field(ceiling, "ceiling_tps"), field(python, "python_ceiling_tps")
+top = max(swift, py)
+print(f"bare loops: prepared statements in Swift {swift:,.0f} tx/s (p99 {field(ceiling, 'transaction_p99_ms')} ms), Python's sqlite3 {py:,.0f} tx/s (p99 {field(python, 'python_transaction_p99_ms')} ms): Python at {py / swift:.2f}")
+print(f"registration writer: {tps:,.0f} transactions/s against the fastest bare SQLite loop's {top:,.0f}/s: ratio {tps / top:.2f}")
+print(f"figure|bare SQLite loop, prepared statements|{swift:.0f}|tx/s")
+print(f"figure|bare SQLite loop, Python sqlite3: over the prepared-statement loop|{py / swift:.3f}|")
 failed = field(cold, "other") + field(cold, "not_200")
 print(f"cold start: p99 {field(cold, 'p99_ms')} ms; {failed:.0f} of {field(cold, 'requests'):.0f} answers not a registration outcome")
 print(f"figure|register/drop, warm: tx/s over a bare SQLite loop|{tps / top:.3f}|")
@@ -93,6 +106,25 @@ SCR=$(rps "$DIR/studentclasses.txt"); D2=$(rps "$DIR/details2.txt")
 printf "| studentclasses (authenticated, warm) | %s | %s | %.2f of classdetails (%s) |\n" "$SCR" "$(p99 "$DIR/studentclasses.txt")" "$(echo "$SCR / $D2" | bc -l)" "$D2"
 bench_figure "studentclasses, authenticated and warm: req/s over classdetails" "$(echo "$SCR / $D2" | bc -l)"
 curl -s "$URL/registration/classdetails?classid=7030" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class 7030 after the run: seats=%d enrolled=%d" % (d["seats"], d["enrolled"]))'
+
+# Warm register/drop again at the default log level (its lines to a file, as a deployment's
+# would go to its collector): what the log costs the writer's rate and its p99.
+kill "$SERVER"; wait "$SERVER" 2>/dev/null || true
+serve --default-logging
+wrk -t"$THREADS" -c"$CONNECTIONS" -d2s -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 >/dev/null
+echo "warm, default log level:"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -s bench/lua/registration.lua "$URL" -- "$STUDENTS" 600000001 7030 benchpass1 | grep "contention:" | tee "$DIR/contention-default.txt"
+python3 - "$DIR/contention-default.txt" "$DIR/ceiling.txt" "$DIR/ceiling-python.txt" "$DIR/contention.txt" <<'PY'
+import re, sys
+default, ceiling, python, error = (open(path).read() for path in sys.argv[1:5])
+def field(text, name): return float(re.search(name + r"=([\d.]+)", text).group(1))
+tps, top = field(default, "requests_per_s"), max(field(ceiling, "ceiling_tps"), field(python, "python_ceiling_tps"))
+print(f"default log level: {tps:,.0f} tx/s, {tps / top:.2f} of the bare loop, p99 {field(default, 'p99_ms')} ms ({tps / field(error, 'requests_per_s'):.2f} of --log-level error's rate)")
+print(f"figure|register/drop, warm, default logging: tx/s over a bare SQLite loop|{tps / top:.3f}|")
+print(f"figure|register/drop, warm, default logging: p99|{field(default, 'p99_ms')}|ms")
+print(f"figure|register/drop, warm, default logging: answers busy or failed|{field(default, 'other') + field(default, 'not_200'):.0f}|")
+PY
+echo "log lines at the default level: $(wc -l < "$DIR/server-default-logging.log")"
 
 echo "== in-process catalog filters (full demo catalog)"
 "$BINDIR/registration-bench" --iterations 2000

@@ -11,7 +11,7 @@ function setup(thread)
 end
 
 function init(args)
-  added, full, dropped, notin, other, failed = 0, 0, 0, 0, 0, 0
+  added, full, dropped, notin, other, failed, busy = 0, 0, 0, 0, 0, 0, 0
   students = tonumber(args[1]) or 50
   first = tonumber(args[2]) or 600000001
   class = args[3] or "7030"
@@ -27,6 +27,7 @@ end
 
 function response(status, headers, body)
   if status ~= 200 then failed = failed + 1 end
+  if status == 503 then busy = busy + 1 end
   if body:find("Course added", 1, true) then added = added + 1
   elseif body:find("Course dropped", 1, true) then dropped = dropped + 1
   elseif body:find("full", 1, true) or body:find("already in course", 1, true) then full = full + 1
@@ -35,7 +36,7 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-  local a, f, d, n, o, e = 0, 0, 0, 0, 0, 0
+  local a, f, d, n, o, e, b = 0, 0, 0, 0, 0, 0, 0
   for _, thread in ipairs(threads) do
     a = a + thread:get("added")
     f = f + thread:get("full")
@@ -43,10 +44,11 @@ function done(summary, latency, requests)
     n = n + thread:get("notin")
     o = o + thread:get("other")
     e = e + thread:get("failed")
+    b = b + thread:get("busy")
   end
   local seconds = summary.duration / 1e6
   io.write(string.format(
-    "contention: requests_per_s=%.0f registrations_per_s=%.0f drops_per_s=%.0f refused_full_or_enrolled=%d not_enrolled=%d other=%d not_200=%d requests=%d p50_ms=%.2f p99_ms=%.2f\n",
+    "contention: requests_per_s=%.0f registrations_per_s=%.0f drops_per_s=%.0f refused_full_or_enrolled=%d not_enrolled=%d other=%d not_200=%d requests=%d p50_ms=%.2f p99_ms=%.2f status_503=%d\n",
     summary.requests / seconds, a / seconds, d / seconds, f, n, o, e, summary.requests,
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, b))
 end
