@@ -309,7 +309,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sqlite-ceiling",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "bench/sqlite-ceiling",
             swiftSettings: swiftSettings
         ),
@@ -383,7 +383,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient",
+                "HTTPClient", "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -476,7 +476,7 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "GatewayHTTP", .product(name: "Hummingbird", package: "hummingbird"),
                 "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "GradebookTestSupport", "HTTPClient", "Jobs", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
