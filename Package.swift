@@ -506,6 +506,7 @@ let package = Package(
             name: "RegistrationTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores", "AuthTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
                 "GatewayHTTP", "HTTPClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

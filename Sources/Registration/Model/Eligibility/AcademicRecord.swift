@@ -1,0 +1,58 @@
+/// A student's level of study.
+public enum StudentLevel: String, Sendable, Codable, CaseIterable {
+    case undergraduate, graduate
+}
+
+/// A student's class standing.
+public enum ClassStanding: String, Sendable, Codable, CaseIterable {
+    case freshman, sophomore, junior, senior, graduate
+}
+
+/// One course in a student's history: which, when, and the grade (`IP` while in progress).
+public struct CourseAttempt: Sendable, Codable, Equatable {
+    /// The course as the catalog labels it (`CS 310`).
+    public var course: String
+    public var term: String
+    public var grade: Grade
+
+    public init(course: String, term: String, grade: Grade) {
+        self.course = course
+        self.term = term
+        self.grade = grade
+    }
+}
+
+/// What the registrar knows of a student that the rules ask about: level, standing, majors,
+/// a personal unit limit and the courses taken. A student with no record has none of these,
+/// and every rule that needs one refuses them.
+public struct AcademicRecord: Sendable, Codable, Equatable {
+    public var level: StudentLevel
+    public var standing: ClassStanding
+    public var majors: [String]
+    /// Overrides the term's unit limit for this student.
+    public var maxUnits: Double?
+    public var history: [CourseAttempt]
+
+    public init(level: StudentLevel, standing: ClassStanding, majors: [String] = [], maxUnits: Double? = nil, history: [CourseAttempt] = []) {
+        self.level = level
+        self.standing = standing
+        self.majors = majors
+        self.maxUnits = maxUnits
+        self.history = history
+    }
+
+    /// The student's grades in `course` (every attempt).
+    public func grades(in course: String) -> [Grade] {
+        let key = CourseLabelKey(course)
+        return history.filter { CourseLabelKey($0.course) == key }.map(\.grade)
+    }
+}
+
+/// A course label compared as registrars mean it: `cs 310`, `CS  310` and `CS 310` are one course.
+struct CourseLabelKey: Hashable {
+    let value: String
+
+    init(_ label: String) {
+        value = label.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
