@@ -961,7 +961,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TermDefinition/seatsFrom`.
             public var seatsFrom: Components.Schemas.TermDefinition.SeatsFromPayload?
-            /// A registrar term's published seat feed (the body `POST /v1/registrar/seat-status` takes), polled every `registrarPollSeconds` through the SSRF guard: private and loopback addresses need GATEWAY_REGISTRAR_ALLOWED_DESTINATIONS. http or https, no credentials.
+            /// A registrar term's published seat feed (the body `POST /v1/registrar/seat-status` takes), polled every `registrarPollSeconds` through the SSRF guard: private and loopback addresses need GATEWAY_REGISTRAR_ALLOWED_DESTINATIONS. https (plain http only to a loopback address), no credentials.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/TermDefinition/registrarFeedUrl`.
@@ -981,7 +981,7 @@ extension Components {
             ///   - holidays:
             ///   - transferDays:
             ///   - seatsFrom: Who keeps the term's seats. `gateway`: students register through the gateway. `registrar`: students register at the campus registrar; the gateway mirrors its seat counts from `POST /v1/registrar/seat-status` or `registrarFeedUrl`, refuses registration (409 registration-at-registrar), and alerts watchers when a seat opens.
-            ///   - registrarFeedUrl: A registrar term's published seat feed (the body `POST /v1/registrar/seat-status` takes), polled every `registrarPollSeconds` through the SSRF guard: private and loopback addresses need GATEWAY_REGISTRAR_ALLOWED_DESTINATIONS. http or https, no credentials.
+            ///   - registrarFeedUrl: A registrar term's published seat feed (the body `POST /v1/registrar/seat-status` takes), polled every `registrarPollSeconds` through the SSRF guard: private and loopback addresses need GATEWAY_REGISTRAR_ALLOWED_DESTINATIONS. https (plain http only to a loopback address), no credentials.
             ///   - registrarPollSeconds: How often `registrarFeedUrl` is polled; needs it.
             public init(
                 id: Swift.String? = nil,

@@ -3009,8 +3009,12 @@ public enum Operations {
     /// answer 429 with `Retry-After`.
     ///
     /// A campus sign-in ends at `{returnTo}#signin={code}`: the front end trades that code here
-    /// with `{"signinCode": "..."}` for the same token body. A code works once, for 60 seconds;
-    /// a used, expired or unknown one answers 401. With `GATEWAY_PASSWORD_SIGNIN=admins-only`, a
+    /// with `{"signinCode": "..."}` for the same token body. A code works once, for 60 seconds,
+    /// and only in the browser the sign-in ended in: the callback set an HttpOnly, SameSite=Lax
+    /// cookie `cg_signin_code` (path `/v1/auth/token`) that this request must carry. Without it,
+    /// or with another, the answer is 400 `signin-not-yours`, the code is spent and no session
+    /// changes (someone may be sending a sign-in link of their own). A used, expired or unknown
+    /// code answers 401. With `GATEWAY_PASSWORD_SIGNIN=admins-only`, a
     /// student's password answers 403.
     ///
     ///
@@ -22113,7 +22117,7 @@ public enum Operations {
     }
     /// Start connecting a Canvas account with the campus's developer key (OAuth2)
     ///
-    /// Answers the address the app opens in a browser: on this gateway, under its public URL (`GATEWAY_PUBLIC_URL`), carrying a sealed ticket that binds the flow to the caller for ten minutes. A source that is not `canvas` is 422 naming `sourceId`; no public URL, or a source without a developer key (`oauthClientId` and its secret), is 409 `gradebook-oauth-not-configured`.
+    /// Answers the address the app opens in a browser: on this gateway, under its public URL (`GATEWAY_PUBLIC_URL`), carrying a sealed ticket that binds the flow to the caller for ten minutes. The address works once. When Canvas sends the browser back, the grant waits (at most ten minutes) for the caller's app to complete it with `POST /v1/me/gradebook-accounts/oauth/complete`; the browser lands at `returnTo` (a path on this gateway, `/` by default: the web app) with `#canvas-connect={code}`. A native app gets the code back through a universal link (app link) on the gateway's host. A source that is not `canvas` is 422 naming `sourceId`, a `returnTo` that is not a plain path is 422 naming it; no public URL, or a source without a developer key (`oauthClientId` and its secret), is 409 `gradebook-oauth-not-configured`; more than 5 connections waiting at once is 429.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/gradebook-accounts/oauth`.
@@ -22139,15 +22143,25 @@ public enum Operations {
                 public struct JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/POST/requestBody/json/sourceId`.
                     public var sourceId: Swift.Int64
+                    /// A path on this gateway; `/` by default.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/POST/requestBody/json/returnTo`.
+                    public var returnTo: Swift.String?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - sourceId:
-                    public init(sourceId: Swift.Int64) {
+                    ///   - returnTo: A path on this gateway; `/` by default.
+                    public init(
+                        sourceId: Swift.Int64,
+                        returnTo: Swift.String? = nil
+                    ) {
                         self.sourceId = sourceId
+                        self.returnTo = returnTo
                     }
                     public enum CodingKeys: String, CodingKey {
                         case sourceId
+                        case returnTo
                     }
                 }
                 /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/POST/requestBody/content/application\/json`.
@@ -22456,9 +22470,387 @@ public enum Operations {
             }
         }
     }
+    /// Complete a Canvas connection with the code the browser landed with
+    ///
+    /// Stores the account for the caller when the caller began the connection (`#canvas-connect={code}`), and answers it with the Canvas user it reads. The code works once, for ten minutes after Canvas sent the browser back, and only for the account that began: any other account gets 404, and the waiting grant is dropped and revoked at Canvas (a link one student sends another never attaches the other's Canvas to the sender).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/gradebook-accounts/oauth/complete`.
+    /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)`.
+    public enum CompleteGradebookOAuth {
+        public static let id: Swift.String = "completeGradebookOAuth"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompleteGradebookOAuth.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CompleteGradebookOAuth.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CompleteGradebookOAuth.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/requestBody/json/code`.
+                    public var code: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - code:
+                    public init(code: Swift.String) {
+                        self.code = code
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case code
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/requestBody/content/application\/json`.
+                case json(Operations.CompleteGradebookOAuth.Input.Body.JsonPayload)
+            }
+            public var body: Operations.CompleteGradebookOAuth.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.CompleteGradebookOAuth.Input.Headers = .init(),
+                body: Operations.CompleteGradebookOAuth.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/headers/Location`.
+                    public var location: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location:
+                    public init(location: Swift.String? = nil) {
+                        self.location = location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CompleteGradebookOAuth.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/content/json/account`.
+                        public var account: Components.Schemas.GradebookAccount
+                        /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/content/json/canvasUserId`.
+                        public var canvasUserId: Swift.String
+                        /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/content/json/canvasUserName`.
+                        public var canvasUserName: Swift.String?
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - account:
+                        ///   - canvasUserId:
+                        ///   - canvasUserName:
+                        public init(
+                            account: Components.Schemas.GradebookAccount,
+                            canvasUserId: Swift.String,
+                            canvasUserName: Swift.String? = nil
+                        ) {
+                            self.account = account
+                            self.canvasUserId = canvasUserId
+                            self.canvasUserName = canvasUserName
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case account
+                            case canvasUserId
+                            case canvasUserName
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/me/gradebook-accounts/oauth/complete/POST/responses/201/content/application\/json`.
+                    case json(Operations.CompleteGradebookOAuth.Output.Created.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.CompleteGradebookOAuth.Output.Created.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CompleteGradebookOAuth.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CompleteGradebookOAuth.Output.Created.Headers = .init(),
+                    body: Operations.CompleteGradebookOAuth.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The account is stored (or an earlier one of the same Canvas user renewed).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.CompleteGradebookOAuth.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.CompleteGradebookOAuth.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the limit (1 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.GradebookUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.GradebookUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The browser's start of a Canvas connection
     ///
-    /// Sets a short-lived HttpOnly, SameSite=Lax cookie (`cg_canvas_oauth`, Secure when the public URL is https) that binds the flow to this browser, and answers 302 to the source's `/login/oauth2/auth` with `client_id`, `response_type=code`, the ticket as `state` and `redirect_uri` `{public URL}/v1/gradebook/oauth/callback`. An expired ticket, or one not from this gateway, is 422 naming `ticket`.
+    /// Sets a short-lived HttpOnly, SameSite=Lax cookie (`cg_canvas_oauth`, Secure when the public URL is https) that binds the flow to this browser, and answers 302 to the source's `/login/oauth2/auth` with `client_id`, `response_type=code`, the ticket as `state` and `redirect_uri` `{public URL}/v1/gradebook/oauth/callback`. An expired ticket, one not from this gateway, or one opened already (the address works once) is 422 naming `ticket`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/gradebook/oauth/start`.
@@ -22707,7 +23099,7 @@ public enum Operations {
     }
     /// Where Canvas sends the browser back
     ///
-    /// With the same browser's cookie and a live state, exchanges the code at the source's `/login/oauth2/token` (client id and secret as form fields), seals the grant and stores the account for the student who began. Always answers 303 to the web app's grades page, `{public URL}#/grades?canvas={outcome}`, with `outcome` one of `connected`, `denied`, `expired`, `other-browser`, `refused`, `exists`, `limit`, `unavailable`, and clears the cookie.
+    /// With the same browser's cookie and a live state, exchanges the code at the source's `/login/oauth2/token` (client id and secret as form fields) and keeps the grant sealed, pending, for ten minutes: it stores no account by itself. Answers 303 to the flow's `returnTo` under the public URL with `#canvas-connect={code}`, for the owner's app to complete; a failure answers 303 to the web app's grades page, `{public URL}#/grades?canvas={outcome}`, with `outcome` one of `denied`, `expired`, `other-browser`, `refused`, `unavailable`. Either way the cookie is cleared.
     ///
     ///
     /// - Remark: HTTP `GET /v1/gradebook/oauth/callback`.

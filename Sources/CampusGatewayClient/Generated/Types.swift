@@ -127,8 +127,12 @@ public protocol APIProtocol: Sendable {
     /// answer 429 with `Retry-After`.
     ///
     /// A campus sign-in ends at `{returnTo}#signin={code}`: the front end trades that code here
-    /// with `{"signinCode": "..."}` for the same token body. A code works once, for 60 seconds;
-    /// a used, expired or unknown one answers 401. With `GATEWAY_PASSWORD_SIGNIN=admins-only`, a
+    /// with `{"signinCode": "..."}` for the same token body. A code works once, for 60 seconds,
+    /// and only in the browser the sign-in ended in: the callback set an HttpOnly, SameSite=Lax
+    /// cookie `cg_signin_code` (path `/v1/auth/token`) that this request must carry. Without it,
+    /// or with another, the answer is 400 `signin-not-yours`, the code is spent and no session
+    /// changes (someone may be sending a sign-in link of their own). A used, expired or unknown
+    /// code answers 401. With `GATEWAY_PASSWORD_SIGNIN=admins-only`, a
     /// student's password answers 403.
     ///
     ///
@@ -715,15 +719,23 @@ public protocol APIProtocol: Sendable {
     func addMyGradebookAccount(_ input: Operations.AddMyGradebookAccount.Input) async throws -> Operations.AddMyGradebookAccount.Output
     /// Start connecting a Canvas account with the campus's developer key (OAuth2)
     ///
-    /// Answers the address the app opens in a browser: on this gateway, under its public URL (`GATEWAY_PUBLIC_URL`), carrying a sealed ticket that binds the flow to the caller for ten minutes. A source that is not `canvas` is 422 naming `sourceId`; no public URL, or a source without a developer key (`oauthClientId` and its secret), is 409 `gradebook-oauth-not-configured`.
+    /// Answers the address the app opens in a browser: on this gateway, under its public URL (`GATEWAY_PUBLIC_URL`), carrying a sealed ticket that binds the flow to the caller for ten minutes. The address works once. When Canvas sends the browser back, the grant waits (at most ten minutes) for the caller's app to complete it with `POST /v1/me/gradebook-accounts/oauth/complete`; the browser lands at `returnTo` (a path on this gateway, `/` by default: the web app) with `#canvas-connect={code}`. A native app gets the code back through a universal link (app link) on the gateway's host. A source that is not `canvas` is 422 naming `sourceId`, a `returnTo` that is not a plain path is 422 naming it; no public URL, or a source without a developer key (`oauthClientId` and its secret), is 409 `gradebook-oauth-not-configured`; more than 5 connections waiting at once is 429.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/gradebook-accounts/oauth`.
     /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/post(startGradebookOAuth)`.
     func startGradebookOAuth(_ input: Operations.StartGradebookOAuth.Input) async throws -> Operations.StartGradebookOAuth.Output
+    /// Complete a Canvas connection with the code the browser landed with
+    ///
+    /// Stores the account for the caller when the caller began the connection (`#canvas-connect={code}`), and answers it with the Canvas user it reads. The code works once, for ten minutes after Canvas sent the browser back, and only for the account that began: any other account gets 404, and the waiting grant is dropped and revoked at Canvas (a link one student sends another never attaches the other's Canvas to the sender).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/gradebook-accounts/oauth/complete`.
+    /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)`.
+    func completeGradebookOAuth(_ input: Operations.CompleteGradebookOAuth.Input) async throws -> Operations.CompleteGradebookOAuth.Output
     /// The browser's start of a Canvas connection
     ///
-    /// Sets a short-lived HttpOnly, SameSite=Lax cookie (`cg_canvas_oauth`, Secure when the public URL is https) that binds the flow to this browser, and answers 302 to the source's `/login/oauth2/auth` with `client_id`, `response_type=code`, the ticket as `state` and `redirect_uri` `{public URL}/v1/gradebook/oauth/callback`. An expired ticket, or one not from this gateway, is 422 naming `ticket`.
+    /// Sets a short-lived HttpOnly, SameSite=Lax cookie (`cg_canvas_oauth`, Secure when the public URL is https) that binds the flow to this browser, and answers 302 to the source's `/login/oauth2/auth` with `client_id`, `response_type=code`, the ticket as `state` and `redirect_uri` `{public URL}/v1/gradebook/oauth/callback`. An expired ticket, one not from this gateway, or one opened already (the address works once) is 422 naming `ticket`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/gradebook/oauth/start`.
@@ -731,7 +743,7 @@ public protocol APIProtocol: Sendable {
     func gradebookOAuthBrowserStart(_ input: Operations.GradebookOAuthBrowserStart.Input) async throws -> Operations.GradebookOAuthBrowserStart.Output
     /// Where Canvas sends the browser back
     ///
-    /// With the same browser's cookie and a live state, exchanges the code at the source's `/login/oauth2/token` (client id and secret as form fields), seals the grant and stores the account for the student who began. Always answers 303 to the web app's grades page, `{public URL}#/grades?canvas={outcome}`, with `outcome` one of `connected`, `denied`, `expired`, `other-browser`, `refused`, `exists`, `limit`, `unavailable`, and clears the cookie.
+    /// With the same browser's cookie and a live state, exchanges the code at the source's `/login/oauth2/token` (client id and secret as form fields) and keeps the grant sealed, pending, for ten minutes: it stores no account by itself. Answers 303 to the flow's `returnTo` under the public URL with `#canvas-connect={code}`, for the owner's app to complete; a failure answers 303 to the web app's grades page, `{public URL}#/grades?canvas={outcome}`, with `outcome` one of `denied`, `expired`, `other-browser`, `refused`, `unavailable`. Either way the cookie is cleared.
     ///
     ///
     /// - Remark: HTTP `GET /v1/gradebook/oauth/callback`.
@@ -1311,8 +1323,12 @@ extension APIProtocol {
     /// answer 429 with `Retry-After`.
     ///
     /// A campus sign-in ends at `{returnTo}#signin={code}`: the front end trades that code here
-    /// with `{"signinCode": "..."}` for the same token body. A code works once, for 60 seconds;
-    /// a used, expired or unknown one answers 401. With `GATEWAY_PASSWORD_SIGNIN=admins-only`, a
+    /// with `{"signinCode": "..."}` for the same token body. A code works once, for 60 seconds,
+    /// and only in the browser the sign-in ended in: the callback set an HttpOnly, SameSite=Lax
+    /// cookie `cg_signin_code` (path `/v1/auth/token`) that this request must carry. Without it,
+    /// or with another, the answer is 400 `signin-not-yours`, the code is spent and no session
+    /// changes (someone may be sending a sign-in link of their own). A used, expired or unknown
+    /// code answers 401. With `GATEWAY_PASSWORD_SIGNIN=admins-only`, a
     /// student's password answers 403.
     ///
     ///
@@ -2473,7 +2489,7 @@ extension APIProtocol {
     }
     /// Start connecting a Canvas account with the campus's developer key (OAuth2)
     ///
-    /// Answers the address the app opens in a browser: on this gateway, under its public URL (`GATEWAY_PUBLIC_URL`), carrying a sealed ticket that binds the flow to the caller for ten minutes. A source that is not `canvas` is 422 naming `sourceId`; no public URL, or a source without a developer key (`oauthClientId` and its secret), is 409 `gradebook-oauth-not-configured`.
+    /// Answers the address the app opens in a browser: on this gateway, under its public URL (`GATEWAY_PUBLIC_URL`), carrying a sealed ticket that binds the flow to the caller for ten minutes. The address works once. When Canvas sends the browser back, the grant waits (at most ten minutes) for the caller's app to complete it with `POST /v1/me/gradebook-accounts/oauth/complete`; the browser lands at `returnTo` (a path on this gateway, `/` by default: the web app) with `#canvas-connect={code}`. A native app gets the code back through a universal link (app link) on the gateway's host. A source that is not `canvas` is 422 naming `sourceId`, a `returnTo` that is not a plain path is 422 naming it; no public URL, or a source without a developer key (`oauthClientId` and its secret), is 409 `gradebook-oauth-not-configured`; more than 5 connections waiting at once is 429.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/gradebook-accounts/oauth`.
@@ -2487,9 +2503,25 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Complete a Canvas connection with the code the browser landed with
+    ///
+    /// Stores the account for the caller when the caller began the connection (`#canvas-connect={code}`), and answers it with the Canvas user it reads. The code works once, for ten minutes after Canvas sent the browser back, and only for the account that began: any other account gets 404, and the waiting grant is dropped and revoked at Canvas (a link one student sends another never attaches the other's Canvas to the sender).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/gradebook-accounts/oauth/complete`.
+    /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)`.
+    public func completeGradebookOAuth(
+        headers: Operations.CompleteGradebookOAuth.Input.Headers = .init(),
+        body: Operations.CompleteGradebookOAuth.Input.Body
+    ) async throws -> Operations.CompleteGradebookOAuth.Output {
+        try await completeGradebookOAuth(Operations.CompleteGradebookOAuth.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// The browser's start of a Canvas connection
     ///
-    /// Sets a short-lived HttpOnly, SameSite=Lax cookie (`cg_canvas_oauth`, Secure when the public URL is https) that binds the flow to this browser, and answers 302 to the source's `/login/oauth2/auth` with `client_id`, `response_type=code`, the ticket as `state` and `redirect_uri` `{public URL}/v1/gradebook/oauth/callback`. An expired ticket, or one not from this gateway, is 422 naming `ticket`.
+    /// Sets a short-lived HttpOnly, SameSite=Lax cookie (`cg_canvas_oauth`, Secure when the public URL is https) that binds the flow to this browser, and answers 302 to the source's `/login/oauth2/auth` with `client_id`, `response_type=code`, the ticket as `state` and `redirect_uri` `{public URL}/v1/gradebook/oauth/callback`. An expired ticket, one not from this gateway, or one opened already (the address works once) is 422 naming `ticket`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/gradebook/oauth/start`.
@@ -2505,7 +2537,7 @@ extension APIProtocol {
     }
     /// Where Canvas sends the browser back
     ///
-    /// With the same browser's cookie and a live state, exchanges the code at the source's `/login/oauth2/token` (client id and secret as form fields), seals the grant and stores the account for the student who began. Always answers 303 to the web app's grades page, `{public URL}#/grades?canvas={outcome}`, with `outcome` one of `connected`, `denied`, `expired`, `other-browser`, `refused`, `exists`, `limit`, `unavailable`, and clears the cookie.
+    /// With the same browser's cookie and a live state, exchanges the code at the source's `/login/oauth2/token` (client id and secret as form fields) and keeps the grant sealed, pending, for ten minutes: it stores no account by itself. Answers 303 to the flow's `returnTo` under the public URL with `#canvas-connect={code}`, for the owner's app to complete; a failure answers 303 to the web app's grades page, `{public URL}#/grades?canvas={outcome}`, with `outcome` one of `denied`, `expired`, `other-browser`, `refused`, `unavailable`. Either way the cookie is cleared.
     ///
     ///
     /// - Remark: HTTP `GET /v1/gradebook/oauth/callback`.
