@@ -31,6 +31,11 @@ public protocol TransactionRunner: Sendable {
     /// and units of the same row take turns in the database instead of aborting each other.
     /// Deadlocks are run again. On SQLite it is ``write(_:)``.
     func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body`'s statements outside any transaction: each statement is its own (PostgreSQL's
+    /// autocommit, at READ COMMITTED), so one that does all its work (a function call) costs
+    /// one round trip, without BEGIN and COMMIT. For single statements that need no snapshot
+    /// shared with another. On SQLite it is ``write(_:)``.
+    func autocommit<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// ``write(_:)`` for a small write on the request path (enqueueing a job): the same
     /// transaction and the same guarantees, where a backend may save the cost of scheduling it.
     /// Only for bodies that are short. On SQLite, when no other write is running or queued, it
@@ -105,6 +110,11 @@ extension GatewayDatabase: TransactionRunner {
 
     /// One writer at a time.
     public var writesConcurrently: Bool { false }
+
+    /// A write transaction: SQLite's statements outside one would each take the writer anyway.
+    public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await write(body)
+    }
 
     /// The one writer locks every row already.
     public func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {

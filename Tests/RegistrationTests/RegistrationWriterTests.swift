@@ -114,6 +114,33 @@ struct RegistrationWriterTests {
         }
     }
 
+    /// PostgreSQL: a registration and a drop of a class with no line are one statement each
+    /// after one read (no unit of the writer runs), the counter moves with the rows, and the
+    /// class's close and open events go through the outbox to one job each.
+    @Test func onPostgreSQLARegistrationIsOneTripAndItsEventsAreQueuedOnce() async throws {
+        try await RegistrationHarness.with(.postgres) { harness in
+            try await harness.importCatalog(RegistrationStoreConformance.catalog(seats: 1))
+            let classID = RegistrationStoreConformance.classID
+            let (a, b) = (try await harness.student("820000001"), try await harness.student("820000002"))
+            let writer = harness.service.environment.writer
+            let before = writer.batchesCommitted
+            func count(_ sql: String) async throws -> Int {
+                try await harness.transactions.read { db throws in try db.postgres().query(PostgresQuery(unsafeSQL: sql)).first!.decode(Int.self) }
+            }
+            try await harness.service.enrollment.register(studentID: a, classID: classID)
+            await #expect(throws: RegistrationError.violation(.classFull)) { try await harness.service.enrollment.register(studentID: b, classID: classID) }
+            await #expect(throws: RegistrationError.violation(.alreadyEnrolled)) { try await harness.service.enrollment.register(studentID: a, classID: classID) }
+            #expect(try await count("SELECT count(*)::int FROM jobs WHERE kind = 'push.class-closed'") == 1, "the class closed once")
+            try await harness.service.enrollment.drop(studentID: a, classID: classID)
+            await #expect(throws: RegistrationError.violation(.notEnrolled)) { try await harness.service.enrollment.drop(studentID: a, classID: classID) }
+            #expect(try await count("SELECT count(*)::int FROM jobs WHERE kind = 'push.class-opened'") == 1, "and opened once")
+            #expect(try await count("SELECT count(*)::int FROM registration_seat_events") == 0, "the outbox is empty")
+            #expect(writer.batchesCommitted == before, "no unit of the writer ran: every change was one trip")
+            #expect(try await RegistrationStoreConformance.seats(harness.opened).enrolled == 0)
+            #expect(try await harness.catalog.classListing(id: classID)?.seats.enrolled == 0, "the cache heard the count")
+        }
+    }
+
     /// The harness is the whole module: a student added through Auth's directory registers in
     /// a class of the imported catalog, and the class's counter moves with the enrollment.
     @Test(arguments: RegistrationBackend.all)

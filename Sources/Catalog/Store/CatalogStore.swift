@@ -42,6 +42,10 @@ public protocol CatalogStoring: Sendable {
     /// enrollment or not at all. The class row's CHECK (`enrolled + held <= seats`) still caps
     /// seats: an adjustment that would over-fill a class aborts the caller's transaction.
     func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws
+    /// Locks the classes' rows for the rest of the transaction, in ascending id order
+    /// (`SELECT ... FOR NO KEY UPDATE` on PostgreSQL; nothing on SQLite, whose one writer holds
+    /// the whole database): every change of a class's seats, line and offers waits its turn there.
+    func lockClasses(_ ids: [Int64], in transaction: any StoreTransaction) throws
     /// Applies a parsed catalog document; returns the report and the ids of classes whose
     /// seats changed (the caller re-applies its waitlist policy to them). A strict import with
     /// a bad row throws ``StrictImportAborted`` with the report, having applied nothing.

@@ -208,6 +208,11 @@ struct PostgresCatalogStore: CatalogStoring {
         try transaction.postgres().execute("UPDATE registration_classes SET seats = \(seats), revision = revision + 1 WHERE id = \(classID)")
     }
 
+    func lockClasses(_ ids: [Int64], in transaction: any StoreTransaction) throws {
+        guard !ids.isEmpty else { return }
+        try transaction.postgres().query("SELECT id FROM registration_classes WHERE id = ANY(\(ids.sorted())) ORDER BY id FOR NO KEY UPDATE")
+    }
+
     func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("""
             UPDATE registration_classes

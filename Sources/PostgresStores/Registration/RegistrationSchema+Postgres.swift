@@ -110,5 +110,134 @@ extension RegistrationSchema {
             "CREATE INDEX registration_registrar_deliveries_received ON registration_registrar_deliveries (received_ms)",
             "CREATE TABLE registration_registrar_polls (term text PRIMARY KEY, polled_ms bigint NOT NULL, outcome text NOT NULL)",
         ]),
+        // A registration in one round trip (docs/postgres.md, "Registrations take their turns"):
+        // each function locks the class's row, then the student's, checks under the locks that
+        // what the use case decided on still holds, and makes the change, its counter, its
+        // seat state and (when the class opened or closed) its event, in one statement of its
+        // own. The rules stay in Swift; these only refuse to write what the rules did not see.
+        PostgresMigration("registration.pg.003.one-trip-registration", [
+            """
+            CREATE TABLE registration_seat_events (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                class_id bigint NOT NULL,
+                open boolean NOT NULL,
+                open_seats integer NOT NULL,
+                created_at timestamptz NOT NULL
+            )
+            """,
+            // The seat state after a change, and its event when the class opened or closed:
+            // `was_open` is the caller's view of a class never recorded (nil: unknown, no event).
+            """
+            CREATE FUNCTION registration_seat_moved(p_class bigint, p_open boolean, p_open_seats integer, p_now timestamptz, p_was_open boolean)
+            RETURNS boolean LANGUAGE plpgsql AS $$
+            DECLARE
+                recorded boolean;
+            BEGIN
+                SELECT s.open INTO recorded FROM registration_seat_states s WHERE s.class_id = p_class;
+                IF recorded IS DISTINCT FROM p_open THEN
+                    INSERT INTO registration_seat_states (class_id, open, changed_at) VALUES (p_class, p_open, p_now)
+                    ON CONFLICT (class_id) DO UPDATE SET open = excluded.open, changed_at = excluded.changed_at;
+                END IF;
+                IF COALESCE(recorded, p_was_open) IS NOT NULL AND COALESCE(recorded, p_was_open) <> p_open THEN
+                    INSERT INTO registration_seat_events (class_id, open, open_seats, created_at) VALUES (p_class, p_open, p_open_seats, p_now);
+                    RETURN true;
+                END IF;
+                RETURN false;
+            END $$
+            """,
+            // What a registration decides on, in one statement (the class's counts and term, the
+            // catalog version, the student's classes, line and offer); no row without the class.
+            """
+            CREATE FUNCTION registration_enrollment_facts(p_student bigint, p_class bigint)
+            RETURNS TABLE (term text, seats integer, enrolled integer, held integer, status integer, seats_from text, catalog_version bigint,
+                           enrolled_classes bigint[], waitlisted boolean, holds_offer boolean)
+            LANGUAGE sql STABLE AS $$
+                SELECT c.term, c.seats, c.enrolled, c.held, c.status, t.seats_from,
+                    (SELECT v.version FROM registration_catalog_version v WHERE v.id = 1),
+                    COALESCE((SELECT array_agg(e.class_id ORDER BY e.class_id) FROM registration_enrollments e WHERE e.student_id = p_student), '{}'),
+                    EXISTS (SELECT 1 FROM registration_waitlist w WHERE w.student_id = p_student AND w.class_id = c.id),
+                    EXISTS (SELECT 1 FROM registration_offers o WHERE o.student_id = p_student AND o.class_id = c.id AND o.state = 'open')
+                FROM registration_classes c LEFT JOIN catalog_terms t ON t.id = c.term WHERE c.id = p_class
+            $$
+            """,
+            // Enrolls a student the use case found eligible on `p_enrolled` (their classes, by id)
+            // and catalog version `p_version`: 'stale' when either changed, or the class holds
+            // seats, or the student is in its line or holds its offer (the use case then runs
+            // the whole rules in a transaction); 'full' when no seat is open; else 'done'.
+            """
+            CREATE FUNCTION registration_enroll(
+                p_student bigint, p_class bigint, p_now timestamptz, p_enrolled bigint[], p_version bigint, p_was_open boolean
+            ) RETURNS TABLE (outcome text, seats integer, enrolled integer, held integer, waitlist integer, revision bigint, status integer, event boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                c registration_classes%ROWTYPE;
+                open_seats integer;
+            BEGIN
+                SELECT * INTO c FROM registration_classes k WHERE k.id = p_class FOR NO KEY UPDATE;
+                IF NOT FOUND THEN
+                    RETURN QUERY SELECT 'stale'::text, 0, 0, 0, 0, 0::bigint, 0, false;
+                    RETURN;
+                END IF;
+                PERFORM 1 FROM registration_students s WHERE s.account_id = p_student FOR NO KEY UPDATE;
+                IF c.held <> 0
+                    OR (SELECT v.version FROM registration_catalog_version v WHERE v.id = 1) IS DISTINCT FROM p_version
+                    OR COALESCE((SELECT array_agg(e.class_id ORDER BY e.class_id) FROM registration_enrollments e WHERE e.student_id = p_student), '{}') <> p_enrolled
+                    OR EXISTS (SELECT 1 FROM registration_waitlist w WHERE w.student_id = p_student AND w.class_id = p_class)
+                    OR EXISTS (SELECT 1 FROM registration_offers o WHERE o.student_id = p_student AND o.class_id = p_class AND o.state = 'open')
+                THEN
+                    RETURN QUERY SELECT 'stale'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status, false;
+                    RETURN;
+                END IF;
+                IF c.status <> 0 OR c.enrolled + c.held >= c.seats THEN
+                    RETURN QUERY SELECT 'full'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status, false;
+                    RETURN;
+                END IF;
+                INSERT INTO registration_enrollments (student_id, class_id, enrolled_at) VALUES (p_student, p_class, p_now);
+                UPDATE registration_classes k SET enrolled = k.enrolled + 1, revision = k.revision + 1 WHERE k.id = p_class RETURNING * INTO c;
+                open_seats := CASE WHEN c.status = 0 THEN GREATEST(0, c.seats - c.enrolled - c.held) ELSE 0 END;
+                RETURN QUERY SELECT 'done'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status,
+                    registration_seat_moved(p_class, open_seats > 0, open_seats, p_now, p_was_open);
+            END $$
+            """,
+            // Drops a student from a class with no line and no held seat: 'unknown' (no such
+            // class, or not of `p_term`), 'registrar' (a registrar term's class), 'cold' (the
+            // class has a line or holds seats: the use case runs the waitlist policy in a
+            // transaction), 'not-enrolled', else 'done'.
+            """
+            CREATE FUNCTION registration_drop(p_student bigint, p_class bigint, p_term text, p_now timestamptz, p_was_open boolean)
+            RETURNS TABLE (outcome text, seats integer, enrolled integer, held integer, waitlist integer, revision bigint, status integer, event boolean)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                c registration_classes%ROWTYPE;
+                source text;
+                open_seats integer;
+            BEGIN
+                SELECT * INTO c FROM registration_classes k WHERE k.id = p_class FOR NO KEY UPDATE;
+                IF NOT FOUND OR (p_term IS NOT NULL AND c.term <> p_term) THEN
+                    RETURN QUERY SELECT 'unknown'::text, 0, 0, 0, 0, 0::bigint, 0, false;
+                    RETURN;
+                END IF;
+                SELECT t.seats_from INTO source FROM catalog_terms t WHERE t.id = c.term;
+                IF source = 'registrar' THEN
+                    RETURN QUERY SELECT 'registrar'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status, false;
+                    RETURN;
+                END IF;
+                PERFORM 1 FROM registration_students s WHERE s.account_id = p_student FOR NO KEY UPDATE;
+                IF c.held <> 0 OR EXISTS (SELECT 1 FROM registration_waitlist w WHERE w.class_id = p_class) THEN
+                    RETURN QUERY SELECT 'cold'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status, false;
+                    RETURN;
+                END IF;
+                DELETE FROM registration_enrollments e WHERE e.student_id = p_student AND e.class_id = p_class;
+                IF NOT FOUND THEN
+                    RETURN QUERY SELECT 'not-enrolled'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status, false;
+                    RETURN;
+                END IF;
+                UPDATE registration_classes k SET enrolled = k.enrolled - 1, revision = k.revision + 1 WHERE k.id = p_class RETURNING * INTO c;
+                open_seats := CASE WHEN c.status = 0 THEN GREATEST(0, c.seats - c.enrolled - c.held) ELSE 0 END;
+                RETURN QUERY SELECT 'done'::text, c.seats, c.enrolled, c.held, c.waitlist, c.revision, c.status,
+                    registration_seat_moved(p_class, open_seats > 0, open_seats, p_now, p_was_open);
+            END $$
+            """,
+        ]),
     ]
 }

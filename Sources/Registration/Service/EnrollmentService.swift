@@ -1,4 +1,5 @@
 import Contracts
+import GatewayCore
 import Catalog
 import Storage
 import Foundation
@@ -28,6 +29,9 @@ public struct EnrollmentService: RegistrationUseCase {
     }
 
     func register(studentID: Int64, classID: Int64, requireOffer: Bool, term: String? = nil) async throws {
+        if !requireOffer, let done = try await registerInOneTrip(studentID: studentID, classID: classID, term: term) {
+            return try done.get()
+        }
         let limit = settings.classLimit
         let promoter = self.promoter
         try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
@@ -55,6 +59,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// Drops the student from the class; the freed seat goes to the waitlist per the policy.
     /// With `term`, a class of another term is unknown.
     public func drop(studentID: Int64, classID: Int64, term: String? = nil) async throws {
+        if let done = try await dropInOneTrip(studentID: studentID, classID: classID, term: term) { return try done.get() }
         let promoter = self.promoter
         try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
@@ -184,6 +189,91 @@ public struct EnrollmentService: RegistrationUseCase {
                 offers: offers.filter { ofTerm.contains($0.classID) }
             )
         }
+    }
+
+    // MARK: One trip (PostgreSQL)
+
+    /// A registration in two round trips where the backend offers them (``OneTripEnrollmentStoring``):
+    /// one read of what the rules need (the class's counts, the student's classes, the catalog
+    /// version; meetings and terms from the in-memory catalog of that version), the same rules
+    /// as below, then one guarded write that locks the class's and the student's rows and
+    /// enrolls only if nothing the rules saw has changed. Nil when the use case must run in a
+    /// transaction after all: no such backend, the class holds seats for offers (due offers
+    /// to sweep), the student is in its line or holds its offer, or something changed.
+    func registerInOneTrip(studentID: Int64, classID: Int64, term: String?) async throws -> Result<Void, RegistrationError>? {
+        guard let oneTrip = stores.oneTrip else { return nil }
+        let snapshot = catalog.cachedSnapshot(), limit = settings.classLimit, now = clock.now()
+        let wasOpen = snapshot.wasOpen(classID)
+        let (refusal, outcome) = try await transactions.autocommit { db -> (RegistrationError?, OneTripOutcome?) in
+            guard let facts = try oneTrip.facts(studentID: studentID, classID: classID, in: db),
+                facts.catalogVersion == snapshot.index.version, facts.seats.held == 0, !facts.isWaitlisted, !facts.holdsOffer,
+                let target = Self.classSeats(facts.seats, from: snapshot)
+            else { return (nil, nil) }
+            guard Self.isIn(term, target) else { return (.unknownClass(classID), nil) }
+            var enrolled: [ClassSeats] = []
+            for id in facts.enrolledClassIDs {
+                guard let listing = snapshot.listing(id: id) else { return (nil, nil) }
+                guard listing.info.term == target.term else { continue }
+                enrolled.append(ClassSeats(id: id, term: listing.info.term, meetings: listing.info.meetings, seats: listing.seats.seats, enrolled: listing.seats.enrolled))
+            }
+            let standing = StudentStanding(enrolledClasses: enrolled)
+            if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
+                return (.violation(violation), nil)
+            }
+            let outcome = try oneTrip.enroll(
+                studentID: studentID, classID: classID, at: now, enrolledClassIDs: facts.enrolledClassIDs, catalogVersion: facts.catalogVersion,
+                wasOpen: wasOpen, in: db
+            )
+            return (nil, outcome)
+        }
+        if let refusal { return .failure(refusal) }
+        switch outcome {
+        case .done(let count, let event)?:
+            try await committed(classID, count, event: event)
+            return .success(())
+        case .full?: return .failure(.violation(.classFull))
+        default: return nil
+        }
+    }
+
+    /// A drop in one round trip where the backend offers it: nil when the class has a line or
+    /// holds seats (the waitlist policy runs in a transaction) or no such backend.
+    func dropInOneTrip(studentID: Int64, classID: Int64, term: String?) async throws -> Result<Void, RegistrationError>? {
+        guard let oneTrip = stores.oneTrip else { return nil }
+        let wasOpen = catalog.cachedSnapshot().wasOpen(classID), now = clock.now()
+        let outcome = try await transactions.autocommit { db in
+            try oneTrip.drop(studentID: studentID, classID: classID, term: term, at: now, wasOpen: wasOpen, in: db)
+        }
+        switch outcome {
+        case .done(let count, let event):
+            try await committed(classID, count, event: event)
+            return .success(())
+        case .unknownClass: return .failure(.unknownClass(classID))
+        case .atRegistrar: return .failure(.violation(.registrationAtRegistrar))
+        case .notEnrolled: return .failure(.violation(.notEnrolled))
+        case .stale, .full: return nil
+        }
+    }
+
+    /// After a one-trip change committed: the in-memory catalog hears the count, and an event
+    /// it wrote is queued before the caller is answered.
+    func committed(_ classID: Int64, _ count: SeatCount, event: Bool) async throws {
+        catalog.apply([classID: count])
+        if event { try await SeatEventDispatcher(transactions: transactions, stores: stores).dispatch() }
+    }
+
+    /// The class's seats with its meetings from the catalog; nil when the catalog lacks it.
+    static func classSeats(_ seats: ClassSeats, from snapshot: CatalogCache.Snapshot) -> ClassSeats? {
+        guard let listing = snapshot.listing(id: seats.id), listing.info.term == seats.term else { return nil }
+        var target = seats
+        target.meetings = listing.info.meetings
+        return target
+    }
+
+    /// Queues the open and close events one-trip registrations left in the outbox (a crash
+    /// between their commit and their dispatch); how many.
+    public func dispatchSeatEvents() async throws -> Int {
+        try await SeatEventDispatcher(transactions: transactions, stores: stores).dispatch()
     }
 
     /// Whether a class is of `term` (any class when `term` is nil).

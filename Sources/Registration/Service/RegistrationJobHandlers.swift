@@ -20,6 +20,8 @@ enum RegistrationJobHandlers {
         }
         registry.register(RegistrationJobs.sweepOffers) { _, _ in
             _ = try await registration.offers.sweepExpiredOffers()
+            // Events a one-trip registration wrote but did not queue (it died in between).
+            _ = try await registration.enrollment.dispatchSeatEvents()
             return .complete
         }
         registry.schedule(

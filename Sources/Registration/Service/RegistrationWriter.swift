@@ -104,7 +104,7 @@ final class RegistrationWriter: Sendable {
     ) async throws -> T {
         let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
         let unit: @Sendable (any StoreTransaction) throws -> (Result<T, RegistrationError>, [Int64: SeatCount]) = { db in
-            if let locks { try stores.locks.lock(classes: locks.classes, students: locks.students, in: db) }
+            if let locks { try stores.lock(classes: locks.classes, students: locks.students, in: db) }
             var touched = Set<Int64>()
             let outcome = try body(db, clock.now(), &touched)
             let counts = try stores.catalog.seatCounts(of: touched, in: db)

@@ -78,7 +78,7 @@ struct WaitlistPromoter: Sendable {
         for studentID in line where open > 0 {
             // The student's own registrations elsewhere take their turn at their row: the rules
             // below count every class they are in (the class's row is locked already).
-            try stores.locks.lock(classes: [], students: [studentID], in: db)
+            try stores.locks.lock(students: [studentID], in: db)
             let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
             let enrolled = Array(try stores.catalog.classSeats(of: enrolledIDs, in: db).values)
             guard EnrollmentRules.isEligibleForPromotion(target: target, enrolledClasses: enrolled, classLimit: settings.classLimit) else {

@@ -19,6 +19,6 @@ public enum RegistrationSchema: Sendable {
     public static let tables = [
         "registration_students", "registration_enrollments", "registration_waitlist", "registration_offers",
         "registration_red_id_roster", "registration_seat_states", "registration_registrar_sections", "registration_seat_history",
-        "registration_registrar_deliveries", "registration_registrar_polls",
+        "registration_registrar_deliveries", "registration_registrar_polls", "registration_seat_events",
     ]
 }

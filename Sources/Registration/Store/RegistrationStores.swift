@@ -15,13 +15,17 @@ public struct RegistrationStores: Sendable {
     public var jobs: any JobEnqueuing
     /// Row locks a registration takes before it reads (PostgreSQL; nothing on SQLite).
     public var locks: any RowLocking
+    /// Registrations in one round trip each, where the backend has them (PostgreSQL); nil
+    /// where every registration is a unit of group commit (SQLite).
+    public var oneTrip: (any OneTripEnrollmentStoring)?
 
     public init(
         students: any StudentStoring, enrollments: any EnrollmentStoring, seatStates: any SeatStateStoring,
         registrarFeed: any RegistrarFeedStoring, catalog: any CatalogStoring, terms: any TermStoring, jobs: any JobEnqueuing,
-        locks: any RowLocking
+        locks: any RowLocking, oneTrip: (any OneTripEnrollmentStoring)? = nil
     ) {
         self.locks = locks
+        self.oneTrip = oneTrip
         self.students = students
         self.enrollments = enrollments
         self.seatStates = seatStates

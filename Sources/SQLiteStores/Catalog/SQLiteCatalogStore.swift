@@ -243,6 +243,9 @@ struct SQLiteCatalogStore: CatalogStoring {
 
     // MARK: Seat counters (the ledger Registration moves in its transactions)
 
+    /// The one writer holds the whole database already.
+    func lockClasses(_ ids: [Int64], in transaction: any StoreTransaction) throws {}
+
     func adjustSeats(classID: Int64, enrolled: Int, held: Int, waitlist: Int, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """

@@ -150,5 +150,18 @@ extension RegistrationSchema {
                 ) WITHOUT ROWID;
                 """)
         },
+        Migration("registration.007.seat-events") { db in
+            // Open and close events written by a registration's own statement, queued as jobs
+            // once it committed (the outbox; on PostgreSQL the one-trip registration writes it).
+            try db.execute(sql: """
+                CREATE TABLE registration_seat_events (
+                    id INTEGER PRIMARY KEY,
+                    class_id INTEGER NOT NULL,
+                    open INTEGER NOT NULL,
+                    open_seats INTEGER NOT NULL,
+                    created_at DATETIME NOT NULL
+                );
+                """)
+        },
     ]
 }

@@ -3,5 +3,5 @@ import Registration
 
 /// ``RowLocking`` on SQLite: its one writer holds the whole database, so there is nothing to lock.
 struct SQLiteRowLockStore: RowLocking {
-    func lock(classes: [Int64], students: [Int64], in transaction: any StoreTransaction) throws {}
+    func lock(students: [Int64], in transaction: any StoreTransaction) throws {}
 }

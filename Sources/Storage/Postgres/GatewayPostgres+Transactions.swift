@@ -38,6 +38,13 @@ extension GatewayPostgres: TransactionRunner {
         }
     }
 
+    public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        guard GatewayTracing.isEnabled else { return try await transaction(.autocommit) { try body($0) } }
+        return try await tracedTransaction("statement", system: "postgresql") { context in
+            try await self.transaction(.autocommit) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
+    }
+
     /// No inline path on PostgreSQL: every unit goes over the network anyway.
     public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         try await write(body)

@@ -139,6 +139,8 @@ public final class GatewayPostgres: Sendable {
         /// READ COMMITTED, for units that take a lock first and must then see what the lock's
         /// previous holder committed (a snapshot taken before the lock would not).
         case lockStep = "BEGIN ISOLATION LEVEL READ COMMITTED"
+        /// No transaction: each statement is its own (``TransactionRunner/autocommit(_:)``).
+        case autocommit = ""
     }
 
     /// Runs `body` in one transaction on a leased connection and a pool thread, again from the
@@ -244,6 +246,7 @@ public final class GatewayPostgres: Sendable {
 
     /// BEGIN, the body, COMMIT; ROLLBACK when anything throws.
     static func run<T>(_ isolation: Isolation, on transaction: PostgresTransaction, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        if isolation == .autocommit { return try body(transaction) }
         try transaction.execute(PostgresQuery(unsafeSQL: isolation.rawValue))
         let result: T
         do {
