@@ -9,11 +9,13 @@ SCRATCH=${SCRATCH:-.build-release}
 bash scripts/install-deps.sh --bench >/dev/null
 
 # bench_build PRODUCT...: release builds; the gateway is reused as it is with SKIP_BUILD=1
-# (`make bench` builds it once), the others are always built. Sets BINDIR.
+# (`make bench` builds it once), the others are always built; with SKIP_BUILD=all nothing is
+# built (the binaries in $SCRATCH as they are, while others edit the sources). Sets BINDIR.
 bench_build() {
     local product
     for product in "$@"; do
         if [ "$product" = gateway ] && [ "${SKIP_BUILD:-0}" = "1" ]; then continue; fi
+        if [ "${SKIP_BUILD:-0}" = "all" ]; then continue; fi
         # Quiet when it works; built again, out loud, when it does not.
         swift build -c release --product "$product" --scratch-path "$SCRATCH" >/dev/null 2>&1 \
             || swift build -c release --product "$product" --scratch-path "$SCRATCH"

@@ -154,10 +154,10 @@ cat "$DIR/one.0"
 
 # One warm registerclass as the server sees it: the student's credential verified by the run
 # above, their enrollment dropped first, then `log_statement = all` around the one request.
+# Every bench student drops 7030 first (the run leaves it full), for the capture and the spread.
+drop_all 7030
 if [ "$PG_STAT_STATEMENTS" = 1 ] && [ "$BENCH_RUN" = 1 ]; then
     SC="redid=600000001&password=benchpass1&courseid=7030"
-    curl -sf "http://127.0.0.1:$PORT/registration/unregisterclass?$SC" >/dev/null || true
-    curl -sf "http://127.0.0.1:$PORT/registration/unregisterclass?$SC" >/dev/null || true
     LOG_FROM=$(wc -c < "$CLUSTER/server.log")
     psql "$DB" -qc "ALTER SYSTEM SET log_statement = 'all'" -c "SELECT pg_reload_conf()" >/dev/null
     sleep 0.5
@@ -167,10 +167,10 @@ if [ "$PG_STAT_STATEMENTS" = 1 ] && [ "$BENCH_RUN" = 1 ]; then
     CAPTURE="$ARTIFACTS/registerclass-statements-$STAMP.log"
     { echo "# one warm GET /registration/registerclass?$SC on 1 instance; answer: $ANSWER"
       echo "# every statement the server logged meanwhile (log_line_prefix '%m [%p] %x': time, backend pid, transaction id)"
-      tail -c +$((LOG_FROM + 1)) "$CLUSTER/server.log" | grep -v "pg_reload_conf\|ALTER SYSTEM\|parameter \"log_statement\"\|received SIGHUP"; } > "$CAPTURE"
+      tail -c +$((LOG_FROM + 1)) "$CLUSTER/server.log" | grep -v "pg_reload_conf\|ALTER SYSTEM\|parameter \"\|received SIGHUP\|contains errors"; } > "$CAPTURE"
     echo "registerclass's statements: $CAPTURE"
     # The backend that ran the registration (the one whose transaction inserted the enrollment).
-    PGPID=$(grep -m1 "INSERT INTO registration_enrollments" "$CAPTURE" | sed -E 's/^[^[]*\[([0-9]+)\].*/\1/')
+    PGPID=$(grep -m1 "INSERT INTO registration_enrollments" "$CAPTURE" | sed -E 's/^[^[]*\[([0-9]+)\].*/\1/' || true)
     if [ -n "$PGPID" ]; then
         echo "its backend [$PGPID] ran $(grep -c "\[$PGPID\].*LOG:  \(statement\|execute\)" "$CAPTURE") statements:"
         grep "\[$PGPID\].*LOG:  \(statement\|execute\)" "$CAPTURE" | sed -E 's/^.*LOG:  //' | cut -c1-220
@@ -179,7 +179,6 @@ if [ "$PG_STAT_STATEMENTS" = 1 ] && [ "$BENCH_RUN" = 1 ]; then
 fi
 
 echo "== 1 instance, ${#SPREAD[@]} hot classes ($SPREAD_CLASSES), $SPREAD_STUDENTS students each bound to one, -c$CONNECTIONS, ${DURATION}s"
-drop_all 7030
 # Every student's credential verified before the measured run (their first request needs an
 # argon2id verification), as the one-class run's were by its warm-up.
 for k in $(seq 0 $((SPREAD_STUDENTS - 1))); do
@@ -188,7 +187,7 @@ done
 run_wrk "$DIR/spread" 1 bench/lua/registration-spread.lua "$SPREAD_STUDENTS" 600000001 benchpass1 "$SPREAD_CLASSES"
 cat "$DIR/spread.0"
 for class in "${SPREAD[@]}"; do
-    curl -s "http://127.0.0.1:$PORT/registration/classdetails?classid=$class" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class %d after the run: seats=%d enrolled=%d" % (d["id"] if "id" in d else 0, d["seats"], d["enrolled"]))' 2>/dev/null || true
+    curl -s "http://127.0.0.1:$PORT/registration/classdetails?classid=$class" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("class %s after the run: seats=%d enrolled=%d" % (sys.argv[1], d["seats"], d["enrolled"]))' "$class" || true
 done
 drop_all "${SPREAD[@]}"
 

@@ -259,7 +259,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// it wrote is queued before the caller is answered.
     func committed(_ classID: Int64, _ count: SeatCount, event: Bool) async throws {
         catalog.apply([classID: count])
-        if event { try await SeatEventDispatcher(transactions: transactions, stores: stores).dispatch() }
+        if event { try await SeatEventDispatcher(transactions: transactions, stores: stores, clock: clock).dispatch() }
     }
 
     /// The class's seats with its meetings from the catalog; nil when the catalog lacks it.
@@ -273,7 +273,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// Queues the open and close events one-trip registrations left in the outbox (a crash
     /// between their commit and their dispatch); how many.
     public func dispatchSeatEvents() async throws -> Int {
-        try await SeatEventDispatcher(transactions: transactions, stores: stores).dispatch()
+        try await SeatEventDispatcher(transactions: transactions, stores: stores, clock: clock).dispatch()
     }
 
     /// Whether a class is of `term` (any class when `term` is nil).

@@ -1,6 +1,7 @@
 import Catalog
 import Contracts
 import Foundation
+import GatewayCore
 import Jobs
 import Storage
 
@@ -12,6 +13,7 @@ import Storage
 struct SeatEventDispatcher: Sendable {
     let transactions: any TransactionRunner
     let stores: RegistrationStores
+    let clock: any GatewayClock
 
     /// Events taken per transaction.
     static let batch = 100
@@ -22,12 +24,11 @@ struct SeatEventDispatcher: Sendable {
         guard let oneTrip = stores.oneTrip else { return 0 }
         var total = 0
         while true {
-            let stores = self.stores
+            let stores = self.stores, now = clock.now()
             let taken = try await transactions.writeLockingRows { db -> Int in
                 let events = try oneTrip.takeSeatEvents(limit: Self.batch, in: db)
                 guard !events.isEmpty else { return 0 }
                 let labels = try stores.catalog.labels(of: Set(events.map(\.classID)), in: db)
-                let now = Date()
                 for event in events {
                     // A class without a label is not in the catalog (deleted since): nothing to tell.
                     guard let label = labels[event.classID] else { continue }
