@@ -55,8 +55,8 @@ public protocol TransactionRunner: Sendable {
     /// this is free, it runs on the calling thread at once, without the two thread hops of
     /// ``read(_:)`` (which cost more than the lookup), and opens no transaction (that would
     /// double the statements of a one-row lookup); otherwise it reads the usual way, and it
-    /// never waits for a kept connection. On PostgreSQL it is ``read(_:)``, a REPEATABLE READ
-    /// transaction (so there its statements do agree).
+    /// never waits for a kept connection. On PostgreSQL its statements run outside a
+    /// transaction (autocommit), each its own.
     func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
     /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
     /// services before anything is served).

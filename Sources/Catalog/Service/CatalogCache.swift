@@ -99,7 +99,8 @@ public final class CatalogCache: Sendable {
                 _ = try? await reload()
             case .seats(let ids):
                 let store = self.store
-                if let counts = try? await transactions.read({ db in try store.seatCounts(of: ids, in: db) }) { apply(counts) }
+                // One indexed statement: no snapshot to share (counts carry their revision).
+                if let counts = try? await transactions.readPreferringInline({ db in try store.seatCounts(of: ids, in: db) }) { apply(counts) }
             }
         }
     }

@@ -50,8 +50,15 @@ extension GatewayPostgres: TransactionRunner {
         try await write(body)
     }
 
+    /// Statements outside a transaction (autocommit): a short lookup on the request path (a
+    /// credential check) saves BEGIN and COMMIT, two of its four round trips. Each statement
+    /// sees the latest commit, which is all ``TransactionRunner/readPreferringInline(_:)``
+    /// promises.
     public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await read(body)
+        guard GatewayTracing.isEnabled else { return try await transaction(.autocommit) { try body($0) } }
+        return try await tracedTransaction("read", system: "postgresql") { context in
+            try await self.transaction(.autocommit) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
+        }
     }
 
     /// Connects once outside the pool, blocking the caller: start-up only.
