@@ -26,7 +26,8 @@ function url(path, query) {
 
 /**
  * Calls the API. Options: query, body (sent as JSON), auth (false for none; default the session
- * token), headers, raw (answer the Response instead of parsed JSON).
+ * token), headers, raw (answer the Response instead of parsed JSON), withCookies (send this
+ * origin's cookies: only for redeeming a campus sign-in code).
  */
 export async function call(method, path, options = {}) {
   const headers = { accept: 'application/json, application/problem+json', ...(options.headers ?? {}) };
@@ -39,7 +40,10 @@ export async function call(method, path, options = {}) {
   }
   let response;
   try {
-    response = await fetch(url(path, options.query), { method, headers, body, credentials: 'omit', cache: 'no-store' });
+    // No cookies: the API takes bearer tokens only. The one exception is redeeming a campus
+    // sign-in code, which must carry the code cookie of the browser it was handed to.
+    const credentials = options.withCookies ? 'same-origin' : 'omit';
+    response = await fetch(url(path, options.query), { method, headers, body, credentials, cache: 'no-store' });
   } catch (error) {
     throw new ApiError(0, null, 'The gateway cannot be reached. Check your connection and try again.');
   }
@@ -83,7 +87,7 @@ export async function signIn(username, password) {
 
 /** Signs in with the one-time code a campus sign-in ended with (`#signin=`). */
 export async function signInWithCode(signinCode) {
-  const issued = await call('POST', '/v1/auth/token', { auth: false, body: { signinCode } });
+  const issued = await call('POST', '/v1/auth/token', { auth: false, body: { signinCode }, withCookies: true });
   const account = await call('GET', '/v1/me', { auth: false, headers: { authorization: `Bearer ${issued.token}` } });
   session.start(issued, account);
   return account;
