@@ -121,6 +121,26 @@ if [ "$N" != "$SPREAD_STUDENTS" ] || [ "$GAPS" != 0 ] || [ $((HI - LO + 1)) != "
     echo "the bench students' account ids are not consecutive ($N students, $LO–$HI, $GAPS out of order)" >&2
     exit 1
 fi
+# PERF=1: `perf record -g` on the first instance and on the database's backends over each run
+# (its middle, DURATION - 2 seconds), the flat profiles (self time, the top symbols) into
+# artifacts/bench/perf-RUN-STAMP-{gateway,database}.txt.
+PERF=${PERF:-0}
+profile() { # profile OUT INSTANCES
+    [ "$PERF" = 1 ] || return 0
+    local run postmaster backends
+    run=$(basename "$1")
+    sleep 1
+    perf record -q -g -F 499 -p "${SERVERS[0]}" -o "$DIR/$run-gateway.perf" -- sleep $((DURATION - 2)) >/dev/null 2>&1 &
+    postmaster=$(head -1 "$CLUSTER/data/postmaster.pid")
+    backends=$(pgrep -d, -P "$postmaster")
+    perf record -q -g -F 499 -p "$backends" -o "$DIR/$run-database.perf" -- sleep $((DURATION - 2)) >/dev/null 2>&1 &
+    wait
+    for side in gateway database; do
+        perf report -i "$DIR/$run-$side.perf" --stdio --no-children --sort dso,symbol --percent-limit 0.7 2>/dev/null \
+            | grep -E '^ +[0-9]' | head -40 > "$ARTIFACTS/perf-$run-$STAMP-$side.txt" || true
+        echo "profile ($run, $side): $ARTIFACTS/perf-$run-$STAMP-$side.txt"
+    done
+}
 wait_wrk() { while pgrep -P $$ -x wrk >/dev/null; do sleep 0.2; done; }
 run_wrk() { # run_wrk OUT INSTANCES SCRIPT ARGS...: the same traffic spread over the first INSTANCES instances
     local out=$1 n=$2 script=$3 k
@@ -136,7 +156,10 @@ run_wrk() { # run_wrk OUT INSTANCES SCRIPT ARGS...: the same traffic spread over
         wrk -t1 -c$((CONNECTIONS / n)) -d"${DURATION}s" -s "$script" "http://127.0.0.1:$((PORT + k))" -- "$@" \
             | grep "contention:" > "$out.$k" &
     done
+    profile "$out" "$n" &
+    local profiler=$!
     wait_wrk
+    wait "$profiler"
     after=$(cpu); db_after=$(db_cpu)
     statements_save "$out.statements"
     echo "cpu_seconds=$(echo "$after - $before" | bc) db_cpu_seconds=$(echo "$db_after - $db_before" | bc)" > "$out.cpu"
