@@ -12,6 +12,8 @@ public import Foundation
 /// | `push.class-opened` | an open event: a class went from no seat open to newcomers to at least one |
 /// | `push.class-closed` | a class that was open to newcomers has no seat open any more |
 /// | `push.class-cancelled` | an admin deleted a class its students were in |
+/// | `push.registration-skipped` | a seat came to a waitlisted student the eligibility rules now refuse |
+/// | `push.prerequisite-unmet` | a grade posted below an enrolled class's prerequisite |
 ///
 /// Every payload that names a class may carry its ``ClassLabel`` (optional, so jobs queued
 /// before labels existed still decode), so a notification names the course and section.
@@ -26,6 +28,38 @@ public enum PushJobs {
     public static let classCancelled = JobKind<ClassCancelled>("push.class-cancelled", queue: queue)
     public static let classOpened = JobKind<ClassOpened>("push.class-opened", queue: queue)
     public static let classClosed = JobKind<ClassClosed>("push.class-closed", queue: queue)
+    public static let registrationSkipped = JobKind<RegistrationSkipped>("push.registration-skipped", queue: queue)
+    public static let prerequisiteUnmet = JobKind<PrerequisiteUnmet>("push.prerequisite-unmet", queue: queue)
+
+    /// A seat of the class came to the student in line, and the eligibility rules refused it
+    /// (a new hold, units over the limit...): they keep their place; `messages` say why.
+    public struct RegistrationSkipped: Codable, Sendable, Equatable {
+        public var accountId: Int64
+        public var classId: Int64
+        public var rules: [String]
+        public var messages: [String]
+
+        public init(accountId: Int64, classId: Int64, rules: [String], messages: [String]) {
+            self.accountId = accountId
+            self.classId = classId
+            self.rules = rules
+            self.messages = messages
+        }
+    }
+
+    /// A grade posted in the student's record leaves a prerequisite of a class they are
+    /// enrolled in unmet (it was in progress). The enrollment stays: the registrar decides.
+    public struct PrerequisiteUnmet: Codable, Sendable, Equatable {
+        public var accountId: Int64
+        public var classId: Int64
+        public var message: String
+
+        public init(accountId: Int64, classId: Int64, message: String) {
+            self.accountId = accountId
+            self.classId = classId
+            self.message = message
+        }
+    }
 
     /// A seat is held for the student until `expiresAt`.
     public struct SeatOffered: Codable, Sendable, Equatable {
@@ -125,6 +159,6 @@ extension PushJobs {
     /// Every kind above, by name: what a Push module must handle.
     public static let kindNames: [String] = [
         seatOffered.name, offerExpired.name, waitlistEnrolled.name, seatOpened.name, classCancelled.name,
-        classOpened.name, classClosed.name,
+        classOpened.name, classClosed.name, registrationSkipped.name, prerequisiteUnmet.name,
     ]
 }

@@ -17,7 +17,7 @@ package enum StoredTermText {
     /// error naming the term, not a crash.
     package static func term(
         id: String, name: String, firstDay: String, lastDay: String, timeZone: String, holidays: String, transferDays: String,
-        seatsFrom: String, registrarFeedURL: String?, registrarPollSeconds: Int?
+        seatsFrom: String, registrarFeedURL: String?, registrarPollSeconds: Int?, maxUnits: Double? = nil
     ) throws -> Term {
         guard let source = Term.SeatsSource(rawValue: seatsFrom) else {
             throw StoredTermUnreadable(id: id, reason: "seats_from '\(seatsFrom)' is neither gateway nor registrar")
@@ -31,7 +31,7 @@ package enum StoredTermText {
                 id: id, name: name, firstDay: first, lastDay: last, timeZone: timeZone,
                 holidays: try decoder.decode([Term.Holiday].self, from: Data(holidays.utf8)),
                 transferDays: try decoder.decode([Term.TransferDay].self, from: Data(transferDays.utf8)),
-                seatsFrom: source, registrarFeedURL: registrarFeedURL.flatMap { URL(string: $0) }, registrarPollSeconds: registrarPollSeconds
+                seatsFrom: source, registrarFeedURL: registrarFeedURL.flatMap { URL(string: $0) }, registrarPollSeconds: registrarPollSeconds, maxUnits: maxUnits
             )
         } catch {
             throw StoredTermUnreadable(id: id, reason: "\(error)")

@@ -151,5 +151,9 @@ extension CatalogSchema {
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id JOIN registration_subjects s ON s.id = co.subject_id
             """,
         ]),
+        PostgresMigration("catalog.pg.004.term-unit-limit", [
+            // The most units a student may register for in the term (NULL: no limit).
+            "ALTER TABLE catalog_terms ADD COLUMN max_units double precision CHECK (max_units IS NULL OR max_units > 0)",
+        ]),
     ]
 }

@@ -8,15 +8,15 @@ import Storage
 struct PostgresTermStore: TermStoring {
     init() {}
 
-    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days, seats_from, registrar_feed_url, registrar_poll_seconds"
+    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days, seats_from, registrar_feed_url, registrar_poll_seconds, max_units"
 
     static func term(_ row: PostgresRow) throws -> Term {
-        let (id, name, firstDay, lastDay, timeZone, holidays, transferDays, seatsFrom, feedURL, pollSeconds) = try row.decode(
-            (String, String, String, String, String, String, String, String, String?, Int?).self
+        let (id, name, firstDay, lastDay, timeZone, holidays, transferDays, seatsFrom, feedURL, pollSeconds, maxUnits) = try row.decode(
+            (String, String, String, String, String, String, String, String, String?, Int?, Double?).self
         )
         return try StoredTermText.term(
             id: id, name: name, firstDay: firstDay, lastDay: lastDay, timeZone: timeZone, holidays: holidays, transferDays: transferDays,
-            seatsFrom: seatsFrom, registrarFeedURL: feedURL, registrarPollSeconds: pollSeconds
+            seatsFrom: seatsFrom, registrarFeedURL: feedURL, registrarPollSeconds: pollSeconds, maxUnits: maxUnits
         )
     }
 
@@ -35,11 +35,11 @@ struct PostgresTermStore: TermStoring {
         return try transaction.postgres().query("""
             INSERT INTO catalog_terms (\(unescaped: Self.columns))
             VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays),
-                    \(term.seatsFrom.rawValue), \(term.registrarFeedURL?.absoluteString), \(term.registrarPollSeconds))
+                    \(term.seatsFrom.rawValue), \(term.registrarFeedURL?.absoluteString), \(term.registrarPollSeconds), \(term.maxUnits))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, first_day = excluded.first_day, last_day = excluded.last_day,
                 time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days,
                 seats_from = excluded.seats_from, registrar_feed_url = excluded.registrar_feed_url,
-                registrar_poll_seconds = excluded.registrar_poll_seconds
+                registrar_poll_seconds = excluded.registrar_poll_seconds, max_units = excluded.max_units
             RETURNING (xmax = 0)
             """).first?.decode(Bool.self) ?? false
     }
@@ -49,7 +49,7 @@ struct PostgresTermStore: TermStoring {
         let inserted = try transaction.postgres().execute("""
             INSERT INTO catalog_terms (\(unescaped: Self.columns))
             VALUES (\(term.id), \(term.name), \(term.firstDay.description), \(term.lastDay.description), \(term.timeZone), \(holidays), \(transferDays),
-                    \(term.seatsFrom.rawValue), \(term.registrarFeedURL?.absoluteString), \(term.registrarPollSeconds))
+                    \(term.seatsFrom.rawValue), \(term.registrarFeedURL?.absoluteString), \(term.registrarPollSeconds), \(term.maxUnits))
             ON CONFLICT (id) DO NOTHING
             """)
         guard inserted == 1 else { throw CatalogError.termExists(term.id) }

@@ -10,7 +10,7 @@ extension RegistrationStores {
         RegistrationStores(
             students: PostgresStudentStore(), enrollments: PostgresEnrollmentStore(), seatStates: PostgresSeatStateStore(),
             registrarFeed: PostgresRegistrarFeedStore(), catalog: catalog, terms: PostgresTermStore(), jobs: jobs,
-            locks: PostgresRowLockStore(), oneTrip: PostgresOneTripEnrollmentStore()
+            locks: PostgresRowLockStore(), eligibility: PostgresEligibilityStore(), oneTrip: PostgresOneTripEnrollmentStore()
         )
     }
 }

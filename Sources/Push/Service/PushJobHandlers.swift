@@ -112,6 +112,27 @@ public struct PushJobHandlers: Sendable {
             }
             return .complete
         }
+        registry.register(PushJobs.registrationSkipped) { args, context in
+            // Enrolled or off the line since: nothing to tell.
+            guard try await !registration.isEnrolled(accountID: args.accountId, classID: args.classId) else { return .complete }
+            let label = try await directory.label(classID: args.classId)
+            try await service.notify(accountID: args.accountId, uniqueKey: "skipped:\(context.jobID)", OutgoingNotification(
+                id: "skipped-\(args.accountId)-\(args.classId)-\(context.jobID)", category: "registration.skipped",
+                title: RegistrationNoticeText.skippedTitle(label, classID: args.classId),
+                body: args.messages.joined(separator: " "),
+                data: RegistrationNoticeText.data(label, classID: args.classId, extra: ["rules": args.rules.joined(separator: ",")])
+            ))
+            return .complete
+        }
+        registry.register(PushJobs.prerequisiteUnmet) { args, context in
+            let label = try await directory.label(classID: args.classId)
+            try await service.notify(accountID: args.accountId, uniqueKey: "prerequisite-unmet:\(context.jobID)", OutgoingNotification(
+                id: "prerequisite-\(args.accountId)-\(args.classId)-\(context.jobID)", category: "registration.prerequisite-unmet",
+                title: RegistrationNoticeText.prerequisiteTitle(label, classID: args.classId),
+                body: args.message, data: RegistrationNoticeText.data(label, classID: args.classId)
+            ))
+            return .complete
+        }
         registry.register(PushService.deliver) { args, _ in
             try await service.deliver(notificationID: args.notificationId)
         }

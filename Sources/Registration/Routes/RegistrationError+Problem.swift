@@ -43,6 +43,10 @@ extension RegistrationError: ProblemConvertible {
             case .noOffer:
                 return Problem(type: "no-offer", title: "No seat offered", status: .notFound, detail: "No open seat offer for you in this class (it may have expired).")
             }
+        case .ineligible(let reasons, let timeZone):
+            return Self.ineligibleProblem(reasons, timeZone: timeZone)
+        case .eligibilityLimit(let reason):
+            return .validation("Not saved: \(reason).")
         case .unknownClass(let id):
             return Problem(type: "class-not-found", title: "Class not found", status: .notFound, detail: "No class has id \(id).")
         case .profileRequired:

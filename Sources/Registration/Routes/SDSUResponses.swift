@@ -46,6 +46,8 @@ enum SDSUResponses {
             case .waitlistLimit(let limit): "Student already on \(limit) waitlists, the limit"
             case .registrationAtRegistrar: "Registration for this term is at the registrar"
             }
+        case .ineligible(let reasons, let timeZone): RegistrationError.sdsuMessage(reasons, timeZone: timeZone)
+        case .eligibilityLimit(let reason): reason
         case .unknownClass: "No such course"
         case .profileRequired: "Student profile required"
         case .invalidCredentials: "Invalid Red Id or password"

@@ -32,7 +32,6 @@ public struct EnrollmentService: RegistrationUseCase {
         if !requireOffer, let done = try await registerInOneTrip(studentID: studentID, classID: classID, term: term) {
             return try done.get()
         }
-        let limit = settings.classLimit
         let promoter = self.promoter
         try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
@@ -43,8 +42,8 @@ public struct EnrollmentService: RegistrationUseCase {
             let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
             let standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
-            if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
-                return .failure(.violation(violation))
+            if let refusal = try self.refusal(toEnroll: studentID, in: target, standing: standing, now: now, db: db) {
+                return .failure(refusal)
             }
             // The seat: a held one becomes taken, a place in line is given up, in one move.
             var seats = SeatChange.enrolled
@@ -60,7 +59,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// With `term`, a class of another term is unknown.
     public func drop(studentID: Int64, classID: Int64, term: String? = nil) async throws {
         if let done = try await dropInOneTrip(studentID: studentID, classID: classID, term: term) { return try done.get() }
-        let promoter = self.promoter
+        let promoter = self.promoter, judge = self.judge
         try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
@@ -68,6 +67,10 @@ public struct EnrollmentService: RegistrationUseCase {
             }
             // The registrar keeps a registrar term's enrollments; the gateway only mirrors counts.
             if seats.seatsAtRegistrar { return .failure(.violation(.registrationAtRegistrar)) }
+            let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
+            guard enrolledIDs.contains(classID) else { return .failure(.violation(.notEnrolled)) }
+            let kept = try stores.catalog.classSeats(of: enrolledIDs.filter { $0 != classID }, in: db).values.sorted { $0.id < $1.id }
+            if let refusal = try judge.drop(studentID: studentID, dropping: seats, kept: kept, now: now, in: db) { return .failure(refusal) }
             guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }
@@ -81,7 +84,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// Puts the student on the class's waitlist; returns their position (1 is first). With
     /// `term`, a class of another term is unknown.
     public func joinWaitlist(studentID: Int64, classID: Int64, term: String? = nil) async throws -> Int {
-        let promoter = self.promoter
+        let promoter = self.promoter, judge = self.judge
         return try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Int, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
@@ -93,6 +96,10 @@ public struct EnrollmentService: RegistrationUseCase {
             if let violation = EnrollmentRules.waitlistViolation(target: target, standing: standing) {
                 return .failure(.violation(violation))
             }
+            let verdict = try judge.add(
+                studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: offer != nil, kind: .joinLine, now: now, in: db
+            )
+            if let refusal = verdict.refusal { return .failure(refusal) }
             if try stores.enrollments.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
                 return .failure(.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists)))
             }
@@ -114,7 +121,7 @@ public struct EnrollmentService: RegistrationUseCase {
     }
 
     func leaveWaitlist(studentID: Int64, classID: Int64, requireOffer: Bool, term: String? = nil) async throws {
-        let promoter = self.promoter
+        let promoter = self.promoter, judge = self.judge
         try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
@@ -122,6 +129,8 @@ public struct EnrollmentService: RegistrationUseCase {
             }
             let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
+            // A hold on drops keeps the student where they are, in line too.
+            if let refusal = try judge.drop(studentID: studentID, dropping: seats, kept: [], now: now, in: db) { return .failure(refusal) }
             guard try stores.enrollments.leaveWaitlist(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notWaitlisted))
             }
@@ -143,6 +152,11 @@ public struct EnrollmentService: RegistrationUseCase {
             var freed: [Int64] = []
             var seats: [Int64: SeatChange] = [:]
             let inTerm = try self.termFilter(term, studentID: studentID, db: db)
+            // A hold on drops stops the reset as a whole: nothing is dropped.
+            let holds = try stores.eligibility.holds(of: studentID, in: db).filter { $0.blocks(.drop, at: now) }
+            if !holds.isEmpty {
+                return .failure(.ineligible(holds.map { IneligibleReason.hold($0) }, timeZone: TimeZone(identifier: "UTC")!))
+            }
             for offer in try stores.enrollments.openOffers(of: studentID, in: db) where inTerm(offer.classID) {
                 guard try stores.enrollments.closeOffer(id: offer.id, as: .declined, now: now, in: db) else { continue }
                 seats[offer.classID, default: SeatChange()] += .offerClosed
@@ -202,7 +216,7 @@ public struct EnrollmentService: RegistrationUseCase {
     /// to sweep), the student is in its line or holds its offer, or something changed.
     func registerInOneTrip(studentID: Int64, classID: Int64, term: String?) async throws -> Result<Void, RegistrationError>? {
         guard let oneTrip = stores.oneTrip else { return nil }
-        let snapshot = catalog.cachedSnapshot(), limit = settings.classLimit, now = clock.now()
+        let snapshot = catalog.cachedSnapshot(), now = clock.now(), judge = self.judge
         let wasOpen = snapshot.wasOpen(classID)
         let (refusal, outcome) = try await transactions.autocommit { db -> (RegistrationError?, OneTripOutcome?) in
             guard let facts = try oneTrip.facts(studentID: studentID, classID: classID, in: db),
@@ -216,9 +230,8 @@ public struct EnrollmentService: RegistrationUseCase {
                 guard listing.info.term == target.term else { continue }
                 enrolled.append(ClassSeats(id: id, term: listing.info.term, meetings: listing.info.meetings, seats: listing.seats.seats, enrolled: listing.seats.enrolled))
             }
-            let standing = StudentStanding(enrolledClasses: enrolled)
-            if let violation = EnrollmentRules.registrationViolation(target: target, standing: standing, classLimit: limit) {
-                return (.violation(violation), nil)
+            if let refusal = try Self.refusal(toEnroll: studentID, in: target, standing: StudentStanding(enrolledClasses: enrolled), judge: judge, now: now, db: db) {
+                return (refusal, nil)
             }
             let outcome = try oneTrip.enroll(
                 studentID: studentID, classID: classID, at: now, enrolledClassIDs: facts.enrolledClassIDs, catalogVersion: facts.catalogVersion,
@@ -240,9 +253,27 @@ public struct EnrollmentService: RegistrationUseCase {
     /// holds seats (the waitlist policy runs in a transaction) or no such backend.
     func dropInOneTrip(studentID: Int64, classID: Int64, term: String?) async throws -> Result<Void, RegistrationError>? {
         guard let oneTrip = stores.oneTrip else { return nil }
-        let wasOpen = catalog.cachedSnapshot().wasOpen(classID), now = clock.now()
-        let outcome = try await transactions.autocommit { db in
-            try oneTrip.drop(studentID: studentID, classID: classID, term: term, at: now, wasOpen: wasOpen, in: db)
+        let snapshot = catalog.cachedSnapshot(), now = clock.now(), judge = self.judge
+        let wasOpen = snapshot.wasOpen(classID)
+        let decided = try await transactions.autocommit { db -> Result<OneTripOutcome, RegistrationError> in
+            // The drop's own rules first (a hold on drops, a corequisite left unmet), on what
+            // the student has now.
+            guard let facts = try oneTrip.facts(studentID: studentID, classID: classID, in: db) else { return .success(.unknownClass) }
+            guard Self.isIn(term, facts.seats) else { return .success(.unknownClass) }
+            if facts.seats.seatsAtRegistrar { return .success(.atRegistrar) }
+            guard facts.enrolledClassIDs.contains(classID) else { return .success(.notEnrolled) }
+            let kept = facts.enrolledClassIDs.filter { $0 != classID }.compactMap { id -> ClassSeats? in
+                guard let listing = snapshot.listing(id: id) else { return nil }
+                return ClassSeats(id: id, term: listing.info.term, meetings: listing.info.meetings, seats: listing.seats.seats, enrolled: listing.seats.enrolled)
+            }
+            let dropping = Self.classSeats(facts.seats, from: snapshot) ?? facts.seats
+            if let refusal = try judge.drop(studentID: studentID, dropping: dropping, kept: kept, now: now, in: db) { return .failure(refusal) }
+            return .success(try oneTrip.drop(studentID: studentID, classID: classID, term: term, at: now, wasOpen: wasOpen, in: db))
+        }
+        let outcome: OneTripOutcome
+        switch decided {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let value): outcome = value
         }
         switch outcome {
         case .done(let count, let event):
@@ -288,6 +319,20 @@ public struct EnrollmentService: RegistrationUseCase {
             + stores.enrollments.openOffers(of: studentID, in: db).map(\.classID)
         let ofTerm = Set(try stores.catalog.classSeats(of: Array(Set(ids)), in: db).values.filter { $0.term == term }.map(\.id))
         return { ofTerm.contains($0) }
+    }
+
+    /// Why the student may not enroll in `target`, or nil when they may: a registrar term, a
+    /// class they are in already, then every eligibility rule at once (``EligibilityJudge``).
+    func refusal(toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, now: Date, db: any StoreTransaction) throws -> RegistrationError? {
+        try Self.refusal(toEnroll: studentID, in: target, standing: standing, judge: judge, now: now, db: db)
+    }
+
+    static func refusal(
+        toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, judge: EligibilityJudge, now: Date, db: any StoreTransaction
+    ) throws -> RegistrationError? {
+        if target.seatsAtRegistrar { return .violation(.registrationAtRegistrar) }
+        if standing.enrolledClasses.contains(where: { $0.id == target.id }) { return .violation(.alreadyEnrolled) }
+        return try judge.add(studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: standing.holdsOffer, now: now, in: db).refusal
     }
 
     /// What the rules need to know about the student, read inside the transaction.

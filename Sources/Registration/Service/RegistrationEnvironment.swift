@@ -16,6 +16,8 @@ public struct RegistrationEnvironment: Sendable {
     public let clock: any GatewayClock
     public let settings: RegistrationSettings
     let promoter: WaitlistPromoter
+    /// The eligibility rules, asked inside every use case that adds or drops.
+    let judge: EligibilityJudge
     let logger: Logger
     /// Group commit: every registration write goes through it.
     let writer: RegistrationWriter
@@ -35,6 +37,7 @@ extension RegistrationUseCase {
     var clock: any GatewayClock { environment.clock }
     var settings: RegistrationSettings { environment.settings }
     var promoter: WaitlistPromoter { environment.promoter }
+    var judge: EligibilityJudge { environment.judge }
     var logger: Logger { environment.logger }
 
     /// Runs one use case in a write transaction: its own savepoint in the next group-commit

@@ -1,4 +1,5 @@
 import Catalog
+public import Foundation
 import Contracts
 
 /// Why a registration use case did not happen. Routes turn each case into the SDSU
@@ -6,6 +7,9 @@ import Contracts
 public enum RegistrationError: Error, Sendable, Equatable {
     /// An enrollment rule would be broken.
     case violation(EnrollmentViolation)
+    /// The eligibility rules refuse, for every reason given (dates told in `timeZone`, the
+    /// term's).
+    case ineligible([IneligibleReason], timeZone: TimeZone)
     /// No class has this id.
     case unknownClass(Int64)
     /// The account has no student profile (red id, names, email) yet.
@@ -48,6 +52,8 @@ public enum RegistrationError: Error, Sendable, Equatable {
     case termNotFound(String)
     /// Registrar feed: the term's seats come from the gateway, not the registrar.
     case termNotAtRegistrar(String)
+    /// Admin: an eligibility value past its bounds or inconsistent (why).
+    case eligibilityLimit(String)
 }
 
 extension RegistrationError {

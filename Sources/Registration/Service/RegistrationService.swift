@@ -10,7 +10,9 @@ public import Storage
 /// - ``students``: sign-up (`addstudent`), profiles, SDSU credential checks;
 /// - ``offers``: the waitlist policy's background work (offer expiry, the sweep);
 /// - ``admin``: catalog imports, classes, seats, rosters;
-/// - ``registrar``: the registrar's seat feed for terms whose seats come from it.
+/// - ``registrar``: the registrar's seat feed for terms whose seats come from it;
+/// - ``eligibility``: records, holds, windows, requirements and overrides, and what a student
+///   may register for.
 ///
 /// Each enrollment change runs in ONE write transaction that reads the state, checks the rules
 /// and writes; SQLite holds the writer lock for the whole transaction, so no two changes
@@ -24,15 +26,17 @@ public final class RegistrationService: Sendable {
     public let offers: OfferService
     public let admin: RegistrationAdminService
     public let registrar: RegistrarFeedService
+    public let eligibility: EligibilityService
 
     public init(
         transactions: any TransactionRunner, stores: RegistrationStores, catalog: CatalogService,
         accounts: any AccountDirectory, clock: any GatewayClock, settings: RegistrationSettings = .init(),
         registrarFeed: RegistrarFeedSettings = .init(), logger: Logger = Logger(label: "registration")
     ) {
+        let judge = EligibilityJudge(stores: stores, catalog: catalog, classLimit: settings.classLimit)
         let environment = RegistrationEnvironment(
             transactions: transactions, stores: stores, catalog: catalog, accounts: accounts, clock: clock, settings: settings,
-            promoter: WaitlistPromoter(settings: settings, accounts: accounts, stores: stores), logger: logger,
+            promoter: WaitlistPromoter(settings: settings, accounts: accounts, stores: stores, judge: judge), judge: judge, logger: logger,
             writer: RegistrationWriter(transactions: transactions, stores: stores, catalog: catalog, clock: clock)
         )
         self.environment = environment
@@ -41,6 +45,7 @@ public final class RegistrationService: Sendable {
         self.offers = OfferService(environment: environment)
         self.admin = RegistrationAdminService(environment: environment)
         self.registrar = RegistrarFeedService(environment: environment, feed: registrarFeed)
+        self.eligibility = EligibilityService(environment: environment)
     }
 
     /// The catalog students enroll in.

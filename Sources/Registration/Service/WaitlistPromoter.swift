@@ -16,6 +16,9 @@ struct WaitlistPromoter: Sendable {
     /// skipped, so they are neither offered nor given a seat.
     let accounts: any AccountDirectory
     let stores: RegistrationStores
+    /// Promotion asks the eligibility rules again: a student who is no longer eligible keeps
+    /// their place, is told why, and the next student is asked.
+    let judge: EligibilityJudge
 
     /// Called after a seat of `classID` was freed (a drop, a declined or expired offer, more
     /// seats). Applies the policy to the class's line.
@@ -48,12 +51,14 @@ struct WaitlistPromoter: Sendable {
         return inactive.isEmpty ? line : line.filter { !inactive.contains($0) }
     }
 
-    /// Offers each open seat to the next student in line who holds no offer for it yet.
+    /// Offers each open seat to the next student in line who holds no offer for it yet and
+    /// may take it (the eligibility rules, as if they were enrolling now).
     private func offerSeats(of target: ClassSeats, line: [Int64], now: Date, in db: any StoreTransaction) throws {
         var open = target.openSeats
         let offered = Set(try stores.enrollments.openOffers(ofClass: target.id, in: db).map(\.studentID))
         let expiresAt = now.addingTimeInterval(settings.offerWindow)
         for studentID in line where open > 0 && !offered.contains(studentID) {
+            guard try isEligible(studentID, for: target, now: now, in: db) else { continue }
             let offer = try stores.enrollments.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
             try stores.seats.move(.offerMade, classID: target.id, in: db)
             try stores.jobs.enqueue(
@@ -72,18 +77,11 @@ struct WaitlistPromoter: Sendable {
     }
 
     /// Enrolls students in line order while seats are open, skipping those the rules would
-    /// refuse (class limit, time conflict); skipped students keep their place.
+    /// refuse; skipped students keep their place and are told why.
     private func enrollFromLine(_ target: ClassSeats, line: [Int64], now: Date, in db: any StoreTransaction) throws {
         var open = target.openSeats
         for studentID in line where open > 0 {
-            // The student's own registrations elsewhere take their turn at their row: the rules
-            // below count every class they are in (the class's row is locked already).
-            try stores.locks.lock(students: [studentID], in: db)
-            let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
-            let enrolled = Array(try stores.catalog.classSeats(of: enrolledIDs, in: db).values)
-            guard EnrollmentRules.isEligibleForPromotion(target: target, enrolledClasses: enrolled, classLimit: settings.classLimit) else {
-                continue
-            }
+            guard try isEligible(studentID, for: target, now: now, in: db) else { continue }
             var seats = SeatChange.enrolled
             if try stores.enrollments.leaveWaitlist(studentID: studentID, classID: target.id, in: db) { seats += .leftLine }
             try stores.enrollments.enroll(studentID: studentID, classID: target.id, at: now, in: db)
@@ -94,6 +92,30 @@ struct WaitlistPromoter: Sendable {
             )
             open -= 1
         }
+    }
+
+    /// Whether the student in line may be given the seat now: every eligibility rule, with a
+    /// seat there for them. One who may not is told (`registration.skipped`, once per reason
+    /// set and day) and keeps their place.
+    func isEligible(_ studentID: Int64, for target: ClassSeats, now: Date, in db: any StoreTransaction) throws -> Bool {
+        // The student's own registrations elsewhere take their turn at their row: the rules
+        // below count every class they are in (the class's row is locked already).
+        try stores.locks.lock(students: [studentID], in: db)
+        let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
+        let enrolled = Array(try stores.catalog.classSeats(of: enrolledIDs, in: db).values)
+        let verdict = try judge.add(studentID: studentID, target: target, enrolled: enrolled, hasOffer: true, now: now, in: db)
+        guard !verdict.reasons.isEmpty else { return true }
+        let messages = verdict.reasons.map { $0.message(timeZone: verdict.facts.timeZone) }
+        let day = Int(now.timeIntervalSince1970 / 86_400)
+        try stores.jobs.enqueue(
+            NewJob(
+                PushJobs.registrationSkipped,
+                .init(accountId: studentID, classId: target.id, rules: verdict.reasons.map(\.rule), messages: messages),
+                uniqueKey: "\(PushJobs.registrationSkipped.name):\(studentID):\(target.id):\(verdict.reasons.map(\.rule).joined(separator: ",")):\(day)"
+            ),
+            in: db, now: now
+        )
+        return false
     }
 
     /// Expires open offers whose window has passed (for one class, or all when nil): the

@@ -20,5 +20,7 @@ public enum RegistrationSchema: Sendable {
         "registration_students", "registration_enrollments", "registration_waitlist", "registration_offers",
         "registration_red_id_roster", "registration_seat_states", "registration_registrar_sections", "registration_seat_history",
         "registration_registrar_deliveries", "registration_registrar_polls", "registration_seat_events",
+        "registration_academic_records", "registration_holds", "registration_term_windows", "registration_course_requirements",
+        "registration_overrides", "registration_prerequisite_exceptions",
     ]
 }

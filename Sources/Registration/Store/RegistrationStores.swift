@@ -18,12 +18,15 @@ public struct RegistrationStores: Sendable {
     /// Registrations in one round trip each, where the backend has them (PostgreSQL); nil
     /// where every registration is a unit of group commit (SQLite).
     public var oneTrip: (any OneTripEnrollmentStoring)?
+    /// Records, holds, windows, requirements and overrides: who may register.
+    public var eligibility: any EligibilityStoring
 
     public init(
         students: any StudentStoring, enrollments: any EnrollmentStoring, seatStates: any SeatStateStoring,
         registrarFeed: any RegistrarFeedStoring, catalog: any CatalogStoring, terms: any TermStoring, jobs: any JobEnqueuing,
-        locks: any RowLocking, oneTrip: (any OneTripEnrollmentStoring)? = nil
+        locks: any RowLocking, eligibility: any EligibilityStoring, oneTrip: (any OneTripEnrollmentStoring)? = nil
     ) {
+        self.eligibility = eligibility
         self.locks = locks
         self.oneTrip = oneTrip
         self.students = students

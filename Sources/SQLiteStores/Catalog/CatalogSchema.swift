@@ -131,5 +131,9 @@ extension CatalogSchema {
                 JOIN registration_subjects s ON s.id = co.subject_id;
                 """)
         },
+        Migration("catalog.008.term-unit-limit") { db in
+            // The most units a student may register for in the term (NULL: no limit).
+            try db.execute(sql: "ALTER TABLE catalog_terms ADD COLUMN max_units REAL CHECK (max_units IS NULL OR max_units > 0)")
+        },
     ]
 }

@@ -163,5 +163,62 @@ extension RegistrationSchema {
                 );
                 """)
         },
+        Migration("registration.008.eligibility") { db in
+            // Who may register (docs/registration.md, "Eligibility"): records, windows and
+            // requirements as the API's JSON, holds and overrides a row each; every row keeps
+            // who set it and when. A course is stored as `CS 540` (upper case, single spaces).
+            try db.execute(sql: """
+                CREATE TABLE registration_academic_records (
+                    account_id INTEGER PRIMARY KEY,
+                    record TEXT NOT NULL,
+                    updated_by INTEGER NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE TABLE registration_holds (
+                    id INTEGER PRIMARY KEY,
+                    account_id INTEGER NOT NULL,
+                    code TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    blocks TEXT NOT NULL,
+                    until DATETIME,
+                    created_by INTEGER NOT NULL,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX registration_holds_by_account ON registration_holds (account_id);
+                CREATE TABLE registration_term_windows (
+                    term TEXT PRIMARY KEY,
+                    windows TEXT NOT NULL,
+                    updated_by INTEGER NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE TABLE registration_course_requirements (
+                    term TEXT NOT NULL,
+                    course TEXT NOT NULL,
+                    requirements TEXT NOT NULL,
+                    updated_by INTEGER NOT NULL,
+                    updated_at DATETIME NOT NULL,
+                    PRIMARY KEY (term, course)
+                );
+                CREATE TABLE registration_overrides (
+                    id INTEGER PRIMARY KEY,
+                    account_id INTEGER NOT NULL,
+                    class_id INTEGER NOT NULL,
+                    rules TEXT NOT NULL,
+                    created_by INTEGER NOT NULL,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX registration_overrides_by_account ON registration_overrides (account_id);
+                CREATE TABLE registration_prerequisite_exceptions (
+                    account_id INTEGER NOT NULL,
+                    class_id INTEGER NOT NULL,
+                    term TEXT NOT NULL,
+                    course TEXT NOT NULL,
+                    missing TEXT NOT NULL,
+                    detected_at DATETIME NOT NULL,
+                    PRIMARY KEY (account_id, class_id)
+                );
+                CREATE INDEX registration_prerequisite_exceptions_by_term ON registration_prerequisite_exceptions (term, account_id);
+                """)
+        },
     ]
 }

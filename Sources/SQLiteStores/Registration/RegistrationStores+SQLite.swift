@@ -10,7 +10,7 @@ extension RegistrationStores {
         RegistrationStores(
             students: SQLiteStudentStore(), enrollments: SQLiteEnrollmentStore(), seatStates: SQLiteSeatStateStore(),
             registrarFeed: SQLiteRegistrarFeedStore(), catalog: catalog, terms: SQLiteTermStore(), jobs: jobs,
-            locks: SQLiteRowLockStore()
+            locks: SQLiteRowLockStore(), eligibility: SQLiteEligibilityStore()
         )
     }
 }

@@ -24,11 +24,14 @@ public struct Term: Sendable, Equatable, Codable {
     public var registrarFeedURL: URL?
     /// How often the feed is polled, in seconds (default ``defaultRegistrarPollSeconds``).
     public var registrarPollSeconds: Int?
+    /// The most units a student may register for in the term (nil: no limit); a student's
+    /// academic record may set their own.
+    public var maxUnits: Double?
 
     public init(
         id: String, name: String, firstDay: CivilDate, lastDay: CivilDate, timeZone: String,
         holidays: [Holiday] = [], transferDays: [TransferDay] = [], seatsFrom: SeatsSource = .gateway,
-        registrarFeedURL: URL? = nil, registrarPollSeconds: Int? = nil
+        registrarFeedURL: URL? = nil, registrarPollSeconds: Int? = nil, maxUnits: Double? = nil
     ) {
         self.id = id
         self.name = name
@@ -40,6 +43,7 @@ public struct Term: Sendable, Equatable, Codable {
         self.seatsFrom = seatsFrom
         self.registrarFeedURL = registrarFeedURL
         self.registrarPollSeconds = registrarPollSeconds
+        self.maxUnits = maxUnits
     }
 
     /// Who keeps a term's seats.
@@ -54,7 +58,7 @@ public struct Term: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, name, firstDay, lastDay, timeZone, holidays, transferDays, seatsFrom
         case registrarFeedURL = "registrarFeedUrl"
-        case registrarPollSeconds
+        case registrarPollSeconds, maxUnits
     }
 
     /// Decodes a term; `holidays` and `transferDays` may be left out (none), `seatsFrom` too
@@ -71,6 +75,7 @@ public struct Term: Sendable, Equatable, Codable {
         seatsFrom = try container.decodeIfPresent(SeatsSource.self, forKey: .seatsFrom) ?? .gateway
         registrarFeedURL = try container.decodeIfPresent(URL.self, forKey: .registrarFeedURL)
         registrarPollSeconds = try container.decodeIfPresent(Int.self, forKey: .registrarPollSeconds)
+        maxUnits = try container.decodeIfPresent(Double.self, forKey: .maxUnits)
     }
 
     /// Whether students register at the registrar, the gateway mirroring its seats.
@@ -283,6 +288,9 @@ extension Term {
                     reason: "must be between \(Term.registrarPollSecondsRange.lowerBound) and \(Term.registrarPollSecondsRange.upperBound)"
                 )
             }
+        }
+        if let maxUnits, !(maxUnits > 0 && maxUnits <= 100) {
+            throw TermProblem(field: "maxUnits", reason: "must be more than 0 and at most 100")
         }
     }
 }

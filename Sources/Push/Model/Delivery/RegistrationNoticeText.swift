@@ -42,6 +42,14 @@ public enum RegistrationNoticeText {
         "\(ClassLabel.describe(label, classID: classID)) was cancelled"
     }
 
+    public static func skippedTitle(_ label: ClassLabel?, classID: Int64) -> String {
+        "A seat in \(ClassLabel.describe(label, classID: classID)) passed you by"
+    }
+
+    public static func prerequisiteTitle(_ label: ClassLabel?, classID: Int64) -> String {
+        "A prerequisite of \(ClassLabel.describe(label, classID: classID)) is no longer met"
+    }
+
     public static func cancelledBody(_ label: ClassLabel?, classID: Int64) -> String {
         "\(ClassLabel.describe(label, classID: classID)) was cancelled; you are no longer enrolled or waiting in it."
     }

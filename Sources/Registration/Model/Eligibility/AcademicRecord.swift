@@ -49,10 +49,10 @@ public struct AcademicRecord: Sendable, Codable, Equatable {
 }
 
 /// A course label compared as registrars mean it: `cs 310`, `CS  310` and `CS 310` are one course.
-struct CourseLabelKey: Hashable {
-    let value: String
+public struct CourseLabelKey: Hashable, Sendable {
+    public let value: String
 
-    init(_ label: String) {
+    public init(_ label: String) {
         value = label.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

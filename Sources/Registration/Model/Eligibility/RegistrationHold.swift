@@ -14,13 +14,18 @@ public struct RegistrationHold: Sendable, Codable, Equatable {
     public var reason: String
     public var blocks: [HoldAction]
     public var until: Date?
+    /// Who placed it and when (nil on a hold not yet stored).
+    public var createdBy: Int64?
+    public var createdAt: Date?
 
-    public init(id: Int64, code: String, reason: String, blocks: [HoldAction], until: Date? = nil) {
+    public init(id: Int64, code: String, reason: String, blocks: [HoldAction], until: Date? = nil, createdBy: Int64? = nil, createdAt: Date? = nil) {
         self.id = id
         self.code = code
         self.reason = reason
         self.blocks = blocks
         self.until = until
+        self.createdBy = createdBy
+        self.createdAt = createdAt
     }
 
     /// Whether it stops `action` at `now` (a hold past its `until` stops nothing).
