@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GatewayHTTP
 
 extension IneligibleReason {
@@ -45,7 +46,7 @@ extension IneligibleReason {
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        ISO8601.string(from: date)
     }
 }
 

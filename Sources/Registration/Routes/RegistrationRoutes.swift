@@ -26,6 +26,7 @@ public struct RegistrationRoutes: ModuleRoutes {
         V1EnrollmentRoutes(service: service).register(with: guarded, on: router)
         V1SettingsRoutes(service: service).register(with: guarded, on: router)
         V1AdminRoutes(service: service).register(with: guarded, on: router)
+        V1EligibilityRoutes(service: service).register(with: guarded, on: router)
         V1RegistrarRoutes(service: service, deliveries: RateLimit(limit: 120, window: 60)).register(with: guarded, on: router)
     }
 

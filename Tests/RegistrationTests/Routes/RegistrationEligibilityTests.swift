@@ -1,0 +1,302 @@
+import Auth
+import AuthTestSupport
+import Catalog
+import Contracts
+import Foundation
+import GatewayCore
+import HTTPTypes
+import HummingbirdTesting
+import Registration
+import Storage
+import TestSupport
+import Testing
+
+/// Eligibility through the real router on both backends: what the registrar sets (records,
+/// holds, windows, requirements, overrides), every refusal with all its reasons on v1 and the
+/// first on SDSU, the dry run, the student's status, swaps, holds on drops, and promotion that
+/// skips a student no longer eligible.
+@Suite("registration eligibility")
+struct RegistrationEligibilityTests {
+    /// A gateway with the demo term, an admin, and a v1 student with a profile (red id
+    /// 822326003, password "correct horse battery").
+    struct World {
+        let gateway: RegistrationGateway
+        let admin: String
+        let student: String
+        let studentID: Int64
+
+        static func make(_ backend: TestBackend, configure: (inout RegistrationSettings) -> Void = { _ in }) async throws -> World {
+            let gateway = try await RegistrationGateway.registration(backend, configure: configure)
+            _ = try await gateway.catalog.terms.seed(DemoTerms.all)
+            let admin = try await gateway.account("registrar", role: .admin)
+            let student = try await gateway.account("ada", role: .student)
+            let studentID = try await gateway.auth.transactions.read { [store = gateway.auth.store] db in try store.find(username: "ada", in: db)!.id! }
+            try await gateway.withRouter { client in
+                let profile = try await client.json(
+                    .put, "/v1/me/registration/profile",
+                    body: #"{"redId":"822326003","firstName":"Ada","lastName":"Lovelace","email":"ada@sdsu.edu"}"#, token: student
+                )
+                #expect(profile.status == .ok)
+            }
+            return World(gateway: gateway, admin: admin, student: student, studentID: studentID)
+        }
+
+        var sdsu: String { "redid=822326003&password=correct%20horse%20battery" }
+    }
+
+    static func rules(_ reply: HTTPReply) -> [String] {
+        (reply.object["reasons"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
+    }
+
+    @Test(arguments: TestBackend.all) func aRefusalGivesEveryReasonAndAnOverrideOrALiftedHoldClearsIt(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        defer { world.gateway.cleanUp() }
+        let admin = world.admin, student = world.student, id = world.studentID, sdsu = world.sdsu
+        let opens = ISO8601.string(from: world.gateway.clock.now().addingTimeInterval(86_400))
+        try await world.gateway.withRouter { client in
+            let record = try await client.json(
+                .put, "/v1/admin/registration/students/\(id)/record",
+                body: #"{"level":"undergraduate","standing":"sophomore","majors":["MATH"],"history":[{"course":"CS 310","term":"2018-spring","grade":"C-"}]}"#,
+                token: admin
+            )
+            #expect(record.status == .ok && record.object["standing"] as? String == "sophomore" && record.object["updatedBy"] != nil)
+            let requirements = try await client.json(
+                .put, "/v1/admin/registration/requirements",
+                body: #"{"term":"2018-fall","course":"CS 503","prerequisites":{"all":[{"course":"CS 310","minGrade":"C"},{"any":[{"course":"MATH 245"},{"course":"MATH 254"}]}]},"restrictions":{"standings":["junior","senior"]}}"#,
+                token: admin
+            )
+            #expect(requirements.status == .ok)
+            let hold = try await client.json(
+                .post, "/v1/admin/registration/students/\(id)/holds", body: #"{"code":"BURSAR","reason":"Unpaid balance","blocks":["add"]}"#, token: admin
+            )
+            #expect(hold.status == .created)
+            let holdID = try #require(hold.object["id"] as? Int)
+            let windows = try await client.json(
+                .put, "/v1/admin/terms/2018-fall/registration-windows", body: "{\"windows\":[{\"standing\":\"sophomore\",\"opensAt\":\"\(opens)\"}]}",
+                token: admin
+            )
+            #expect(windows.status == .ok && (windows.object["windows"] as? [Any])?.count == 1)
+
+            let refused = try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student)
+            #expect(refused.status == .conflict && refused.object["type"] as? String == "/problems/registration-ineligible")
+            #expect(Self.rules(refused) == ["hold", "window", "prerequisite", "restriction"])
+            let reasons = refused.object["reasons"] as? [[String: Any]] ?? []
+            #expect((reasons.first?["hold"] as? [String: Any])?["code"] as? String == "BURSAR")
+            #expect(reasons.first?["message"] as? String == "Registration hold: Unpaid balance (BURSAR)")
+            // Only the unmet part: CS 310 with C (C- is below it), and the whole `any`.
+            let missing = reasons.count > 2 ? reasons[2]["missing"] as? [String: Any] : nil
+            #expect((missing?["all"] as? [[String: Any]])?.first?["course"] as? String == "CS 310")
+            #expect((missing?["all"] as? [[String: Any]])?.first?["minGrade"] as? String == "C")
+
+            // SDSU: the first reason's message.
+            let sdsuRefused = try await client.json(.get, "/registration/registerclass?\(sdsu)&courseid=7030")
+            #expect(sdsuRefused.body == #"{"error":"Registration hold: Unpaid balance (BURSAR)"}"#)
+
+            // The dry run says the same and changes nothing.
+            let check = try await client.json(.post, "/v1/me/registration/check", body: #"{"classIds":[7030,7031,999999]}"#, token: student)
+            let items = check.object["items"] as? [[String: Any]] ?? []
+            #expect(items.count == 3)
+            #expect(items.first?["eligible"] as? Bool == false)
+            #expect((items.first?["reasons"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } == ["hold", "window", "prerequisite", "restriction"])
+            #expect((items.dropFirst().first?["reasons"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } == ["hold", "window"])
+            #expect(items.last?["status"] as? String == "not-found")
+            #expect(try await world.gateway.seats(of: 7030).enrolled == 22)
+
+            // The student sees their hold and window.
+            let status = try await client.json(.get, "/v1/me/registration/eligibility?term=2018-fall", token: student)
+            #expect((status.object["holds"] as? [[String: Any]])?.first?["code"] as? String == "BURSAR")
+            #expect((status.object["window"] as? [String: Any])?["appliesBy"] as? String == "standing")
+            #expect((status.object["window"] as? [String: Any])?["open"] as? Bool == false)
+
+            // Overrides let them past the rules they name; a hold is lifted, not overridden.
+            let override = try await client.json(
+                .post, "/v1/admin/registration/students/\(id)/overrides", body: #"{"classId":7030,"rules":["window","prerequisite","restriction"]}"#,
+                token: admin
+            )
+            #expect(override.status == .created)
+            let stillHeld = try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student)
+            #expect(Self.rules(stillHeld) == ["hold"])
+            #expect(try await client.json(.delete, "/v1/admin/registration/students/\(id)/holds/\(holdID)", token: admin).status == .noContent)
+            #expect(try await client.json(.delete, "/v1/admin/registration/students/\(id)/holds/\(holdID)", token: admin).status == .notFound)
+            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student).status == .created)
+
+            // Students don't reach the registrar's routes.
+            #expect(try await client.json(.get, "/v1/admin/registration/students/\(id)/holds", token: student).status == .forbidden)
+            #expect(try await client.json(.get, "/v1/admin/registration/students/\(id)/record").status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestBackend.all) func gradesCorequisitesUnitsAndDuplicates(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend) { $0.classLimit = 6 }
+        defer { world.gateway.cleanUp() }
+        let admin = world.admin, student = world.student, id = world.studentID
+        try await world.gateway.withRouter { client in
+            func put(record history: String, maxUnits: Int = 9) async throws {
+                let reply = try await client.json(
+                    .put, "/v1/admin/registration/students/\(id)/record",
+                    body: "{\"level\":\"graduate\",\"standing\":\"graduate\",\"majors\":[\"CS\"],\"maxUnits\":\(maxUnits),\"history\":[\(history)]}", token: admin
+                )
+                #expect(reply.status == .ok)
+            }
+            func enroll(_ classID: Int) async throws -> HTTPReply {
+                try await client.json(.post, "/v1/me/registration/enrollments", body: "{\"classId\":\(classID)}", token: student)
+            }
+            let requirements = try await client.json(
+                .put, "/v1/admin/registration/requirements",
+                body: #"{"term":"2018-fall","course":"cs  503","prerequisites":{"course":"CS 310","minGrade":"C"},"corequisites":["CS 514"]}"#, token: admin
+            )
+            #expect(requirements.status == .ok)
+            let read = try await client.json(.get, "/v1/admin/registration/requirements?term=2018-fall&course=CS%20503", token: admin)
+            #expect((read.object["corequisites"] as? [String]) == ["CS 514"])
+
+            // W never satisfies; the corequisite is neither passed nor taken.
+            try await put(record: #"{"course":"CS 310","term":"2018-spring","grade":"W"}"#)
+            #expect(Self.rules(try await enroll(7030)) == ["prerequisite", "corequisite"])
+            // P satisfies a minimum of C; IP satisfies any; enrolled in CS 514 meets the corequisite.
+            try await put(record: #"{"course":"CS 310","term":"2018-spring","grade":"P"},{"course":"CS 514","term":"2018-fall","grade":"IP"}"#)
+            #expect(try await enroll(7030).status == .created)
+            try await put(record: #"{"course":"CS 310","term":"2018-spring","grade":"IP"}"#)
+            #expect(try await enroll(7031).status == .created)
+            // Dropping CS 514 would leave CS 503's corequisite unmet (the IP of CS 514 is gone).
+            let drop = try await client.json(.delete, "/v1/me/registration/enrollments/7031", token: student)
+            #expect(drop.status == .conflict && Self.rules(drop) == ["corequisite"])
+            // Units: 6 of 9 taken; CS 100 makes 9, another section of it is a duplicate and 12,
+            #expect(try await enroll(7000).status == .created)
+            let duplicate = try await enroll(7001)
+            // (and CS 100-02 meets when CS 514 does)
+            #expect(Self.rules(duplicate) == ["max-units", "duplicate-course", "time-conflict"])
+            #expect((duplicate.object["reasons"] as? [[String: Any]])?.first?["limit"] as? Double == 9)
+        }
+    }
+
+    @Test(arguments: TestBackend.all) func holdsOnDropsStopDropsLeavingLinesAndResets(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        defer { world.gateway.cleanUp() }
+        let admin = world.admin, student = world.student, id = world.studentID, sdsu = world.sdsu
+        let past = ISO8601.string(from: world.gateway.clock.now().addingTimeInterval(-60))
+        try await world.gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student).status == .created)
+            #expect(try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7036}"#, token: student).status == .created)
+            let expired = try await client.json(
+                .post, "/v1/admin/registration/students/\(id)/holds", body: "{\"code\":\"OLD\",\"reason\":\"Lapsed\",\"blocks\":[\"drop\"],\"until\":\"\(past)\"}",
+                token: admin
+            )
+            #expect(expired.status == .created)
+            let hold = try await client.json(
+                .post, "/v1/admin/registration/students/\(id)/holds", body: #"{"code":"DEAN","reason":"See the dean","blocks":["drop"]}"#, token: admin
+            )
+            #expect(hold.status == .created)
+            let drop = try await client.json(.delete, "/v1/me/registration/enrollments/7030", token: student)
+            #expect(drop.status == .conflict && Self.rules(drop) == ["hold"])
+            #expect(try await client.json(.delete, "/v1/me/registration/waitlist/7036", token: student).status == .conflict)
+            #expect(try await client.json(.delete, "/v1/me/registration", token: student).status == .conflict)
+            #expect(try await client.json(.get, "/registration/unregisterclass?\(sdsu)&courseid=7030").body == #"{"error":"Registration hold: See the dean (DEAN)"}"#)
+            #expect(try await client.json(.get, "/registration/resetstudent?\(sdsu)").body == #"{"error":"Registration hold: See the dean (DEAN)"}"#)
+            // Adds are not blocked by it.
+            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7031}"#, token: student).status == .created)
+            let schedule = try await client.json(.get, "/v1/me/registration", token: student)
+            #expect((schedule.object["enrollments"] as? [[String: Any]])?.compactMap { $0["classId"] as? Int } == [7030, 7031])
+            #expect((schedule.object["waitlist"] as? [Any])?.count == 1)
+            let holds = try await client.json(.get, "/v1/admin/registration/students/\(id)/holds", token: admin)
+            #expect((holds.object["items"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == ["OLD", "DEAN"])
+        }
+    }
+
+    @Test(arguments: TestBackend.all) func aSwapTakesTheNewSeatOrKeepsTheOld(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        defer { world.gateway.cleanUp() }
+        let student = world.student
+        try await world.gateway.withRouter { client in
+            func enrolled() async throws -> [Int] {
+                let schedule = try await client.json(.get, "/v1/me/registration", token: student)
+                return (schedule.object["enrollments"] as? [[String: Any]])?.compactMap { $0["classId"] as? Int } ?? []
+            }
+            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7000}"#, token: student).status == .created)
+            // Another section of the same course: no duplicate, since the first is dropped.
+            let swapped = try await client.json(.post, "/v1/me/registration/swap", body: #"{"drop":7000,"add":7001}"#, token: student)
+            #expect(swapped.status == .ok)
+            #expect(try await enrolled() == [7001])
+            // Into a full class: refused, and the student keeps the class they had.
+            let refused = try await client.json(.post, "/v1/me/registration/swap", body: #"{"drop":7001,"add":7036}"#, token: student)
+            #expect(refused.status == .conflict && refused.object["type"] as? String == "/problems/class-full")
+            #expect(try await enrolled() == [7001])
+            #expect(try await client.json(.post, "/v1/me/registration/swap", body: #"{"drop":7030,"add":7031}"#, token: student).status == .notFound)
+            #expect(try await world.gateway.seats(of: 7000).enrolled == 96)
+        }
+    }
+
+    @Test(arguments: TestBackend.all) func promotionSkipsAStudentNoLongerEligibleAndTellsThem(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend) { $0.waitlistPolicy = .auto }
+        defer { world.gateway.cleanUp() }
+        let gateway = world.gateway, service = gateway.registration
+        let first = try await gateway.student("100000001"), second = try await gateway.student("100000002"), leaver = try await gateway.student("100000003")
+        try await gateway.openSeats(1, in: 7030)
+        try await service.enrollment.register(studentID: leaver, classID: 7030)
+        _ = try await service.enrollment.joinWaitlist(studentID: first, classID: 7030)
+        _ = try await service.enrollment.joinWaitlist(studentID: second, classID: 7030)
+        let admin = try await gateway.adminIdentity()
+        _ = try await service.eligibility.placeHold(
+            RegistrationHold(id: 0, code: "REG", reason: "Registration hold", blocks: [.add]), on: first, by: admin.accountID
+        )
+        try await service.enrollment.drop(studentID: leaver, classID: 7030)
+        let firstSchedule = try await service.enrollment.schedule(studentID: first)
+        let secondSchedule = try await service.enrollment.schedule(studentID: second)
+        #expect(firstSchedule.enrollments.isEmpty && firstSchedule.waitlist.map(\.classID) == [7030])
+        #expect(secondSchedule.enrollments.map(\.classID) == [7030])
+        let skipped = try await gateway.jobs(kind: PushJobs.registrationSkipped.name)
+        #expect(skipped.count == 1 && skipped.first?.args.contains("\"accountId\":\(first)") == true)
+        #expect(skipped.first?.args.contains("Registration hold: Registration hold (REG)") == true)
+    }
+
+    @Test(arguments: TestBackend.all) func aGradeBelowAnInProgressPrerequisiteIsAnException(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        defer { world.gateway.cleanUp() }
+        let admin = world.admin, student = world.student, id = world.studentID
+        try await world.gateway.withRouter { client in
+            func record(_ grade: String) async throws {
+                let body = "{\"level\":\"graduate\",\"standing\":\"graduate\",\"history\":[{\"course\":\"CS 310\",\"term\":\"2018-spring\",\"grade\":\"\(grade)\"}]}"
+                #expect(try await client.json(.put, "/v1/admin/registration/students/\(id)/record", body: body, token: admin).status == .ok)
+            }
+            _ = try await client.json(
+                .put, "/v1/admin/registration/requirements", body: #"{"term":"2018-fall","course":"CS 503","prerequisites":{"course":"CS 310","minGrade":"C"}}"#,
+                token: admin
+            )
+            try await record("IP")
+            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student).status == .created)
+            try await record("D")
+            let exceptions = try await client.json(.get, "/v1/admin/registration/prerequisite-exceptions?term=2018-fall", token: admin)
+            let items = exceptions.object["items"] as? [[String: Any]] ?? []
+            #expect(items.count == 1 && items.first?["classId"] as? Int == 7030 && items.first?["course"] as? String == "CS 503")
+            // Told once; still enrolled.
+            try await record("F")
+            #expect(try await world.gateway.jobs(kind: PushJobs.prerequisiteUnmet.name).count == 1)
+            let schedule = try await client.json(.get, "/v1/me/registration", token: student)
+            #expect((schedule.object["enrollments"] as? [[String: Any]])?.count == 1)
+            try await record("B")
+            let cleared = try await client.json(.get, "/v1/admin/registration/prerequisite-exceptions?term=2018-fall", token: admin)
+            #expect((cleared.object["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func badInputIsRefusedWithTheField() async throws {
+        let world = try await World.make(.sqlite)
+        defer { world.gateway.cleanUp() }
+        let admin = world.admin, id = world.studentID, student = world.student
+        try await world.gateway.withRouter { client in
+            let grade = try await client.json(
+                .put, "/v1/admin/registration/students/\(id)/record", body: #"{"level":"undergraduate","standing":"junior","history":[{"course":"CS 1","term":"x","grade":"Z"}]}"#,
+                token: admin
+            )
+            #expect(grade.status == .unprocessableContent || grade.status == .badRequest)
+            let windows = try await client.json(
+                .put, "/v1/admin/terms/2018-fall/registration-windows",
+                body: #"{"windows":[{"opensAt":"2018-11-05T08:00:00Z","closesAt":"2018-11-01T08:00:00Z"}]}"#, token: admin
+            )
+            #expect(windows.status == .unprocessableContent)
+            #expect(try await client.json(.put, "/v1/admin/terms/nope/registration-windows", body: #"{"windows":[]}"#, token: admin).status == .unprocessableContent)
+            let many = (1...51).map(String.init).joined(separator: ",")
+            #expect(try await client.json(.post, "/v1/me/registration/check", body: "{\"classIds\":[\(many)]}", token: student).status == .unprocessableContent)
+            #expect(try await client.json(.post, "/v1/admin/registration/students/999999/holds", body: #"{"code":"X","reason":"y","blocks":["add"]}"#, token: admin).status == .notFound)
+        }
+    }
+}
