@@ -66,6 +66,8 @@ struct DemoSeed {
         }
         FileHandle.standardOutput.write(Data(notice.utf8))
         try await app.modules.registration.service.students.seedDemoStudentProfile(username: "student")
+        // Eligibility: a record, a hold on drops, the term's windows and requirements that CS 540 refuses.
+        try await app.modules.registration.service.eligibility.seedDemo(student: "student", admin: "admin")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
         app.modules.jobs.runtime.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)

@@ -970,6 +970,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TermDefinition/registrarPollSeconds`.
             public var registrarPollSeconds: Swift.Int?
+            /// The most units a student may register for in the term (none: no limit); a student's academic record may set their own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TermDefinition/maxUnits`.
+            public var maxUnits: Swift.Double?
             /// Creates a new `TermDefinition`.
             ///
             /// - Parameters:
@@ -983,6 +987,7 @@ extension Components {
             ///   - seatsFrom: Who keeps the term's seats. `gateway`: students register through the gateway. `registrar`: students register at the campus registrar; the gateway mirrors its seat counts from `POST /v1/registrar/seat-status` or `registrarFeedUrl`, refuses registration (409 registration-at-registrar), and alerts watchers when a seat opens.
             ///   - registrarFeedUrl: A registrar term's published seat feed (the body `POST /v1/registrar/seat-status` takes), polled every `registrarPollSeconds` through the SSRF guard: private and loopback addresses need GATEWAY_REGISTRAR_ALLOWED_DESTINATIONS. https (plain http only to a loopback address), no credentials.
             ///   - registrarPollSeconds: How often `registrarFeedUrl` is polled; needs it.
+            ///   - maxUnits: The most units a student may register for in the term (none: no limit); a student's academic record may set their own.
             public init(
                 id: Swift.String? = nil,
                 name: Swift.String,
@@ -993,7 +998,8 @@ extension Components {
                 transferDays: [Components.Schemas.TransferDay],
                 seatsFrom: Components.Schemas.TermDefinition.SeatsFromPayload? = nil,
                 registrarFeedUrl: Swift.String? = nil,
-                registrarPollSeconds: Swift.Int? = nil
+                registrarPollSeconds: Swift.Int? = nil,
+                maxUnits: Swift.Double? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -1005,6 +1011,7 @@ extension Components {
                 self.seatsFrom = seatsFrom
                 self.registrarFeedUrl = registrarFeedUrl
                 self.registrarPollSeconds = registrarPollSeconds
+                self.maxUnits = maxUnits
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1017,6 +1024,7 @@ extension Components {
                 case seatsFrom
                 case registrarFeedUrl
                 case registrarPollSeconds
+                case maxUnits
             }
         }
         /// - Remark: Generated from `#/components/schemas/RegistrarSeatFeed`.
@@ -1502,6 +1510,924 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case classId
+            }
+        }
+        /// One reason a student may not register, with what would make them eligible. Rules, in the order given: hold (`hold`), window (`opensAt`, `closesAt`, `closed`), prerequisite (`missing`: the unmet part of the expression), corequisite (`missing`: courses), restriction (`restriction`: level, standing, major or record; `allowed`), max-units (`limit`, `units`), duplicate-course (`classId`, `course`), time-conflict (`conflictingClassId`), class-limit (`limit`), class-full.
+        ///
+        /// - Remark: Generated from `#/components/schemas/IneligibleReason`.
+        public struct IneligibleReason: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/rule`.
+            @frozen public enum RulePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case hold = "hold"
+                case window = "window"
+                case prerequisite = "prerequisite"
+                case corequisite = "corequisite"
+                case restriction = "restriction"
+                case maxUnits = "max-units"
+                case duplicateCourse = "duplicate-course"
+                case timeConflict = "time-conflict"
+                case classLimit = "class-limit"
+                case classFull = "class-full"
+            }
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/rule`.
+            public var rule: Components.Schemas.IneligibleReason.RulePayload
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/message`.
+            public var message: Swift.String
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/hold`.
+            public struct HoldPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/IneligibleReason/hold/id`.
+                public var id: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/IneligibleReason/hold/code`.
+                public var code: Swift.String
+                /// - Remark: Generated from `#/components/schemas/IneligibleReason/hold/reason`.
+                public var reason: Swift.String
+                /// - Remark: Generated from `#/components/schemas/IneligibleReason/hold/until`.
+                public var until: Foundation.Date?
+                /// Creates a new `HoldPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - code:
+                ///   - reason:
+                ///   - until:
+                public init(
+                    id: Swift.Int64,
+                    code: Swift.String,
+                    reason: Swift.String,
+                    until: Foundation.Date? = nil
+                ) {
+                    self.id = id
+                    self.code = code
+                    self.reason = reason
+                    self.until = until
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case code
+                    case reason
+                    case until
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/hold`.
+            public var hold: Components.Schemas.IneligibleReason.HoldPayload?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/opensAt`.
+            public var opensAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/closesAt`.
+            public var closesAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/closed`.
+            public var closed: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/missing`.
+            @frozen public enum MissingPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/IneligibleReason/missing/case1`.
+                case Requisite(Components.Schemas.Requisite)
+                /// - Remark: Generated from `#/components/schemas/IneligibleReason/missing/case2`.
+                case case2([Swift.String])
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .Requisite(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .Requisite(value):
+                        try value.encode(to: encoder)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/missing`.
+            public var missing: Components.Schemas.IneligibleReason.MissingPayload?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/restriction`.
+            @frozen public enum RestrictionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case level = "level"
+                case standing = "standing"
+                case major = "major"
+                case record = "record"
+            }
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/restriction`.
+            public var restriction: Components.Schemas.IneligibleReason.RestrictionPayload?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/allowed`.
+            public var allowed: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/limit`.
+            public var limit: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/units`.
+            public var units: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/classId`.
+            public var classId: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/course`.
+            public var course: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/IneligibleReason/conflictingClassId`.
+            public var conflictingClassId: Swift.Int64?
+            /// Creates a new `IneligibleReason`.
+            ///
+            /// - Parameters:
+            ///   - rule:
+            ///   - message:
+            ///   - hold:
+            ///   - opensAt:
+            ///   - closesAt:
+            ///   - closed:
+            ///   - missing:
+            ///   - restriction:
+            ///   - allowed:
+            ///   - limit:
+            ///   - units:
+            ///   - classId:
+            ///   - course:
+            ///   - conflictingClassId:
+            public init(
+                rule: Components.Schemas.IneligibleReason.RulePayload,
+                message: Swift.String,
+                hold: Components.Schemas.IneligibleReason.HoldPayload? = nil,
+                opensAt: Foundation.Date? = nil,
+                closesAt: Foundation.Date? = nil,
+                closed: Swift.Bool? = nil,
+                missing: Components.Schemas.IneligibleReason.MissingPayload? = nil,
+                restriction: Components.Schemas.IneligibleReason.RestrictionPayload? = nil,
+                allowed: [Swift.String]? = nil,
+                limit: Swift.Double? = nil,
+                units: Swift.Double? = nil,
+                classId: Swift.Int64? = nil,
+                course: Swift.String? = nil,
+                conflictingClassId: Swift.Int64? = nil
+            ) {
+                self.rule = rule
+                self.message = message
+                self.hold = hold
+                self.opensAt = opensAt
+                self.closesAt = closesAt
+                self.closed = closed
+                self.missing = missing
+                self.restriction = restriction
+                self.allowed = allowed
+                self.limit = limit
+                self.units = units
+                self.classId = classId
+                self.course = course
+                self.conflictingClassId = conflictingClassId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case rule
+                case message
+                case hold
+                case opensAt
+                case closesAt
+                case closed
+                case missing
+                case restriction
+                case allowed
+                case limit
+                case units
+                case classId
+                case course
+                case conflictingClassId
+            }
+        }
+        /// A prerequisite expression: a course with an optional minimum grade (D- or better without one; IP satisfies any, P a minimum of C or lower; F, NP, W and I never), or all / any of other expressions (at most 100 nodes).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Requisite`.
+        @frozen public enum Requisite: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Requisite/case1`.
+            public struct Case1Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Requisite/case1/course`.
+                public var course: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Requisite/case1/minGrade`.
+                public var minGrade: Components.Schemas.Grade?
+                /// Creates a new `Case1Payload`.
+                ///
+                /// - Parameters:
+                ///   - course:
+                ///   - minGrade:
+                public init(
+                    course: Swift.String,
+                    minGrade: Components.Schemas.Grade? = nil
+                ) {
+                    self.course = course
+                    self.minGrade = minGrade
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case course
+                    case minGrade
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Requisite/case1`.
+            case case1(Components.Schemas.Requisite.Case1Payload)
+            /// - Remark: Generated from `#/components/schemas/Requisite/case2`.
+            public struct Case2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Requisite/case2/all`.
+                public var all: [Components.Schemas.Requisite]
+                /// Creates a new `Case2Payload`.
+                ///
+                /// - Parameters:
+                ///   - all:
+                public init(all: [Components.Schemas.Requisite]) {
+                    self.all = all
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case all
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Requisite/case2`.
+            case case2(Components.Schemas.Requisite.Case2Payload)
+            /// - Remark: Generated from `#/components/schemas/Requisite/case3`.
+            public struct Case3Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Requisite/case3/any`.
+                public var any: [Components.Schemas.Requisite]
+                /// Creates a new `Case3Payload`.
+                ///
+                /// - Parameters:
+                ///   - any:
+                public init(any: [Components.Schemas.Requisite]) {
+                    self.any = any
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case any
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Requisite/case3`.
+            case case3(Components.Schemas.Requisite.Case3Payload)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .case1(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case2(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case3(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .case1(value):
+                    try value.encode(to: encoder)
+                case let .case2(value):
+                    try value.encode(to: encoder)
+                case let .case3(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F, P, NP, W, I or IP (in progress).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Grade`.
+        public typealias Grade = Swift.String
+        /// - Remark: Generated from `#/components/schemas/AcademicRecordInput`.
+        public struct AcademicRecordInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/level`.
+            @frozen public enum LevelPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case undergraduate = "undergraduate"
+                case graduate = "graduate"
+            }
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/level`.
+            public var level: Components.Schemas.AcademicRecordInput.LevelPayload
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/standing`.
+            @frozen public enum StandingPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case freshman = "freshman"
+                case sophomore = "sophomore"
+                case junior = "junior"
+                case senior = "senior"
+                case graduate = "graduate"
+            }
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/standing`.
+            public var standing: Components.Schemas.AcademicRecordInput.StandingPayload
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/majors`.
+            public var majors: [Swift.String]?
+            /// Overrides the term's unit limit for this student.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/maxUnits`.
+            public var maxUnits: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/HistoryPayload`.
+            public struct HistoryPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/HistoryPayload/course`.
+                public var course: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/HistoryPayload/term`.
+                public var term: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/HistoryPayload/grade`.
+                public var grade: Components.Schemas.Grade
+                /// Creates a new `HistoryPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - course:
+                ///   - term:
+                ///   - grade:
+                public init(
+                    course: Swift.String,
+                    term: Swift.String,
+                    grade: Components.Schemas.Grade
+                ) {
+                    self.course = course
+                    self.term = term
+                    self.grade = grade
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case course
+                    case term
+                    case grade
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/history`.
+            public typealias HistoryPayload = [Components.Schemas.AcademicRecordInput.HistoryPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/AcademicRecordInput/history`.
+            public var history: Components.Schemas.AcademicRecordInput.HistoryPayload?
+            /// Creates a new `AcademicRecordInput`.
+            ///
+            /// - Parameters:
+            ///   - level:
+            ///   - standing:
+            ///   - majors:
+            ///   - maxUnits: Overrides the term's unit limit for this student.
+            ///   - history:
+            public init(
+                level: Components.Schemas.AcademicRecordInput.LevelPayload,
+                standing: Components.Schemas.AcademicRecordInput.StandingPayload,
+                majors: [Swift.String]? = nil,
+                maxUnits: Swift.Double? = nil,
+                history: Components.Schemas.AcademicRecordInput.HistoryPayload? = nil
+            ) {
+                self.level = level
+                self.standing = standing
+                self.majors = majors
+                self.maxUnits = maxUnits
+                self.history = history
+            }
+            public enum CodingKeys: String, CodingKey {
+                case level
+                case standing
+                case majors
+                case maxUnits
+                case history
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AcademicRecord`.
+        public struct AcademicRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AcademicRecord/value1`.
+            public var value1: Components.Schemas.AcademicRecordInput
+            /// - Remark: Generated from `#/components/schemas/AcademicRecord/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AcademicRecord/value2/accountId`.
+                public var accountId: Swift.Int64
+                /// The admin who set it.
+                ///
+                /// - Remark: Generated from `#/components/schemas/AcademicRecord/value2/updatedBy`.
+                public var updatedBy: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/AcademicRecord/value2/updatedAt`.
+                public var updatedAt: Foundation.Date
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                ///   - updatedBy: The admin who set it.
+                ///   - updatedAt:
+                public init(
+                    accountId: Swift.Int64,
+                    updatedBy: Swift.Int64,
+                    updatedAt: Foundation.Date
+                ) {
+                    self.accountId = accountId
+                    self.updatedBy = updatedBy
+                    self.updatedAt = updatedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case accountId
+                    case updatedBy
+                    case updatedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AcademicRecord/value2`.
+            public var value2: Components.Schemas.AcademicRecord.Value2Payload
+            /// Creates a new `AcademicRecord`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.AcademicRecordInput,
+                value2: Components.Schemas.AcademicRecord.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RegistrationHold`.
+        public struct RegistrationHold: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/code`.
+            public var code: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/reason`.
+            public var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/BlocksPayload`.
+            @frozen public enum BlocksPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case add = "add"
+                case drop = "drop"
+            }
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/blocks`.
+            public typealias BlocksPayload = [Components.Schemas.RegistrationHold.BlocksPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/blocks`.
+            public var blocks: Components.Schemas.RegistrationHold.BlocksPayload
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/until`.
+            public var until: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/createdBy`.
+            public var createdBy: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/RegistrationHold/createdAt`.
+            public var createdAt: Foundation.Date?
+            /// Creates a new `RegistrationHold`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - code:
+            ///   - reason:
+            ///   - blocks:
+            ///   - until:
+            ///   - createdBy:
+            ///   - createdAt:
+            public init(
+                id: Swift.Int64,
+                code: Swift.String,
+                reason: Swift.String,
+                blocks: Components.Schemas.RegistrationHold.BlocksPayload,
+                until: Foundation.Date? = nil,
+                createdBy: Swift.Int64? = nil,
+                createdAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.code = code
+                self.reason = reason
+                self.blocks = blocks
+                self.until = until
+                self.createdBy = createdBy
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case code
+                case reason
+                case blocks
+                case until
+                case createdBy
+                case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OverridableRule`.
+        @frozen public enum OverridableRule: String, Codable, Hashable, Sendable, CaseIterable {
+            case prerequisite = "prerequisite"
+            case corequisite = "corequisite"
+            case restriction = "restriction"
+            case maxUnits = "max-units"
+            case window = "window"
+            case closed = "closed"
+            case timeConflict = "time-conflict"
+        }
+        /// - Remark: Generated from `#/components/schemas/RegistrationOverride`.
+        public struct RegistrationOverride: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RegistrationOverride/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/RegistrationOverride/classId`.
+            public var classId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/RegistrationOverride/rules`.
+            public var rules: [Components.Schemas.OverridableRule]
+            /// - Remark: Generated from `#/components/schemas/RegistrationOverride/createdBy`.
+            public var createdBy: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/RegistrationOverride/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `RegistrationOverride`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - classId:
+            ///   - rules:
+            ///   - createdBy:
+            ///   - createdAt:
+            public init(
+                id: Swift.Int64,
+                classId: Swift.Int64,
+                rules: [Components.Schemas.OverridableRule],
+                createdBy: Swift.Int64,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.classId = classId
+                self.rules = rules
+                self.createdBy = createdBy
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case classId
+                case rules
+                case createdBy
+                case createdAt
+            }
+        }
+        /// For some accounts, for a standing, or (neither) for everyone else.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RegistrationWindow`.
+        public struct RegistrationWindow: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindow/accountIds`.
+            public var accountIds: [Swift.Int64]?
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindow/standing`.
+            @frozen public enum StandingPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case freshman = "freshman"
+                case sophomore = "sophomore"
+                case junior = "junior"
+                case senior = "senior"
+                case graduate = "graduate"
+            }
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindow/standing`.
+            public var standing: Components.Schemas.RegistrationWindow.StandingPayload?
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindow/opensAt`.
+            public var opensAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindow/closesAt`.
+            public var closesAt: Foundation.Date?
+            /// Creates a new `RegistrationWindow`.
+            ///
+            /// - Parameters:
+            ///   - accountIds:
+            ///   - standing:
+            ///   - opensAt:
+            ///   - closesAt:
+            public init(
+                accountIds: [Swift.Int64]? = nil,
+                standing: Components.Schemas.RegistrationWindow.StandingPayload? = nil,
+                opensAt: Foundation.Date,
+                closesAt: Foundation.Date? = nil
+            ) {
+                self.accountIds = accountIds
+                self.standing = standing
+                self.opensAt = opensAt
+                self.closesAt = closesAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accountIds
+                case standing
+                case opensAt
+                case closesAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RegistrationWindows`.
+        public struct RegistrationWindows: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindows/term`.
+            public var term: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindows/windows`.
+            public var windows: [Components.Schemas.RegistrationWindow]
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindows/updatedBy`.
+            public var updatedBy: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/RegistrationWindows/updatedAt`.
+            public var updatedAt: Foundation.Date?
+            /// Creates a new `RegistrationWindows`.
+            ///
+            /// - Parameters:
+            ///   - term:
+            ///   - windows:
+            ///   - updatedBy:
+            ///   - updatedAt:
+            public init(
+                term: Swift.String,
+                windows: [Components.Schemas.RegistrationWindow],
+                updatedBy: Swift.Int64? = nil,
+                updatedAt: Foundation.Date? = nil
+            ) {
+                self.term = term
+                self.windows = windows
+                self.updatedBy = updatedBy
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case term
+                case windows
+                case updatedBy
+                case updatedAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CourseRequirements`.
+        public struct CourseRequirements: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/term`.
+            public var term: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/course`.
+            public var course: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/prerequisites`.
+            public var prerequisites: Components.Schemas.Requisite?
+            /// Passed or in progress, or a class of that course the student is enrolled in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/corequisites`.
+            public var corequisites: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions`.
+            public struct RestrictionsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/LevelsPayload`.
+                @frozen public enum LevelsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case undergraduate = "undergraduate"
+                    case graduate = "graduate"
+                }
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/levels`.
+                public typealias LevelsPayload = [Components.Schemas.CourseRequirements.RestrictionsPayload.LevelsPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/levels`.
+                public var levels: Components.Schemas.CourseRequirements.RestrictionsPayload.LevelsPayload?
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/StandingsPayload`.
+                @frozen public enum StandingsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case freshman = "freshman"
+                    case sophomore = "sophomore"
+                    case junior = "junior"
+                    case senior = "senior"
+                    case graduate = "graduate"
+                }
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/standings`.
+                public typealias StandingsPayload = [Components.Schemas.CourseRequirements.RestrictionsPayload.StandingsPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/standings`.
+                public var standings: Components.Schemas.CourseRequirements.RestrictionsPayload.StandingsPayload?
+                /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions/majors`.
+                public var majors: [Swift.String]?
+                /// Creates a new `RestrictionsPayload`.
+                ///
+                /// - Parameters:
+                ///   - levels:
+                ///   - standings:
+                ///   - majors:
+                public init(
+                    levels: Components.Schemas.CourseRequirements.RestrictionsPayload.LevelsPayload? = nil,
+                    standings: Components.Schemas.CourseRequirements.RestrictionsPayload.StandingsPayload? = nil,
+                    majors: [Swift.String]? = nil
+                ) {
+                    self.levels = levels
+                    self.standings = standings
+                    self.majors = majors
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case levels
+                    case standings
+                    case majors
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/restrictions`.
+            public var restrictions: Components.Schemas.CourseRequirements.RestrictionsPayload?
+            /// Answers only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/updatedBy`.
+            public var updatedBy: Swift.Int64?
+            /// Answers only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CourseRequirements/updatedAt`.
+            public var updatedAt: Foundation.Date?
+            /// Creates a new `CourseRequirements`.
+            ///
+            /// - Parameters:
+            ///   - term:
+            ///   - course:
+            ///   - prerequisites:
+            ///   - corequisites: Passed or in progress, or a class of that course the student is enrolled in.
+            ///   - restrictions:
+            ///   - updatedBy: Answers only.
+            ///   - updatedAt: Answers only.
+            public init(
+                term: Swift.String,
+                course: Swift.String,
+                prerequisites: Components.Schemas.Requisite? = nil,
+                corequisites: [Swift.String]? = nil,
+                restrictions: Components.Schemas.CourseRequirements.RestrictionsPayload? = nil,
+                updatedBy: Swift.Int64? = nil,
+                updatedAt: Foundation.Date? = nil
+            ) {
+                self.term = term
+                self.course = course
+                self.prerequisites = prerequisites
+                self.corequisites = corequisites
+                self.restrictions = restrictions
+                self.updatedBy = updatedBy
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case term
+                case course
+                case prerequisites
+                case corequisites
+                case restrictions
+                case updatedBy
+                case updatedAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EligibilityStatus`.
+        public struct EligibilityStatus: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/term`.
+            public var term: Swift.String
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/level`.
+            @frozen public enum LevelPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case undergraduate = "undergraduate"
+                case graduate = "graduate"
+            }
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/level`.
+            public var level: Components.Schemas.EligibilityStatus.LevelPayload?
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/standing`.
+            @frozen public enum StandingPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case freshman = "freshman"
+                case sophomore = "sophomore"
+                case junior = "junior"
+                case senior = "senior"
+                case graduate = "graduate"
+            }
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/standing`.
+            public var standing: Components.Schemas.EligibilityStatus.StandingPayload?
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/majors`.
+            public var majors: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload`.
+            public struct HoldsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload/code`.
+                public var code: Swift.String
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload/reason`.
+                public var reason: Swift.String
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload/BlocksPayload`.
+                @frozen public enum BlocksPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case add = "add"
+                    case drop = "drop"
+                }
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload/blocks`.
+                public typealias BlocksPayload = [Components.Schemas.EligibilityStatus.HoldsPayloadPayload.BlocksPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload/blocks`.
+                public var blocks: Components.Schemas.EligibilityStatus.HoldsPayloadPayload.BlocksPayload
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/HoldsPayload/until`.
+                public var until: Foundation.Date?
+                /// Creates a new `HoldsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - code:
+                ///   - reason:
+                ///   - blocks:
+                ///   - until:
+                public init(
+                    code: Swift.String,
+                    reason: Swift.String,
+                    blocks: Components.Schemas.EligibilityStatus.HoldsPayloadPayload.BlocksPayload,
+                    until: Foundation.Date? = nil
+                ) {
+                    self.code = code
+                    self.reason = reason
+                    self.blocks = blocks
+                    self.until = until
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case code
+                    case reason
+                    case blocks
+                    case until
+                }
+            }
+            /// Holds in force now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/holds`.
+            public typealias HoldsPayload = [Components.Schemas.EligibilityStatus.HoldsPayloadPayload]
+            /// Holds in force now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/holds`.
+            public var holds: Components.Schemas.EligibilityStatus.HoldsPayload
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window`.
+            public struct WindowPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window/opensAt`.
+                public var opensAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window/closesAt`.
+                public var closesAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window/open`.
+                public var open: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window/appliesBy`.
+                @frozen public enum AppliesByPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case account = "account"
+                    case standing = "standing"
+                    case everyone = "everyone"
+                    case none = "none"
+                    case unrestricted = "unrestricted"
+                }
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window/appliesBy`.
+                public var appliesBy: Components.Schemas.EligibilityStatus.WindowPayload.AppliesByPayload
+                /// Creates a new `WindowPayload`.
+                ///
+                /// - Parameters:
+                ///   - opensAt:
+                ///   - closesAt:
+                ///   - open:
+                ///   - appliesBy:
+                public init(
+                    opensAt: Foundation.Date? = nil,
+                    closesAt: Foundation.Date? = nil,
+                    open: Swift.Bool,
+                    appliesBy: Components.Schemas.EligibilityStatus.WindowPayload.AppliesByPayload
+                ) {
+                    self.opensAt = opensAt
+                    self.closesAt = closesAt
+                    self.open = open
+                    self.appliesBy = appliesBy
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case opensAt
+                    case closesAt
+                    case open
+                    case appliesBy
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/window`.
+            public var window: Components.Schemas.EligibilityStatus.WindowPayload
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/units`.
+            public struct UnitsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/units/registered`.
+                public var registered: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/EligibilityStatus/units/limit`.
+                public var limit: Swift.Double?
+                /// Creates a new `UnitsPayload`.
+                ///
+                /// - Parameters:
+                ///   - registered:
+                ///   - limit:
+                public init(
+                    registered: Swift.Double,
+                    limit: Swift.Double? = nil
+                ) {
+                    self.registered = registered
+                    self.limit = limit
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case registered
+                    case limit
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/units`.
+            public var units: Components.Schemas.EligibilityStatus.UnitsPayload
+            /// - Remark: Generated from `#/components/schemas/EligibilityStatus/overrides`.
+            public var overrides: [Components.Schemas.RegistrationOverride]
+            /// Creates a new `EligibilityStatus`.
+            ///
+            /// - Parameters:
+            ///   - term:
+            ///   - level:
+            ///   - standing:
+            ///   - majors:
+            ///   - holds: Holds in force now.
+            ///   - window:
+            ///   - units:
+            ///   - overrides:
+            public init(
+                term: Swift.String,
+                level: Components.Schemas.EligibilityStatus.LevelPayload? = nil,
+                standing: Components.Schemas.EligibilityStatus.StandingPayload? = nil,
+                majors: [Swift.String],
+                holds: Components.Schemas.EligibilityStatus.HoldsPayload,
+                window: Components.Schemas.EligibilityStatus.WindowPayload,
+                units: Components.Schemas.EligibilityStatus.UnitsPayload,
+                overrides: [Components.Schemas.RegistrationOverride]
+            ) {
+                self.term = term
+                self.level = level
+                self.standing = standing
+                self.majors = majors
+                self.holds = holds
+                self.window = window
+                self.units = units
+                self.overrides = overrides
+            }
+            public enum CodingKeys: String, CodingKey {
+                case term
+                case level
+                case standing
+                case majors
+                case holds
+                case window
+                case units
+                case overrides
             }
         }
         /// - Remark: Generated from `#/components/schemas/StudentSchedule`.

@@ -7148,7 +7148,7 @@ public enum Operations {
     }
     /// Register for a class
     ///
-    /// Refusals are 409 problems: already-enrolled, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`), registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
+    /// Refusals are 409 problems: registration-ineligible (every failing rule in `reasons`, IneligibleReason), and, when it is the only reason, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`); already-enrolled, registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
     ///
     /// - Remark: HTTP `POST /v1/me/registration/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/registration/enrollments/post(enroll)`.
@@ -7619,7 +7619,7 @@ public enum Operations {
     }
     /// Join a full class's waitlist
     ///
-    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar.
+    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes).
     ///
     /// - Remark: HTTP `POST /v1/me/registration/waitlist`.
     /// - Remark: Generated from `#/paths//v1/me/registration/waitlist/post(joinWaitlist)`.
@@ -11558,6 +11558,4080 @@ public enum Operations {
             /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
             ///
             /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/profile/put(adminPutStudentProfile)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Ask whether you may register for classes, with every reason when not (a dry run)
+    ///
+    /// Changes nothing, sends nothing and holds no seat. Each item's `status` is eligible, ineligible (with `reasons`), enrolled, not-found or at-registrar.
+    ///
+    /// - Remark: HTTP `POST /v1/me/registration/check`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)`.
+    public enum CheckEligibility {
+        public static let id: Swift.String = "checkEligibility"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CheckEligibility.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CheckEligibility.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CheckEligibility.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/requestBody/json/classIds`.
+                    public var classIds: [Swift.Int64]
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - classIds:
+                    public init(classIds: [Swift.Int64]) {
+                        self.classIds = classIds
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case classIds
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/requestBody/content/application\/json`.
+                case json(Operations.CheckEligibility.Input.Body.JsonPayload)
+            }
+            public var body: Operations.CheckEligibility.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.CheckEligibility.Input.Headers = .init(),
+                body: Operations.CheckEligibility.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/ItemsPayload`.
+                        public struct ItemsPayloadPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/ItemsPayload/classId`.
+                            public var classId: Swift.Int64
+                            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/ItemsPayload/eligible`.
+                            public var eligible: Swift.Bool
+                            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/ItemsPayload/status`.
+                            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                                case eligible = "eligible"
+                                case ineligible = "ineligible"
+                                case enrolled = "enrolled"
+                                case notFound = "not-found"
+                                case atRegistrar = "at-registrar"
+                            }
+                            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/ItemsPayload/status`.
+                            public var status: Operations.CheckEligibility.Output.Ok.Body.JsonPayload.ItemsPayloadPayload.StatusPayload
+                            /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/ItemsPayload/reasons`.
+                            public var reasons: [Components.Schemas.IneligibleReason]
+                            /// Creates a new `ItemsPayloadPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - classId:
+                            ///   - eligible:
+                            ///   - status:
+                            ///   - reasons:
+                            public init(
+                                classId: Swift.Int64,
+                                eligible: Swift.Bool,
+                                status: Operations.CheckEligibility.Output.Ok.Body.JsonPayload.ItemsPayloadPayload.StatusPayload,
+                                reasons: [Components.Schemas.IneligibleReason]
+                            ) {
+                                self.classId = classId
+                                self.eligible = eligible
+                                self.status = status
+                                self.reasons = reasons
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case classId
+                                case eligible
+                                case status
+                                case reasons
+                            }
+                        }
+                        /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/items`.
+                        public typealias ItemsPayload = [Operations.CheckEligibility.Output.Ok.Body.JsonPayload.ItemsPayloadPayload]
+                        /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/json/items`.
+                        public var items: Operations.CheckEligibility.Output.Ok.Body.JsonPayload.ItemsPayload
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - items:
+                        public init(items: Operations.CheckEligibility.Output.Ok.Body.JsonPayload.ItemsPayload) {
+                            self.items = items
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case items
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/me/registration/check/POST/responses/200/content/application\/json`.
+                    case json(Operations.CheckEligibility.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.CheckEligibility.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CheckEligibility.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.CheckEligibility.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// One item per class asked about, in the order asked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CheckEligibility.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.CheckEligibility.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Your holds, registration window, standing, units against the limit and overrides in a term
+    ///
+    /// - Remark: HTTP `GET /v1/me/registration/eligibility`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)`.
+    public enum MyEligibility {
+        public static let id: Swift.String = "myEligibility"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/registration/eligibility/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/eligibility/GET/query/term`.
+                public var term: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - term:
+                public init(term: Swift.String) {
+                    self.term = term
+                }
+            }
+            public var query: Operations.MyEligibility.Input.Query
+            /// - Remark: Generated from `#/paths/v1/me/registration/eligibility/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MyEligibility.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MyEligibility.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.MyEligibility.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.MyEligibility.Input.Query,
+                headers: Operations.MyEligibility.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/eligibility/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/registration/eligibility/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EligibilityStatus)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.EligibilityStatus {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.MyEligibility.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.MyEligibility.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// What stands between you and registering.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.MyEligibility.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.MyEligibility.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Drop one class and add another in one transaction, or neither
+    ///
+    /// The add is judged with the dropped class gone (its units, meetings and corequisite). A refused add is a 409 with its reasons (registration-ineligible, or class-full, class-limit, time-conflict alone) and the student keeps the class they had; 404 not-enrolled when `drop` is not theirs.
+    ///
+    /// - Remark: HTTP `POST /v1/me/registration/swap`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)`.
+    public enum SwapClasses {
+        public static let id: Swift.String = "swapClasses"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SwapClasses.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SwapClasses.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SwapClasses.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/requestBody/json/drop`.
+                    public var drop: Swift.Int64
+                    /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/requestBody/json/add`.
+                    public var add: Swift.Int64
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - drop:
+                    ///   - add:
+                    public init(
+                        drop: Swift.Int64,
+                        add: Swift.Int64
+                    ) {
+                        self.drop = drop
+                        self.add = add
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case drop
+                        case add
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/requestBody/content/application\/json`.
+                case json(Operations.SwapClasses.Input.Body.JsonPayload)
+            }
+            public var body: Operations.SwapClasses.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.SwapClasses.Input.Headers = .init(),
+                body: Operations.SwapClasses.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/registration/swap/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.StudentSchedule)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.StudentSchedule {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SwapClasses.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SwapClasses.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Swapped; the updated schedule.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SwapClasses.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SwapClasses.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A student's academic record, with who changed it last and when (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/record`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)`.
+    public enum AdminGetAcademicRecord {
+        public static let id: Swift.String = "adminGetAcademicRecord"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/GET/path/accountId`.
+                public var accountId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                public init(accountId: Swift.Int64) {
+                    self.accountId = accountId
+                }
+            }
+            public var path: Operations.AdminGetAcademicRecord.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGetAcademicRecord.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGetAcademicRecord.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminGetAcademicRecord.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.AdminGetAcademicRecord.Input.Path,
+                headers: Operations.AdminGetAcademicRecord.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AcademicRecord)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AcademicRecord {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminGetAcademicRecord.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminGetAcademicRecord.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The record.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminGetAcademicRecord.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminGetAcademicRecord.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Set a student's academic record (admin)
+    ///
+    /// A grade that leaves an enrolled class's prerequisite unmet (it was in progress) makes a prerequisite exception: the student is told once (`registration.prerequisite-unmet`); the enrollment stays.
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/registration/students/{accountId}/record`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)`.
+    public enum AdminPutAcademicRecord {
+        public static let id: Swift.String = "adminPutAcademicRecord"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/path/accountId`.
+                public var accountId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                public init(accountId: Swift.Int64) {
+                    self.accountId = accountId
+                }
+            }
+            public var path: Operations.AdminPutAcademicRecord.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPutAcademicRecord.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPutAcademicRecord.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminPutAcademicRecord.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.AcademicRecordInput)
+            }
+            public var body: Operations.AdminPutAcademicRecord.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AdminPutAcademicRecord.Input.Path,
+                headers: Operations.AdminPutAcademicRecord.Input.Headers = .init(),
+                body: Operations.AdminPutAcademicRecord.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/record/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AcademicRecord)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AcademicRecord {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminPutAcademicRecord.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminPutAcademicRecord.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The stored record.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminPutAcademicRecord.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminPutAcademicRecord.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A student's holds (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/holds`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)`.
+    public enum AdminListHolds {
+        public static let id: Swift.String = "adminListHolds"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/path/accountId`.
+                public var accountId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                public init(accountId: Swift.Int64) {
+                    self.accountId = accountId
+                }
+            }
+            public var path: Operations.AdminListHolds.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminListHolds.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminListHolds.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminListHolds.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.AdminListHolds.Input.Path,
+                headers: Operations.AdminListHolds.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/responses/200/content/json/items`.
+                        public var items: [Components.Schemas.RegistrationHold]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - items:
+                        public init(items: [Components.Schemas.RegistrationHold]) {
+                            self.items = items
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case items
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/GET/responses/200/content/application\/json`.
+                    case json(Operations.AdminListHolds.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.AdminListHolds.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminListHolds.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminListHolds.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The holds, oldest first; a hold past its `until` no longer blocks.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminListHolds.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminListHolds.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Place a hold on a student's adds, drops or both (admin)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/registration/students/{accountId}/holds`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)`.
+    public enum AdminPlaceHold {
+        public static let id: Swift.String = "adminPlaceHold"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/path/accountId`.
+                public var accountId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                public init(accountId: Swift.Int64) {
+                    self.accountId = accountId
+                }
+            }
+            public var path: Operations.AdminPlaceHold.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPlaceHold.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPlaceHold.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminPlaceHold.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json/code`.
+                    public var code: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json/reason`.
+                    public var reason: Swift.String
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json/BlocksPayload`.
+                    @frozen public enum BlocksPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case add = "add"
+                        case drop = "drop"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json/blocks`.
+                    public typealias BlocksPayload = [Operations.AdminPlaceHold.Input.Body.JsonPayload.BlocksPayloadPayload]
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json/blocks`.
+                    public var blocks: Operations.AdminPlaceHold.Input.Body.JsonPayload.BlocksPayload
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/json/until`.
+                    public var until: Foundation.Date?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - code:
+                    ///   - reason:
+                    ///   - blocks:
+                    ///   - until:
+                    public init(
+                        code: Swift.String,
+                        reason: Swift.String,
+                        blocks: Operations.AdminPlaceHold.Input.Body.JsonPayload.BlocksPayload,
+                        until: Foundation.Date? = nil
+                    ) {
+                        self.code = code
+                        self.reason = reason
+                        self.blocks = blocks
+                        self.until = until
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case code
+                        case reason
+                        case blocks
+                        case until
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/requestBody/content/application\/json`.
+                case json(Operations.AdminPlaceHold.Input.Body.JsonPayload)
+            }
+            public var body: Operations.AdminPlaceHold.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AdminPlaceHold.Input.Path,
+                headers: Operations.AdminPlaceHold.Input.Headers = .init(),
+                body: Operations.AdminPlaceHold.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.RegistrationHold)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.RegistrationHold {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminPlaceHold.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminPlaceHold.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The hold, with its id.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.AdminPlaceHold.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.AdminPlaceHold.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Lift a hold (admin)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/registration/students/{accountId}/holds/{holdId}`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)`.
+    public enum AdminLiftHold {
+        public static let id: Swift.String = "adminLiftHold"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/{holdId}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/{holdId}/DELETE/path/accountId`.
+                public var accountId: Swift.Int64
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/{holdId}/DELETE/path/holdId`.
+                public var holdId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                ///   - holdId:
+                public init(
+                    accountId: Swift.Int64,
+                    holdId: Swift.Int64
+                ) {
+                    self.accountId = accountId
+                    self.holdId = holdId
+                }
+            }
+            public var path: Operations.AdminLiftHold.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/holds/{holdId}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminLiftHold.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminLiftHold.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminLiftHold.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.AdminLiftHold.Input.Path,
+                headers: Operations.AdminLiftHold.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Lifted.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.AdminLiftHold.Output.NoContent)
+            /// Lifted.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.AdminLiftHold.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A student's overrides (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/overrides`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)`.
+    public enum AdminListOverrides {
+        public static let id: Swift.String = "adminListOverrides"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/path/accountId`.
+                public var accountId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                public init(accountId: Swift.Int64) {
+                    self.accountId = accountId
+                }
+            }
+            public var path: Operations.AdminListOverrides.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminListOverrides.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminListOverrides.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminListOverrides.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.AdminListOverrides.Input.Path,
+                headers: Operations.AdminListOverrides.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/responses/200/content/json/items`.
+                        public var items: [Components.Schemas.RegistrationOverride]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - items:
+                        public init(items: [Components.Schemas.RegistrationOverride]) {
+                            self.items = items
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case items
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/GET/responses/200/content/application\/json`.
+                    case json(Operations.AdminListOverrides.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.AdminListOverrides.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminListOverrides.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminListOverrides.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The overrides, oldest first.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminListOverrides.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminListOverrides.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Let a student past rules for one class (instructor or department permission; admin)
+    ///
+    /// Holds cannot be overridden: lift the hold. `closed` lets the student into a section with room that the registrar closed; it never takes a seat past the class's size.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/registration/students/{accountId}/overrides`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)`.
+    public enum AdminGrantOverride {
+        public static let id: Swift.String = "adminGrantOverride"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/path/accountId`.
+                public var accountId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                public init(accountId: Swift.Int64) {
+                    self.accountId = accountId
+                }
+            }
+            public var path: Operations.AdminGrantOverride.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGrantOverride.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGrantOverride.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminGrantOverride.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/requestBody/json/classId`.
+                    public var classId: Swift.Int64
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/requestBody/json/rules`.
+                    public var rules: [Components.Schemas.OverridableRule]
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - classId:
+                    ///   - rules:
+                    public init(
+                        classId: Swift.Int64,
+                        rules: [Components.Schemas.OverridableRule]
+                    ) {
+                        self.classId = classId
+                        self.rules = rules
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case classId
+                        case rules
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/requestBody/content/application\/json`.
+                case json(Operations.AdminGrantOverride.Input.Body.JsonPayload)
+            }
+            public var body: Operations.AdminGrantOverride.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AdminGrantOverride.Input.Path,
+                headers: Operations.AdminGrantOverride.Input.Headers = .init(),
+                body: Operations.AdminGrantOverride.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.RegistrationOverride)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.RegistrationOverride {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminGrantOverride.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminGrantOverride.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The override, with its id.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.AdminGrantOverride.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.AdminGrantOverride.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Remove an override (admin)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/registration/students/{accountId}/overrides/{overrideId}`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)`.
+    public enum AdminRemoveOverride {
+        public static let id: Swift.String = "adminRemoveOverride"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/{overrideId}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/{overrideId}/DELETE/path/accountId`.
+                public var accountId: Swift.Int64
+                /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/{overrideId}/DELETE/path/overrideId`.
+                public var overrideId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                ///   - overrideId:
+                public init(
+                    accountId: Swift.Int64,
+                    overrideId: Swift.Int64
+                ) {
+                    self.accountId = accountId
+                    self.overrideId = overrideId
+                }
+            }
+            public var path: Operations.AdminRemoveOverride.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/registration/students/{accountId}/overrides/{overrideId}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminRemoveOverride.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminRemoveOverride.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminRemoveOverride.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.AdminRemoveOverride.Input.Path,
+                headers: Operations.AdminRemoveOverride.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.AdminRemoveOverride.Output.NoContent)
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.AdminRemoveOverride.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A course's requirements in a term (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/requirements`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)`.
+    public enum AdminGetRequirements {
+        public static let id: Swift.String = "adminGetRequirements"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/GET/query/term`.
+                public var term: Swift.String
+                /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/GET/query/course`.
+                public var course: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - term:
+                ///   - course:
+                public init(
+                    term: Swift.String,
+                    course: Swift.String
+                ) {
+                    self.term = term
+                    self.course = course
+                }
+            }
+            public var query: Operations.AdminGetRequirements.Input.Query
+            /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGetRequirements.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGetRequirements.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminGetRequirements.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.AdminGetRequirements.Input.Query,
+                headers: Operations.AdminGetRequirements.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CourseRequirements)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CourseRequirements {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminGetRequirements.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminGetRequirements.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The requirements (every field absent when none are set).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminGetRequirements.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminGetRequirements.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Set a course's prerequisites, corequisites and restrictions in a term (admin)
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/registration/requirements`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)`.
+    public enum AdminPutRequirements {
+        public static let id: Swift.String = "adminPutRequirements"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPutRequirements.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPutRequirements.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminPutRequirements.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.CourseRequirements)
+            }
+            public var body: Operations.AdminPutRequirements.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.AdminPutRequirements.Input.Headers = .init(),
+                body: Operations.AdminPutRequirements.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/requirements/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CourseRequirements)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CourseRequirements {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminPutRequirements.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminPutRequirements.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The stored requirements.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminPutRequirements.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminPutRequirements.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Students enrolled in a class whose prerequisite a posted grade left unmet (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/prerequisite-exceptions`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)`.
+    public enum AdminPrerequisiteExceptions {
+        public static let id: Swift.String = "adminPrerequisiteExceptions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/query/term`.
+                public var term: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - term:
+                public init(term: Swift.String) {
+                    self.term = term
+                }
+            }
+            public var query: Operations.AdminPrerequisiteExceptions.Input.Query
+            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPrerequisiteExceptions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPrerequisiteExceptions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminPrerequisiteExceptions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.AdminPrerequisiteExceptions.Input.Query,
+                headers: Operations.AdminPrerequisiteExceptions.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload`.
+                        public struct ItemsPayloadPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload/accountId`.
+                            public var accountId: Swift.Int64
+                            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload/classId`.
+                            public var classId: Swift.Int64
+                            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload/term`.
+                            public var term: Swift.String
+                            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload/course`.
+                            public var course: Swift.String
+                            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload/missing`.
+                            public var missing: Components.Schemas.Requisite
+                            /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/ItemsPayload/detectedAt`.
+                            public var detectedAt: Foundation.Date
+                            /// Creates a new `ItemsPayloadPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - accountId:
+                            ///   - classId:
+                            ///   - term:
+                            ///   - course:
+                            ///   - missing:
+                            ///   - detectedAt:
+                            public init(
+                                accountId: Swift.Int64,
+                                classId: Swift.Int64,
+                                term: Swift.String,
+                                course: Swift.String,
+                                missing: Components.Schemas.Requisite,
+                                detectedAt: Foundation.Date
+                            ) {
+                                self.accountId = accountId
+                                self.classId = classId
+                                self.term = term
+                                self.course = course
+                                self.missing = missing
+                                self.detectedAt = detectedAt
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case accountId
+                                case classId
+                                case term
+                                case course
+                                case missing
+                                case detectedAt
+                            }
+                        }
+                        /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/items`.
+                        public typealias ItemsPayload = [Operations.AdminPrerequisiteExceptions.Output.Ok.Body.JsonPayload.ItemsPayloadPayload]
+                        /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/json/items`.
+                        public var items: Operations.AdminPrerequisiteExceptions.Output.Ok.Body.JsonPayload.ItemsPayload
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - items:
+                        public init(items: Operations.AdminPrerequisiteExceptions.Output.Ok.Body.JsonPayload.ItemsPayload) {
+                            self.items = items
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case items
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/admin/registration/prerequisite-exceptions/GET/responses/200/content/application\/json`.
+                    case json(Operations.AdminPrerequisiteExceptions.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.AdminPrerequisiteExceptions.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminPrerequisiteExceptions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminPrerequisiteExceptions.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The exceptions, by student and class (at most 1000).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminPrerequisiteExceptions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminPrerequisiteExceptions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A term's registration windows (time tickets; admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/terms/{id}/registration-windows`.
+    /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)`.
+    public enum AdminGetRegistrationWindows {
+        public static let id: Swift.String = "adminGetRegistrationWindows"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/GET/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.AdminGetRegistrationWindows.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGetRegistrationWindows.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminGetRegistrationWindows.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminGetRegistrationWindows.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.AdminGetRegistrationWindows.Input.Path,
+                headers: Operations.AdminGetRegistrationWindows.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.RegistrationWindows)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.RegistrationWindows {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminGetRegistrationWindows.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminGetRegistrationWindows.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The windows (none: the term is open to every student).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminGetRegistrationWindows.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminGetRegistrationWindows.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Replace a term's registration windows (admin)
+    ///
+    /// The most specific window that matches a student applies: by account, then by standing, then the one with neither. A term with no windows is open to all; with windows, a student none matches may not add. Drops are allowed outside the window unless a hold blocks them.
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/terms/{id}/registration-windows`.
+    /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)`.
+    public enum AdminPutRegistrationWindows {
+        public static let id: Swift.String = "adminPutRegistrationWindows"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.AdminPutRegistrationWindows.Input.Path
+            /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPutRegistrationWindows.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminPutRegistrationWindows.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminPutRegistrationWindows.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/requestBody/json/windows`.
+                    public var windows: [Components.Schemas.RegistrationWindow]
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - windows:
+                    public init(windows: [Components.Schemas.RegistrationWindow]) {
+                        self.windows = windows
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case windows
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/requestBody/content/application\/json`.
+                case json(Operations.AdminPutRegistrationWindows.Input.Body.JsonPayload)
+            }
+            public var body: Operations.AdminPutRegistrationWindows.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AdminPutRegistrationWindows.Input.Path,
+                headers: Operations.AdminPutRegistrationWindows.Input.Headers = .init(),
+                body: Operations.AdminPutRegistrationWindows.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/terms/{id}/registration-windows/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.RegistrationWindows)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.RegistrationWindows {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminPutRegistrationWindows.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminPutRegistrationWindows.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The stored windows.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminPutRegistrationWindows.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminPutRegistrationWindows.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
             case tooManyRequests(Components.Responses.TooManyRequests)

@@ -270,7 +270,7 @@ public protocol APIProtocol: Sendable {
     func putMyStudentProfile(_ input: Operations.PutMyStudentProfile.Input) async throws -> Operations.PutMyStudentProfile.Output
     /// Register for a class
     ///
-    /// Refusals are 409 problems: already-enrolled, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`), registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
+    /// Refusals are 409 problems: registration-ineligible (every failing rule in `reasons`, IneligibleReason), and, when it is the only reason, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`); already-enrolled, registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
     ///
     /// - Remark: HTTP `POST /v1/me/registration/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/registration/enrollments/post(enroll)`.
@@ -282,7 +282,7 @@ public protocol APIProtocol: Sendable {
     func dropClass(_ input: Operations.DropClass.Input) async throws -> Operations.DropClass.Output
     /// Join a full class's waitlist
     ///
-    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar.
+    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes).
     ///
     /// - Remark: HTTP `POST /v1/me/registration/waitlist`.
     /// - Remark: Generated from `#/paths//v1/me/registration/waitlist/post(joinWaitlist)`.
@@ -374,6 +374,96 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/admin/registration/students/{accountId}/profile`.
     /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/profile/put(adminPutStudentProfile)`.
     func adminPutStudentProfile(_ input: Operations.AdminPutStudentProfile.Input) async throws -> Operations.AdminPutStudentProfile.Output
+    /// Ask whether you may register for classes, with every reason when not (a dry run)
+    ///
+    /// Changes nothing, sends nothing and holds no seat. Each item's `status` is eligible, ineligible (with `reasons`), enrolled, not-found or at-registrar.
+    ///
+    /// - Remark: HTTP `POST /v1/me/registration/check`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)`.
+    func checkEligibility(_ input: Operations.CheckEligibility.Input) async throws -> Operations.CheckEligibility.Output
+    /// Your holds, registration window, standing, units against the limit and overrides in a term
+    ///
+    /// - Remark: HTTP `GET /v1/me/registration/eligibility`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)`.
+    func myEligibility(_ input: Operations.MyEligibility.Input) async throws -> Operations.MyEligibility.Output
+    /// Drop one class and add another in one transaction, or neither
+    ///
+    /// The add is judged with the dropped class gone (its units, meetings and corequisite). A refused add is a 409 with its reasons (registration-ineligible, or class-full, class-limit, time-conflict alone) and the student keeps the class they had; 404 not-enrolled when `drop` is not theirs.
+    ///
+    /// - Remark: HTTP `POST /v1/me/registration/swap`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)`.
+    func swapClasses(_ input: Operations.SwapClasses.Input) async throws -> Operations.SwapClasses.Output
+    /// A student's academic record, with who changed it last and when (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/record`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)`.
+    func adminGetAcademicRecord(_ input: Operations.AdminGetAcademicRecord.Input) async throws -> Operations.AdminGetAcademicRecord.Output
+    /// Set a student's academic record (admin)
+    ///
+    /// A grade that leaves an enrolled class's prerequisite unmet (it was in progress) makes a prerequisite exception: the student is told once (`registration.prerequisite-unmet`); the enrollment stays.
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/registration/students/{accountId}/record`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)`.
+    func adminPutAcademicRecord(_ input: Operations.AdminPutAcademicRecord.Input) async throws -> Operations.AdminPutAcademicRecord.Output
+    /// A student's holds (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/holds`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)`.
+    func adminListHolds(_ input: Operations.AdminListHolds.Input) async throws -> Operations.AdminListHolds.Output
+    /// Place a hold on a student's adds, drops or both (admin)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/registration/students/{accountId}/holds`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)`.
+    func adminPlaceHold(_ input: Operations.AdminPlaceHold.Input) async throws -> Operations.AdminPlaceHold.Output
+    /// Lift a hold (admin)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/registration/students/{accountId}/holds/{holdId}`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)`.
+    func adminLiftHold(_ input: Operations.AdminLiftHold.Input) async throws -> Operations.AdminLiftHold.Output
+    /// A student's overrides (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/overrides`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)`.
+    func adminListOverrides(_ input: Operations.AdminListOverrides.Input) async throws -> Operations.AdminListOverrides.Output
+    /// Let a student past rules for one class (instructor or department permission; admin)
+    ///
+    /// Holds cannot be overridden: lift the hold. `closed` lets the student into a section with room that the registrar closed; it never takes a seat past the class's size.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/registration/students/{accountId}/overrides`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)`.
+    func adminGrantOverride(_ input: Operations.AdminGrantOverride.Input) async throws -> Operations.AdminGrantOverride.Output
+    /// Remove an override (admin)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/registration/students/{accountId}/overrides/{overrideId}`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)`.
+    func adminRemoveOverride(_ input: Operations.AdminRemoveOverride.Input) async throws -> Operations.AdminRemoveOverride.Output
+    /// A course's requirements in a term (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/requirements`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)`.
+    func adminGetRequirements(_ input: Operations.AdminGetRequirements.Input) async throws -> Operations.AdminGetRequirements.Output
+    /// Set a course's prerequisites, corequisites and restrictions in a term (admin)
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/registration/requirements`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)`.
+    func adminPutRequirements(_ input: Operations.AdminPutRequirements.Input) async throws -> Operations.AdminPutRequirements.Output
+    /// Students enrolled in a class whose prerequisite a posted grade left unmet (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/prerequisite-exceptions`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)`.
+    func adminPrerequisiteExceptions(_ input: Operations.AdminPrerequisiteExceptions.Input) async throws -> Operations.AdminPrerequisiteExceptions.Output
+    /// A term's registration windows (time tickets; admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/terms/{id}/registration-windows`.
+    /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)`.
+    func adminGetRegistrationWindows(_ input: Operations.AdminGetRegistrationWindows.Input) async throws -> Operations.AdminGetRegistrationWindows.Output
+    /// Replace a term's registration windows (admin)
+    ///
+    /// The most specific window that matches a student applies: by account, then by standing, then the one with neither. A term with no windows is open to all; with windows, a student none matches may not add. Drops are allowed outside the window unless a hold blocks them.
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/terms/{id}/registration-windows`.
+    /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)`.
+    func adminPutRegistrationWindows(_ input: Operations.AdminPutRegistrationWindows.Input) async throws -> Operations.AdminPutRegistrationWindows.Output
     /// Build ranked, conflict-free schedules for a term's courses
     ///
     /// Finds every combination of sections of the requested courses in `term` that has no time
@@ -1576,7 +1666,7 @@ extension APIProtocol {
     }
     /// Register for a class
     ///
-    /// Refusals are 409 problems: already-enrolled, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`), registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
+    /// Refusals are 409 problems: registration-ineligible (every failing rule in `reasons`, IneligibleReason), and, when it is the only reason, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`); already-enrolled, registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
     ///
     /// - Remark: HTTP `POST /v1/me/registration/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/registration/enrollments/post(enroll)`.
@@ -1604,7 +1694,7 @@ extension APIProtocol {
     }
     /// Join a full class's waitlist
     ///
-    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar.
+    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes).
     ///
     /// - Remark: HTTP `POST /v1/me/registration/waitlist`.
     /// - Remark: Generated from `#/paths//v1/me/registration/waitlist/post(joinWaitlist)`.
@@ -1817,6 +1907,232 @@ extension APIProtocol {
         body: Operations.AdminPutStudentProfile.Input.Body
     ) async throws -> Operations.AdminPutStudentProfile.Output {
         try await adminPutStudentProfile(Operations.AdminPutStudentProfile.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Ask whether you may register for classes, with every reason when not (a dry run)
+    ///
+    /// Changes nothing, sends nothing and holds no seat. Each item's `status` is eligible, ineligible (with `reasons`), enrolled, not-found or at-registrar.
+    ///
+    /// - Remark: HTTP `POST /v1/me/registration/check`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/check/post(checkEligibility)`.
+    public func checkEligibility(
+        headers: Operations.CheckEligibility.Input.Headers = .init(),
+        body: Operations.CheckEligibility.Input.Body
+    ) async throws -> Operations.CheckEligibility.Output {
+        try await checkEligibility(Operations.CheckEligibility.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Your holds, registration window, standing, units against the limit and overrides in a term
+    ///
+    /// - Remark: HTTP `GET /v1/me/registration/eligibility`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/eligibility/get(myEligibility)`.
+    public func myEligibility(
+        query: Operations.MyEligibility.Input.Query,
+        headers: Operations.MyEligibility.Input.Headers = .init()
+    ) async throws -> Operations.MyEligibility.Output {
+        try await myEligibility(Operations.MyEligibility.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Drop one class and add another in one transaction, or neither
+    ///
+    /// The add is judged with the dropped class gone (its units, meetings and corequisite). A refused add is a 409 with its reasons (registration-ineligible, or class-full, class-limit, time-conflict alone) and the student keeps the class they had; 404 not-enrolled when `drop` is not theirs.
+    ///
+    /// - Remark: HTTP `POST /v1/me/registration/swap`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/swap/post(swapClasses)`.
+    public func swapClasses(
+        headers: Operations.SwapClasses.Input.Headers = .init(),
+        body: Operations.SwapClasses.Input.Body
+    ) async throws -> Operations.SwapClasses.Output {
+        try await swapClasses(Operations.SwapClasses.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A student's academic record, with who changed it last and when (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/record`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/get(adminGetAcademicRecord)`.
+    public func adminGetAcademicRecord(
+        path: Operations.AdminGetAcademicRecord.Input.Path,
+        headers: Operations.AdminGetAcademicRecord.Input.Headers = .init()
+    ) async throws -> Operations.AdminGetAcademicRecord.Output {
+        try await adminGetAcademicRecord(Operations.AdminGetAcademicRecord.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Set a student's academic record (admin)
+    ///
+    /// A grade that leaves an enrolled class's prerequisite unmet (it was in progress) makes a prerequisite exception: the student is told once (`registration.prerequisite-unmet`); the enrollment stays.
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/registration/students/{accountId}/record`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/record/put(adminPutAcademicRecord)`.
+    public func adminPutAcademicRecord(
+        path: Operations.AdminPutAcademicRecord.Input.Path,
+        headers: Operations.AdminPutAcademicRecord.Input.Headers = .init(),
+        body: Operations.AdminPutAcademicRecord.Input.Body
+    ) async throws -> Operations.AdminPutAcademicRecord.Output {
+        try await adminPutAcademicRecord(Operations.AdminPutAcademicRecord.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A student's holds (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/holds`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)`.
+    public func adminListHolds(
+        path: Operations.AdminListHolds.Input.Path,
+        headers: Operations.AdminListHolds.Input.Headers = .init()
+    ) async throws -> Operations.AdminListHolds.Output {
+        try await adminListHolds(Operations.AdminListHolds.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Place a hold on a student's adds, drops or both (admin)
+    ///
+    /// - Remark: HTTP `POST /v1/admin/registration/students/{accountId}/holds`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/post(adminPlaceHold)`.
+    public func adminPlaceHold(
+        path: Operations.AdminPlaceHold.Input.Path,
+        headers: Operations.AdminPlaceHold.Input.Headers = .init(),
+        body: Operations.AdminPlaceHold.Input.Body
+    ) async throws -> Operations.AdminPlaceHold.Output {
+        try await adminPlaceHold(Operations.AdminPlaceHold.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Lift a hold (admin)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/registration/students/{accountId}/holds/{holdId}`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/{holdId}/delete(adminLiftHold)`.
+    public func adminLiftHold(
+        path: Operations.AdminLiftHold.Input.Path,
+        headers: Operations.AdminLiftHold.Input.Headers = .init()
+    ) async throws -> Operations.AdminLiftHold.Output {
+        try await adminLiftHold(Operations.AdminLiftHold.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A student's overrides (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/students/{accountId}/overrides`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)`.
+    public func adminListOverrides(
+        path: Operations.AdminListOverrides.Input.Path,
+        headers: Operations.AdminListOverrides.Input.Headers = .init()
+    ) async throws -> Operations.AdminListOverrides.Output {
+        try await adminListOverrides(Operations.AdminListOverrides.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Let a student past rules for one class (instructor or department permission; admin)
+    ///
+    /// Holds cannot be overridden: lift the hold. `closed` lets the student into a section with room that the registrar closed; it never takes a seat past the class's size.
+    ///
+    /// - Remark: HTTP `POST /v1/admin/registration/students/{accountId}/overrides`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/post(adminGrantOverride)`.
+    public func adminGrantOverride(
+        path: Operations.AdminGrantOverride.Input.Path,
+        headers: Operations.AdminGrantOverride.Input.Headers = .init(),
+        body: Operations.AdminGrantOverride.Input.Body
+    ) async throws -> Operations.AdminGrantOverride.Output {
+        try await adminGrantOverride(Operations.AdminGrantOverride.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove an override (admin)
+    ///
+    /// - Remark: HTTP `DELETE /v1/admin/registration/students/{accountId}/overrides/{overrideId}`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/{overrideId}/delete(adminRemoveOverride)`.
+    public func adminRemoveOverride(
+        path: Operations.AdminRemoveOverride.Input.Path,
+        headers: Operations.AdminRemoveOverride.Input.Headers = .init()
+    ) async throws -> Operations.AdminRemoveOverride.Output {
+        try await adminRemoveOverride(Operations.AdminRemoveOverride.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A course's requirements in a term (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/requirements`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/get(adminGetRequirements)`.
+    public func adminGetRequirements(
+        query: Operations.AdminGetRequirements.Input.Query,
+        headers: Operations.AdminGetRequirements.Input.Headers = .init()
+    ) async throws -> Operations.AdminGetRequirements.Output {
+        try await adminGetRequirements(Operations.AdminGetRequirements.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Set a course's prerequisites, corequisites and restrictions in a term (admin)
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/registration/requirements`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/requirements/put(adminPutRequirements)`.
+    public func adminPutRequirements(
+        headers: Operations.AdminPutRequirements.Input.Headers = .init(),
+        body: Operations.AdminPutRequirements.Input.Body
+    ) async throws -> Operations.AdminPutRequirements.Output {
+        try await adminPutRequirements(Operations.AdminPutRequirements.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Students enrolled in a class whose prerequisite a posted grade left unmet (admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/registration/prerequisite-exceptions`.
+    /// - Remark: Generated from `#/paths//v1/admin/registration/prerequisite-exceptions/get(adminPrerequisiteExceptions)`.
+    public func adminPrerequisiteExceptions(
+        query: Operations.AdminPrerequisiteExceptions.Input.Query,
+        headers: Operations.AdminPrerequisiteExceptions.Input.Headers = .init()
+    ) async throws -> Operations.AdminPrerequisiteExceptions.Output {
+        try await adminPrerequisiteExceptions(Operations.AdminPrerequisiteExceptions.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A term's registration windows (time tickets; admin)
+    ///
+    /// - Remark: HTTP `GET /v1/admin/terms/{id}/registration-windows`.
+    /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/get(adminGetRegistrationWindows)`.
+    public func adminGetRegistrationWindows(
+        path: Operations.AdminGetRegistrationWindows.Input.Path,
+        headers: Operations.AdminGetRegistrationWindows.Input.Headers = .init()
+    ) async throws -> Operations.AdminGetRegistrationWindows.Output {
+        try await adminGetRegistrationWindows(Operations.AdminGetRegistrationWindows.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Replace a term's registration windows (admin)
+    ///
+    /// The most specific window that matches a student applies: by account, then by standing, then the one with neither. A term with no windows is open to all; with windows, a student none matches may not add. Drops are allowed outside the window unless a hold blocks them.
+    ///
+    /// - Remark: HTTP `PUT /v1/admin/terms/{id}/registration-windows`.
+    /// - Remark: Generated from `#/paths//v1/admin/terms/{id}/registration-windows/put(adminPutRegistrationWindows)`.
+    public func adminPutRegistrationWindows(
+        path: Operations.AdminPutRegistrationWindows.Input.Path,
+        headers: Operations.AdminPutRegistrationWindows.Input.Headers = .init(),
+        body: Operations.AdminPutRegistrationWindows.Input.Body
+    ) async throws -> Operations.AdminPutRegistrationWindows.Output {
+        try await adminPutRegistrationWindows(Operations.AdminPutRegistrationWindows.Input(
             path: path,
             headers: headers,
             body: body
