@@ -25,6 +25,7 @@ struct DemoSeed {
         ("admin", "demo-admin-pass", .admin),
         ("instructor", "demo-instructor-pass", .instructor),
         ("student", "demo-student-pass", .student),
+        ("classmate", "demo-classmate-pass", .student),
     ]
 
     func run() async throws {
@@ -66,8 +67,10 @@ struct DemoSeed {
         }
         FileHandle.standardOutput.write(Data(notice.utf8))
         try await app.modules.registration.service.students.seedDemoStudentProfile(username: "student")
-        // Eligibility: a record, a hold on drops, the term's windows and requirements that CS 540 refuses.
-        try await app.modules.registration.service.eligibility.seedDemo(student: "student", admin: "admin")
+        try await app.modules.registration.service.students.seedDemoStudentProfile(username: "classmate", redID: RegistrationService.demoClassmateRedID)
+        // Eligibility: records, a hold on the classmate's adds, the term's windows and the
+        // requirements that CS 596 refuses the student for.
+        try await app.modules.registration.service.eligibility.seedDemo(student: "student", classmate: "classmate", admin: "admin")
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
         app.modules.jobs.runtime.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)

@@ -16,7 +16,7 @@ import Testing
 /// instance has its own connection pool, catalog cache and services, as separate processes
 /// would. A 200-way race for the 16 seats of one class, spread over the three, sells exactly 16;
 /// 400 students over 4 classes of 10 sell exactly 40; and the class limit holds for students
-/// registering in many classes at once.
+/// registering in many classes at once; a hundred swaps into 10 seats move exactly 10.
 /// A multi-instance test: `make check-slow` runs it (it loads both cores for seconds, which
 /// timing-sensitive tests elsewhere in `make test` would feel).
 @Suite(
@@ -156,6 +156,38 @@ struct PostgresInstancesSlowTests {
         #expect(perStudent.allSatisfy { $0 == 3 }, "\(perStudent)")
         let counts = try await rig.counts()
         #expect(counts.allSatisfy { $0.counter == $0.rows }, "\(counts)")
+        await rig.shutdown()
+    }
+
+    /// A hundred students, each in one section, swap at once into another section of 10 seats,
+    /// over three instances: exactly 10 move; the other 90 keep the seat they had, and every
+    /// counter equals its rows.
+    @Test func aHundredSwapsIntoTenSeatsAcrossInstancesNeverLoseASeat() async throws {
+        let rig = try await Self.rig(classes: 2, seats: 100, students: 100)
+        let from = rig.classes[0], into = rig.classes[1]
+        for student in rig.students { try await rig.instances[0].service.enrollment.register(studentID: student, classID: from) }
+        _ = try await rig.instances[0].service.admin.setSeats(classID: into, seats: 10)
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for (n, student) in rig.students.enumerated() {
+                let instance = rig.instances[n % rig.instances.count]
+                group.addTask {
+                    do {
+                        try await instance.service.enrollment.swap(studentID: student, drop: from, add: into)
+                        return true
+                    } catch RegistrationError.violation(.classFull) {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 10, "exactly 10 swapped")
+        let counts = try await rig.counts()
+        #expect(counts.count == 2 && counts[0].counter == 90 && counts[0].rows == 90 && counts[1].counter == 10 && counts[1].rows == 10, "\(counts)")
+        let perStudent = try await rig.databases[0].read { [students = rig.students] tx throws in
+            try students.map { try PostgresEnrollmentStore().enrollments(of: $0, in: tx).count }
+        }
+        #expect(perStudent.allSatisfy { $0 == 1 }, "every student holds exactly one of the two: \(perStudent)")
         await rig.shutdown()
     }
 }

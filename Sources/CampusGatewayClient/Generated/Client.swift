@@ -5263,7 +5263,7 @@ public struct Client: APIProtocol {
     }
     /// Join a full class's waitlist
     ///
-    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes).
+    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes); 404 not-enrolled when `dropIfEnrolled` is not a class of yours.
     ///
     /// - Remark: HTTP `POST /v1/me/registration/waitlist`.
     /// - Remark: Generated from `#/paths//v1/me/registration/waitlist/post(joinWaitlist)`.

@@ -2487,6 +2487,10 @@ extension Components {
                 public var position: Swift.Int
                 /// - Remark: Generated from `#/components/schemas/StudentSchedule/WaitlistPayload/joinedAt`.
                 public var joinedAt: Foundation.Date
+                /// The class dropped in the same transaction when this one's seat comes.
+                ///
+                /// - Remark: Generated from `#/components/schemas/StudentSchedule/WaitlistPayload/dropIfEnrolled`.
+                public var dropIfEnrolled: Swift.Int64?
                 /// - Remark: Generated from `#/components/schemas/StudentSchedule/WaitlistPayload/class`.
                 public var _class: Components.Schemas.Class?
                 /// Creates a new `WaitlistPayloadPayload`.
@@ -2495,22 +2499,26 @@ extension Components {
                 ///   - classId:
                 ///   - position:
                 ///   - joinedAt:
+                ///   - dropIfEnrolled: The class dropped in the same transaction when this one's seat comes.
                 ///   - _class:
                 public init(
                     classId: Swift.Int64,
                     position: Swift.Int,
                     joinedAt: Foundation.Date,
+                    dropIfEnrolled: Swift.Int64? = nil,
                     _class: Components.Schemas.Class? = nil
                 ) {
                     self.classId = classId
                     self.position = position
                     self.joinedAt = joinedAt
+                    self.dropIfEnrolled = dropIfEnrolled
                     self._class = _class
                 }
                 public enum CodingKeys: String, CodingKey {
                     case classId
                     case position
                     case joinedAt
+                    case dropIfEnrolled
                     case _class = "class"
                 }
             }

@@ -7619,7 +7619,7 @@ public enum Operations {
     }
     /// Join a full class's waitlist
     ///
-    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes).
+    /// Refusals: 409 not-full, already-waitlisted, already-enrolled, registration-at-registrar, registration-ineligible (holds, window, prerequisites and restrictions are checked on joining; the rest when a seat comes); 404 not-enrolled when `dropIfEnrolled` is not a class of yours.
     ///
     /// - Remark: HTTP `POST /v1/me/registration/waitlist`.
     /// - Remark: Generated from `#/paths//v1/me/registration/waitlist/post(joinWaitlist)`.
@@ -7640,8 +7640,33 @@ public enum Operations {
             public var headers: Operations.JoinWaitlist.Input.Headers
             /// - Remark: Generated from `#/paths/v1/me/registration/waitlist/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/registration/waitlist/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/me/registration/waitlist/POST/requestBody/json/classId`.
+                    public var classId: Swift.Int64
+                    /// A class you are in: when this class's seat comes to you (promotion, or the offer you claim), it is dropped in the same transaction, and the rules judge the seat with it gone.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/me/registration/waitlist/POST/requestBody/json/dropIfEnrolled`.
+                    public var dropIfEnrolled: Swift.Int64?
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - classId:
+                    ///   - dropIfEnrolled: A class you are in: when this class's seat comes to you (promotion, or the offer you claim), it is dropped in the same transaction, and the rules judge the seat with it gone.
+                    public init(
+                        classId: Swift.Int64,
+                        dropIfEnrolled: Swift.Int64? = nil
+                    ) {
+                        self.classId = classId
+                        self.dropIfEnrolled = dropIfEnrolled
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case classId
+                        case dropIfEnrolled
+                    }
+                }
                 /// - Remark: Generated from `#/paths/v1/me/registration/waitlist/POST/requestBody/content/application\/json`.
-                case json(Components.Schemas.ClassRequest)
+                case json(Operations.JoinWaitlist.Input.Body.JsonPayload)
             }
             public var body: Operations.JoinWaitlist.Input.Body
             /// Creates a new `Input`.

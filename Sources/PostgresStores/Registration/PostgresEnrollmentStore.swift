@@ -44,11 +44,12 @@ struct PostgresEnrollmentStore: EnrollmentStoring {
 
     func waitlistPlaces(of studentID: Int64, in transaction: any StoreTransaction) throws -> [WaitlistPlace] {
         try transaction.postgres().query("""
-            SELECT w.class_id, (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id), w.joined_at
+            SELECT w.class_id, (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id), w.joined_at,
+                w.drop_if_enrolled
             FROM registration_waitlist w WHERE w.student_id = \(studentID) ORDER BY w.class_id
             """).map { row in
-            let (classID, position, joinedAt) = try row.decode((Int64, Int, Date).self)
-            return WaitlistPlace(classID: classID, position: position, joinedAt: joinedAt)
+            let (classID, position, joinedAt, dropIfEnrolled) = try row.decode((Int64, Int, Date, Int64?).self)
+            return WaitlistPlace(classID: classID, position: position, joinedAt: joinedAt, dropIfEnrolled: dropIfEnrolled)
         }
     }
 
@@ -70,6 +71,18 @@ struct PostgresEnrollmentStore: EnrollmentStoring {
         return try transaction.query(
             "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = \(classID) AND id <= \(entry)"
         ).first?.decode(Int.self) ?? 1
+    }
+
+    func dropIfEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Int64? {
+        try transaction.postgres().query("""
+            SELECT drop_if_enrolled FROM registration_waitlist WHERE student_id = \(studentID) AND class_id = \(classID)
+            """).first?.decode(Int64?.self) ?? nil
+    }
+
+    func setDropIfEnrolled(_ dropClassID: Int64?, studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws {
+        try transaction.postgres().execute("""
+            UPDATE registration_waitlist SET drop_if_enrolled = \(dropClassID) WHERE student_id = \(studentID) AND class_id = \(classID)
+            """)
     }
 
     func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool {

@@ -304,6 +304,8 @@ extension RegistrationSchema {
             )
             """,
             "CREATE INDEX registration_prerequisite_exceptions_by_term ON registration_prerequisite_exceptions (term, account_id)",
+            // The class a student drops when this one's seat comes to them (promotion, a claimed offer).
+            "ALTER TABLE registration_waitlist ADD COLUMN drop_if_enrolled bigint",
             // Everything the rules read about a student in a term, in one statement: the record,
             // the holds and overrides (JSON arrays, dates as epoch seconds), the term's windows,
             // unit limit and time zone (the Catalog's term row), and the requirements of the

@@ -25,11 +25,15 @@ public struct WaitlistPlace: Sendable, Equatable, Codable {
     /// 1 for the first in line.
     public var position: Int
     public var joinedAt: Date
+    /// The class the student drops when this one's seat comes to them (promotion or a claimed
+    /// offer); nil: none.
+    public var dropIfEnrolled: Int64?
 
-    package init(classID: Int64, position: Int, joinedAt: Date) {
+    package init(classID: Int64, position: Int, joinedAt: Date, dropIfEnrolled: Int64? = nil) {
         self.classID = classID
         self.position = position
         self.joinedAt = joinedAt
+        self.dropIfEnrolled = dropIfEnrolled
     }
 }
 

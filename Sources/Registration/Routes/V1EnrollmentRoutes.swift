@@ -10,6 +10,10 @@ struct V1EnrollmentRoutes: Sendable {
     let service: RegistrationService
 
     struct ClassRequest: Decodable { let classId: Int64 }
+    struct WaitlistRequest: Decodable {
+        let classId: Int64
+        let dropIfEnrolled: Int64?
+    }
 
     struct ProfileRequest: Decodable {
         let redId: String
@@ -58,8 +62,10 @@ struct V1EnrollmentRoutes: Sendable {
         }
         group.post("waitlist") { request, context in
             let student = try await Self.student(context, service: service)
-            let body = try await GatewayJSON.decode(ClassRequest.self, from: request, context: context)
-            let position = try await Self.run { try await service.enrollment.joinWaitlist(studentID: student, classID: body.classId) }
+            let body = try await GatewayJSON.decode(WaitlistRequest.self, from: request, context: context)
+            let position = try await Self.run {
+                try await service.enrollment.joinWaitlist(studentID: student, classID: body.classId, dropIfEnrolled: body.dropIfEnrolled)
+            }
             return try GatewayJSON.response(["classId": body.classId, "position": Int64(position)], status: .created)
         }
         group.delete("waitlist/:classId") { _, context in
@@ -107,7 +113,9 @@ struct V1EnrollmentRoutes: Sendable {
             profile: profile.map(V1Views.Profile.init), classLimit: service.settings.classLimit,
             waitlistPolicy: service.settings.waitlistPolicy.rawValue,
             enrollments: schedule.enrollments.map { .init(classId: $0.classID, enrolledAt: $0.enrolledAt, class: view($0.classID)) },
-            waitlist: schedule.waitlist.map { .init(classId: $0.classID, position: $0.position, joinedAt: $0.joinedAt, class: view($0.classID)) },
+            waitlist: schedule.waitlist.map {
+                .init(classId: $0.classID, position: $0.position, joinedAt: $0.joinedAt, dropIfEnrolled: $0.dropIfEnrolled, class: view($0.classID))
+            },
             offers: schedule.offers.map {
                 .init(classId: $0.classID, offerId: $0.id, offeredAt: $0.offeredAt, expiresAt: $0.expiresAt, class: view($0.classID))
             }

@@ -32,6 +32,8 @@ enum V1Views {
         let classId: Int64
         let position: Int
         let joinedAt: Date
+        /// The class dropped when this one's seat comes (nil: none).
+        var dropIfEnrolled: Int64? = nil
         let `class`: Class?
     }
 

@@ -32,8 +32,14 @@ public struct EnrollmentService: RegistrationUseCase {
         if !requireOffer, let done = try await registerInOneTrip(studentID: studentID, classID: classID, term: term) {
             return try done.get()
         }
-        let promoter = self.promoter
-        try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
+        let promoter = self.promoter, stores = self.stores
+        // A claim gives up the class the student named on joining the line (dropIfEnrolled):
+        // its row is locked with the others.
+        let giving = requireOffer
+            ? try await transactions.read { db in try stores.enrollments.dropIfEnrolled(studentID: studentID, classID: classID, in: db) }
+            : nil
+        let locks = RowLocks(classes: [classID] + (giving.map { [$0] } ?? []), students: [studentID])
+        try await write(locking: locks) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
             guard let target = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, target) else {
@@ -41,10 +47,13 @@ public struct EnrollmentService: RegistrationUseCase {
             }
             let offer = try stores.enrollments.openOffer(studentID: studentID, classID: classID, in: db)
             if requireOffer, offer == nil { return .failure(.violation(.noOffer)) }
-            let standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
+            var standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
+            let dropping = try giving.flatMap { id in try stores.enrollments.isEnrolled(studentID: studentID, classID: id, in: db) ? id : nil }
+            if let dropping { standing.enrolledClasses.removeAll { $0.id == dropping } }
             if let refusal = try self.refusal(toEnroll: studentID, in: target, standing: standing, now: now, db: db) {
                 return .failure(refusal)
             }
+            if let dropping { try promoter.dropForSwap(studentID: studentID, classID: dropping, now: now, in: db, touched: &touched) }
             // The seat: a held one becomes taken, a place in line is given up, in one move.
             var seats = SeatChange.enrolled
             if let offer, try stores.enrollments.closeOffer(id: offer.id, as: .claimed, now: now, in: db) { seats += .offerClosed }
@@ -83,7 +92,11 @@ public struct EnrollmentService: RegistrationUseCase {
 
     /// Puts the student on the class's waitlist; returns their position (1 is first). With
     /// `term`, a class of another term is unknown.
-    public func joinWaitlist(studentID: Int64, classID: Int64, term: String? = nil) async throws -> Int {
+    ///
+    /// With `dropIfEnrolled`, a class the student is in: when this class's seat comes to them
+    /// (promotion, or the offer they claim), that class is dropped in the same transaction, and
+    /// the rules judge the seat with it already gone.
+    public func joinWaitlist(studentID: Int64, classID: Int64, term: String? = nil, dropIfEnrolled: Int64? = nil) async throws -> Int {
         let promoter = self.promoter, judge = self.judge
         return try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Int, RegistrationError> in
             touched.insert(classID)
@@ -96,14 +109,19 @@ public struct EnrollmentService: RegistrationUseCase {
             if let violation = EnrollmentRules.waitlistViolation(target: target, standing: standing) {
                 return .failure(.violation(violation))
             }
+            if let dropIfEnrolled, try !stores.enrollments.isEnrolled(studentID: studentID, classID: dropIfEnrolled, in: db) {
+                return .failure(.violation(.notEnrolled))
+            }
             let verdict = try judge.add(
-                studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: offer != nil, kind: .joinLine, now: now, in: db
+                studentID: studentID, target: target, enrolled: standing.enrolledClasses, dropping: dropIfEnrolled, hasOffer: offer != nil,
+                kind: .joinLine, now: now, in: db
             )
             if let refusal = verdict.refusal { return .failure(refusal) }
             if try stores.enrollments.waitlistCount(of: studentID, in: db) >= EnrollmentRules.maximumWaitlists {
                 return .failure(.violation(.waitlistLimit(limit: EnrollmentRules.maximumWaitlists)))
             }
             let position = try stores.enrollments.joinWaitlist(studentID: studentID, classID: classID, at: now, in: db)
+            if let dropIfEnrolled { try stores.enrollments.setDropIfEnrolled(dropIfEnrolled, studentID: studentID, classID: classID, in: db) }
             try stores.seats.move(.joinedLine, classID: classID, in: db)
             return .success(position)
         }

@@ -39,7 +39,7 @@ struct WaitlistPromoter: Sendable {
         case .offer:
             try offerSeats(of: target, line: line, now: now, in: db)
         case .auto:
-            try enrollFromLine(target, line: line, now: now, in: db)
+            try enrollFromLine(target, line: line, now: now, in: db, touched: &touched)
         }
     }
 
@@ -58,7 +58,7 @@ struct WaitlistPromoter: Sendable {
         let offered = Set(try stores.enrollments.openOffers(ofClass: target.id, in: db).map(\.studentID))
         let expiresAt = now.addingTimeInterval(settings.offerWindow)
         for studentID in line where open > 0 && !offered.contains(studentID) {
-            guard try isEligible(studentID, for: target, now: now, in: db) else { continue }
+            guard try eligibility(of: studentID, for: target, now: now, in: db).eligible else { continue }
             let offer = try stores.enrollments.insertOffer(studentID: studentID, classID: target.id, now: now, expiresAt: expiresAt, in: db)
             try stores.seats.move(.offerMade, classID: target.id, in: db)
             try stores.jobs.enqueue(
@@ -78,14 +78,17 @@ struct WaitlistPromoter: Sendable {
 
     /// Enrolls students in line order while seats are open, skipping those the rules would
     /// refuse; skipped students keep their place and are told why.
-    private func enrollFromLine(_ target: ClassSeats, line: [Int64], now: Date, in db: any StoreTransaction) throws {
+    private func enrollFromLine(_ target: ClassSeats, line: [Int64], now: Date, in db: any StoreTransaction, touched: inout Set<Int64>) throws {
         var open = target.openSeats
         for studentID in line where open > 0 {
-            guard try isEligible(studentID, for: target, now: now, in: db) else { continue }
+            let (eligible, dropping) = try eligibility(of: studentID, for: target, now: now, in: db)
+            guard eligible else { continue }
             var seats = SeatChange.enrolled
             if try stores.enrollments.leaveWaitlist(studentID: studentID, classID: target.id, in: db) { seats += .leftLine }
             try stores.enrollments.enroll(studentID: studentID, classID: target.id, at: now, in: db)
             try stores.seats.move(seats, classID: target.id, in: db)
+            // The class they asked to give up for this one, in the same transaction.
+            if let dropping { try dropForSwap(studentID: studentID, classID: dropping, now: now, in: db, touched: &touched) }
             try stores.jobs.enqueue(
                 NewJob(PushJobs.waitlistEnrolled, .init(accountId: studentID, classId: target.id)),
                 in: db, now: now
@@ -95,27 +98,54 @@ struct WaitlistPromoter: Sendable {
     }
 
     /// Whether the student in line may be given the seat now: every eligibility rule, with a
-    /// seat there for them. One who may not is told (`registration.skipped`, once per reason
-    /// set and day) and keeps their place.
-    func isEligible(_ studentID: Int64, for target: ClassSeats, now: Date, in db: any StoreTransaction) throws -> Bool {
+    /// seat there for them, and with the class they asked to drop for it (`dropIfEnrolled`,
+    /// answered when they are still in it) already gone. One who may not is told
+    /// (`registration.skipped`, once per reason set and day) and keeps their place.
+    func eligibility(of studentID: Int64, for target: ClassSeats, now: Date, in db: any StoreTransaction) throws -> (eligible: Bool, dropping: Int64?) {
         // The student's own registrations elsewhere take their turn at their row: the rules
         // below count every class they are in (the class's row is locked already).
         try stores.locks.lock(students: [studentID], in: db)
         let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
-        let enrolled = Array(try stores.catalog.classSeats(of: enrolledIDs, in: db).values)
-        let verdict = try judge.add(studentID: studentID, target: target, enrolled: enrolled, hasOffer: true, now: now, in: db)
-        guard !verdict.reasons.isEmpty else { return true }
-        let messages = verdict.reasons.map { $0.message(timeZone: verdict.facts.timeZone) }
+        let enrolled = Array(try stores.catalog.classSeats(of: enrolledIDs, in: db).values).sorted { $0.id < $1.id }
+        let dropping = try stores.enrollments.dropIfEnrolled(studentID: studentID, classID: target.id, in: db).flatMap { id in
+            enrolledIDs.contains(id) ? id : nil
+        }
+        let verdict = try judge.add(studentID: studentID, target: target, enrolled: enrolled, dropping: dropping, hasOffer: true, now: now, in: db)
+        var reasons = verdict.reasons
+        if let dropping, let dropped = enrolled.first(where: { $0.id == dropping }),
+            case .ineligible(let dropReasons, _)? = try judge.drop(
+                studentID: studentID, dropping: dropped, kept: enrolled.filter { $0.id != dropping } + [target], now: now, in: db
+            )
+        {
+            reasons += dropReasons
+        }
+        guard !reasons.isEmpty else { return (true, dropping) }
+        try tellSkipped(studentID, target: target, reasons: reasons, timeZone: verdict.facts.timeZone, now: now, in: db)
+        return (false, nil)
+    }
+
+    /// Drops the class a promoted student gave up (`dropIfEnrolled`); its seat goes to its own
+    /// line in the same transaction.
+    func dropForSwap(studentID: Int64, classID: Int64, now: Date, in db: any StoreTransaction, touched: inout Set<Int64>) throws {
+        guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else { return }
+        try stores.seats.move(.dropped, classID: classID, in: db)
+        touched.insert(classID)
+        try seatFreed(classID: classID, now: now, in: db, touched: &touched)
+    }
+
+    private func tellSkipped(
+        _ studentID: Int64, target: ClassSeats, reasons: [IneligibleReason], timeZone: TimeZone, now: Date, in db: any StoreTransaction
+    ) throws {
+        let rules = reasons.map(\.rule)
         let day = Int(now.timeIntervalSince1970 / 86_400)
         try stores.jobs.enqueue(
             NewJob(
                 PushJobs.registrationSkipped,
-                .init(accountId: studentID, classId: target.id, rules: verdict.reasons.map(\.rule), messages: messages),
-                uniqueKey: "\(PushJobs.registrationSkipped.name):\(studentID):\(target.id):\(verdict.reasons.map(\.rule).joined(separator: ",")):\(day)"
+                .init(accountId: studentID, classId: target.id, rules: rules, messages: reasons.map { $0.message(timeZone: timeZone) }),
+                uniqueKey: "\(PushJobs.registrationSkipped.name):\(studentID):\(target.id):\(rules.joined(separator: ",")):\(day)"
             ),
             in: db, now: now
         )
-        return false
     }
 
     /// Expires open offers whose window has passed (for one class, or all when nil): the

@@ -18,6 +18,10 @@ public protocol EnrollmentStoring: Sendable {
     func isWaitlisted(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool
     /// Adds the student at the end of the line; returns their position.
     func joinWaitlist(studentID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Int
+    /// The class the student asked to drop when this class's seat comes to them; nil: none.
+    func dropIfEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Int64?
+    /// Sets (or clears) that class on the student's place in the class's line.
+    func setDropIfEnrolled(_ dropClassID: Int64?, studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws
     /// Takes the student out of the line; false when they were not in it.
     func leaveWaitlist(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Bool
     /// The class's line: student ids, first in line first.

@@ -218,6 +218,7 @@ extension RegistrationSchema {
                     PRIMARY KEY (account_id, class_id)
                 );
                 CREATE INDEX registration_prerequisite_exceptions_by_term ON registration_prerequisite_exceptions (term, account_id);
+                ALTER TABLE registration_waitlist ADD COLUMN drop_if_enrolled INTEGER;
                 """)
         },
     ]

@@ -51,12 +51,12 @@ struct SQLiteEnrollmentStore: EnrollmentStoring {
         let db = try transaction.sqlite()
         return try Row.fetchAll(
             db.cachedStatement(sql: """
-                SELECT w.class_id, w.joined_at,
+                SELECT w.class_id, w.joined_at, w.drop_if_enrolled,
                        (SELECT COUNT(*) FROM registration_waitlist o WHERE o.class_id = w.class_id AND o.id <= w.id) AS position
                 FROM registration_waitlist w WHERE w.student_id = ? ORDER BY w.class_id
                 """),
             arguments: [studentID]
-        ).map { WaitlistPlace(classID: $0["class_id"], position: $0["position"], joinedAt: $0["joined_at"]) }
+        ).map { WaitlistPlace(classID: $0["class_id"], position: $0["position"], joinedAt: $0["joined_at"], dropIfEnrolled: $0["drop_if_enrolled"]) }
     }
 
     /// How many waitlists the student is on.
@@ -83,6 +83,18 @@ struct SQLiteEnrollmentStore: EnrollmentStoring {
             db.cachedStatement(sql: "SELECT COUNT(*) FROM registration_waitlist WHERE class_id = ? AND id <= ?"),
             arguments: [classID, entry]
         ) ?? 1
+    }
+
+    func dropIfEnrolled(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> Int64? {
+        try Int64?.fetchOne(
+            transaction.sqlite().cachedStatement(sql: "SELECT drop_if_enrolled FROM registration_waitlist WHERE student_id = ? AND class_id = ?"),
+            arguments: [studentID, classID]
+        ) ?? nil
+    }
+
+    func setDropIfEnrolled(_ dropClassID: Int64?, studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws {
+        try transaction.sqlite().cachedStatement(sql: "UPDATE registration_waitlist SET drop_if_enrolled = ? WHERE student_id = ? AND class_id = ?")
+            .execute(arguments: [dropClassID, studentID, classID])
     }
 
     /// Removes the student from the line; false when they were not in it.

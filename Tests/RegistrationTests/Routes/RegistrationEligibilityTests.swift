@@ -299,4 +299,31 @@ struct RegistrationEligibilityTests {
             #expect(try await client.json(.post, "/v1/admin/registration/students/999999/holds", body: #"{"code":"X","reason":"y","blocks":["add"]}"#, token: admin).status == .notFound)
         }
     }
+
+    @Test(arguments: TestBackend.all) func aPromotionOrAClaimDropsTheClassNamedOnJoining(_ backend: TestBackend) async throws {
+        for policy in [WaitlistPolicy.auto, .offer] {
+            let world = try await World.make(backend) { $0.waitlistPolicy = policy }
+            let gateway = world.gateway, service = gateway.registration, student = world.student, id = world.studentID
+            let leaver = try await gateway.student("100000001")
+            try await gateway.openSeats(1, in: 7001)
+            try await service.enrollment.register(studentID: leaver, classID: 7001)
+            try await gateway.withRouter { client in
+                #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7000}"#, token: student).status == .created)
+                // Another section of the same course: allowed on the line, since 7000 goes when the seat comes.
+                #expect(try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7001,"dropIfEnrolled":7031}"#, token: student).status == .notFound)
+                let joined = try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7001,"dropIfEnrolled":7000}"#, token: student)
+                #expect(joined.status == .created)
+                let line = try await client.json(.get, "/v1/me/registration", token: student)
+                #expect((line.object["waitlist"] as? [[String: Any]])?.first?["dropIfEnrolled"] as? Int == 7000)
+            }
+            let before = try await gateway.seats(of: 7000).enrolled
+            try await service.enrollment.drop(studentID: leaver, classID: 7001)
+            if policy == .offer { try await service.enrollment.claimOffer(studentID: id, classID: 7001) }
+            let schedule = try await service.enrollment.schedule(studentID: id)
+            #expect(schedule.enrollments.map(\.classID) == [7001], "\(policy): in the new section only")
+            #expect(schedule.waitlist.isEmpty)
+            #expect(try await gateway.seats(of: 7000).enrolled == before - 1)
+            world.gateway.cleanUp()
+        }
+    }
 }

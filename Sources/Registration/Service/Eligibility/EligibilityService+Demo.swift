@@ -5,15 +5,20 @@ import Storage
 
 extension EligibilityService {
     /// The demo's eligibility data, so `make run` shows refusals with their reasons: the demo
-    /// student's record (a junior in CS, MATH 245 in progress), a hold on their drops, the demo
-    /// term's windows (seniors, then juniors, then everyone; all open by now) and the
-    /// requirements of a few graduate courses, one of which (CS 540) the student does not meet.
-    public func seedDemo(student username: String, admin adminName: String) async throws {
+    /// student's record (a junior in CS, MATH 245 in progress), the classmate's (a freshman with
+    /// a bursar hold on adds), the demo term's windows (seniors, then juniors, then everyone;
+    /// all open by now) and the requirements of one course, CS 596 (classes 7055 and 7056),
+    /// which the demo student does not meet. Every other class stays open to every student, as
+    /// the SDSU protocol's clients expect of the demo.
+    public func seedDemo(student username: String, classmate classmateName: String, admin adminName: String) async throws {
         let accounts = self.accounts
-        let (student, admin) = try await transactions.read { db in
-            (try accounts.account(username: username, in: db)?.id, try accounts.account(username: adminName, in: db)?.id)
+        let (student, classmate, admin) = try await transactions.read { db in
+            (
+                try accounts.account(username: username, in: db)?.id, try accounts.account(username: classmateName, in: db)?.id,
+                try accounts.account(username: adminName, in: db)?.id
+            )
         }
-        guard let student, let admin else { return }
+        guard let student, let classmate, let admin else { return }
         guard try await record(of: student) == nil else { return }
         try await putRecord(
             AcademicRecord(
@@ -26,8 +31,9 @@ extension EligibilityService {
             ),
             of: student, by: admin
         )
+        try await putRecord(AcademicRecord(level: .undergraduate, standing: .freshman, majors: ["MATH"]), of: classmate, by: admin)
         _ = try await placeHold(
-            RegistrationHold(id: 0, code: "ADVISING", reason: "See your advisor before dropping a class", blocks: [.drop]), on: student, by: admin
+            RegistrationHold(id: 0, code: "BURSAR", reason: "Unpaid balance: pay at the Bursar's office", blocks: [.add]), on: classmate, by: admin
         )
         let pacific = TimeZone(identifier: "America/Los_Angeles")!
         func date(_ day: Int) -> Date {
@@ -44,15 +50,11 @@ extension EligibilityService {
             of: DemoCatalog.term, by: admin
         )
         try await putRequirements(
-            CourseRequirements(prerequisites: .all([.course("CS 310", minGrade: .c), .any([.course("MATH 245", minGrade: nil), .course("MATH 254", minGrade: nil)])])),
-            of: "CS 530", in: DemoCatalog.term, by: admin
-        )
-        try await putRequirements(
             CourseRequirements(
-                prerequisites: .course("CS 440", minGrade: .c),
+                prerequisites: .all([.course("CS 440", minGrade: .c), .any([.course("MATH 245", minGrade: nil), .course("MATH 254", minGrade: nil)])]),
                 restrictions: .init(standings: [.senior, .graduate])
             ),
-            of: "CS 540", in: DemoCatalog.term, by: admin
+            of: "CS 596", in: DemoCatalog.term, by: admin
         )
     }
 }
