@@ -100,7 +100,8 @@ public struct GatewayApplication: Sendable {
         )
         let scheduling = SchedulingModule.live(
             transactions: database, stores: stores.scheduling, catalog: catalog.catalog, terms: catalog.terms,
-            registered: registration.classDirectory, clock: clock, buildsPerMinute: configuration.buildsPerMinute
+            registered: registration.classDirectory, eligibility: registration.classDirectory, clock: clock,
+            buildsPerMinute: configuration.buildsPerMinute
         )
         let gradebook = GradebookModule.live(
             transactions: database, stores: stores.gradebook, vault: vault, jobs: jobs.enqueuer, clock: clock,

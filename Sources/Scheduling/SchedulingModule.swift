@@ -23,13 +23,13 @@ public struct SchedulingModule: GatewayModule {
     /// The module on `stores`. `buildsPerMinute` 0 lets an address build as often as it likes.
     public static func live(
         transactions: any TransactionRunner, stores: SchedulingStores, catalog: CatalogService, terms: TermService,
-        registered: any RegisteredClasses, clock: any GatewayClock, buildsPerMinute: Int
+        registered: any RegisteredClasses, eligibility: (any RegistrationEligibility)? = nil, clock: any GatewayClock, buildsPerMinute: Int
     ) -> SchedulingModule {
         let ratings = RatingService(transactions: transactions, store: stores.ratings, clock: clock)
         return SchedulingModule(
             builds: BuildService(
                 catalog: catalog, ratings: ratings,
-                rateLimit: buildsPerMinute > 0 ? RateLimit(limit: buildsPerMinute, window: 60) : nil, clock: clock
+                rateLimit: buildsPerMinute > 0 ? RateLimit(limit: buildsPerMinute, window: 60) : nil, clock: clock, eligibility: eligibility
             ),
             savedSchedules: SavedScheduleService(
                 transactions: transactions, store: stores.savedSchedules, calendars: stores.calendars, feeds: stores.scheduleFeeds,

@@ -62,4 +62,10 @@ extension AuthenticatedTestWorld {
     public func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
         try await auth.testAccount(username, role: role, password: password)
     }
+
+    /// The account id of `username`; nil when there is none.
+    public func accountID(_ username: String) async throws -> Int64? {
+        let store = auth.store
+        return try await auth.transactions.read { db in try store.find(username: username, in: db)?.id }
+    }
 }

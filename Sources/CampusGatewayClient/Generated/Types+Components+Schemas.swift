@@ -2881,6 +2881,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ScheduleBuildRequest/openSeatsOnly`.
             public var openSeatsOnly: Swift.Bool?
+            /// Leave out the sections you may not register for, for reasons other than seats (holds, your window, prerequisites, restrictions); needs your bearer token (401 without). The answer lists them in `excluded`. A pinned section stays.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScheduleBuildRequest/eligibleOnly`.
+            public var eligibleOnly: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/ScheduleBuildRequest/minUnits`.
             public var minUnits: Swift.Double?
             /// Not below `minUnits`.
@@ -2906,6 +2910,7 @@ extension Components {
             ///   - excluded: Classes never to place.
             ///   - blocked: Times to keep free.
             ///   - openSeatsOnly: Place only sections with an open seat.
+            ///   - eligibleOnly: Leave out the sections you may not register for, for reasons other than seats (holds, your window, prerequisites, restrictions); needs your bearer token (401 without). The answer lists them in `excluded`. A pinned section stays.
             ///   - minUnits:
             ///   - maxUnits: Not below `minUnits`.
             ///   - maxCourses: At most this many courses per schedule, not below the required ones (default: every requested course).
@@ -2918,6 +2923,7 @@ extension Components {
                 excluded: [Swift.Int64]? = nil,
                 blocked: [Components.Schemas.BlockedTime]? = nil,
                 openSeatsOnly: Swift.Bool? = nil,
+                eligibleOnly: Swift.Bool? = nil,
                 minUnits: Swift.Double? = nil,
                 maxUnits: Swift.Double? = nil,
                 maxCourses: Swift.Int? = nil,
@@ -2930,6 +2936,7 @@ extension Components {
                 self.excluded = excluded
                 self.blocked = blocked
                 self.openSeatsOnly = openSeatsOnly
+                self.eligibleOnly = eligibleOnly
                 self.minUnits = minUnits
                 self.maxUnits = maxUnits
                 self.maxCourses = maxCourses
@@ -2943,6 +2950,7 @@ extension Components {
                 case excluded
                 case blocked
                 case openSeatsOnly
+                case eligibleOnly
                 case minUnits
                 case maxUnits
                 case maxCourses
@@ -3076,6 +3084,46 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ScheduleBuild/explanation`.
             public var explanation: Components.Schemas.BuildExplanation?
+            /// - Remark: Generated from `#/components/schemas/ScheduleBuild/ExcludedPayload`.
+            public struct ExcludedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ScheduleBuild/ExcludedPayload/classId`.
+                public var classId: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/ScheduleBuild/ExcludedPayload/RulesPayload`.
+                @frozen public enum RulesPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case hold = "hold"
+                    case window = "window"
+                    case prerequisite = "prerequisite"
+                    case restriction = "restriction"
+                }
+                /// - Remark: Generated from `#/components/schemas/ScheduleBuild/ExcludedPayload/rules`.
+                public typealias RulesPayload = [Components.Schemas.ScheduleBuild.ExcludedPayloadPayload.RulesPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/ScheduleBuild/ExcludedPayload/rules`.
+                public var rules: Components.Schemas.ScheduleBuild.ExcludedPayloadPayload.RulesPayload
+                /// Creates a new `ExcludedPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - classId:
+                ///   - rules:
+                public init(
+                    classId: Swift.Int64,
+                    rules: Components.Schemas.ScheduleBuild.ExcludedPayloadPayload.RulesPayload
+                ) {
+                    self.classId = classId
+                    self.rules = rules
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case classId
+                    case rules
+                }
+            }
+            /// With `eligibleOnly`, the sections left out and the rules that refuse them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScheduleBuild/excluded`.
+            public typealias ExcludedPayload = [Components.Schemas.ScheduleBuild.ExcludedPayloadPayload]
+            /// With `eligibleOnly`, the sections left out and the rules that refuse them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScheduleBuild/excluded`.
+            public var excluded: Components.Schemas.ScheduleBuild.ExcludedPayload?
             /// Creates a new `ScheduleBuild`.
             ///
             /// - Parameters:
@@ -3086,6 +3134,7 @@ extension Components {
             ///   - courseCount: How many courses each schedule places.
             ///   - schedules: Best first; at most `limit`.
             ///   - explanation: Present only when no schedule fits.
+            ///   - excluded: With `eligibleOnly`, the sections left out and the rules that refuse them.
             public init(
                 term: Swift.String,
                 count: Swift.Int,
@@ -3093,7 +3142,8 @@ extension Components {
                 rankingIsExact: Swift.Bool,
                 courseCount: Swift.Int,
                 schedules: [Components.Schemas.BuiltSchedule],
-                explanation: Components.Schemas.BuildExplanation? = nil
+                explanation: Components.Schemas.BuildExplanation? = nil,
+                excluded: Components.Schemas.ScheduleBuild.ExcludedPayload? = nil
             ) {
                 self.term = term
                 self.count = count
@@ -3102,6 +3152,7 @@ extension Components {
                 self.courseCount = courseCount
                 self.schedules = schedules
                 self.explanation = explanation
+                self.excluded = excluded
             }
             public enum CodingKeys: String, CodingKey {
                 case term
@@ -3111,6 +3162,7 @@ extension Components {
                 case courseCount
                 case schedules
                 case explanation
+                case excluded
             }
         }
         /// - Remark: Generated from `#/components/schemas/BuiltSchedule`.

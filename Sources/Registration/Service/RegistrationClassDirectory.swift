@@ -7,14 +7,19 @@ import Storage
 /// Registration's answer to the contracts other modules ask it through: which classes a
 /// student is enrolled in (``RegisteredClasses``, for Scheduling's calendar), the current
 /// state of a class, an offer or an enrollment (``RegistrationCurrentState``, for Push), and
-/// how classes are named (``ClassDirectory``, for Push's seat alerts and notifications).
-public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrentState, ClassDirectory {
+/// how classes are named (``ClassDirectory``, for Push's seat alerts and notifications), and
+/// which classes a student may not take (``RegistrationEligibility``, for Scheduling's builder).
+public struct RegistrationClassDirectory: RegisteredClasses, RegistrationCurrentState, ClassDirectory, RegistrationEligibility {
     let enrollment: EnrollmentService
     let environment: RegistrationEnvironment
 
     public init(service: RegistrationService) {
         self.enrollment = service.enrollment
         self.environment = service.environment
+    }
+
+    public func ineligibleClasses(accountID: Int64, among classIDs: [Int64]) async throws -> [Int64: [String]] {
+        try await EligibilityService(environment: environment).ineligibleClasses(studentID: accountID, among: classIDs)
     }
 
     public func enrolledClassIDs(accountID: Int64) async throws -> [Int64] {

@@ -18,13 +18,19 @@ public struct BuildRequest: Sendable, Equatable {
     public var constraints: BuildConstraints
     public var weights: RankingWeights
     public var limit: Int
+    /// Leave out the sections the signed-in student may not register for, for reasons other
+    /// than seats (holds, their window, prerequisites, restrictions).
+    public var eligibleOnly: Bool
 
-    public init(term: String, courses: [RequestedCourse], constraints: BuildConstraints, weights: RankingWeights, limit: Int) {
+    public init(
+        term: String, courses: [RequestedCourse], constraints: BuildConstraints, weights: RankingWeights, limit: Int, eligibleOnly: Bool = false
+    ) {
         self.term = term
         self.courses = courses
         self.constraints = constraints
         self.weights = weights
         self.limit = limit
+        self.eligibleOnly = eligibleOnly
     }
 
     /// Limits on a build request.

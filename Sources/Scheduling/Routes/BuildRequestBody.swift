@@ -56,6 +56,8 @@ struct BuildRequestBody: Decodable {
     let excluded: [Int64]?
     let blocked: [Blocked]?
     let openSeatsOnly: Bool?
+    /// Leave out sections the signed-in student may not register for (other than for seats).
+    let eligibleOnly: Bool?
     let minUnits: Double?
     let maxUnits: Double?
     let maxCourses: Int?
@@ -63,7 +65,7 @@ struct BuildRequestBody: Decodable {
     let limit: Int?
 
     enum Keys: String, CodingKey {
-        case term, courses, pinned, excluded, blocked, openSeatsOnly, minUnits, maxUnits, maxCourses, weights, limit
+        case term, courses, pinned, excluded, blocked, openSeatsOnly, eligibleOnly, minUnits, maxUnits, maxCourses, weights, limit
     }
 
     /// The optional fields may be left out but are never null (the contract gives none of
@@ -76,6 +78,7 @@ struct BuildRequestBody: Decodable {
         excluded = try container.decodeUnlessAbsent([Int64].self, forKey: .excluded)
         blocked = try container.decodeUnlessAbsent([Blocked].self, forKey: .blocked)
         openSeatsOnly = try container.decodeUnlessAbsent(Bool.self, forKey: .openSeatsOnly)
+        eligibleOnly = try container.decodeUnlessAbsent(Bool.self, forKey: .eligibleOnly)
         minUnits = try container.decodeUnlessAbsent(Double.self, forKey: .minUnits)
         maxUnits = try container.decodeUnlessAbsent(Double.self, forKey: .maxUnits)
         maxCourses = try container.decodeUnlessAbsent(Int.self, forKey: .maxCourses)
@@ -163,7 +166,7 @@ struct BuildRequestBody: Decodable {
                 pinned: pinned, excluded: excluded, blocked: blockedTimes, openSeatsOnly: openSeatsOnly ?? false,
                 minUnits: minUnits, maxUnits: maxUnits, maxCourses: maxCourses
             ),
-            weights: rankingWeights, limit: limit
+            weights: rankingWeights, limit: limit, eligibleOnly: eligibleOnly ?? false
         )
     }
 }

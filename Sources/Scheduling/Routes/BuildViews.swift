@@ -11,8 +11,16 @@ enum BuildViews {
         let courseCount: Int
         let schedules: [Schedule]
         let explanation: Explanation?
+        /// With `eligibleOnly`: the sections left out, each with the rules that refuse it.
+        let excluded: [Excluded]?
 
-        init(_ outcome: BuildOutcome, term: String, snapshot: CatalogCache.Snapshot) {
+        struct Excluded: Encodable {
+            let classId: Int64
+            let rules: [String]
+        }
+
+        init(_ outcome: BuildOutcome, term: String, snapshot: CatalogCache.Snapshot, ineligible: [Int64: [String]]? = nil) {
+            excluded = ineligible.map { $0.sorted { $0.key < $1.key }.map { Excluded(classId: $0.key, rules: $0.value) } }
             self.term = term
             count = outcome.count
             countIsExact = outcome.countIsExact

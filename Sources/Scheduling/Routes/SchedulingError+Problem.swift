@@ -23,6 +23,10 @@ extension SchedulingError: ProblemConvertible {
             )
         case .ratingsFormat(let message):
             return .validation(message, field: "body")
+        case .signInRequired:
+            return .unauthenticated()
+        case .eligibilityUnavailable:
+            return .unavailable(retryAfterSeconds: 60, detail: "Eligibility is not available here; build without eligibleOnly.")
         }
     }
 }

@@ -1,4 +1,5 @@
 public import Catalog
+public import Contracts
 public import Foundation
 public import GatewayCore
 import Synchronization
@@ -12,13 +13,17 @@ public final class BuildService: Sendable {
     let rateLimit: RateLimit?
     let clock: any GatewayClock
     let builder: @Sendable (RatingBook, RankingWeights) -> ScheduleBuilder
+    /// Asked for `eligibleOnly` builds; nil: such builds are refused as unavailable.
+    let eligibility: (any RegistrationEligibility)?
     private let directory = Mutex<CourseDirectory?>(nil)
 
     /// `rateLimit` nil lets any address build as often as it likes.
     public init(
         catalog: CatalogService, ratings: RatingService, rateLimit: RateLimit?, clock: any GatewayClock,
+        eligibility: (any RegistrationEligibility)? = nil,
         builder: @escaping @Sendable (RatingBook, RankingWeights) -> ScheduleBuilder = { ScheduleBuilder(ratings: $0, weights: $1) }
     ) {
+        self.eligibility = eligibility
         self.catalog = catalog
         self.ratings = ratings
         self.rateLimit = rateLimit
@@ -26,8 +31,16 @@ public final class BuildService: Sendable {
         self.builder = builder
     }
 
-    /// The outcome and the catalog snapshot it was built from (for describing sections).
-    public func build(_ request: BuildRequest, clientAddress: String?) async throws -> (BuildOutcome, CatalogCache.Snapshot) {
+    /// What a build answers: the outcome, the catalog snapshot it was built from (for describing
+    /// sections), and the sections an `eligibleOnly` build left out, with their rules.
+    public struct Built: Sendable {
+        public var outcome: BuildOutcome
+        public var snapshot: CatalogCache.Snapshot
+        public var ineligible: [Int64: [String]]
+    }
+
+    /// Builds for `request`; `accountID` is the signed-in caller's (needed for `eligibleOnly`).
+    public func build(_ request: BuildRequest, clientAddress: String?, accountID: Int64? = nil) async throws -> Built {
         if let rateLimit, let wait = rateLimit.take(clientAddress.map(ClientNetwork.key) ?? "unknown", now: clock.now()) {
             throw SchedulingError.rateLimited(retryAfterSeconds: wait)
         }
@@ -68,9 +81,19 @@ public final class BuildService: Sendable {
         if let maxCourses = request.constraints.maxCourses, maxCourses < required {
             throw SchedulingError.invalid(field: "maxCourses", message: "maxCourses (\(maxCourses)) is below the \(required) required courses.")
         }
+        var constraints = request.constraints
+        var ineligible: [Int64: [String]] = [:]
+        if request.eligibleOnly {
+            guard let accountID else { throw SchedulingError.signInRequired }
+            guard let eligibility else { throw SchedulingError.eligibilityUnavailable }
+            // A pinned section stays: the student asked for it by name (an override may come).
+            let pinned = Set(constraints.pinned)
+            ineligible = try await eligibility.ineligibleClasses(accountID: accountID, among: known.sorted()).filter { !pinned.contains($0.key) }
+            constraints.excluded = Array(Set(constraints.excluded).union(ineligible.keys)).sorted()
+        }
         let book = try await ratings.book()
-        let outcome = builder(book, request.weights).build(courses: courses, constraints: request.constraints, limit: request.limit)
-        return (outcome, snapshot)
+        let outcome = builder(book, request.weights).build(courses: courses, constraints: constraints, limit: request.limit)
+        return Built(outcome: outcome, snapshot: snapshot, ineligible: ineligible)
     }
 
     private func directory(for index: CatalogIndex) -> CourseDirectory {

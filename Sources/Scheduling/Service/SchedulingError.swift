@@ -14,4 +14,8 @@ public enum SchedulingError: Error, Sendable, Equatable {
     case termCalendarMissing(String)
     /// A ratings file that is not one (422).
     case ratingsFormat(String)
+    /// `eligibleOnly` without a signed-in caller (401).
+    case signInRequired
+    /// `eligibleOnly` where no registration answers eligibility (503).
+    case eligibilityUnavailable
 }

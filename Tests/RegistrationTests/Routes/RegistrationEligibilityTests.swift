@@ -30,7 +30,7 @@ struct RegistrationEligibilityTests {
             _ = try await gateway.catalog.terms.seed(DemoTerms.all)
             let admin = try await gateway.account("registrar", role: .admin)
             let student = try await gateway.account("ada", role: .student)
-            let studentID = try await gateway.auth.transactions.read { [store = gateway.auth.store] db in try store.find(username: "ada", in: db)!.id! }
+            let studentID = try #require(try await gateway.accountID("ada"))
             try await gateway.withRouter { client in
                 let profile = try await client.json(
                     .put, "/v1/me/registration/profile",

@@ -49,8 +49,8 @@ struct SchedulingGateway: AuthenticatedTestWorld {
         let catalog = try CatalogModule.live(transactions: transactions, stores: catalogStores, refreshInterval: 1)
         let registered = FakeRegisteredClasses()
         let module = SchedulingModule.live(
-            transactions: transactions, stores: stores, catalog: catalog.catalog, terms: catalog.terms, registered: registered, clock: clock,
-            buildsPerMinute: buildsPerMinute
+            transactions: transactions, stores: stores, catalog: catalog.catalog, terms: catalog.terms, registered: registered,
+            eligibility: registered, clock: clock, buildsPerMinute: buildsPerMinute
         )
         let gateway = SchedulingGateway(
             module: module, auth: auth.service, catalog: catalog, registered: registered, transactions: transactions, backend: opened,
@@ -71,8 +71,19 @@ struct SchedulingGateway: AuthenticatedTestWorld {
 }
 
 /// Registration's answer to "which classes is this account enrolled in", as a test sets it.
-final class FakeRegisteredClasses: RegisteredClasses {
+/// Registration's answers as Scheduling asks them (``RegisteredClasses``,
+/// ``RegistrationEligibility``), set by the test: the contracts are all the module sees of it.
+final class FakeRegisteredClasses: RegisteredClasses, RegistrationEligibility {
     private let enrolled = Mutex<[Int64: [Int64]]>([:])
+    private let refused = Mutex<[Int64: [Int64: [String]]]>([:])
+
+    /// Classes the account's student may not take, with the rules.
+    func refuse(_ classes: [Int64: [String]], for accountID: Int64) { refused.withLock { $0[accountID] = classes } }
+
+    func ineligibleClasses(accountID: Int64, among classIDs: [Int64]) async throws -> [Int64: [String]] {
+        let mine = refused.withLock { $0[accountID] ?? [:] }
+        return mine.filter { classIDs.contains($0.key) }
+    }
 
     func set(_ classIDs: [Int64], for accountID: Int64) { enrolled.withLock { $0[accountID] = classIDs.sorted() } }
 

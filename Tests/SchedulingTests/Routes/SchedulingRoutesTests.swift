@@ -202,4 +202,28 @@ struct SchedulingRoutesTests {
     static func term(_ id: String) -> Term {
         Term(id: id, name: "Term \(id)", firstDay: CivilDate(year: 2030, month: 1, day: 14)!, lastDay: CivilDate(year: 2030, month: 5, day: 3)!, timeZone: "America/Los_Angeles")
     }
+
+    /// `eligibleOnly`: a signed-in student's build leaves out the sections Registration says they
+    /// may not take, and lists them with the rules; without a token it is refused.
+    @Test(arguments: TestBackend.all) func anEligibleOnlyBuildLeavesOutWhatTheStudentMayNotTake(_ backend: TestBackend) async throws {
+        let gateway = try await SchedulingGateway.make(backend)
+        defer { gateway.cleanUp() }
+        let (term, courses, _) = try await Self.twoCourses(gateway)
+        let token = try await gateway.account("ada", role: .student)
+        let ada = try #require(try await gateway.accountID("ada"))
+        let body = { @Sendable (eligibleOnly: Bool) in #"{"term": "\#(term)", "courses": ["\#(courses[0])", "\#(courses[1])"], "limit": 50, "eligibleOnly": \#(eligibleOnly)}"# }
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/scheduling/builds", body: body(true)).status == .unauthorized)
+            let all = try await client.json(.post, "/v1/scheduling/builds", body: body(false), token: token)
+            let sections = Set((all.object["schedules"] as? [[String: Any]] ?? []).flatMap { ($0["sections"] as? [[String: Any]] ?? []).compactMap { $0["classId"] as? Int } })
+            let refused = try #require(sections.sorted().first)
+            gateway.registered.refuse([Int64(refused): ["prerequisite", "hold"]], for: ada)
+            let eligible = try await client.json(.post, "/v1/scheduling/builds", body: body(true), token: token)
+            #expect(eligible.status == .ok)
+            let kept = Set((eligible.object["schedules"] as? [[String: Any]] ?? []).flatMap { ($0["sections"] as? [[String: Any]] ?? []).compactMap { $0["classId"] as? Int } })
+            #expect(!kept.contains(refused) && all.object["excluded"] == nil)
+            let excluded = eligible.object["excluded"] as? [[String: Any]] ?? []
+            #expect(excluded.count == 1 && excluded.first?["classId"] as? Int == refused && excluded.first?["rules"] as? [String] == ["prerequisite", "hold"])
+        }
+    }
 }

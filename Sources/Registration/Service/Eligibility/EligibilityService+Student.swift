@@ -77,4 +77,20 @@ extension EligibilityService {
             )
         }
     }
+
+    /// Of `classIDs`, those the student may not take for what they are (the rules a waitlist
+    /// join checks: holds, window, prerequisites, restrictions), each with its rules; what
+    /// depends on their schedule or the seats is left out, as a builder plans a new schedule.
+    public func ineligibleClasses(studentID: Int64, among classIDs: [Int64]) async throws -> [Int64: [String]] {
+        let stores = self.stores, judge = self.judge, now = clock.now()
+        return try await transactions.read { db in
+            let seats = try stores.catalog.classSeats(of: Array(Set(classIDs)), in: db)
+            var refused: [Int64: [String]] = [:]
+            for (classID, target) in seats {
+                let verdict = try judge.add(studentID: studentID, target: target, enrolled: [], hasOffer: false, kind: .joinLine, now: now, in: db)
+                if !verdict.reasons.isEmpty { refused[classID] = verdict.reasons.map(\.rule) }
+            }
+            return refused
+        }
+    }
 }

@@ -2,6 +2,7 @@
 // in place; focus inside a refreshed region returns to the control with the same key.
 import { h, replace, append, field, errorSlot, busy, button, when, ago, showError, uid, scrollRegion } from './dom.js';
 import * as api from './api.js';
+import { eligibilityPanel } from './admin-eligibility.js';
 
 const JOB_STATES = ['available', 'scheduled', 'running', 'retryable', 'completed', 'discarded', 'cancelled'];
 const RETRYABLE = new Set(['scheduled', 'retryable', 'completed', 'discarded', 'cancelled']);
@@ -308,4 +309,5 @@ const healthPanel = {
   async refresh() {},
 };
 
-export const panels = [queuesPanel, jobsPanel, schedulesPanel, sourcesPanel, deliveriesPanel, healthPanel];
+// The registration eligibility panel (admin-eligibility.js) loads on demand: its refresh is a no-op.
+export const panels = [queuesPanel, jobsPanel, schedulesPanel, sourcesPanel, deliveriesPanel, eligibilityPanel, healthPanel];

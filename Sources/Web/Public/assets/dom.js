@@ -72,9 +72,17 @@ export function errorSlot() {
   return h('div', { class: 'error-slot', role: 'alert', 'aria-live': 'assertive' });
 }
 
+/** Every reason of an eligibility refusal (`reasons: [{rule, message}]`) as a list, each its message. */
+export function reasonList(reasons) {
+  const items = (Array.isArray(reasons) ? reasons : []).filter((r) => r && r.message);
+  if (!items.length) return null;
+  return h('ul', { class: 'reasons' }, items.map((r) => h('li', { text: r.message, dataset: { rule: r.rule ?? '' } })));
+}
+
 /**
- * Shows an error in `slot`: an API problem document's title, detail, the fields it names and its
- * request id; marks the named fields of `form` invalid. Anything else shows its message.
+ * Shows an error in `slot`: an API problem document's title, detail (or, for an eligibility
+ * refusal, every reason), the fields it names and its request id; marks the named fields of
+ * `form` invalid. Anything else shows its message.
  */
 export function showError(slot, error, form) {
   if (!slot) return;
@@ -83,7 +91,10 @@ export function showError(slot, error, form) {
   const box = h('div', { class: 'problem' });
   if (problem) {
     append(box, [h('strong', { text: problem.title || `Error ${error.status}` })]);
-    if (problem.detail) append(box, [h('p', { text: problem.detail })]);
+    // The detail of a refusal joins its reasons' messages: the list says the same, one a line.
+    const reasons = reasonList(problem.reasons);
+    if (reasons) append(box, [reasons]);
+    else if (problem.detail) append(box, [h('p', { text: problem.detail })]);
     const fields = Array.isArray(problem.invalidFields) ? problem.invalidFields : [];
     if (fields.length) {
       append(box, [h('p', { text: `Check: ${fields.join(', ')}` })]);

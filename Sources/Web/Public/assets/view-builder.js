@@ -1,7 +1,8 @@
 // The schedule builder: courses, pinned and excluded classes, blocked times, unit limits and
-// options in; ranked schedules out, each with its score breakdown and week grid (and a warning
-// when it holds more classes than registration allows), or the explanation when nothing fits;
-// save one.
+// options (signed in: only classes the student may take) in; ranked schedules out, each with its
+// score breakdown and week grid (and a warning when it holds more classes than registration
+// allows), or the explanation when nothing fits, and the classes left out as not open to the
+// student; save one.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, uid } from './dom.js';
 import * as api from './api.js';
 import * as session from './session.js';
@@ -85,6 +86,12 @@ function builderForm(state, terms, results, ctx) {
 
   const openOnly = field('Only sections with an open seat', h('input', { type: 'checkbox', name: 'openSeatsOnly', checked: state.openSeatsOnly }));
   openOnly.input.addEventListener('change', () => { state.openSeatsOnly = openOnly.input.checked; persist(); });
+  // Signed in only: the build asks the registration's rules about this student.
+  const eligibleOnly = session.token()
+    ? field('Only classes I can take', h('input', { type: 'checkbox', name: 'eligibleOnly', id: 'builder-eligible-only', checked: Boolean(state.eligibleOnly) }),
+      'Leaves out sections your holds, window, prerequisites or restrictions keep you from.')
+    : null;
+  eligibleOnly?.input.addEventListener('change', () => { state.eligibleOnly = eligibleOnly.input.checked; persist(); });
   const sections = sectionLists(state, persist);
   ctx = { ...ctx, pinOrExclude: sections.add };
   const unitInput = (name) => {
@@ -108,7 +115,7 @@ function builderForm(state, terms, results, ctx) {
     sections.element,
     h('fieldset', {}, h('legend', { text: 'Keep these times free' }), blockedList,
       button('Add blocked time', () => { state.blocked.push({ days: '', start: '', end: '' }); persist(); renderBlocked(); blockedList.querySelector('li:last-child input')?.focus(); }, 'secondary')),
-    h('fieldset', {}, h('legend', { text: 'Options' }), openOnly.wrap, h('div', { class: 'row' }, minUnits.wrap, maxUnits.wrap),
+    h('fieldset', {}, h('legend', { text: 'Options' }), openOnly.wrap, eligibleOnly?.wrap, h('div', { class: 'row' }, minUnits.wrap, maxUnits.wrap),
       h('div', { class: 'row' }, maxCourses.wrap, limit.wrap), limitHint),
     h('details', {}, h('summary', { text: 'Ranking weights' }), h('div', { class: 'weights' }, weightInputs.map((w) => w.wrap))),
     slot, submit);
@@ -139,7 +146,10 @@ function builderForm(state, terms, results, ctx) {
     const weights = {};
     for (const w of weightInputs) if (w.input.value !== '') weights[w.input.dataset.weight] = Number(w.input.value);
     request.weights = weights;
-    const build = await busy(submit, slot, () => api.post('/v1/scheduling/builds', request, { auth: false }), form);
+    // Only a build that asks about the student's eligibility carries the session's token.
+    const asStudent = Boolean(eligibleOnly?.input.checked && session.token());
+    if (asStudent) request.eligibleOnly = true;
+    const build = await busy(submit, slot, () => api.post('/v1/scheduling/builds', request, asStudent ? {} : { auth: false }), form);
     if (build) showResults(results, build, ctx);
   });
   return form;
@@ -153,6 +163,7 @@ function showResults(results, build, ctx) {
     h('h2', { id: 'build-results-title', tabindex: '-1', text: 'Schedules' }),
     h('p', { class: 'lead', id: 'build-summary', role: 'status', text: summary }),
     build.explanation ? explanation(build.explanation) : null,
+    Array.isArray(build.excluded) ? excludedList(build.excluded) : null,
     h('ol', { class: 'schedule-list' }, build.schedules.map((s, i) => h('li', {}, scheduleCard(build.term, s, i === 0, ctx)))));
   results.querySelector('h2').focus();
 }
@@ -164,6 +175,16 @@ function explanation(expl) {
     expl.courses?.length ? h('p', { text: `Courses: ${expl.courses.join(', ')}` }) : null,
     expl.constraints?.length ? h('ul', {}, expl.constraints.map((c) => h('li', { text: c.description }))) : null,
     h('p', { class: 'muted', text: 'Remove a course, mark one optional, or relax a constraint and build again.' }));
+}
+
+/** The sections an "only classes I can take" build left out, each with the rules that refuse it. */
+function excludedList(excluded) {
+  return h('div', { class: 'card', id: 'build-excluded' },
+    h('h3', { text: 'Left out: classes you cannot take' }),
+    excluded.length
+      ? h('ul', { class: 'plain-list compact' }, excluded.map((entry) => h('li', { dataset: { classId: entry.classId } },
+        h('strong', { text: `Class ${entry.classId}` }), `: ${(entry.rules ?? []).join(', ') || 'not open to you'}`)))
+      : h('p', { class: 'muted', text: 'No section was left out: the registration rules let you take each one.' }));
 }
 
 function scheduleCard(term, schedule, open, ctx) {

@@ -1,10 +1,11 @@
 // The catalog: search and filter classes (every filter the API offers), page through them, and
-// register, join a waitlist, watch a class or any section of its course for a seat, or send a
-// course to the schedule builder.
+// register, join a waitlist, check whether the student may register (a dry run), watch a class or
+// any section of its course for a seat, or send a course to the schedule builder.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, showError, uid } from './dom.js';
 import * as api from './api.js';
 import * as session from './session.js';
 import { addCourseToBuilder } from './builder-state.js';
+import { checkClass } from './eligibility-status.js';
 
 const DAYS = [['mon', 'Mon'], ['tue', 'Tue'], ['wed', 'Wed'], ['thu', 'Thu'], ['fri', 'Fri'], ['sat', 'Sat']];
 // Kept while the tab lives, so coming back to the catalog shows the same search.
@@ -142,6 +143,8 @@ export function classCard(item, ctx) {
         showNote(slot, `On the waitlist at position ${place.position}.`);
       }), 'primary', { 'aria-label': `Join the waitlist of ${item.course} section ${item.section}`, dataset: { action: 'waitlist', classId: item.id } })]);
     }
+    append(actions, [button('Check eligibility', (e) => act(e.currentTarget, slot, () => checkClass(item, slot)), 'secondary',
+      { 'aria-label': `Check eligibility for ${item.course} section ${item.section}`, dataset: { action: 'check', classId: item.id } })]);
     append(actions, [watchMenu(item, slot)]);
   } else {
     append(actions, [h('a', { href: '#/signin', class: 'btn btn-secondary' }, 'Sign in to register')]);

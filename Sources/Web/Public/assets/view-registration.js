@@ -1,10 +1,12 @@
-// My classes: the student profile, enrollments (drop), waitlist places (leave), seat offers
-// (accept or decline), the registration calendar and its subscription link.
-import { h, field, errorSlot, busy, append, replace, button, meetingText, when, download } from './dom.js';
+// My classes: the student profile, registration eligibility per term, enrollments (drop, or swap
+// for another class in one step), waitlist places (leave), seat offers (accept or decline), the
+// registration calendar and its subscription link.
+import { h, field, errorSlot, busy, append, replace, button, meetingText, when, download, showError } from './dom.js';
 import * as api from './api.js';
 import { weekGrid } from './weekgrid.js';
 import { feedControls } from './calendar-feed.js';
 import { policyText, registrationSettings } from './registration-settings.js';
+import { eligibilitySection } from './eligibility-status.js';
 
 export async function renderRegistration(container, ctx) {
   append(container, [h('h1', { text: 'My classes' })]);
@@ -14,11 +16,12 @@ export async function renderRegistration(container, ctx) {
 }
 
 async function refresh(body, ctx) {
-  const [schedule, settings] = await Promise.all([api.get('/v1/me/registration'), registrationSettings()]);
+  const [schedule, settings, eligibility] = await Promise.all([api.get('/v1/me/registration'), registrationSettings(), eligibilitySection()]);
   if (!ctx.isCurrent()) return;
   const reload = () => refresh(body, ctx);
   replace(body,
     profileSection(schedule.profile, reload),
+    eligibility,
     offersSection(schedule.offers, reload, ctx),
     enrollmentsSection(schedule, reload, ctx),
     waitlistSection(schedule, settings, reload, ctx),
@@ -94,9 +97,55 @@ function enrollmentsSection(schedule, reload, ctx) {
           ctx.toast('Class dropped.');
           reload();
         }), 'danger', { 'aria-label': `Drop ${classLabel(entry)}` })),
+        swapForm(entry, slot, reload, ctx),
         slot);
     })) : h('p', { class: 'muted' }, 'No classes yet. ', h('a', { href: '#/catalog' }, 'Find one in the catalog.')),
     enrollments.length ? weekGrid(enrollments.filter((e) => e.class).map((e) => ({ label: `${e.class.course}-${e.class.section}`, meetings: e.class.meetings })), 'Your week') : null);
+}
+
+/** "Swap": drop this class and take another in one step, or neither. A refusal shows every reason
+ * in the entry's `slot`; a full class can be waited for instead, this one dropped when its seat comes. */
+function swapForm(entry, slot, reload, ctx) {
+  const label = classLabel(entry);
+  const add = field('Class id to take instead', h('input', { name: 'add', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 12, autocomplete: 'off', required: true, placeholder: 'e.g. 7001' }));
+  const submit = h('button', { type: 'submit', class: 'btn btn-secondary', 'aria-label': `Swap ${label} for the class entered` }, 'Swap');
+  const form = h('form', { class: 'swap-form row row-end', novalidate: true, 'aria-label': `Swap ${label} for another class`, dataset: { action: 'swap' } }, add.wrap, submit);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const classId = Number(add.input.value.trim());
+    if (!/^[0-9]{1,12}$/.test(add.input.value.trim()) || classId <= 0) {
+      showError(slot, { problem: { title: 'No class id', detail: 'Enter the id of the class to take instead (a number, e.g. 7001).', invalidFields: ['add'] } }, form);
+      add.input.focus();
+      return;
+    }
+    let refusal = null;
+    const swapped = await busy(submit, slot, async () => {
+      try {
+        return await api.post('/v1/me/registration/swap', { drop: entry.classId, add: classId });
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
+    }, form);
+    if (swapped) {
+      ctx.toast(`Swapped ${label} for class ${classId}.`);
+      reload();
+    } else if (isFull(refusal)) {
+      slot.lastElementChild?.append(h('div', { class: 'actions' }, button('Join its waitlist instead', (e) => busy(e.currentTarget, slot, async () => {
+        const place = await api.post('/v1/me/registration/waitlist', { classId, dropIfEnrolled: entry.classId });
+        ctx.toast(`On the waitlist of class ${classId} at position ${place.position}; ${label} is dropped when the seat comes.`);
+        reload();
+      }), 'secondary', { 'aria-label': `Join the waitlist of class ${classId}, dropping ${label} when a seat comes`, dataset: { action: 'waitlist-swap' } })));
+    }
+  });
+  return h('details', { class: 'swap' }, h('summary', { text: 'Swap for another class' }), form);
+}
+
+/** A refusal because the class is full (alone, or among other reasons). */
+function isFull(error) {
+  const problem = error?.problem;
+  if (!problem) return false;
+  return String(problem.type ?? '').endsWith('class-full') || (Array.isArray(problem.reasons) && problem.reasons.some((r) => r?.rule === 'class-full'));
 }
 
 function waitlistSection(schedule, settings, reload, ctx) {
@@ -107,8 +156,10 @@ function waitlistSection(schedule, settings, reload, ctx) {
     policy ? h('p', { class: 'muted', id: 'waitlist-policy', text: policy }) : null,
     waitlist?.length ? h('ul', { class: 'plain-list' }, waitlist.map((entry) => {
       const slot = errorSlot();
-      return h('li', {},
+      const dropping = entry.dropIfEnrolled ? (schedule.enrollments || []).find((e) => e.classId === entry.dropIfEnrolled) : null;
+      return h('li', { dataset: { classId: entry.classId } },
         h('p', {}, h('strong', { text: classLabel(entry) }), ` — position ${entry.position}, joined ${when(entry.joinedAt)}`),
+        entry.dropIfEnrolled ? h('p', { class: 'muted drop-if-enrolled', text: `When its seat comes to you, ${dropping ? classLabel(dropping) : `class ${entry.dropIfEnrolled}`} is dropped in the same step.` }) : null,
         h('div', { class: 'actions' }, button('Leave waitlist', (e) => busy(e.currentTarget, slot, async () => {
           await api.del(`/v1/me/registration/waitlist/${entry.classId}`);
           ctx.toast('Left the waitlist.');
