@@ -2,14 +2,14 @@
 (the demo student and CS 596, class 7055: prerequisite and restriction; the classmate's bursar
 hold on adds), the catalog's dry run says the same without changing anything, My classes shows
 each term's eligibility (window, standing, units against the limit, holds), a registered class
-is swapped for another in one step (a refused swap keeps the class and shows its reasons), the
-builder's "Only classes I can take" is there only when signed in and lists the classes it left
+is swapped for another in one step (a refused swap keeps the class and shows its reasons), a
+waitlist place says which class it drops when its seat comes, the builder's "Only classes I can take" is there only when signed in and lists the classes it left
 out, and the operator console's eligibility panel edits a fresh student's record, holds and
 overrides and reads the term's windows, a course's requirements and the prerequisite
 exceptions.
 
 The demo student's registrations are undone after each test (CS 100's sections 7000 and 7001
-are the only classes it touches); the console edits only a student made for the test and a
+are the only classes it takes, and it leaves CS 540-01's waitlist again); the console edits only a student made for the test and a
 course that no class has."""
 import json
 import random
@@ -198,6 +198,27 @@ class EligibilityTests(unittest.TestCase):
             self.assertEqual(registered(self.student_token), [second])
             self.assertNoConsoleErrors()
         finally:
+            drop_all(self.student_token, CS100)
+
+    def test_c2_a_waitlist_place_says_which_class_it_drops(self):
+        """A place on CS 540-01's waitlist (class 7036, full in the demo) that drops CS 100-01
+        when the seat comes: My classes says so. The place is left again afterwards (the student
+        journey expects to be first in that line)."""
+        b = self.b
+        first = CS100[0]
+        drop_all(self.student_token, CS100)
+        status, body = features.api("POST", "/v1/me/registration/enrollments", {"classId": first}, self.student_token)
+        self.assertEqual(status, 201, body)
+        try:
+            status, place = features.api("POST", "/v1/me/registration/waitlist", {"classId": 7036, "dropIfEnrolled": first}, self.student_token)
+            self.assertEqual(status, 201, place)
+            self.sign_in(STUDENT, "registration", "My classes")
+            note = b.visible("section[aria-labelledby=waitlist-title] li[data-class-id='7036'] .drop-if-enrolled")
+            self.assertIn("CS 100-01", note.text)
+            self.assertIn("dropped", note.text)
+            self.assertNoConsoleErrors()
+        finally:
+            features.api("DELETE", "/v1/me/registration/waitlist/7036", token=self.student_token)
             drop_all(self.student_token, CS100)
 
     def test_d_the_builder_leaves_out_classes_the_student_cannot_take(self):
