@@ -23,10 +23,14 @@ struct BackupTests {
 
         // Sign-ups keep coming while the backup runs; the backup starts once some are confirmed.
         let confirmed = Confirmed()
+        // Stopped by a flag, never by cancelling the task: cancelling a task inside
+        // FoundationNetworking's `URLSession.data(for:)` as its transfer completes can deadlock
+        // the session's queue (and with it a thread of the cooperative pool, on 2 cores all of
+        // the tests). The request in flight finishes; the loop then ends.
+        let stop = Atomic<Bool>(false)
         let load = Task {
-            for n in 0..<400 where !Task.isCancelled {
+            for n in 0..<400 where !stop.load(ordering: .acquiring) {
                 let name = "backup-student-\(n)"
-                // Cancelled at the end: the request in flight then fails, and the loop stops.
                 guard let reply = try? await MultiInstanceSlowTests.send(
                     server, "POST", "/v1/accounts", body: #"{"username":"\#(name)","password":"a long enough passphrase \#(n)"}"#
                 ) else { break }
@@ -37,7 +41,7 @@ struct BackupTests {
         let before = confirmed.names
         let backup = try await GatewayBinary.run(["backup", "--database", live, "--to", copy])
         #expect(backup.status == 0, "\(backup.stderr)")
-        load.cancel()
+        stop.store(true, ordering: .releasing)
         _ = await load.value
         #expect(!before.isEmpty)
 
