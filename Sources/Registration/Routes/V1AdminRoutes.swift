@@ -42,7 +42,8 @@ struct V1AdminRoutes: Sendable {
             } catch let error as CatalogFileError {
                 throw Problem.badRequest(error.description)
             }
-            let report = try await service.admin.importCatalog(document, strict: strict)
+            let admin = try context.requireIdentity().accountID
+            let report = try await V1EnrollmentRoutes.run { try await service.admin.importCatalog(document, strict: strict, by: admin) }
             return try GatewayJSON.response(report, status: report.applied ? .ok : .unprocessableContent)
         }
         group.get("classes/:classId/roster") { _, context in

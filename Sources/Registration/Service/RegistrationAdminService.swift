@@ -25,9 +25,14 @@ public struct RegistrationAdminService: RegistrationUseCase {
     /// seats changed (or that were created) in that same transaction and announcing the ones
     /// that opened or closed to newcomers, then refreshes the in-memory catalog. With
     /// `strict`, a bad row applies nothing; with `createOnly`, an existing class is refused.
+    ///
+    /// A course row's `requirements` (the eligibility requirements) are set for every term the
+    /// document has classes of that course in, as `by` (the admin) put them; a row whose
+    /// requirements are not such an object refuses the whole import, naming it.
     public func importCatalog(
-        _ document: CatalogDocument, strict: Bool = false, createOnly: Bool = false, progress: ImportOptions.Progress? = nil
+        _ document: CatalogDocument, strict: Bool = false, createOnly: Bool = false, progress: ImportOptions.Progress? = nil, by adminID: Int64? = nil
     ) async throws -> ImportReport {
+        let requirements = try Self.requirements(of: document)
         let options = ImportOptions(strict: strict, createOnly: createOnly, progress: progress)
         let (promoter, stores, now, before) = (self.promoter, self.stores, clock.now(), catalog.cachedSnapshot())
         let report: ImportReport
@@ -40,6 +45,10 @@ public struct RegistrationAdminService: RegistrationUseCase {
                 let waiting = try stores.enrollments.classesWithLine(among: reseated, in: db)
                 for id in reseated where waiting.contains(id) { try promoter.seatFreed(classID: id, now: now, in: db, touched: &touched) }
                 try OpenSeatAnnouncer(stores: stores).announce(classIDs: touched, before: before.wasOpen, now: now, in: db)
+                let change = EligibilityChange(by: adminID ?? 0, at: now)
+                for item in requirements {
+                    try stores.eligibility.putRequirements(item.requirements, of: item.course, in: item.term, change: change, in: db)
+                }
                 return report
             }
         } catch let abort as StrictImportAborted {
@@ -84,5 +93,27 @@ public struct RegistrationAdminService: RegistrationUseCase {
         guard invalid.isEmpty else { throw RegistrationError.invalidRedID }
         let now = clock.now()
         return try await transactions.write { db in try stores.students.replaceRoster(redIDs, now: now, in: db) }
+    }
+
+    /// The eligibility requirements the document's course rows carry, one per term the document
+    /// has classes of the course in (its default term when it has none).
+    static func requirements(of document: CatalogDocument) throws -> [(term: String, course: String, requirements: CourseRequirements)] {
+        var found: [(term: String, course: String, requirements: CourseRequirements)] = []
+        for course in document.courses {
+            guard let raw = course.requirements else { continue }
+            let label = "\(course.subjectCode) \(course.number)"
+            let requirements: CourseRequirements
+            do {
+                requirements = try JSONDecoder().decode(CourseRequirements.self, from: JSONEncoder().encode(raw))
+                try EligibilityLimits.check(requirements, course: label)
+            } catch let error as RegistrationError {
+                throw error
+            } catch {
+                throw RegistrationError.invalidClass("\(course.label).requirements is not a requirements object (prerequisites, corequisites, restrictions)")
+            }
+            let terms = Set(document.classes.filter { $0.subjectCode == course.subjectCode && $0.courseNumber == course.number }.map(\.term))
+            for term in terms.sorted() { found.append((term, label, requirements)) }
+        }
+        return found
     }
 }

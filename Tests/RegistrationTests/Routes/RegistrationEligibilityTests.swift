@@ -326,4 +326,30 @@ struct RegistrationEligibilityTests {
             world.gateway.cleanUp()
         }
     }
+
+    /// The native catalog file may carry a course's requirements; the import sets them for the
+    /// terms it has classes of the course in, and a malformed one refuses the import.
+    @Test(arguments: TestBackend.all) func aCatalogImportCarriesRequirements(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        defer { world.gateway.cleanUp() }
+        let admin = world.admin
+        @Sendable func file(_ requirements: String) -> String {
+            #"{"term":"2018-fall","subjects":[{"id":8,"code":"CS","title":"Computer Science","college":"Science"}],"#
+                + #""courses":[{"subject":"CS","number":"577","title":"PRINCIPLES OS","units":"3.0","requirements":\#(requirements)}],"#
+                + #""classes":[{"id":7900,"subject":"CS","course":"577","section":"01","scheduleNumber":"29900","instructors":["A"],"#
+                + #""meetingType":"Lecture","seats":10,"enrolled":0,"waitlist":0,"meetings":[]}]}"#
+        }
+        try await world.gateway.withRouter { client in
+            let refused = try await client.json(.post, "/v1/admin/registration/imports?format=native", body: file(#"{"prerequisites":{"course":"CS 310","minGrade":"Z"}}"#), token: admin)
+            #expect(refused.status == .unprocessableContent)
+            let imported = try await client.json(
+                .post, "/v1/admin/registration/imports?format=native",
+                body: file(#"{"prerequisites":{"course":"CS 370","minGrade":"C"},"restrictions":{"levels":["undergraduate"]}}"#), token: admin
+            )
+            #expect(imported.status == .ok, "\(imported.body)")
+            let read = try await client.json(.get, "/v1/admin/registration/requirements?term=2018-fall&course=CS%20577", token: admin)
+            #expect((read.object["prerequisites"] as? [String: Any])?["course"] as? String == "CS 370")
+            #expect(read.object["updatedBy"] as? Int != nil)
+        }
+    }
 }

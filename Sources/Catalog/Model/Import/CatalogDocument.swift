@@ -1,4 +1,5 @@
 import Foundation
+public import GatewayCore
 
 /// A catalog to import, already parsed from its file format into typed rows. Rows that could
 /// not be parsed are in ``rejected`` with their reasons; the importer adds the rows the
@@ -32,11 +33,16 @@ public struct CatalogDocument: Sendable {
         public var description: String
         public var prerequisite: String
         public var units: String
+        /// Who may take the course (Registration's eligibility requirements, as
+        /// `PUT /v1/admin/registration/requirements` takes them without `term` and `course`),
+        /// kept as the file's JSON: Registration reads it; nil when the row has none.
+        public var requirements: JSONValue?
 
         public init(
             label: String, subjectCode: String, number: CourseNumber, title: String, fullTitle: String,
-            description: String, prerequisite: String, units: String
+            description: String, prerequisite: String, units: String, requirements: JSONValue? = nil
         ) {
+            self.requirements = requirements
             self.label = label
             self.subjectCode = subjectCode
             self.number = number

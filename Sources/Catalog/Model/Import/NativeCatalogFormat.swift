@@ -1,4 +1,5 @@
 public import Foundation
+import GatewayCore
 
 /// The gateway's own catalog format (documented in docs/registration.md): subjects, courses
 /// and classes as three lists, with SDSU-style ids kept when given.
@@ -25,6 +26,7 @@ public enum NativeCatalogFormat {
         let description: String?
         let prerequisite: String?
         let units: LooseString?
+        let requirements: JSONValue?
     }
 
     public struct MeetingRow: Decodable, Sendable {
@@ -90,7 +92,8 @@ public enum NativeCatalogFormat {
                 document.courses.append(.init(
                     label: label, subjectCode: row.subject.uppercased(), number: number, title: row.title,
                     fullTitle: row.fullTitle ?? row.title, description: row.description ?? "",
-                    prerequisite: row.prerequisite ?? "", units: RowParsing.units(row.units?.value ?? "")
+                    prerequisite: row.prerequisite ?? "", units: RowParsing.units(row.units?.value ?? ""),
+                    requirements: row.requirements
                 ))
             }
         }
