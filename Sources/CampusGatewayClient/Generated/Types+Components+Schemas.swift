@@ -974,6 +974,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TermDefinition/maxUnits`.
             public var maxUnits: Swift.Double?
+            /// Refuse registering for a second section of a course the student is in (the duplicate-course rule). Off by default, as the SDSU protocol allows it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TermDefinition/refuseDuplicateCourses`.
+            public var refuseDuplicateCourses: Swift.Bool?
             /// Creates a new `TermDefinition`.
             ///
             /// - Parameters:
@@ -988,6 +992,7 @@ extension Components {
             ///   - registrarFeedUrl: A registrar term's published seat feed (the body `POST /v1/registrar/seat-status` takes), polled every `registrarPollSeconds` through the SSRF guard: private and loopback addresses need GATEWAY_REGISTRAR_ALLOWED_DESTINATIONS. https (plain http only to a loopback address), no credentials.
             ///   - registrarPollSeconds: How often `registrarFeedUrl` is polled; needs it.
             ///   - maxUnits: The most units a student may register for in the term (none: no limit); a student's academic record may set their own.
+            ///   - refuseDuplicateCourses: Refuse registering for a second section of a course the student is in (the duplicate-course rule). Off by default, as the SDSU protocol allows it.
             public init(
                 id: Swift.String? = nil,
                 name: Swift.String,
@@ -999,7 +1004,8 @@ extension Components {
                 seatsFrom: Components.Schemas.TermDefinition.SeatsFromPayload? = nil,
                 registrarFeedUrl: Swift.String? = nil,
                 registrarPollSeconds: Swift.Int? = nil,
-                maxUnits: Swift.Double? = nil
+                maxUnits: Swift.Double? = nil,
+                refuseDuplicateCourses: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -1012,6 +1018,7 @@ extension Components {
                 self.registrarFeedUrl = registrarFeedUrl
                 self.registrarPollSeconds = registrarPollSeconds
                 self.maxUnits = maxUnits
+                self.refuseDuplicateCourses = refuseDuplicateCourses
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1025,6 +1032,7 @@ extension Components {
                 case registrarFeedUrl
                 case registrarPollSeconds
                 case maxUnits
+                case refuseDuplicateCourses
             }
         }
         /// - Remark: Generated from `#/components/schemas/RegistrarSeatFeed`.

@@ -17,7 +17,8 @@ package enum StoredTermText {
     /// error naming the term, not a crash.
     package static func term(
         id: String, name: String, firstDay: String, lastDay: String, timeZone: String, holidays: String, transferDays: String,
-        seatsFrom: String, registrarFeedURL: String?, registrarPollSeconds: Int?, maxUnits: Double? = nil
+        seatsFrom: String, registrarFeedURL: String?, registrarPollSeconds: Int?, maxUnits: Double? = nil,
+        refuseDuplicateCourses: Bool = false
     ) throws -> Term {
         guard let source = Term.SeatsSource(rawValue: seatsFrom) else {
             throw StoredTermUnreadable(id: id, reason: "seats_from '\(seatsFrom)' is neither gateway nor registrar")
@@ -31,7 +32,8 @@ package enum StoredTermText {
                 id: id, name: name, firstDay: first, lastDay: last, timeZone: timeZone,
                 holidays: try decoder.decode([Term.Holiday].self, from: Data(holidays.utf8)),
                 transferDays: try decoder.decode([Term.TransferDay].self, from: Data(transferDays.utf8)),
-                seatsFrom: source, registrarFeedURL: registrarFeedURL.flatMap { URL(string: $0) }, registrarPollSeconds: registrarPollSeconds, maxUnits: maxUnits
+                seatsFrom: source, registrarFeedURL: registrarFeedURL.flatMap { URL(string: $0) }, registrarPollSeconds: registrarPollSeconds, maxUnits: maxUnits,
+                refuseDuplicateCourses: refuseDuplicateCourses
             )
         } catch {
             throw StoredTermUnreadable(id: id, reason: "\(error)")

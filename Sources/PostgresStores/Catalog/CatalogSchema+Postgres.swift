@@ -151,9 +151,11 @@ extension CatalogSchema {
             FROM registration_classes c JOIN registration_courses co ON co.id = c.course_id JOIN registration_subjects s ON s.id = co.subject_id
             """,
         ]),
-        PostgresMigration("catalog.pg.004.term-unit-limit", [
-            // The most units a student may register for in the term (NULL: no limit).
+        PostgresMigration("catalog.pg.004.term-registration-rules", [
+            // The most units a student may register for in the term (NULL: no limit), and
+            // whether a second section of a course the student is in is refused.
             "ALTER TABLE catalog_terms ADD COLUMN max_units double precision CHECK (max_units IS NULL OR max_units > 0)",
+            "ALTER TABLE catalog_terms ADD COLUMN refuse_duplicate_courses boolean NOT NULL DEFAULT false",
         ]),
     ]
 }

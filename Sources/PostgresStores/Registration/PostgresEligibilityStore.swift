@@ -21,11 +21,12 @@ struct PostgresEligibilityStore: EligibilityStoring {
     func facts(accountID: Int64, term: String, courses: [String], in transaction: any StoreTransaction) throws -> EligibilityFacts {
         let keys = Array(Set(courses.map(CourseLabelKey.normalized))).sorted()
         guard let row = try transaction.postgres().query("""
-            SELECT record, holds, windows, max_units, time_zone, requirements, overrides FROM registration_eligibility_facts(\(accountID), \(term), \(keys)::text[])
+            SELECT record, holds, windows, max_units, time_zone, requirements, overrides, refuse_duplicate_courses
+            FROM registration_eligibility_facts(\(accountID), \(term), \(keys)::text[])
             """).first
         else { return EligibilityFacts() }
-        let (record, holds, windows, maxUnits, timeZone, requirements, overrides) = try row.decode(
-            (String?, String?, String?, Double?, String?, String?, String?).self
+        let (record, holds, windows, maxUnits, timeZone, requirements, overrides, duplicates) = try row.decode(
+            (String?, String?, String?, Double?, String?, String?, String?, Bool?).self
         )
         let decoder = JSONDecoder()
         return EligibilityFacts(
@@ -40,7 +41,7 @@ struct PostgresEligibilityStore: EligibilityStoring {
                 }
             } ?? [],
             windows: try windows.map { try EligibilityText.decode([RegistrationWindow].self, $0) } ?? [],
-            termMaxUnits: maxUnits, termTimeZone: timeZone,
+            termMaxUnits: maxUnits, termTimeZone: timeZone, refusesDuplicateCourses: duplicates ?? false,
             requirements: try requirements.map { try EligibilityText.decode([String: CourseRequirements].self, $0) } ?? [:],
             overrides: try overrides.map { text in
                 try decoder.decode([StoredOverride].self, from: Data(text.utf8)).map { stored in

@@ -308,11 +308,14 @@ extension RegistrationSchema {
             "ALTER TABLE registration_waitlist ADD COLUMN drop_if_enrolled bigint",
             // Everything the rules read about a student in a term, in one statement: the record,
             // the holds and overrides (JSON arrays, dates as epoch seconds), the term's windows,
-            // unit limit and time zone (the Catalog's term row), and the requirements of the
+            // unit limit, time zone and duplicate rule (the Catalog's term row), the requirements of the
             // courses asked about (a JSON object by course).
             """
             CREATE FUNCTION registration_eligibility_facts(p_student bigint, p_term text, p_courses text[])
-            RETURNS TABLE (record text, holds text, windows text, max_units double precision, time_zone text, requirements text, overrides text)
+            RETURNS TABLE (
+                record text, holds text, windows text, max_units double precision, time_zone text, requirements text, overrides text,
+                refuse_duplicate_courses boolean
+            )
             LANGUAGE sql STABLE AS $$
                 SELECT
                     (SELECT r.record FROM registration_academic_records r WHERE r.account_id = p_student),
@@ -325,7 +328,8 @@ extension RegistrationSchema {
                      FROM registration_course_requirements q WHERE q.term = p_term AND q.course = ANY (p_courses)),
                     (SELECT json_agg(json_build_object('id', o.id, 'classId', o.class_id, 'rules', o.rules, 'createdBy', o.created_by,
                         'createdAt', extract(epoch FROM o.created_at)) ORDER BY o.id)::text
-                     FROM registration_overrides o WHERE o.account_id = p_student)
+                     FROM registration_overrides o WHERE o.account_id = p_student),
+                    t.refuse_duplicate_courses
                 FROM (SELECT 1) AS one LEFT JOIN catalog_terms t ON t.id = p_term
             $$
             """,

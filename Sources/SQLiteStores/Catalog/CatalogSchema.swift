@@ -131,9 +131,13 @@ extension CatalogSchema {
                 JOIN registration_subjects s ON s.id = co.subject_id;
                 """)
         },
-        Migration("catalog.008.term-unit-limit") { db in
-            // The most units a student may register for in the term (NULL: no limit).
-            try db.execute(sql: "ALTER TABLE catalog_terms ADD COLUMN max_units REAL CHECK (max_units IS NULL OR max_units > 0)")
+        Migration("catalog.008.term-registration-rules") { db in
+            // The most units a student may register for in the term (NULL: no limit), and
+            // whether a second section of a course the student is in is refused (0: allowed).
+            try db.execute(sql: """
+                ALTER TABLE catalog_terms ADD COLUMN max_units REAL CHECK (max_units IS NULL OR max_units > 0);
+                ALTER TABLE catalog_terms ADD COLUMN refuse_duplicate_courses INTEGER NOT NULL DEFAULT 0 CHECK (refuse_duplicate_courses IN (0, 1));
+                """)
         },
     ]
 }

@@ -34,11 +34,12 @@ struct SQLiteTermStore: TermStoring {
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM catalog_terms WHERE id = ?)"), arguments: [term.id]
         ) ?? false
         try db.cachedStatement(sql: """
-            INSERT INTO catalog_terms (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO catalog_terms (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, first_day = excluded.first_day, last_day = excluded.last_day,
                 time_zone = excluded.time_zone, holidays = excluded.holidays, transfer_days = excluded.transfer_days,
                 seats_from = excluded.seats_from, registrar_feed_url = excluded.registrar_feed_url,
-                registrar_poll_seconds = excluded.registrar_poll_seconds, max_units = excluded.max_units
+                registrar_poll_seconds = excluded.registrar_poll_seconds, max_units = excluded.max_units,
+                refuse_duplicate_courses = excluded.refuse_duplicate_courses
             """).execute(arguments: try Self.arguments(term))
         return !existed
     }
@@ -46,7 +47,7 @@ struct SQLiteTermStore: TermStoring {
     func create(_ term: Term, in transaction: any StoreTransaction) throws {
         let db = try transaction.sqlite()
         try db.cachedStatement(sql: """
-            INSERT INTO catalog_terms (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            INSERT INTO catalog_terms (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
             """).execute(arguments: try Self.arguments(term))
         guard db.changesCount == 1 else { throw CatalogError.termExists(term.id) }
     }
@@ -58,13 +59,13 @@ struct SQLiteTermStore: TermStoring {
         return db.changesCount > 0
     }
 
-    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days, seats_from, registrar_feed_url, registrar_poll_seconds, max_units"
+    static let columns = "id, name, first_day, last_day, time_zone, holidays, transfer_days, seats_from, registrar_feed_url, registrar_poll_seconds, max_units, refuse_duplicate_courses"
 
     static func arguments(_ term: Term) throws -> StatementArguments {
         let (holidays, transferDays) = try StoredTermText.lists(of: term)
         return [
             term.id, term.name, term.firstDay.description, term.lastDay.description, term.timeZone, holidays, transferDays,
-            term.seatsFrom.rawValue, term.registrarFeedURL?.absoluteString, term.registrarPollSeconds, term.maxUnits,
+            term.seatsFrom.rawValue, term.registrarFeedURL?.absoluteString, term.registrarPollSeconds, term.maxUnits, term.refuseDuplicateCourses,
         ]
     }
 
@@ -72,7 +73,8 @@ struct SQLiteTermStore: TermStoring {
         try StoredTermText.term(
             id: row["id"], name: row["name"], firstDay: row["first_day"], lastDay: row["last_day"], timeZone: row["time_zone"],
             holidays: row["holidays"], transferDays: row["transfer_days"], seatsFrom: row["seats_from"],
-            registrarFeedURL: row["registrar_feed_url"], registrarPollSeconds: row["registrar_poll_seconds"], maxUnits: row["max_units"]
+            registrarFeedURL: row["registrar_feed_url"], registrarPollSeconds: row["registrar_poll_seconds"], maxUnits: row["max_units"],
+            refuseDuplicateCourses: row["refuse_duplicate_courses"]
         )
     }
 }

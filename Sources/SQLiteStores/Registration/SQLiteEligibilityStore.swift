@@ -20,6 +20,7 @@ struct SQLiteEligibilityStore: EligibilityStoring {
         if let stored = try SQLiteTermStore().term(id: term, in: transaction) {
             facts.termMaxUnits = stored.maxUnits
             facts.termTimeZone = stored.timeZone
+            facts.refusesDuplicateCourses = stored.refuseDuplicateCourses
         }
         for course in Set(courses.map(CourseLabelKey.normalized)).sorted() {
             let text = try String.fetchOne(

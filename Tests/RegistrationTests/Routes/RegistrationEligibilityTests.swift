@@ -130,6 +130,10 @@ struct RegistrationEligibilityTests {
         let world = try await World.make(backend) { $0.classLimit = 6 }
         defer { world.gateway.cleanUp() }
         let admin = world.admin, student = world.student, id = world.studentID
+        // The term refuses a second section of a course (off by default, as SDSU allows it).
+        var term = DemoTerms.all[0]
+        term.refuseDuplicateCourses = true
+        _ = try await world.gateway.catalog.terms.put(id: term.id, term)
         try await world.gateway.withRouter { client in
             func put(record history: String, maxUnits: Int = 9) async throws {
                 let reply = try await client.json(
@@ -350,6 +354,19 @@ struct RegistrationEligibilityTests {
             let read = try await client.json(.get, "/v1/admin/registration/requirements?term=2018-fall&course=CS%20577", token: admin)
             #expect((read.object["prerequisites"] as? [String: Any])?["course"] as? String == "CS 370")
             #expect(read.object["updatedBy"] as? Int != nil)
+        }
+    }
+
+    /// Without the term's `refuseDuplicateCourses`, a second section of a course is allowed,
+    /// as the SDSU protocol always allowed it.
+    @Test func aSecondSectionIsAllowedUnlessTheTermRefusesIt() async throws {
+        let world = try await World.make(.sqlite)
+        defer { world.gateway.cleanUp() }
+        let sdsu = world.sdsu
+        try await world.gateway.withRouter { client in
+            let first = try await client.json(.get, "/registration/registerclass?\(sdsu)&courseid=7000")
+            let second = try await client.json(.get, "/registration/registerclass?\(sdsu)&courseid=7001")
+            #expect(first.body == #"{"ok":"Course added"}"# && second.body == #"{"ok":"Course added"}"#)
         }
     }
 }

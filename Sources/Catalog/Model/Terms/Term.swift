@@ -27,12 +27,16 @@ public struct Term: Sendable, Equatable, Codable {
     /// The most units a student may register for in the term (nil: no limit); a student's
     /// academic record may set their own.
     public var maxUnits: Double?
+    /// Whether registering for a second section of a course the student is in is refused
+    /// (Banner's DUPL CRSE); off by default, as the SDSU protocol has always allowed it.
+    public var refuseDuplicateCourses: Bool
 
     public init(
         id: String, name: String, firstDay: CivilDate, lastDay: CivilDate, timeZone: String,
         holidays: [Holiday] = [], transferDays: [TransferDay] = [], seatsFrom: SeatsSource = .gateway,
-        registrarFeedURL: URL? = nil, registrarPollSeconds: Int? = nil, maxUnits: Double? = nil
+        registrarFeedURL: URL? = nil, registrarPollSeconds: Int? = nil, maxUnits: Double? = nil, refuseDuplicateCourses: Bool = false
     ) {
+        self.refuseDuplicateCourses = refuseDuplicateCourses
         self.id = id
         self.name = name
         self.firstDay = firstDay
@@ -58,7 +62,7 @@ public struct Term: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case id, name, firstDay, lastDay, timeZone, holidays, transferDays, seatsFrom
         case registrarFeedURL = "registrarFeedUrl"
-        case registrarPollSeconds, maxUnits
+        case registrarPollSeconds, maxUnits, refuseDuplicateCourses
     }
 
     /// Decodes a term; `holidays` and `transferDays` may be left out (none), `seatsFrom` too
@@ -76,6 +80,25 @@ public struct Term: Sendable, Equatable, Codable {
         registrarFeedURL = try container.decodeIfPresent(URL.self, forKey: .registrarFeedURL)
         registrarPollSeconds = try container.decodeIfPresent(Int.self, forKey: .registrarPollSeconds)
         maxUnits = try container.decodeIfPresent(Double.self, forKey: .maxUnits)
+        refuseDuplicateCourses = try container.decodeIfPresent(Bool.self, forKey: .refuseDuplicateCourses) ?? false
+    }
+
+    /// Encodes the term as it was put: optional fields only when set, and
+    /// `refuseDuplicateCourses` only when on.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(firstDay, forKey: .firstDay)
+        try container.encode(lastDay, forKey: .lastDay)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(holidays, forKey: .holidays)
+        try container.encode(transferDays, forKey: .transferDays)
+        try container.encode(seatsFrom, forKey: .seatsFrom)
+        try container.encodeIfPresent(registrarFeedURL, forKey: .registrarFeedURL)
+        try container.encodeIfPresent(registrarPollSeconds, forKey: .registrarPollSeconds)
+        try container.encodeIfPresent(maxUnits, forKey: .maxUnits)
+        if refuseDuplicateCourses { try container.encode(true, forKey: .refuseDuplicateCourses) }
     }
 
     /// Whether students register at the registrar, the gateway mirroring its seats.

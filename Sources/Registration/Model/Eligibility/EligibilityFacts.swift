@@ -74,14 +74,18 @@ public struct EligibilityFacts: Sendable, Equatable {
     public var termMaxUnits: Double?
     /// The term's IANA time zone, for the dates in messages (nil: UTC).
     public var termTimeZone: String?
+    /// Whether the term refuses a second section of a course (`refuseDuplicateCourses`).
+    public var refusesDuplicateCourses: Bool
     /// The requirements of the courses asked about, by course label.
     public var requirements: [String: CourseRequirements]
     public var overrides: [RegistrationOverride]
 
     public init(
         record: AcademicRecord? = nil, holds: [RegistrationHold] = [], windows: [RegistrationWindow] = [], termMaxUnits: Double? = nil,
-        termTimeZone: String? = nil, requirements: [String: CourseRequirements] = [:], overrides: [RegistrationOverride] = []
+        termTimeZone: String? = nil, refusesDuplicateCourses: Bool = false, requirements: [String: CourseRequirements] = [:],
+        overrides: [RegistrationOverride] = []
     ) {
+        self.refusesDuplicateCourses = refusesDuplicateCourses
         self.record = record
         self.holds = holds
         self.windows = windows

@@ -122,12 +122,16 @@ public enum EligibilityRules {
         /// join asks with `true` (a full class is what it is for).
         public var hasSeat: Bool
         public var now: Date
+        /// Whether the term refuses a second section of a course the student is in (the
+        /// term's `refuseDuplicateCourses`; off by default, as registering has always allowed).
+        public var refusesDuplicateCourses: Bool
 
         public init(
             studentID: Int64, record: AcademicRecord?, holds: [RegistrationHold], windows: [RegistrationWindow], termMaxUnits: Double?,
             enrolled: [EligibilityClass], target: EligibilityClass, requirements: CourseRequirements, overrides: Set<OverridableRule>,
-            classLimit: Int, hasSeat: Bool, now: Date
+            classLimit: Int, hasSeat: Bool, now: Date, refusesDuplicateCourses: Bool = true
         ) {
+            self.refusesDuplicateCourses = refusesDuplicateCourses
             self.studentID = studentID
             self.record = record
             self.holds = holds
@@ -171,7 +175,7 @@ public enum EligibilityRules {
             if units > limit + 1e-9 { reasons.append(.maxUnits(limit: limit, units: units)) }
         }
         let others = input.enrolled.filter { $0.id != input.target.id && $0.term == input.target.term }
-        if let duplicate = others.first(where: { CourseLabelKey($0.course) == CourseLabelKey(input.target.course) }) {
+        if input.refusesDuplicateCourses, let duplicate = others.first(where: { CourseLabelKey($0.course) == CourseLabelKey(input.target.course) }) {
             reasons.append(.duplicateCourse(classID: duplicate.id, course: input.target.course))
         }
         if !skip.contains(.timeConflict),

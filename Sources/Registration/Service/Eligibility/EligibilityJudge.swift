@@ -52,7 +52,7 @@ struct EligibilityJudge: Sendable {
         let input = EligibilityRules.Addition(
             studentID: studentID, record: facts.record, holds: facts.holds, windows: facts.windows, termMaxUnits: facts.termMaxUnits,
             enrolled: kept, target: targetClass, requirements: facts.requirements(of: targetClass.course), overrides: overrides,
-            classLimit: classLimit, hasSeat: hasSeat, now: now
+            classLimit: classLimit, hasSeat: hasSeat, now: now, refusesDuplicateCourses: facts.refusesDuplicateCourses
         )
         var reasons = EligibilityRules.add(input)
         if kind == .joinLine { reasons.removeAll { AddKind.scheduleRules.contains($0.rule) } }
