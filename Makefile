@@ -35,7 +35,7 @@ export SWIFT_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=no
 test: deps openapi-validate
 	python3 scripts/check-manifest.py
 	$(SWIFT) build --build-tests
-	python3 scripts/check-deploy.py $$($(SWIFT) build --show-bin-path)/gateway
+	.venv/bin/python scripts/check-deploy.py $$($(SWIFT) build --show-bin-path)/gateway
 	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --skip '^(GatewayTests|GatewayProcessTests|AuthTests|GradebookTests|GradebookSimulatorTests|ClientJourneyTests)\.'
 	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter '^(GatewayProcessTests|AuthTests|GradebookTests|GradebookSimulatorTests|ClientJourneyTests)\.'
 	@bash scripts/run-tests.sh $(SWIFT) test --skip-build --filter '^GatewayTests\.'

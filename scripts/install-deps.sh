@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system libraries Campus Gateway links against, only when they are missing,
-# and a local Python venv with the OpenAPI validator used by `make test` and the test helpers.
+# and a local Python venv with the OpenAPI validator and check-deploy's libraries
+# (scripts/requirements-tools.txt) used by `make test`, and the test helpers.
 # With --browser (what `make check-browser` passes) also Debian's chromium and chromium-driver
 # and Selenium with axe-selenium-python (axe-core) in the venv, for the browser tests of the web
 # pages (Tests/Browser).
@@ -72,6 +73,15 @@ if [ "${SKIP_PY_DEPS:-0}" != "1" ] && [ "$RUN_ONLY" = 0 ]; then
   fi
   if [ ! -x "$VENV/bin/openapi-spec-validator" ]; then
     "$VENV/bin/pip" install -q --disable-pip-version-check openapi-spec-validator==0.9.0 >/dev/null
+  fi
+  # scripts/check-deploy.py (`make test`): PyYAML, kubernetes-validate (the Kubernetes schemas,
+  # offline) and dockerfile-parse, pinned in scripts/requirements-tools.txt; installed again
+  # whenever an installed version differs from its pin.
+  TOOLS="$(dirname "$0")/requirements-tools.txt"
+  if ! "$VENV/bin/python" -c 'import sys, importlib.metadata as m
+pins = [line.split("#")[0].strip().partition("==") for line in open(sys.argv[1])]
+sys.exit(any(m.version(name) != version for name, _, version in pins if name))' "$TOOLS" 2>/dev/null; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check -r "$TOOLS" >/dev/null
   fi
   # Contract fuzzing (scripts/fuzz-contract.sh): `make test` runs a short pass.
   if [ ! -x "$VENV/bin/schemathesis" ]; then
