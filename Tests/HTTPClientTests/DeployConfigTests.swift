@@ -223,8 +223,9 @@ extension Dictionary where Key == String, Value == YAMLValue {
     }
 }
 
-/// Reads the YAML subset of `deploy/kubernetes` (what scripts/check-deploy.py's reader reads):
-/// indentation-structured mappings and `- ` sequences; no flow collections, anchors or blocks.
+/// Reads the YAML subset `deploy/kubernetes` keeps to (scripts/check-deploy.py reads the same
+/// files with PyYAML): indentation-structured mappings and `- ` sequences; no flow collections,
+/// anchors or blocks.
 enum MiniYAML {
     struct Line { let indent: Int; let text: String }
 
