@@ -233,7 +233,7 @@ struct MultiInstanceSlowTests {
         for instance in [first, second] {
             let admin = try await Self.token(instance, "admin", password: "demo-admin-pass", client: "198.51.100.2")
             let accounts = try await Self.send(instance, "GET", "/v1/admin/accounts?limit=50", token: admin)
-            #expect(((accounts.object["items"] as? [Any]) ?? []).count == 3, "the three demo accounts, once: \(accounts.body.prefix(300))")
+            #expect(((accounts.object["items"] as? [Any]) ?? []).count == 4, "the four demo accounts (admin, instructor, student, classmate), once: \(accounts.body.prefix(300))")
             let classes = try await Self.send(instance, "GET", "/registration/classidslist?subjectid=8")
             #expect(classes.status == 200 && classes.body.hasPrefix("["))
         }

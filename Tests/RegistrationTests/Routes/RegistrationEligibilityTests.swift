@@ -369,4 +369,48 @@ struct RegistrationEligibilityTests {
             #expect(first.body == #"{"ok":"Course added"}"# && second.body == #"{"ok":"Course added"}"#)
         }
     }
+
+    /// The most specific window applies: the student's own, then their standing's, then the one
+    /// for everyone; and the term's unit limit holds for a student with no record.
+    @Test(arguments: TestBackend.all) func windowsByAccountThenStandingThenEveryoneAndTheTermsUnitLimit(_ backend: TestBackend) async throws {
+        let world = try await World.make(backend)
+        defer { world.gateway.cleanUp() }
+        let gateway = world.gateway, admin = world.admin, student = world.student, id = world.studentID
+        let other = try await gateway.account("grace", role: .student)
+        let now = gateway.clock.now()
+        let past = ISO8601.string(from: now.addingTimeInterval(-86_400)), soon = ISO8601.string(from: now.addingTimeInterval(3_600))
+        let closed = ISO8601.string(from: now.addingTimeInterval(-60))
+        try await gateway.withRouter { client in
+            _ = try await client.json(
+                .put, "/v1/me/registration/profile", body: #"{"redId":"822326004","firstName":"Grace","lastName":"Hopper","email":"g@sdsu.edu"}"#, token: other
+            )
+            _ = try await client.json(.put, "/v1/admin/registration/students/\(id)/record", body: #"{"level":"undergraduate","standing":"junior"}"#, token: admin)
+            func windows(_ body: String) async throws {
+                #expect(try await client.json(.put, "/v1/admin/terms/2018-fall/registration-windows", body: body, token: admin).status == .ok)
+            }
+            func enroll(_ token: String, _ classID: Int) async throws -> HTTPReply {
+                try await client.json(.post, "/v1/me/registration/enrollments", body: "{\"classId\":\(classID)}", token: token)
+            }
+            try await windows("""
+                {"windows":[{"accountIds":[\(id)],"opensAt":"\(soon)"},{"standing":"junior","opensAt":"\(past)"},{"opensAt":"\(past)","closesAt":"\(closed)"}]}
+                """)
+            // Ada's own window (opening soon) wins over her standing's (open).
+            let own = try await enroll(student, 7030)
+            #expect(Self.rules(own) == ["window"] && (own.object["reasons"] as? [[String: Any]])?.first?["opensAt"] as? String == soon)
+            // Grace has no record: the window for everyone, which has closed.
+            let everyone = try await enroll(other, 7030)
+            #expect(Self.rules(everyone) == ["window"] && (everyone.object["reasons"] as? [[String: Any]])?.first?["closed"] as? Bool == true)
+            // Without Ada's own, her standing's window applies and is open.
+            try await windows("{\"windows\":[{\"standing\":\"junior\",\"opensAt\":\"\(past)\"},{\"opensAt\":\"\(past)\",\"closesAt\":\"\(closed)\"}]}")
+            #expect(try await enroll(student, 7030).status == .created)
+            // No windows at all: open to everyone again; the term's unit limit of 3 still holds.
+            try await windows(#"{"windows":[]}"#)
+            var term = DemoTerms.all[0]
+            term.maxUnits = 3
+            _ = try await gateway.catalog.terms.put(id: term.id, term)
+            #expect(try await enroll(other, 7030).status == .created)
+            let over = try await enroll(other, 7031)
+            #expect(Self.rules(over) == ["max-units"] && (over.object["reasons"] as? [[String: Any]])?.first?["units"] as? Double == 6)
+        }
+    }
 }
