@@ -12,6 +12,9 @@ public import Storage
 /// settings, and the revocations other modules want run when an account's credentials change
 /// (Scheduling's calendar feeds). It gives back the service, its routes and its housekeeping.
 public struct AuthModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { AuthSchema.self }
+
     /// What a deployment configured for sign-in.
     public struct Settings: Sendable {
         public var tokens: AuthService.Settings

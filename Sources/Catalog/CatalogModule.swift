@@ -8,6 +8,9 @@ public import Storage
 /// The class catalog and its academic terms, built in one place from a transaction runner and
 /// the module's stores. Registration and Scheduling read the catalog through ``catalog``.
 public struct CatalogModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { CatalogSchema.self }
+
     public let catalog: CatalogService
     /// The catalog's academic terms (`/v1/terms`, `/v1/admin/terms`).
     public let terms: TermService

@@ -1,4 +1,5 @@
 public import Auth
+public import Storage
 public import Catalog
 public import Gradebook
 public import Jobs
@@ -27,6 +28,16 @@ public struct GatewayModules: Sendable {
 
     /// Every module, in the order their routes are mounted and their jobs registered.
     public var all: [any GatewayModule] { [auth, jobs, catalog, registration, scheduling, gradebook, push, web] }
+
+    /// The modules' kinds in dependency order (a module's tables may reference only tables of
+    /// modules before it): the one list of what the gateway is made of.
+    public static let kinds: [any GatewayModule.Type] = [
+        AuthModule.self, JobsModule.self, CatalogModule.self, RegistrationModule.self, SchedulingModule.self, GradebookModule.self,
+        PushModule.self, WebModule.self,
+    ]
+
+    /// Every schema the gateway migrates: Storage's own, then each module's, in that order.
+    public static var schemas: [any ModuleSchema.Type] { [StorageSchema.self] + kinds.compactMap { $0.schema } }
 
     /// Every table of values the vault seals (key rotation and the audit walk them): stored
     /// gradebook passwords (students' and QuickHAC devices') and devices' keys (webhook secrets,

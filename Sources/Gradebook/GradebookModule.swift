@@ -12,6 +12,9 @@ public import Logging
 /// polls queue `push.grade-changed`), a clock and the upstream settings. It gives back the
 /// services, the routes, the job handlers and the sealed rows that key rotation walks.
 public struct GradebookModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { GradebookSchema.self }
+
     /// How the gateway talks to upstream gradebooks.
     public struct Settings: Sendable {
         /// How long one upstream request may take.

@@ -16,12 +16,3 @@ extension RegistrationSchema: PostgresSchemaModule { public static var postgresM
 extension SchedulingSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension GradebookSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension PushSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
-
-/// Every module's schema on PostgreSQL, in dependency order (a module's tables may reference only
-/// tables of modules before it): what the gateway migrates.
-public enum PostgresSchemas {
-    public static let all: [any PostgresSchemaModule.Type] = [
-        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
-        PushSchema.self,
-    ]
-}

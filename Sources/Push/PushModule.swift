@@ -15,6 +15,9 @@ public import Storage
 /// Contracts), a clock and the settings. It gives back the services, the routes, the job
 /// handlers and the sealed rows that key rotation walks.
 public struct PushModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { PushSchema.self }
+
     /// What a deployment configured for Push.
     public struct Settings: Sendable {
         /// Lets http and private hosts for webhooks and Web Push endpoints (tests and the demo).

@@ -12,6 +12,9 @@ public import Storage
 /// a clock and the settings. It gives back the service, its class directory for the modules
 /// that name classes (Scheduling, Push), and its job handlers.
 public struct RegistrationModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { RegistrationSchema.self }
+
     public let service: RegistrationService
 
     /// The module on `stores`.

@@ -16,12 +16,3 @@ extension RegistrationSchema: SchemaModule { public static var migrations: [Migr
 extension SchedulingSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }
 extension GradebookSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }
 extension PushSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }
-
-/// Every module's schema on SQLite, in dependency order (a module's tables may reference only
-/// tables of modules before it): what the gateway migrates.
-public enum SQLiteSchemas {
-    public static let all: [any SchemaModule.Type] = [
-        StorageSchema.self, AuthSchema.self, JobsSchema.self, CatalogSchema.self, RegistrationSchema.self, SchedulingSchema.self, GradebookSchema.self,
-        PushSchema.self,
-    ]
-}

@@ -13,6 +13,9 @@ public import Storage
 /// and mounts ``routes``; Auth receives ``credentialRevocation`` so that a password change
 /// revokes calendar feeds.
 public struct SchedulingModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { SchedulingSchema.self }
+
     public let builds: BuildService
     public let savedSchedules: SavedScheduleService
     public let calendars: CalendarService

@@ -15,10 +15,7 @@ public struct Migration: Sendable {
 
 /// A module's contribution to the schema. The composition root lists modules in dependency
 /// order (a module's tables may reference only tables of modules listed before it).
-public protocol SchemaModule: Sendable {
-    /// The tables the module owns. No other module's SQL reads or writes them (a test checks
-    /// every store against these lists and the live schema's triggers and views).
-    static var tables: [String] { get }
+public protocol SchemaModule: ModuleSchema {
     static var migrations: [Migration] { get }
 }
 

@@ -13119,6 +13119,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
             ///
             /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/holds/get(adminListHolds)/responses/429`.
@@ -13866,6 +13889,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/registration/students/{accountId}/overrides/get(adminListOverrides)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }

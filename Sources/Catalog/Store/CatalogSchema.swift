@@ -4,7 +4,7 @@ public import Storage
 /// counters, the catalog version, retired class ids and terms. The first six keep the
 /// `registration_` names and migration identifiers they were created with, so existing
 /// databases need no rename; tables and migrations added since are `catalog_` and `catalog.`.
-public enum CatalogSchema: Sendable {
+public enum CatalogSchema: ModuleSchema {
     /// The tables this module owns.
     public static let tables = [
         "registration_subjects", "registration_courses", "registration_classes", "registration_meetings", "catalog_term_subjects",

@@ -21,11 +21,16 @@ public enum GatewayStorage: Sendable, CustomStringConvertible {
     case sqlite(GatewayDatabase)
     case postgres(GatewayPostgres)
 
-    /// SQLite schema modules, in dependency order (the SQLite driver's list).
-    public static var sqliteModules: [any SchemaModule.Type] { SQLiteSchemas.all }
+    /// The modules' schemas with their SQLite migrations, in dependency order
+    /// (``GatewayModules/schemas``; the SQLite driver extends each).
+    public static var sqliteModules: [any SchemaModule.Type] {
+        do { return try GatewayModules.schemas.onSQLite() } catch { preconditionFailure("\(error)") }
+    }
 
-    /// The same modules' PostgreSQL schemas, in the same order (the PostgreSQL driver's list).
-    public static var postgresModules: [any PostgresSchemaModule.Type] { PostgresSchemas.all }
+    /// The same schemas with their PostgreSQL migrations, in the same order.
+    public static var postgresModules: [any PostgresSchemaModule.Type] {
+        do { return try GatewayModules.schemas.onPostgres() } catch { preconditionFailure("\(error)") }
+    }
 
     /// Opens (nothing is migrated) the database at `location`. On PostgreSQL the pool holds up
     /// to `connections` connections and starts at once.

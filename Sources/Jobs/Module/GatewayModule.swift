@@ -1,4 +1,5 @@
 public import GatewayHTTP
+public import Storage
 public import ServiceLifecycle
 
 /// One feature module, as the application composes it. Each feature target (Auth, Catalog,
@@ -11,11 +12,15 @@ public import ServiceLifecycle
 /// It lives in Jobs because registering job handlers is part of every module's contract and
 /// Jobs is the lowest target that knows ``JobRegistry``; Jobs' own module conforms too.
 ///
-/// What a module does *not* hand over: its migrations. Those belong to the store drivers
-/// (`SQLiteStores`, `PostgresStores`), which the feature targets never see; the composition
-/// root takes them from the backend it opened.
+/// A module hands over its schema (``schema``: the tables it owns); its migrations belong to
+/// the store drivers (`SQLiteStores`, `PostgresStores`), which extend the same type and which
+/// the feature targets never see. The composition root migrates the schemas of its modules, in
+/// their order, on the backend it opened.
 public protocol GatewayModule: Sendable {
     associatedtype Routes: ModuleRoutes
+
+    /// The module's tables (nil: it keeps none).
+    static var schema: (any ModuleSchema.Type)? { get }
 
     /// The module's HTTP routes.
     var routes: Routes { get }
@@ -36,6 +41,7 @@ public protocol GatewayModule: Sendable {
 }
 
 extension GatewayModule {
+    public static var schema: (any ModuleSchema.Type)? { nil }
     public func register(in registry: JobRegistry) throws {}
     public var backgroundServices: [any Service] { [] }
     public var errorRenderers: [ErrorRenderer] { [] }

@@ -1,3 +1,4 @@
+public import Storage
 public import GatewayHTTP
 public import ServiceLifecycle
 
@@ -6,6 +7,9 @@ public import ServiceLifecycle
 /// under `/v1/admin/jobs`, and its workers as a background service when this instance runs
 /// them (`--workers`).
 public struct JobsModule: GatewayModule {
+    /// The module's tables (its migrations are the store drivers').
+    public static var schema: (any ModuleSchema.Type)? { JobsSchema.self }
+
     public let runtime: JobsRuntime
 
     public init(runtime: JobsRuntime) {

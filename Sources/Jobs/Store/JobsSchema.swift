@@ -3,6 +3,6 @@ public import Storage
 /// The Jobs module's tables: the durable queue, recurring schedules, and per-queue settings.
 ///
 /// Times are integer milliseconds since the Unix epoch, so the claim query compares integers.
-public enum JobsSchema: Sendable {
+public enum JobsSchema: ModuleSchema {
     public static let tables = ["jobs", "job_schedules", "job_queues"]
 }

@@ -5,7 +5,7 @@ public import Storage
 /// with their delivery state, the numbers that texted STOP (`push_sms_mutes`), the inbound
 /// texts already applied (`push_sms_inbound`) and each number's last STOP or START
 /// (`push_sms_keywords`).
-public enum PushSchema: Sendable {
+public enum PushSchema: ModuleSchema {
     public static let tables = [
         "push_devices", "push_device_students", "push_notifications", "push_seat_alerts", "push_preferences", "push_poll_windows",
         "push_seat_alert_openings", "push_gradebook_preferences", "push_account_poll_windows",

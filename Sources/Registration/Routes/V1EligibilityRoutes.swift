@@ -91,9 +91,7 @@ struct V1EligibilityRoutes: Sendable {
             ))
         }
         registration.get("prerequisite-exceptions") { request, _ in
-            guard let term = request.uri.queryParameters["term"].map(String.init), !term.isEmpty else {
-                throw Problem.validation("Give the term: ?term=.", field: "term")
-            }
+            let term = try Self.term(request)
             return try GatewayJSON.response(Views.Exceptions(items: try await eligibility.prerequisiteExceptions(term: term)))
         }
 
@@ -136,9 +134,7 @@ struct V1EligibilityRoutes: Sendable {
         }
         group.get("eligibility") { request, context in
             let identity = try context.requireIdentity()
-            guard let term = request.uri.queryParameters["term"].map(String.init), !term.isEmpty else {
-                throw Problem.validation("Give the term: ?term=.", field: "term")
-            }
+            let term = try Self.term(request)
             let status = try await V1EnrollmentRoutes.run { try await service.eligibility.status(studentID: identity.accountID, term: term) }
             return try GatewayJSON.response(Views.Status(status))
         }
@@ -160,10 +156,16 @@ struct V1EligibilityRoutes: Sendable {
         return term
     }
 
-    static func termAndCourse(_ request: Request) throws -> (String, String) {
-        guard let term = request.uri.queryParameters["term"].map(String.init), !term.isEmpty else {
-            throw Problem.validation("Give the term: ?term=.", field: "term")
+    /// The `term` query parameter: 1 to 64 characters.
+    static func term(_ request: Request) throws -> String {
+        guard let term = request.uri.queryParameters["term"].map(String.init), !term.isEmpty, term.count <= 64 else {
+            throw Problem.validation("Give the term (at most 64 characters): ?term=.", field: "term")
         }
+        return term
+    }
+
+    static func termAndCourse(_ request: Request) throws -> (String, String) {
+        let term = try Self.term(request)
         guard let course = request.uri.queryParameters["course"].map(String.init), !course.isEmpty, course.count <= 40 else {
             throw Problem.validation("Give the course: ?course=CS%20540.", field: "course")
         }

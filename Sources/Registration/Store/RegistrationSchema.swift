@@ -14,7 +14,7 @@ public import Storage
 ///
 /// Historical migration text keeps what it ran (it names tables of other modules in foreign
 /// keys and in the triggers that `registration.004` dropped).
-public enum RegistrationSchema: Sendable {
+public enum RegistrationSchema: ModuleSchema {
     /// The tables this module owns.
     public static let tables = [
         "registration_students", "registration_enrollments", "registration_waitlist", "registration_offers",

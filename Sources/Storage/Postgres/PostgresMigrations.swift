@@ -15,8 +15,7 @@ public struct PostgresMigration: Sendable {
 
 /// A module's tables on PostgreSQL: the same tables as its ``SchemaModule`` on SQLite, in
 /// PostgreSQL's own types (`bigint` identities, `boolean`, `jsonb`, `timestamptz`).
-public protocol PostgresSchemaModule: Sendable {
-    static var tables: [String] { get }
+public protocol PostgresSchemaModule: ModuleSchema {
     static var postgresMigrations: [PostgresMigration] { get }
 }
 

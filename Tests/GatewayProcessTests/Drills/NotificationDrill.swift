@@ -260,7 +260,7 @@ extension NotificationDrill.Database {
     /// The drill's own way into the server's SQLite file (WAL: it reads and queues jobs beside
     /// the server, as an operator's command would).
     static func sqlite(_ path: String) throws -> Self {
-        let database = try GatewayDatabase(path: path, modules: SQLiteSchemas.all, readers: 2)
+        let database = try GatewayDatabase(path: path, modules: [], readers: 2)
         let enqueuer = SQLiteJobEnqueuer(signals: JobSignals())
         return Self(
             rows: { sql in

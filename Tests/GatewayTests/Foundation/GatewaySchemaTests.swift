@@ -78,4 +78,13 @@ struct GatewaySchemaTests {
         #expect(Set(ids).count == ids.count)
         for id in ids { #expect(id.split(separator: ".").count >= 3, "\(id) should read module.NNN.name") }
     }
+
+    /// Each module hands over one schema type, and both drivers extend every one of them: the
+    /// SQLite and PostgreSQL migrators see the same schemas in the same order, from one list.
+    @Test func everyModulesSchemaHasMigrationsOnBothBackends() throws {
+        let sqlite = try GatewayModules.schemas.onSQLite(), postgres = try GatewayModules.schemas.onPostgres()
+        #expect(sqlite.map { "\($0)" } == postgres.map { "\($0)" })
+        #expect(sqlite.map { "\($0)" } == ["StorageSchema"] + GatewayModules.kinds.compactMap { $0.schema }.map { "\($0)" })
+        #expect(sqlite.count == 8, "Storage's and the seven feature modules'")
+    }
 }
