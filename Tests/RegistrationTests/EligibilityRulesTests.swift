@@ -231,4 +231,11 @@ import Testing
         #expect(EligibilityRules.drop(lecture, kept: [lecture], record: nil, holds: [hold], now: Self.now, requirements: requirements, overrides: { _ in [] }).map(\.rule) == ["hold"])
         #expect(EligibilityRules.drop(lecture, kept: [lecture], record: nil, holds: [hold], now: Self.now.addingTimeInterval(61), requirements: requirements, overrides: { _ in [] }).isEmpty)
     }
+
+    /// A course label's key is the same whether its fast path (an already normal label) or its
+    /// slow one (upper case, single spaces) makes it.
+    @Test(arguments: ["CS 310", "cs 310", "CS  310", " CS 310", "CS 310 ", "Cs\t310", "ÉCO 101", "", "MATH 254A", "a"])
+    func courseLabelKeysAgreeOnBothPaths(_ label: String) {
+        #expect(CourseLabelKey(label).value == label.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " "))
+    }
 }

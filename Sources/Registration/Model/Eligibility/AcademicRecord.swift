@@ -46,6 +46,12 @@ public struct AcademicRecord: Sendable, Codable, Equatable {
         let key = CourseLabelKey(course)
         return history.filter { CourseLabelKey($0.course) == key }.map(\.grade)
     }
+
+    /// Every course's grades, by course (one pass over the history, for rules that ask of many
+    /// courses).
+    public var gradesByCourse: [CourseLabelKey: [Grade]] {
+        Dictionary(grouping: history, by: { CourseLabelKey($0.course) }).mapValues { $0.map(\.grade) }
+    }
 }
 
 /// A course label compared as registrars mean it: `cs 310`, `CS  310` and `CS 310` are one course.
@@ -53,6 +59,23 @@ public struct CourseLabelKey: Hashable, Sendable {
     public let value: String
 
     public init(_ label: String) {
-        value = label.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        value = Self.isNormalized(label) ? label : label.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Whether `label` is already in the key's form (ASCII without lower case, single spaces
+    /// between words): the common case, since the gateway stores labels so, answered without
+    /// building a new string.
+    static func isNormalized(_ label: String) -> Bool {
+        var previousWasSpace = true
+        for byte in label.utf8 {
+            switch byte {
+            case UInt8(ascii: " "):
+                if previousWasSpace { return false }
+                previousWasSpace = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), 0..<0x20, 0x7F...: return false
+            default: previousWasSpace = false
+            }
+        }
+        return !previousWasSpace || label.isEmpty
     }
 }

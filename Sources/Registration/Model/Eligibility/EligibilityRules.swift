@@ -160,7 +160,8 @@ public enum EligibilityRules {
             }
         }
         if !skip.contains(.prerequisite), let prerequisites = input.requirements.prerequisites {
-            let grades: (String) -> [Grade] = { course in input.record?.grades(in: course) ?? [] }
+            let book = input.record?.gradesByCourse ?? [:]
+            let grades: (String) -> [Grade] = { course in book[CourseLabelKey(course)] ?? [] }
             if let missing = prerequisites.unmet(grades: grades) { reasons.append(.prerequisite(missing: missing)) }
         }
         if !skip.contains(.corequisite), let corequisites = input.requirements.corequisites {

@@ -23,6 +23,10 @@ public struct EligibilityService: RegistrationUseCase {
     /// told once, and the registrar sees it listed; the enrollment stays.
     public func putRecord(_ record: AcademicRecord, of accountID: Int64, by adminID: Int64) async throws {
         try EligibilityLimits.check(record)
+        // Courses are kept as the rules compare them (`CS 310`), so reading them costs nothing.
+        var normalized = record
+        for index in normalized.history.indices { normalized.history[index].course = CourseLabelKey.normalized(normalized.history[index].course) }
+        let record = normalized
         let stores = self.stores, accounts = self.accounts, snapshot = catalog.cachedSnapshot(), now = clock.now()
         try await transactions.write { db in
             guard try accounts.account(id: accountID, in: db) != nil else { throw RegistrationError.unknownAccount(accountID) }
