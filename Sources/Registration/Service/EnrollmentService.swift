@@ -39,9 +39,6 @@ public struct EnrollmentService: RegistrationUseCase {
             ? try await transactions.read { db in try stores.enrollments.dropIfEnrolled(studentID: studentID, classID: classID, in: db) }
             : nil
         let locks = RowLocks(classes: [classID] + (giving.map { [$0] } ?? []), students: [studentID])
-        // The eligibility facts are read ahead, on a reader: the write's turn (SQLite's one
-        // writer) goes to the rules and the rows alone.
-        let facts = try await judge.facts(studentID: studentID, classID: classID, transactions: transactions)
         try await write(locking: locks) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             try promoter.expireDueOffers(classID: classID, now: now, in: db, touched: &touched)
@@ -53,9 +50,7 @@ public struct EnrollmentService: RegistrationUseCase {
             var standing = try self.standing(of: studentID, in: target, offer: offer, db: db)
             let dropping = try giving.flatMap { id in try stores.enrollments.isEnrolled(studentID: studentID, classID: id, in: db) ? id : nil }
             if let dropping { standing.enrolledClasses.removeAll { $0.id == dropping } }
-            if let refusal = try self.refusal(
-                toEnroll: studentID, in: target, standing: standing, facts: facts?.term == target.term ? facts : nil, now: now, db: db
-            ) {
+            if let refusal = try self.refusal(toEnroll: studentID, in: target, standing: standing, now: now, db: db) {
                 return .failure(refusal)
             }
             if let dropping { try promoter.dropForSwap(studentID: studentID, classID: dropping, now: now, in: db, touched: &touched) }
@@ -74,7 +69,6 @@ public struct EnrollmentService: RegistrationUseCase {
     public func drop(studentID: Int64, classID: Int64, term: String? = nil) async throws {
         if let done = try await dropInOneTrip(studentID: studentID, classID: classID, term: term) { return try done.get() }
         let promoter = self.promoter, judge = self.judge
-        let facts = try await judge.factsForDrop(studentID: studentID, classID: classID, transactions: transactions)
         try await write(locking: .student(studentID, in: classID)) { db, now, touched -> Result<Void, RegistrationError> in
             touched.insert(classID)
             guard let seats = try stores.catalog.classSeats(of: [classID], in: db)[classID], Self.isIn(term, seats) else {
@@ -85,11 +79,7 @@ public struct EnrollmentService: RegistrationUseCase {
             let enrolledIDs = try stores.enrollments.enrollments(of: studentID, in: db).map(\.classID)
             guard enrolledIDs.contains(classID) else { return .failure(.violation(.notEnrolled)) }
             let kept = try stores.catalog.classSeats(of: enrolledIDs.filter { $0 != classID }, in: db).values.sorted { $0.id < $1.id }
-            if let refusal = try judge.drop(
-                studentID: studentID, dropping: seats, kept: kept, facts: facts?.term == seats.term ? facts : nil, now: now, in: db
-            ) {
-                return .failure(refusal)
-            }
+            if let refusal = try judge.drop(studentID: studentID, dropping: seats, kept: kept, now: now, in: db) { return .failure(refusal) }
             guard try stores.enrollments.drop(studentID: studentID, classID: classID, in: db) else {
                 return .failure(.violation(.notEnrolled))
             }
@@ -351,21 +341,16 @@ public struct EnrollmentService: RegistrationUseCase {
 
     /// Why the student may not enroll in `target`, or nil when they may: a registrar term, a
     /// class they are in already, then every eligibility rule at once (``EligibilityJudge``).
-    func refusal(
-        toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, facts: EligibilityFacts? = nil, now: Date, db: any StoreTransaction
-    ) throws -> RegistrationError? {
-        try Self.refusal(toEnroll: studentID, in: target, standing: standing, judge: judge, facts: facts, now: now, db: db)
+    func refusal(toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, now: Date, db: any StoreTransaction) throws -> RegistrationError? {
+        try Self.refusal(toEnroll: studentID, in: target, standing: standing, judge: judge, now: now, db: db)
     }
 
     static func refusal(
-        toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, judge: EligibilityJudge, facts: EligibilityFacts? = nil,
-        now: Date, db: any StoreTransaction
+        toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, judge: EligibilityJudge, now: Date, db: any StoreTransaction
     ) throws -> RegistrationError? {
         if target.seatsAtRegistrar { return .violation(.registrationAtRegistrar) }
         if standing.enrolledClasses.contains(where: { $0.id == target.id }) { return .violation(.alreadyEnrolled) }
-        return try judge.add(
-            studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: standing.holdsOffer, facts: facts, now: now, in: db
-        ).refusal
+        return try judge.add(studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: standing.holdsOffer, now: now, in: db).refusal
     }
 
     /// What the rules need to know about the student, read inside the transaction.

@@ -1,5 +1,6 @@
 public import Contracts
 public import Foundation
+import Synchronization
 
 /// What the registrar holds about who may register (docs/registration.md, "Eligibility"):
 /// academic records, holds, a term's windows, course requirements and overrides, each with who
@@ -54,11 +55,30 @@ package enum EligibilityText {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    package static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+    /// The value a stored text holds. Every registration reads its student's record and its
+    /// term's windows and requirements, which change seldom: each text is decoded once and the
+    /// value kept (at most ``cacheLimit`` texts; past that the cache starts over), so a
+    /// registration pays a string comparison, not a JSON parse.
+    package static func decode<T: Decodable & Sendable>(_ type: T.Type, _ text: String) throws -> T {
+        let key = Key(type: ObjectIdentifier(type), text: text)
+        if let cached = cache.withLock({ $0[key] }) as? T { return cached }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(type, from: Data(text.utf8))
+        let value = try decoder.decode(type, from: Data(text.utf8))
+        cache.withLock { entries in
+            if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+        }
+        return value
     }
+
+    struct Key: Hashable {
+        let type: ObjectIdentifier
+        let text: String
+    }
+
+    static let cacheLimit = 20_000
+    static let cache = Mutex<[Key: any Sendable]>([:])
 
     /// A hold's `blocks` as stored: `add,drop`.
     package static func actions(_ blocks: [HoldAction]) -> String { blocks.map(\.rawValue).joined(separator: ",") }

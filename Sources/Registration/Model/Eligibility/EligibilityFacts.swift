@@ -79,16 +79,6 @@ public struct EligibilityFacts: Sendable, Equatable {
     /// The requirements of the courses asked about, by course label.
     public var requirements: [String: CourseRequirements]
     public var overrides: [RegistrationOverride]
-    /// The term and the courses (normalized) these facts were read for, when read ahead of a
-    /// write: what they can answer.
-    public var term: String?
-    public var askedCourses: Set<String>?
-
-    /// Whether the requirements of every one of `courses` were read.
-    public func covers(_ courses: [String]) -> Bool {
-        guard let askedCourses else { return false }
-        return courses.allSatisfy { askedCourses.contains(CourseLabelKey.normalized($0)) }
-    }
 
     public init(
         record: AcademicRecord? = nil, holds: [RegistrationHold] = [], windows: [RegistrationWindow] = [], termMaxUnits: Double? = nil,

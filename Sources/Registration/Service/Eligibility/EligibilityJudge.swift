@@ -36,16 +36,13 @@ struct EligibilityJudge: Sendable {
     /// Every reason `studentID` may not add `target`, given the classes they are enrolled in
     /// (any term; the class itself and `dropping` are left out). `hasOffer`: a seat is held
     /// for them.
-    ///
-    /// `facts`, when given, were read before the transaction (``facts(studentID:classID:)``):
-    /// SQLite's single writer then spends its turn on the rules alone.
     func add(
         studentID: Int64, target: ClassSeats, enrolled: [ClassSeats], dropping: Int64? = nil, hasOffer: Bool, kind: AddKind = .enroll,
-        facts known: EligibilityFacts? = nil, now: Date, in db: any StoreTransaction
+        now: Date, in db: any StoreTransaction
     ) throws -> Verdict {
         let snapshot = catalog.cachedSnapshot()
         let targetClass = Self.eligibilityClass(target, snapshot)
-        let facts = try known ?? stores.eligibility.facts(accountID: studentID, term: target.term, courses: [targetClass.course], in: db)
+        let facts = try stores.eligibility.facts(accountID: studentID, term: target.term, courses: [targetClass.course], in: db)
         let kept = enrolled.filter { $0.id != target.id && $0.id != dropping && $0.term == target.term }.map { Self.eligibilityClass($0, snapshot) }
         let overrides = facts.overrides(for: target.id)
         // A seat: open to newcomers, held for this student, or (with a `closed` override) a
@@ -65,52 +62,18 @@ struct EligibilityJudge: Sendable {
     /// Every reason `studentID` may not drop `dropping` while keeping `kept` (their classes of
     /// its term; in a swap, with the added class): a hold on drops, or a corequisite of a kept
     /// class that only `dropping` met.
-    func drop(
-        studentID: Int64, dropping: ClassSeats, kept: [ClassSeats], facts known: EligibilityFacts? = nil, now: Date, in db: any StoreTransaction
-    ) throws -> RegistrationError? {
+    func drop(studentID: Int64, dropping: ClassSeats, kept: [ClassSeats], now: Date, in db: any StoreTransaction) throws -> RegistrationError? {
         let snapshot = catalog.cachedSnapshot()
         let droppingClass = Self.eligibilityClass(dropping, snapshot)
         let keptClasses = kept.filter { $0.term == dropping.term && $0.id != dropping.id }.map { Self.eligibilityClass($0, snapshot) }
-        let facts = try known.flatMap { $0.covers(keptClasses.map(\.course)) ? $0 : nil }
-            ?? stores.eligibility.facts(accountID: studentID, term: dropping.term, courses: keptClasses.map(\.course), in: db)
+        let facts = try stores.eligibility.facts(
+            accountID: studentID, term: dropping.term, courses: keptClasses.map(\.course), in: db
+        )
         let reasons = EligibilityRules.drop(
             droppingClass, kept: keptClasses, record: facts.record, holds: facts.holds, now: now,
             requirements: facts.requirements(of:), overrides: facts.overrides(for:)
         )
         return Self.refusal(reasons, facts: facts)
-    }
-
-    /// What the rules will read for `studentID` and `classID` (its term and course, and, for a
-    /// drop, the courses of the student's other classes), read ahead of the write on a reader;
-    /// nil when the class is not in the catalog. The write's own transaction takes over what
-    /// changes under it: seats and the student's classes.
-    func facts(studentID: Int64, classID: Int64, alsoCoursesOf otherClasses: [Int64] = [], transactions: any TransactionRunner) async throws -> EligibilityFacts? {
-        let snapshot = catalog.cachedSnapshot()
-        guard let info = snapshot.listing(id: classID)?.info else { return nil }
-        let courses = [info.courseLabel] + otherClasses.compactMap { snapshot.listing(id: $0)?.info }.filter { $0.term == info.term }.map(\.courseLabel)
-        let stores = self.stores
-        var facts = try await transactions.readPreferringInline { db in
-            try stores.eligibility.facts(accountID: studentID, term: info.term, courses: courses, in: db)
-        }
-        facts.term = info.term
-        facts.askedCourses = Set(courses.map(CourseLabelKey.normalized))
-        return facts
-    }
-
-    /// ``facts(studentID:classID:alsoCoursesOf:transactions:)`` for a drop: with the courses of
-    /// every class the student is in now, read in the same snapshot.
-    func factsForDrop(studentID: Int64, classID: Int64, transactions: any TransactionRunner) async throws -> EligibilityFacts? {
-        let snapshot = catalog.cachedSnapshot(), stores = self.stores
-        guard let info = snapshot.listing(id: classID)?.info else { return nil }
-        var facts = try await transactions.readPreferringInline { db in
-            let courses = try stores.enrollments.enrollments(of: studentID, in: db).compactMap { snapshot.listing(id: $0.classID)?.info }
-                .filter { $0.term == info.term }.map(\.courseLabel)
-            var facts = try stores.eligibility.facts(accountID: studentID, term: info.term, courses: courses + [info.courseLabel], in: db)
-            facts.askedCourses = Set((courses + [info.courseLabel]).map(CourseLabelKey.normalized))
-            return facts
-        }
-        facts.term = info.term
-        return facts
     }
 
     /// The refusal for `reasons`: none when empty; the problem the gateway always answered
