@@ -31,7 +31,12 @@ public struct AcademicRecord: Sendable, Codable, Equatable {
     public var majors: [String]
     /// Overrides the term's unit limit for this student.
     public var maxUnits: Double?
-    public var history: [CourseAttempt]
+    public var history: [CourseAttempt] {
+        didSet { gradesByCourse = Self.index(history) }
+    }
+    /// Every course's grades, by course: built once with the history (a stored record is parsed
+    /// once and kept, so the rules that ask of many courses pay a lookup each).
+    public private(set) var gradesByCourse: [CourseLabelKey: [Grade]]
 
     public init(level: StudentLevel, standing: ClassStanding, majors: [String] = [], maxUnits: Double? = nil, history: [CourseAttempt] = []) {
         self.level = level
@@ -39,19 +44,26 @@ public struct AcademicRecord: Sendable, Codable, Equatable {
         self.majors = majors
         self.maxUnits = maxUnits
         self.history = history
+        self.gradesByCourse = Self.index(history)
+    }
+
+    enum CodingKeys: String, CodingKey { case level, standing, majors, maxUnits, history }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            level: try container.decode(StudentLevel.self, forKey: .level), standing: try container.decode(ClassStanding.self, forKey: .standing),
+            majors: try container.decode([String].self, forKey: .majors), maxUnits: try container.decodeIfPresent(Double.self, forKey: .maxUnits),
+            history: try container.decode([CourseAttempt].self, forKey: .history)
+        )
+    }
+
+    static func index(_ history: [CourseAttempt]) -> [CourseLabelKey: [Grade]] {
+        Dictionary(grouping: history, by: { CourseLabelKey($0.course) }).mapValues { $0.map(\.grade) }
     }
 
     /// The student's grades in `course` (every attempt).
-    public func grades(in course: String) -> [Grade] {
-        let key = CourseLabelKey(course)
-        return history.filter { CourseLabelKey($0.course) == key }.map(\.grade)
-    }
-
-    /// Every course's grades, by course (one pass over the history, for rules that ask of many
-    /// courses).
-    public var gradesByCourse: [CourseLabelKey: [Grade]] {
-        Dictionary(grouping: history, by: { CourseLabelKey($0.course) }).mapValues { $0.map(\.grade) }
-    }
+    public func grades(in course: String) -> [Grade] { gradesByCourse[CourseLabelKey(course)] ?? [] }
 }
 
 /// A course label compared as registrars mean it: `cs 310`, `CS  310` and `CS 310` are one course.
