@@ -12,44 +12,13 @@ import TestSupport
 import Testing
 
 /// Eligibility through the real router on both backends: what the registrar sets (records,
-/// holds, windows, requirements, overrides), every refusal with all its reasons on v1 and the
-/// first on SDSU, the dry run, the student's status, swaps, holds on drops, and promotion that
-/// skips a student no longer eligible.
+/// windows, requirements, the term's rules, the catalog import), every refusal with all its
+/// reasons on v1 and the first on SDSU, the dry run, the student's status, and bad input.
+/// Holds on drops, swaps, promotion and exceptions: ``EligibilitySeatMoveTests``.
 @Suite("registration eligibility")
 struct RegistrationEligibilityTests {
-    /// A gateway with the demo term, an admin, and a v1 student with a profile (red id
-    /// 822326003, password "correct horse battery").
-    struct World {
-        let gateway: RegistrationGateway
-        let admin: String
-        let student: String
-        let studentID: Int64
-
-        static func make(_ backend: TestBackend, configure: (inout RegistrationSettings) -> Void = { _ in }) async throws -> World {
-            let gateway = try await RegistrationGateway.registration(backend, configure: configure)
-            _ = try await gateway.catalog.terms.seed(DemoTerms.all)
-            let admin = try await gateway.account("registrar", role: .admin)
-            let student = try await gateway.account("ada", role: .student)
-            let studentID = try #require(try await gateway.accountID("ada"))
-            try await gateway.withRouter { client in
-                let profile = try await client.json(
-                    .put, "/v1/me/registration/profile",
-                    body: #"{"redId":"822326003","firstName":"Ada","lastName":"Lovelace","email":"ada@sdsu.edu"}"#, token: student
-                )
-                #expect(profile.status == .ok)
-            }
-            return World(gateway: gateway, admin: admin, student: student, studentID: studentID)
-        }
-
-        var sdsu: String { "redid=822326003&password=correct%20horse%20battery" }
-    }
-
-    static func rules(_ reply: HTTPReply) -> [String] {
-        (reply.object["reasons"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
-    }
-
     @Test(arguments: TestBackend.all) func aRefusalGivesEveryReasonAndAnOverrideOrALiftedHoldClearsIt(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend)
+        let world = try await EligibilityWorld.make(backend)
         defer { world.gateway.cleanUp() }
         let admin = world.admin, student = world.student, id = world.studentID, sdsu = world.sdsu
         let opens = ISO8601.string(from: world.gateway.clock.now().addingTimeInterval(86_400))
@@ -79,7 +48,7 @@ struct RegistrationEligibilityTests {
 
             let refused = try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student)
             #expect(refused.status == .conflict && refused.object["type"] as? String == "/problems/registration-ineligible")
-            #expect(Self.rules(refused) == ["hold", "window", "prerequisite", "restriction"])
+            #expect(EligibilityWorld.rules(refused) == ["hold", "window", "prerequisite", "restriction"])
             let reasons = refused.object["reasons"] as? [[String: Any]] ?? []
             #expect((reasons.first?["hold"] as? [String: Any])?["code"] as? String == "BURSAR")
             #expect(reasons.first?["message"] as? String == "Registration hold: Unpaid balance (BURSAR)")
@@ -115,7 +84,7 @@ struct RegistrationEligibilityTests {
             )
             #expect(override.status == .created)
             let stillHeld = try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student)
-            #expect(Self.rules(stillHeld) == ["hold"])
+            #expect(EligibilityWorld.rules(stillHeld) == ["hold"])
             #expect(try await client.json(.delete, "/v1/admin/registration/students/\(id)/holds/\(holdID)", token: admin).status == .noContent)
             #expect(try await client.json(.delete, "/v1/admin/registration/students/\(id)/holds/\(holdID)", token: admin).status == .notFound)
             #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student).status == .created)
@@ -127,7 +96,7 @@ struct RegistrationEligibilityTests {
     }
 
     @Test(arguments: TestBackend.all) func gradesCorequisitesUnitsAndDuplicates(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend) { $0.classLimit = 6 }
+        let world = try await EligibilityWorld.make(backend) { $0.classLimit = 6 }
         defer { world.gateway.cleanUp() }
         let admin = world.admin, student = world.student, id = world.studentID
         // The term refuses a second section of a course (off by default, as SDSU allows it).
@@ -155,7 +124,7 @@ struct RegistrationEligibilityTests {
 
             // W never satisfies; the corequisite is neither passed nor taken.
             try await put(record: #"{"course":"CS 310","term":"2018-spring","grade":"W"}"#)
-            #expect(Self.rules(try await enroll(7030)) == ["prerequisite", "corequisite"])
+            #expect(EligibilityWorld.rules(try await enroll(7030)) == ["prerequisite", "corequisite"])
             // P satisfies a minimum of C; IP satisfies any; enrolled in CS 514 meets the corequisite.
             try await put(record: #"{"course":"CS 310","term":"2018-spring","grade":"P"},{"course":"CS 514","term":"2018-fall","grade":"IP"}"#)
             #expect(try await enroll(7030).status == .created)
@@ -163,127 +132,18 @@ struct RegistrationEligibilityTests {
             #expect(try await enroll(7031).status == .created)
             // Dropping CS 514 would leave CS 503's corequisite unmet (the IP of CS 514 is gone).
             let drop = try await client.json(.delete, "/v1/me/registration/enrollments/7031", token: student)
-            #expect(drop.status == .conflict && Self.rules(drop) == ["corequisite"])
+            #expect(drop.status == .conflict && EligibilityWorld.rules(drop) == ["corequisite"])
             // Units: 6 of 9 taken; CS 100 makes 9, another section of it is a duplicate and 12,
             #expect(try await enroll(7000).status == .created)
             let duplicate = try await enroll(7001)
             // (and CS 100-02 meets when CS 514 does)
-            #expect(Self.rules(duplicate) == ["max-units", "duplicate-course", "time-conflict"])
+            #expect(EligibilityWorld.rules(duplicate) == ["max-units", "duplicate-course", "time-conflict"])
             #expect((duplicate.object["reasons"] as? [[String: Any]])?.first?["limit"] as? Double == 9)
         }
     }
 
-    @Test(arguments: TestBackend.all) func holdsOnDropsStopDropsLeavingLinesAndResets(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend)
-        defer { world.gateway.cleanUp() }
-        let admin = world.admin, student = world.student, id = world.studentID, sdsu = world.sdsu
-        let past = ISO8601.string(from: world.gateway.clock.now().addingTimeInterval(-60))
-        try await world.gateway.withRouter { client in
-            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student).status == .created)
-            #expect(try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7036}"#, token: student).status == .created)
-            let expired = try await client.json(
-                .post, "/v1/admin/registration/students/\(id)/holds", body: "{\"code\":\"OLD\",\"reason\":\"Lapsed\",\"blocks\":[\"drop\"],\"until\":\"\(past)\"}",
-                token: admin
-            )
-            #expect(expired.status == .created)
-            let hold = try await client.json(
-                .post, "/v1/admin/registration/students/\(id)/holds", body: #"{"code":"DEAN","reason":"See the dean","blocks":["drop"]}"#, token: admin
-            )
-            #expect(hold.status == .created)
-            let drop = try await client.json(.delete, "/v1/me/registration/enrollments/7030", token: student)
-            #expect(drop.status == .conflict && Self.rules(drop) == ["hold"])
-            #expect(try await client.json(.delete, "/v1/me/registration/waitlist/7036", token: student).status == .conflict)
-            #expect(try await client.json(.delete, "/v1/me/registration", token: student).status == .conflict)
-            #expect(try await client.json(.get, "/registration/unregisterclass?\(sdsu)&courseid=7030").body == #"{"error":"Registration hold: See the dean (DEAN)"}"#)
-            #expect(try await client.json(.get, "/registration/resetstudent?\(sdsu)").body == #"{"error":"Registration hold: See the dean (DEAN)"}"#)
-            // Adds are not blocked by it.
-            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7031}"#, token: student).status == .created)
-            let schedule = try await client.json(.get, "/v1/me/registration", token: student)
-            #expect((schedule.object["enrollments"] as? [[String: Any]])?.compactMap { $0["classId"] as? Int } == [7030, 7031])
-            #expect((schedule.object["waitlist"] as? [Any])?.count == 1)
-            let holds = try await client.json(.get, "/v1/admin/registration/students/\(id)/holds", token: admin)
-            #expect((holds.object["items"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == ["OLD", "DEAN"])
-        }
-    }
-
-    @Test(arguments: TestBackend.all) func aSwapTakesTheNewSeatOrKeepsTheOld(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend)
-        defer { world.gateway.cleanUp() }
-        let student = world.student
-        try await world.gateway.withRouter { client in
-            func enrolled() async throws -> [Int] {
-                let schedule = try await client.json(.get, "/v1/me/registration", token: student)
-                return (schedule.object["enrollments"] as? [[String: Any]])?.compactMap { $0["classId"] as? Int } ?? []
-            }
-            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7000}"#, token: student).status == .created)
-            // Another section of the same course: no duplicate, since the first is dropped.
-            let swapped = try await client.json(.post, "/v1/me/registration/swap", body: #"{"drop":7000,"add":7001}"#, token: student)
-            #expect(swapped.status == .ok)
-            #expect(try await enrolled() == [7001])
-            // Into a full class: refused, and the student keeps the class they had.
-            let refused = try await client.json(.post, "/v1/me/registration/swap", body: #"{"drop":7001,"add":7036}"#, token: student)
-            #expect(refused.status == .conflict && refused.object["type"] as? String == "/problems/class-full")
-            #expect(try await enrolled() == [7001])
-            #expect(try await client.json(.post, "/v1/me/registration/swap", body: #"{"drop":7030,"add":7031}"#, token: student).status == .notFound)
-            #expect(try await world.gateway.seats(of: 7000).enrolled == 96)
-        }
-    }
-
-    @Test(arguments: TestBackend.all) func promotionSkipsAStudentNoLongerEligibleAndTellsThem(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend) { $0.waitlistPolicy = .auto }
-        defer { world.gateway.cleanUp() }
-        let gateway = world.gateway, service = gateway.registration
-        let first = try await gateway.student("100000001"), second = try await gateway.student("100000002"), leaver = try await gateway.student("100000003")
-        try await gateway.openSeats(1, in: 7030)
-        try await service.enrollment.register(studentID: leaver, classID: 7030)
-        _ = try await service.enrollment.joinWaitlist(studentID: first, classID: 7030)
-        _ = try await service.enrollment.joinWaitlist(studentID: second, classID: 7030)
-        let admin = try await gateway.adminIdentity()
-        _ = try await service.eligibility.placeHold(
-            RegistrationHold(id: 0, code: "REG", reason: "Registration hold", blocks: [.add]), on: first, by: admin.accountID
-        )
-        try await service.enrollment.drop(studentID: leaver, classID: 7030)
-        let firstSchedule = try await service.enrollment.schedule(studentID: first)
-        let secondSchedule = try await service.enrollment.schedule(studentID: second)
-        #expect(firstSchedule.enrollments.isEmpty && firstSchedule.waitlist.map(\.classID) == [7030])
-        #expect(secondSchedule.enrollments.map(\.classID) == [7030])
-        let skipped = try await gateway.jobs(kind: PushJobs.registrationSkipped.name)
-        #expect(skipped.count == 1 && skipped.first?.args.contains("\"accountId\":\(first)") == true)
-        #expect(skipped.first?.args.contains("Registration hold: Registration hold (REG)") == true)
-    }
-
-    @Test(arguments: TestBackend.all) func aGradeBelowAnInProgressPrerequisiteIsAnException(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend)
-        defer { world.gateway.cleanUp() }
-        let admin = world.admin, student = world.student, id = world.studentID
-        try await world.gateway.withRouter { client in
-            func record(_ grade: String) async throws {
-                let body = "{\"level\":\"graduate\",\"standing\":\"graduate\",\"history\":[{\"course\":\"CS 310\",\"term\":\"2018-spring\",\"grade\":\"\(grade)\"}]}"
-                #expect(try await client.json(.put, "/v1/admin/registration/students/\(id)/record", body: body, token: admin).status == .ok)
-            }
-            _ = try await client.json(
-                .put, "/v1/admin/registration/requirements", body: #"{"term":"2018-fall","course":"CS 503","prerequisites":{"course":"CS 310","minGrade":"C"}}"#,
-                token: admin
-            )
-            try await record("IP")
-            #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7030}"#, token: student).status == .created)
-            try await record("D")
-            let exceptions = try await client.json(.get, "/v1/admin/registration/prerequisite-exceptions?term=2018-fall", token: admin)
-            let items = exceptions.object["items"] as? [[String: Any]] ?? []
-            #expect(items.count == 1 && items.first?["classId"] as? Int == 7030 && items.first?["course"] as? String == "CS 503")
-            // Told once; still enrolled.
-            try await record("F")
-            #expect(try await world.gateway.jobs(kind: PushJobs.prerequisiteUnmet.name).count == 1)
-            let schedule = try await client.json(.get, "/v1/me/registration", token: student)
-            #expect((schedule.object["enrollments"] as? [[String: Any]])?.count == 1)
-            try await record("B")
-            let cleared = try await client.json(.get, "/v1/admin/registration/prerequisite-exceptions?term=2018-fall", token: admin)
-            #expect((cleared.object["items"] as? [Any])?.isEmpty == true)
-        }
-    }
-
     @Test func badInputIsRefusedWithTheField() async throws {
-        let world = try await World.make(.sqlite)
+        let world = try await EligibilityWorld.make(.sqlite)
         defer { world.gateway.cleanUp() }
         let admin = world.admin, id = world.studentID, student = world.student
         try await world.gateway.withRouter { client in
@@ -304,37 +164,10 @@ struct RegistrationEligibilityTests {
         }
     }
 
-    @Test(arguments: TestBackend.all) func aPromotionOrAClaimDropsTheClassNamedOnJoining(_ backend: TestBackend) async throws {
-        for policy in [WaitlistPolicy.auto, .offer] {
-            let world = try await World.make(backend) { $0.waitlistPolicy = policy }
-            let gateway = world.gateway, service = gateway.registration, student = world.student, id = world.studentID
-            let leaver = try await gateway.student("100000001")
-            try await gateway.openSeats(1, in: 7001)
-            try await service.enrollment.register(studentID: leaver, classID: 7001)
-            try await gateway.withRouter { client in
-                #expect(try await client.json(.post, "/v1/me/registration/enrollments", body: #"{"classId":7000}"#, token: student).status == .created)
-                // Another section of the same course: allowed on the line, since 7000 goes when the seat comes.
-                #expect(try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7001,"dropIfEnrolled":7031}"#, token: student).status == .notFound)
-                let joined = try await client.json(.post, "/v1/me/registration/waitlist", body: #"{"classId":7001,"dropIfEnrolled":7000}"#, token: student)
-                #expect(joined.status == .created)
-                let line = try await client.json(.get, "/v1/me/registration", token: student)
-                #expect((line.object["waitlist"] as? [[String: Any]])?.first?["dropIfEnrolled"] as? Int == 7000)
-            }
-            let before = try await gateway.seats(of: 7000).enrolled
-            try await service.enrollment.drop(studentID: leaver, classID: 7001)
-            if policy == .offer { try await service.enrollment.claimOffer(studentID: id, classID: 7001) }
-            let schedule = try await service.enrollment.schedule(studentID: id)
-            #expect(schedule.enrollments.map(\.classID) == [7001], "\(policy): in the new section only")
-            #expect(schedule.waitlist.isEmpty)
-            #expect(try await gateway.seats(of: 7000).enrolled == before - 1)
-            world.gateway.cleanUp()
-        }
-    }
-
     /// The native catalog file may carry a course's requirements; the import sets them for the
     /// terms it has classes of the course in, and a malformed one refuses the import.
     @Test(arguments: TestBackend.all) func aCatalogImportCarriesRequirements(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend)
+        let world = try await EligibilityWorld.make(backend)
         defer { world.gateway.cleanUp() }
         let admin = world.admin
         @Sendable func file(_ requirements: String) -> String {
@@ -360,7 +193,7 @@ struct RegistrationEligibilityTests {
     /// Without the term's `refuseDuplicateCourses`, a second section of a course is allowed,
     /// as the SDSU protocol always allowed it.
     @Test func aSecondSectionIsAllowedUnlessTheTermRefusesIt() async throws {
-        let world = try await World.make(.sqlite)
+        let world = try await EligibilityWorld.make(.sqlite)
         defer { world.gateway.cleanUp() }
         let sdsu = world.sdsu
         try await world.gateway.withRouter { client in
@@ -373,7 +206,7 @@ struct RegistrationEligibilityTests {
     /// The most specific window applies: the student's own, then their standing's, then the one
     /// for everyone; and the term's unit limit holds for a student with no record.
     @Test(arguments: TestBackend.all) func windowsByAccountThenStandingThenEveryoneAndTheTermsUnitLimit(_ backend: TestBackend) async throws {
-        let world = try await World.make(backend)
+        let world = try await EligibilityWorld.make(backend)
         defer { world.gateway.cleanUp() }
         let gateway = world.gateway, admin = world.admin, student = world.student, id = world.studentID
         let other = try await gateway.account("grace", role: .student)
@@ -396,10 +229,10 @@ struct RegistrationEligibilityTests {
                 """)
             // Ada's own window (opening soon) wins over her standing's (open).
             let own = try await enroll(student, 7030)
-            #expect(Self.rules(own) == ["window"] && (own.object["reasons"] as? [[String: Any]])?.first?["opensAt"] as? String == soon)
+            #expect(EligibilityWorld.rules(own) == ["window"] && (own.object["reasons"] as? [[String: Any]])?.first?["opensAt"] as? String == soon)
             // Grace has no record: the window for everyone, which has closed.
             let everyone = try await enroll(other, 7030)
-            #expect(Self.rules(everyone) == ["window"] && (everyone.object["reasons"] as? [[String: Any]])?.first?["closed"] as? Bool == true)
+            #expect(EligibilityWorld.rules(everyone) == ["window"] && (everyone.object["reasons"] as? [[String: Any]])?.first?["closed"] as? Bool == true)
             // Without Ada's own, her standing's window applies and is open.
             try await windows("{\"windows\":[{\"standing\":\"junior\",\"opensAt\":\"\(past)\"},{\"opensAt\":\"\(past)\",\"closesAt\":\"\(closed)\"}]}")
             #expect(try await enroll(student, 7030).status == .created)
@@ -410,7 +243,7 @@ struct RegistrationEligibilityTests {
             _ = try await gateway.catalog.terms.put(id: term.id, term)
             #expect(try await enroll(other, 7030).status == .created)
             let over = try await enroll(other, 7031)
-            #expect(Self.rules(over) == ["max-units"] && (over.object["reasons"] as? [[String: Any]])?.first?["units"] as? Double == 6)
+            #expect(EligibilityWorld.rules(over) == ["max-units"] && (over.object["reasons"] as? [[String: Any]])?.first?["units"] as? Double == 6)
         }
     }
 }
