@@ -39,6 +39,9 @@ struct RegistrationConcurrencyTests {
             let port = try #require(client.port)
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
+            // A request queued for one of the pool's connections waits at most `connect`; on a busy
+            // machine 10 s (the default) is not enough for hundreds of them, so the bound is the test's own.
+            configuration.timeout = .init(connect: .seconds(120), read: .seconds(120))
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             do {
                 @Sendable func call(_ operation: String, _ redID: String) async throws -> String {

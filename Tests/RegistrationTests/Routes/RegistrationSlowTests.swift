@@ -55,6 +55,9 @@ struct RegistrationSlowTests {
         let counts = try await gateway.withLiveServerResult { port in
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+            // A request queued for one of the pool's connections waits at most `connect`; on a busy
+            // machine 10 s (the default) is not enough for hundreds of them, so the bound is the test's own.
+            configuration.timeout = .init(connect: .seconds(120), read: .seconds(120))
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             do {
                 let counts = try await Self.traffic(http: http, port: port, gateway: gateway, redIDs: redIDs, known: known, deadline: deadline)
