@@ -71,12 +71,30 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What every module knows of storage, driver-free: transactions and units of work, the
+        // error taxonomy, schemas, where the data lives. Feature targets, GatewayHTTP, Web and
+        // Jobs stand on this and link no driver (PackageGraphTests reads the package graph).
         .target(
             name: "Storage",
             dependencies: [
-                "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "Contracts",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The two engines: SQLite (GRDB's pool in WAL, migrations, inline readers, the checkpointer,
+        // backups) and PostgreSQL (postgres-nio's pool, TLS, units of work, leadership, migrations).
+        .target(
+            name: "SQLiteStorage",
+            dependencies: [
+                "Storage", "Contracts", "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostgresStorage",
+            dependencies: [
+                "Storage", "Contracts", "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -187,7 +205,7 @@ let package = Package(
         .target(
             name: "SQLiteStores",
             dependencies: [
-                "Contracts", "GatewayCore", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                "Contracts", "GatewayCore", "Storage", "SQLiteStorage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -195,7 +213,7 @@ let package = Package(
         .target(
             name: "PostgresStores",
             dependencies: [
-                "Contracts", "GatewayCore", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                "Contracts", "GatewayCore", "Storage", "PostgresStorage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -260,7 +278,8 @@ let package = Package(
                 "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "OTel", package: "swift-otel"),
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -282,7 +301,7 @@ let package = Package(
             name: "gateway",
             dependencies: [
                 "GatewayApp", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook",
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 "HTTPClient", "Push",
@@ -293,7 +312,7 @@ let package = Package(
         .executableTarget(
             name: "jobs-bench",
             dependencies: [
-                "Jobs", "Storage", "GatewayCore", "SQLiteStores", "PostgresStores",
+                "Jobs", "Storage", "GatewayCore", "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -345,7 +364,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Storage", "GatewayCore", "GatewayHTTP", "Jobs",
+                "Storage", "SQLiteStorage", "PostgresStorage", "GatewayCore", "GatewayHTTP", "Jobs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -359,7 +378,7 @@ let package = Package(
         .target(
             name: "AuthTestSupport",
             dependencies: [
-                "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "SQLiteStores", "PostgresStores",
+                "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "SQLiteStores", "PostgresStores", 
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/AuthTestSupport",
@@ -371,7 +390,7 @@ let package = Package(
         .target(
             name: "GradebookTestSupport",
             dependencies: [
-                "Gradebook", "GradebookSimulator", "GatewayCore", "HTTPClient", "Jobs", "Storage", "TestSupport", "SQLiteStores", "PostgresStores",
+                "Gradebook", "GradebookSimulator", "GatewayCore", "HTTPClient", "Jobs", "Storage", "TestSupport", "SQLiteStores", "PostgresStores", 
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -394,7 +413,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "GatewayHTTP", "HTTPClient", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -410,7 +429,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
-                "Storage", "Contracts", "Telemetry", "TestSupport",
+                "Storage", "SQLiteStorage", "PostgresStorage", "Contracts", "Telemetry", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -420,7 +439,7 @@ let package = Package(
         .testTarget(
             name: "JobsTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 "Jobs", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 "GatewayHTTP",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -433,7 +452,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "Catalog", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -444,7 +463,7 @@ let package = Package(
         .testTarget(
             name: "SchedulingTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "AuthTestSupport",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "AuthTestSupport",
                 "Scheduling", "Catalog", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -459,7 +478,7 @@ let package = Package(
         .testTarget(
             name: "GradebookTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "AuthTestSupport", "GradebookTestSupport",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "AuthTestSupport", "GradebookTestSupport",
                 "Gradebook", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport", "Jobs", "HTTPClient", "GradebookSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -476,7 +495,7 @@ let package = Package(
         .testTarget(
             name: "PushTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "GatewayHTTP", .product(name: "Hummingbird", package: "hummingbird"),
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage", "GatewayHTTP", .product(name: "Hummingbird", package: "hummingbird"),
                 "Push", "Auth", "AuthTestSupport", "Contracts", "GatewayCore", "Gradebook", "GradebookTestSupport", "HTTPClient", "Jobs", "Storage", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -505,7 +524,7 @@ let package = Package(
         .testTarget(
             name: "RegistrationTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores", "AuthTestSupport",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage", "AuthTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 "Registration", "Catalog", "Auth", "Contracts", "GatewayCore", "Jobs", "Storage", "TestSupport",
                 "GatewayHTTP", "HTTPClient",
@@ -524,7 +543,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "GradebookTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -553,7 +572,7 @@ let package = Package(
         .testTarget(
             name: "GatewayProcessTests",
             dependencies: [
-                "SQLiteStores", "PostgresStores",
+                "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 "Contracts", "GatewayCore", "Storage", "Jobs", "Push", "Gradebook", "TestSupport", "GradebookTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

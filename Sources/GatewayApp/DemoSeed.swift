@@ -10,6 +10,7 @@ import Jobs
 import Scheduling
 import Gradebook
 import GradebookSimulator
+import PostgresStorage
 
 /// The demo data `serve --demo` puts into an empty database. Each module adds its part here.
 struct DemoSeed {

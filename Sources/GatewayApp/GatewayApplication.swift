@@ -24,6 +24,7 @@ public import Registration
 public import ServiceLifecycle
 public import Storage
 public import Web
+public import SQLiteStorage
 
 /// The composition root: the only place that knows every module. It opens the database,
 /// builds the services, mounts every module's routes behind the shared middleware, and runs

@@ -6,6 +6,7 @@ public import Registration
 public import Scheduling
 public import Gradebook
 public import Push
+public import SQLiteStorage
 
 // Each feature module's tables on SQLite: the feature target names its tables, the file beside
 // its stores here lists its migrations, and these conformances hand both to the migrator.

@@ -14,25 +14,10 @@ public protocol ModuleSchema: Sendable {
 public struct SchemaWithoutMigrations: Error, CustomStringConvertible {
     public let schema: String
     public let backend: String
+
+    public init(schema: String, backend: String) {
+        self.schema = schema
+        self.backend = backend
+    }
     public var description: String { "\(schema) has no migrations on \(backend): its driver target must extend it" }
-}
-
-extension Array where Element == any ModuleSchema.Type {
-    /// The schemas' SQLite migrations, in this order.
-    public func onSQLite() throws -> [any SchemaModule.Type] {
-        try map { schema in
-            guard let sqlite = schema as? any SchemaModule.Type else { throw SchemaWithoutMigrations(schema: "\(schema)", backend: "SQLite") }
-            return sqlite
-        }
-    }
-
-    /// The schemas' PostgreSQL migrations, in this order.
-    public func onPostgres() throws -> [any PostgresSchemaModule.Type] {
-        try map { schema in
-            guard let postgres = schema as? any PostgresSchemaModule.Type else {
-                throw SchemaWithoutMigrations(schema: "\(schema)", backend: "PostgreSQL")
-            }
-            return postgres
-        }
-    }
 }

@@ -1,8 +1,4 @@
-import Telemetry
-import Tracing
 public import Contracts
-public import GRDB
-import Synchronization
 
 /// Runs units of work in transactions of the storage backend. Services take this, not the
 /// database: SQLite (``GatewayDatabase``) and PostgreSQL (``GatewayPostgres``) each implement it,
@@ -72,110 +68,9 @@ public protocol TransactionRunner: Sendable {
     func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T
 }
 
-extension Database: StoreTransaction {}
-
-/// A database transaction as a span (``GatewayTracing``): `read` or `write` on `system`, the
-/// body run with the span as its current context even on the database's own thread, so what it
-/// queues (a job) joins the trace. Without tracing, `run` alone.
-func tracedTransaction<T: Sendable>(
-    _ access: String, system: String, _ run: @escaping @Sendable (ServiceContext?) async throws -> T
-) async throws -> T {
-    guard GatewayTracing.isEnabled else { return try await run(nil) }
-    return try await GatewayTracing.span("\(system) \(access)", ofKind: .client) { span in
-        span?.attributes["db.system"] = system
-        span?.attributes["db.operation.name"] = access
-        return try await run(ServiceContext.current)
-    }
-}
-
-extension GatewayDatabase: TransactionRunner {
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard GatewayTracing.isEnabled else { return try await pool.read { db in try body(db) } }
-        return try await tracedTransaction("read", system: "sqlite") { context in
-            try await self.pool.read { db in try GatewayTracing.withContext(context) { try body(db) } }
-        }
-    }
-
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        guard GatewayTracing.isEnabled else { return try await writeSQLite { db in try body(db) } }
-        return try await tracedTransaction("write", system: "sqlite") { context in
-            try await self.writeSQLite { db in try GatewayTracing.withContext(context) { try body(db) } }
-        }
-    }
-
-    /// One writer at a time already.
-    public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await write(body)
-    }
-
-    /// One writer at a time.
-    public var writesConcurrently: Bool { false }
-
-    /// A write transaction: SQLite's statements outside one would each take the writer anyway.
-    public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await write(body)
-    }
-
-    /// The one writer locks every row already.
-    public func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await write(body)
-    }
-
-    public func writePreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        // Inline only when no write is running or queued; this one then counts as running, so
-        // the others queue behind it rather than the other way round.
-        guard !GatewayTracing.isEnabled, writesInFlight.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
-            return try await write(body)
-        }
-        defer { writesInFlight.subtract(1, ordering: .releasing) }
-        return try writeOnThisThread(body)
-    }
-
-    /// GRDB's synchronous write: dispatch_sync on the writer's idle queue runs it right here.
-    private func writeOnThisThread<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try pool.write { db in try body(db) }
-    }
-
-    public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try pool.read { db in try body(db) }
-    }
-
-    public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        if GatewayTracing.isEnabled { return try await read(body) }
-        if let result = try inlineReaders.read({ db in try body(db) }) { return result }
-        return try await pool.unsafeRead { db in try body(db) }
-    }
-
-    public func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T {
-        let db = try transaction.sqlite()
-        guard db.isInsideTransaction else { throw SavepointOutsideTransaction() }
-        // Cached statements: group commit opens one savepoint per caller, and preparing the
-        // three statements anew each time (as `Database.inSavepoint` does) costs more than
-        // running them.
-        try db.cachedStatement(sql: "SAVEPOINT unit_of_work").execute()
-        do {
-            let result = try body()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
-            return result
-        } catch {
-            // Undo what the body wrote (also when the release failed: its caller is told the
-            // unit failed, so none of it may commit) and leave the savepoint; the transaction
-            // goes on. The first error is the one the caller gets.
-            do {
-                try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT unit_of_work").execute()
-                try db.cachedStatement(sql: "RELEASE SAVEPOINT unit_of_work").execute()
-            } catch {
-                // Nothing of the batch may commit then: end the whole transaction, so that its
-                // commit fails for every caller in it.
-                try? db.execute(sql: "ROLLBACK")
-            }
-            throw error
-        }
-    }
-}
-
 /// ``TransactionRunner/savepoint(in:_:)`` was called outside a write transaction.
 public struct SavepointOutsideTransaction: Error, CustomStringConvertible {
+    public init() {}
     public var description: String { "a savepoint needs an open write transaction" }
 }
 
@@ -184,13 +79,7 @@ public struct ForeignTransaction: Error, CustomStringConvertible {
     /// The backend of the store that was handed it.
     public var backend = "SQLite"
 
-    public var description: String { "a \(backend) store was given a transaction of another storage backend" }
-}
+    public init(backend: String = "SQLite") { self.backend = backend }
 
-extension StoreTransaction {
-    /// The GRDB connection this transaction is, for the SQLite stores.
-    public func sqlite() throws -> Database {
-        guard let db = self as? Database else { throw ForeignTransaction() }
-        return db
-    }
+    public var description: String { "a \(backend) store was given a transaction of another storage backend" }
 }

@@ -80,3 +80,19 @@ public enum GatewayTracing {
         func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
     }
 }
+
+extension GatewayTracing {
+    /// A database transaction as a span (``GatewayTracing``): `read` or `write` on `system`, the
+    /// body run with the span as its current context even on the database's own thread, so what it
+    /// queues (a job) joins the trace. Without tracing, `run` alone.
+    public static func transaction<T: Sendable>(
+        _ access: String, system: String, _ run: @escaping @Sendable (ServiceContext?) async throws -> T
+    ) async throws -> T {
+        guard isEnabled else { return try await run(nil) }
+        return try await span("\(system) \(access)", ofKind: .client) { span in
+            span?.attributes["db.system"] = system
+            span?.attributes["db.operation.name"] = access
+            return try await run(ServiceContext.current)
+        }
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import PostgresStores
 import SQLiteStores
 import Storage
+import SQLiteStorage
 
 /// `gateway backup --database <file> --to <file>`: a consistent, checked copy of a live SQLite
 /// database while it serves (``SQLiteBackup``, docs/operations.md). PostgreSQL has its own

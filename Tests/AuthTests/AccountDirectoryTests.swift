@@ -5,6 +5,7 @@ import GRDB
 import GatewayCore
 import Storage
 import Testing
+import SQLiteStorage
 
 /// Auth's answer to the AccountDirectory contract and its token housekeeping, on a real SQLite
 /// file holding only Auth's tables.

@@ -6,6 +6,7 @@ import GatewayCore
 import PostgresStores
 import SQLiteStores
 import Storage
+import SQLiteStorage
 
 /// Auth on its own SQLite file (Auth's tables only), with cheap hashing and a manual clock.
 struct AuthHarness {

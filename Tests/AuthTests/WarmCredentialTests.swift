@@ -9,6 +9,7 @@ import SQLiteStores
 import Storage
 import Synchronization
 import Testing
+import SQLiteStorage
 
 /// A credential verified lately from the student's own network is not a guess: it consults no
 /// throttle (the registration-day hot path, where every SDSU request carries the password) and

@@ -6,6 +6,7 @@ import Catalog
 import Foundation
 import GatewayCore
 import Testing
+import SQLiteStorage
 
 /// Bounds the catalog keeps whatever an operator or a client sends.
 @Suite("Catalog bounds")

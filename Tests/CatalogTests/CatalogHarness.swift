@@ -4,6 +4,7 @@ import Foundation
 @testable import PostgresStores
 @testable import SQLiteStores
 import Storage
+import SQLiteStorage
 
 /// A catalog on its own SQLite file: the Catalog module's schema and service, nothing else.
 struct CatalogHarness {

@@ -4,6 +4,7 @@ import GRDB
 import SQLiteStores
 import Storage
 import Testing
+import SQLiteStorage
 
 /// The in-memory catalog index and its filters, and how the cache notices another process's import.
 @Suite("Catalog index and filters")

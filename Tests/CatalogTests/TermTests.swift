@@ -6,6 +6,7 @@ import GRDB
 @testable import SQLiteStores
 import Storage
 import Testing
+import SQLiteStorage
 
 /// Terms on the Catalog's own SQLite file: the store and service (create, read, replace,
 /// delete, refusals naming the field), the JSON shape, and the demo terms.

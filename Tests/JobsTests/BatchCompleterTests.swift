@@ -9,6 +9,7 @@ import GatewayCore
 import Jobs
 import Synchronization
 import Testing
+import SQLiteStorage
 
 @Suite("Batched claims and completions: leases checked per job, each outcome recorded once")
 struct BatchCompleterTests {

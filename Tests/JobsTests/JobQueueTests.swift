@@ -8,6 +8,7 @@ import GRDB
 import GatewayCore
 import Jobs
 import Testing
+import SQLiteStorage
 
 @Suite("Job queue: enqueue, claim, outcomes, leases, pause, pruning (manual clock)")
 struct JobQueueTests {

@@ -10,6 +10,7 @@ import Logging
 import Storage
 import Synchronization
 import Testing
+import SQLiteStorage
 
 /// A job system on a fresh SQLite file with a manual clock and fixed jitter, and no background
 /// workers unless a test starts them.

@@ -6,6 +6,7 @@ import Logging
 import Storage
 import TestSupport
 import Testing
+import PostgresStorage
 
 /// Cron across instances on PostgreSQL: of several instances ticking the same schedules at
 /// once, only the leader (the holder of the schedules' advisory lock) enqueues, once per tick;

@@ -6,6 +6,7 @@ import GRDB
 import GatewayCore
 import Jobs
 import Testing
+import SQLiteStorage
 
 @Suite("Schedules: one enqueue per tick, across restarts and processes (manual clock)")
 struct ScheduleTests {

@@ -9,6 +9,7 @@ import GatewayCore
 import Jobs
 import Synchronization
 import Testing
+import SQLiteStorage
 
 @Suite("Worker pools: concurrency limits, two pools on one file, shutdown, cancellation")
 struct WorkerPoolTests {

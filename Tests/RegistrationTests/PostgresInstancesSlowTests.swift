@@ -11,6 +11,7 @@ import Registration
 import Storage
 import TestSupport
 import Testing
+import PostgresStorage
 
 /// The enrollment use case on PostgreSQL with three gateway instances on one database: each
 /// instance has its own connection pool, catalog cache and services, as separate processes

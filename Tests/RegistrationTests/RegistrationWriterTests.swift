@@ -9,6 +9,8 @@ import SQLiteStores
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
+import PostgresStorage
 
 /// How registrations reach the database, on the module alone (``RegistrationHarness``). On
 /// SQLite, group commit: callers queued behind a running transaction share the next one, each

@@ -2,6 +2,7 @@ import Foundation
 @testable import Storage
 import Synchronization
 import Testing
+@testable import PostgresStorage
 
 /// Shutdown's steps are waited for a bounded time: a step that ends is waited for, and a step
 /// that never ends is left behind once its time is up.

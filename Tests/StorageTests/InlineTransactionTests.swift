@@ -9,6 +9,7 @@ import TestSupport
 
 #if canImport(Glibc)
 import Glibc
+@testable import SQLiteStorage
 #endif
 
 /// The request-path shortcuts of ``TransactionRunner``: a write that runs on the caller's thread

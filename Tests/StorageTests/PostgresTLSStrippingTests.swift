@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PostgresStorage
 #endif
 
 /// A man in the middle answers the client's TLS request with "no TLS" (`N`), as a stripping

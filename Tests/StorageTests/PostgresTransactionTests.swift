@@ -5,6 +5,7 @@ import Storage
 import Synchronization
 import TestSupport
 import Testing
+import PostgresStorage
 
 /// What the PostgreSQL runner promises every store: a unit commits whole or not at all, a
 /// savepoint undoes only itself, and concurrent read-then-write units behave as if run one after

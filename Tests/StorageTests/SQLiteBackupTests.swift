@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Storage
 import Testing
+import SQLiteStorage
 
 /// `gateway backup`'s copy is private to its owner and never follows a planted link.
 @Suite("SQLite backup files")

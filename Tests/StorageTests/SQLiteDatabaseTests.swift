@@ -4,6 +4,7 @@ import Storage
 import Synchronization
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// The SQLite database on its own (Storage, no feature module): migrations, the WAL log kept
 /// short off the writer's path, and how every connection is configured.

@@ -4,6 +4,8 @@ public import HummingbirdTesting
 public import Jobs
 public import Storage
 import Synchronization
+public import SQLiteStorage
+public import PostgresStorage
 
 /// A module's HTTP suite's world: the module built by its factory on a fresh database of one
 /// backend (its own tables and those of the modules whose rows it points at), mounted alone on

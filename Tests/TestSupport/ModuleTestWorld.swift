@@ -2,6 +2,7 @@ public import HummingbirdTesting
 public import Jobs
 public import Storage
 import Synchronization
+public import SQLiteStorage
 
 /// What a module's HTTP suite holds: its module on a ``ModuleRouter``, the database it opened,
 /// and how to throw that away. The harnesses (``ModuleHarness``, and the per-module ones that

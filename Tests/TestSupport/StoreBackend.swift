@@ -1,4 +1,6 @@
 public import Storage
+public import SQLiteStorage
+public import PostgresStorage
 
 /// One storage backend a store conformance suite runs on, made fresh for each test: its
 /// transaction runner, the stores under test, and how to throw it away. A suite lists its

@@ -1,5 +1,7 @@
 import Logging
 public import Storage
+public import SQLiteStorage
+public import PostgresStorage
 
 /// The backend a module's HTTP suite runs on: each test takes one as an argument and runs on
 /// both (`@Test(arguments: TestBackend.all)`).

@@ -1,6 +1,8 @@
 public import Logging
 import Foundation
 public import Storage
+public import SQLiteStorage
+public import PostgresStorage
 
 /// A fresh database on the process's throwaway cluster (``PostgresCluster``), migrated with
 /// `modules` and connected: what a test's PostgreSQL backend starts from.

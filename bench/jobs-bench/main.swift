@@ -14,6 +14,8 @@ import PostgresStores
 import SQLiteStores
 import Storage
 import Synchronization
+import SQLiteStorage
+import PostgresStorage
 
 struct NoArgs: Codable, Sendable {}
 

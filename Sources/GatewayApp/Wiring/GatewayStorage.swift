@@ -11,6 +11,8 @@ import Registration
 import SQLiteStores
 import Scheduling
 public import Storage
+public import SQLiteStorage
+public import PostgresStorage
 
 /// The database the gateway runs on, chosen by `--database`: one SQLite file (the embedded
 /// default), or a PostgreSQL database that many gateway instances share. Everything that
@@ -104,8 +106,8 @@ public enum GatewayStorage: Sendable, CustomStringConvertible {
     /// Whether the database carries `mark` (``DatabaseMarks``); blocking, for start-up.
     func isMarked(_ mark: String) throws -> Bool {
         switch self {
-        case .sqlite(let database): try database.pool.read { db in try DatabaseMarks.isMarked(mark, in: db) }
-        case .postgres(let database): try database.readAtStartup { try DatabaseMarks.isMarked(mark, in: $0) }
+        case .sqlite(let database): try database.pool.read { db in try db.isMarked(mark) }
+        case .postgres(let database): try database.readAtStartup { try $0.postgres().isMarked(mark) }
         }
     }
 
@@ -118,16 +120,16 @@ public enum GatewayStorage: Sendable, CustomStringConvertible {
     /// Whether the database holds user data (``userDataTables``); blocking, for start-up.
     func holdsUserData() throws -> Bool {
         switch self {
-        case .sqlite(let database): try database.pool.read { db in try DatabaseMarks.holdsRows(in: Self.userDataTables, transaction: db) }
-        case .postgres(let database): try database.readAtStartup { try DatabaseMarks.holdsRows(in: Self.userDataTables, transaction: $0) }
+        case .sqlite(let database): try database.pool.read { db in try db.holdsRows(in: Self.userDataTables) }
+        case .postgres(let database): try database.readAtStartup { try $0.postgres().holdsRows(in: Self.userDataTables) }
         }
     }
 
     /// Marks the database (``DatabaseMarks``); blocking, for start-up.
     func mark(_ mark: String) throws {
         switch self {
-        case .sqlite(let database): try database.pool.write { db in try DatabaseMarks.mark(mark, in: db) }
-        case .postgres(let database): try database.atStartup(.lockStep) { try DatabaseMarks.mark(mark, in: $0) }
+        case .sqlite(let database): try database.pool.write { db in try db.mark(mark) }
+        case .postgres(let database): try database.atStartup(.lockStep) { try $0.postgres().mark(mark) }
         }
     }
 

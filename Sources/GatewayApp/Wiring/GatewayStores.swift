@@ -8,6 +8,8 @@ import Registration
 import SQLiteStores
 import Scheduling
 import Storage
+import SQLiteStorage
+import PostgresStorage
 
 /// Every module's stores on one backend: the one place that names concrete store types. A
 /// backend is a factory: ``sqlite(database:vault:)`` and ``postgres(database:vault:)``.

@@ -1,5 +1,6 @@
 import Auth
 import Storage
+import PostgresStorage
 
 /// Auth's tables on PostgreSQL: the same accounts, tokens (SHA-256 only) and server key as on
 /// SQLite.

@@ -4,6 +4,7 @@ public import Foundation
 public import GatewayCore
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``AccountStoring`` on PostgreSQL, in the caller's transaction. Unique violations become the
 /// same ``AuthError/accountExists(field:)`` as on SQLite; the statement that raised one runs in

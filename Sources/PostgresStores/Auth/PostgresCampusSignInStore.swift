@@ -3,6 +3,7 @@ public import Contracts
 public import Foundation
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``CampusSignInStoring`` on PostgreSQL: a flow started on one instance can finish on another.
 public struct PostgresCampusSignInStore: CampusSignInStoring {

@@ -3,6 +3,7 @@ public import Contracts
 public import Foundation
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``SignInLedgerStoring`` on PostgreSQL. The throttle's reservation reads the counters and
 /// adds to them in one SERIALIZABLE unit, so concurrent guesses on any instances can't all pass

@@ -1,5 +1,6 @@
 import Catalog
 import Storage
+import PostgresStorage
 
 /// The Catalog's tables on PostgreSQL: the same columns and checks as on SQLite, the
 /// component columns of `catalog.006` included from the start.

@@ -1,5 +1,6 @@
 public import Catalog
 public import Storage
+public import PostgresStorage
 
 extension CatalogStores {
     /// The stores on a PostgreSQL database (``CatalogSchema``'s PostgreSQL tables).

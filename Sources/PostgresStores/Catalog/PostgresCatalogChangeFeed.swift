@@ -1,6 +1,7 @@
 import Catalog
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``CatalogChangeFeed`` on PostgreSQL: one connection `LISTEN`s on `gateway_catalog`, where
 /// the catalog's triggers announce seat changes (`seats:<class id>`) and new catalog versions

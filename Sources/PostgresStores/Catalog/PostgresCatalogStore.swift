@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``CatalogStoring`` on PostgreSQL, each method inside the caller's transaction. Seat
 /// counters move by relative updates (`enrolled = enrolled + $1`) whose table checks refuse an

@@ -1,6 +1,7 @@
 public import Catalog
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``CatalogImportRows`` on PostgreSQL, in the import's transaction. A row the database
 /// refuses (a unique or check violation) is undone by its savepoint, and the transaction goes on.

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``TermStoring`` on PostgreSQL: `catalog_terms`, kept as on SQLite (``StoredTermText``).
 struct PostgresTermStore: TermStoring {

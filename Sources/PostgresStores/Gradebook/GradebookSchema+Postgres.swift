@@ -1,5 +1,6 @@
 import Gradebook
 import Storage
+import PostgresStorage
 
 /// Gradebook's tables on PostgreSQL: sources, students' and devices' upstream accounts (their
 /// passwords sealed by the vault, never in the clear), snapshots and source health.

@@ -3,6 +3,7 @@ import Foundation
 import Gradebook
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``CanvasOAuthFlowStoring`` on PostgreSQL: a flow begun on one instance is started, called
 /// back and completed on any.

@@ -3,6 +3,7 @@ import Foundation
 import Gradebook
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``DeviceAccountStoring`` on PostgreSQL: the upstream accounts QuickHAC devices poll.
 struct PostgresDeviceAccountStore: DeviceAccountStoring {

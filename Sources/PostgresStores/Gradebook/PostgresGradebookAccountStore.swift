@@ -3,6 +3,7 @@ import Foundation
 import Gradebook
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``GradebookAccountStoring`` on PostgreSQL: students' upstream accounts, passwords sealed.
 /// Replacing or deleting a sealed password is conditional on the value read, so a key

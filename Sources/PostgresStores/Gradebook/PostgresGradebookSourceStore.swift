@@ -3,6 +3,7 @@ import Foundation
 import Gradebook
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``GradebookSourceStoring`` on PostgreSQL.
 struct PostgresGradebookSourceStore: GradebookSourceStoring {

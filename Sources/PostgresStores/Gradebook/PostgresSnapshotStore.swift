@@ -3,6 +3,7 @@ import Foundation
 import Gradebook
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``SnapshotStoring`` on PostgreSQL: the last gradebook seen per device student and per
 /// student account, as JSON text (what grade alerts diff against).

@@ -3,6 +3,7 @@ import Foundation
 import Gradebook
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``SourceHealthStoring`` on PostgreSQL: each source's polling record, shared by every
 /// instance's poller.

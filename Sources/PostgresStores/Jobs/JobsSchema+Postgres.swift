@@ -1,5 +1,6 @@
 import Jobs
 import Storage
+import PostgresStorage
 
 /// The Jobs module's tables on PostgreSQL: the same columns as on SQLite (times in integer
 /// milliseconds, so both backends share the job model), with `jsonb` error histories and

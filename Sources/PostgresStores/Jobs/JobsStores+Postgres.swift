@@ -1,5 +1,6 @@
 public import Jobs
 public import Storage
+public import PostgresStorage
 
 extension JobsStores {
     /// The stores on a PostgreSQL database (``JobsSchema``'s PostgreSQL tables), woken across

@@ -4,6 +4,7 @@ import GatewayCore
 import Jobs
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``JobAdminStoring`` on PostgreSQL: reads and operator actions on jobs, queues and schedules,
 /// in the caller's transaction.

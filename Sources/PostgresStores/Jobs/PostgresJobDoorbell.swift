@@ -1,6 +1,7 @@
 import Jobs
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// Every instance's wake-up on PostgreSQL: one connection of the pool `LISTEN`s on
 /// ``PostgresJobEnqueuer/channel``, and each `NOTIFY` (sent by an enqueue when its transaction

@@ -4,6 +4,7 @@ import GatewayCore
 import Jobs
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// ``JobEnqueuing`` on PostgreSQL, inside the caller's transaction (the transactional outbox):
 /// the job exists if and only if the caller's change commits. The partial unique index

@@ -3,6 +3,7 @@ import GatewayCore
 import Jobs
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// The job queue on PostgreSQL. A claim is one `UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP
 /// LOCKED)`: instances claiming together skip each other's rows instead of waiting, and no job

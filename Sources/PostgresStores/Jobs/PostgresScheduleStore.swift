@@ -3,6 +3,7 @@ import GatewayCore
 import Jobs
 import PostgresNIO
 import Storage
+import PostgresStorage
 
 /// Recurring schedules on PostgreSQL. Exactly one enqueue per tick across every instance: a
 /// tick moves each due schedule's `next_run_at` from the value it read (`WHERE next_run_at =

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// ``ConfirmationQuotaStoring`` on PostgreSQL. Write units are SERIALIZABLE, so two instances
 /// counting one recipient (or one client network, or the gateway-wide cap) at once can't both

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// The sealed keys of `push_devices` on PostgreSQL (``DeviceKeys``): sealing on write, opening
 /// on read, and the compare-and-swap key rotation uses. Keys are only ever sealed here: the

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// Devices on PostgreSQL (``DeviceStoring``): the same rows and rules as ``SQLiteDeviceStore``.
 /// A webhook's secret and a Web Push subscription's keys are sealed with `sealer` (the

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// The email channel's rows on PostgreSQL: pending confirmations, the confirmation-mail log the
 /// limits count, and unsubscribe links (token hashes as `bytea`, never the tokens).

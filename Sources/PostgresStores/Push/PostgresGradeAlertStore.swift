@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// ``GradeAlertStoring`` on PostgreSQL: `push_gradebook_preferences` and
 /// `push_account_poll_windows`, as ``SQLiteGradeAlertStore`` keeps them.

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// The outbox on PostgreSQL (``NotificationStoring``): `push_notifications`, one row per
 /// notification per device. The unique key makes a retried or replayed job notify once

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// Students' notification preferences on PostgreSQL (`push_preferences`; no row means the
 /// defaults), as ``SQLitePreferenceStore`` keeps them: muted categories as a JSON array.

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// The QuickHAC device key's secret and device re-keying on PostgreSQL. The secret is the
 /// `push_secrets` row the migration made from the server's strong random source (see

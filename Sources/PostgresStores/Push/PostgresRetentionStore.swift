@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// What Push keeps that ages out, on PostgreSQL: QuickHAC devices nobody has seen for long,
 /// and finished notifications.

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// ``SMSMuteStoring`` on PostgreSQL (`push_sms_mutes`, `push_sms_inbound`, `push_sms_keywords`).
 struct PostgresSMSMuteStore: SMSMuteStoring {

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// ``SeatAlertStoring`` on PostgreSQL: `push_seat_alerts` and `push_seat_alert_openings`, with
 /// the rules of ``SQLiteSeatAlertStore``. A watch is unique per account and target (partial

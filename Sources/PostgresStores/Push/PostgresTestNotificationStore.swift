@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Push
 import Storage
+import PostgresStorage
 
 /// The log of test notifications asked for on PostgreSQL (`push_test_notifications`), which
 /// ``TestNotificationQuota`` counts: in the database, so the limits survive a restart and hold

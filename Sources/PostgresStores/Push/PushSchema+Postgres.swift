@@ -1,5 +1,6 @@
 import Push
 import Storage
+import PostgresStorage
 
 /// Push's tables on PostgreSQL: the same tables as on SQLite after `push.009` (``EmailSchema``
 /// and ``UserEndpointSchema`` included), in one migration and PostgreSQL's own types.

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``EligibilityStoring`` on PostgreSQL, kept as on SQLite (``EligibilityText``). What the
 /// rules read comes in one statement, `registration_eligibility_facts` (migration

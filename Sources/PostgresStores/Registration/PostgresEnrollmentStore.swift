@@ -4,6 +4,7 @@ import Foundation
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``EnrollmentStoring`` on PostgreSQL: enrollments, waitlists and offers, each method inside
 /// the caller's SERIALIZABLE unit; the use case moves the seat counters in that same unit

@@ -4,6 +4,7 @@ import Foundation
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``OneTripEnrollmentStoring`` on PostgreSQL: one read, and one call of the functions
 /// `registration.pg.003` installs.

@@ -4,6 +4,7 @@ import Foundation
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``RegistrarFeedStoring`` on PostgreSQL, kept as on SQLite.
 struct PostgresRegistrarFeedStore: RegistrarFeedStoring {

@@ -2,6 +2,7 @@ import Contracts
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``RowLocking`` on PostgreSQL: `SELECT ... FOR NO KEY UPDATE` on the students, ordered by
 /// id. `NO KEY`: the rows' keys never change here, and enrollments' foreign keys (which take

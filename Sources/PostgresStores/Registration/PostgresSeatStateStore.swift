@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``SeatStateStoring`` on PostgreSQL, in the transaction that changes the seats.
 struct PostgresSeatStateStore: SeatStateStoring {

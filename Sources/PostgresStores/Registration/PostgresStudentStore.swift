@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Registration
 import Storage
+import PostgresStorage
 
 /// ``StudentStoring`` on PostgreSQL. A red id taken by another profile is
 /// ``RegistrationError/redIDInUse``, the statement undone by its savepoint.

@@ -1,5 +1,6 @@
 import Registration
 import Storage
+import PostgresStorage
 
 /// Registration's tables on PostgreSQL: the same as on SQLite after `registration.005`. Seat
 /// counters live on the Catalog's class row and move through ``CatalogStoring/adjustSeats``;

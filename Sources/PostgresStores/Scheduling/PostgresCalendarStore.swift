@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Scheduling
 import Storage
+import PostgresStorage
 
 /// ``CalendarStoring`` on PostgreSQL: the account feeds and exported calendars' revisions.
 struct PostgresCalendarStore: CalendarStoring {

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Scheduling
 import Storage
+import PostgresStorage
 
 /// ``RatingStoring`` on PostgreSQL: course GPAs and instructor ratings.
 struct PostgresRatingStore: RatingStoring {

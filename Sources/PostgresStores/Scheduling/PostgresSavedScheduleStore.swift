@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Scheduling
 import Storage
+import PostgresStorage
 
 /// ``SavedScheduleStoring`` on PostgreSQL; every read and write is scoped to the owner.
 struct PostgresSavedScheduleStore: SavedScheduleStoring {

@@ -3,6 +3,7 @@ import Foundation
 import PostgresNIO
 import Scheduling
 import Storage
+import PostgresStorage
 
 /// ``ScheduleFeedStoring`` on PostgreSQL: one secret feed per saved schedule, owner-scoped.
 struct PostgresScheduleFeedStore: ScheduleFeedStoring {

@@ -1,5 +1,6 @@
 import Scheduling
 import Storage
+import PostgresStorage
 
 /// Scheduling's tables on PostgreSQL: ratings, saved schedules (class ids as a `bigint[]`),
 /// calendar feeds (token hashes only) and calendar revisions.

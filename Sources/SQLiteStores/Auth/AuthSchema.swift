@@ -1,6 +1,7 @@
 import Auth
 import GRDB
 import Storage
+import SQLiteStorage
 
 /// ``AuthSchema``'s migrations on SQLite.
 extension AuthSchema {

@@ -4,6 +4,7 @@ public import Foundation
 import GRDB
 public import GatewayCore
 import Storage
+import SQLiteStorage
 
 /// ``AccountStoring`` on SQLite: SQL for accounts and tokens, each method inside the caller's
 /// transaction (Registration, for example, creates an account and a student profile atomically).

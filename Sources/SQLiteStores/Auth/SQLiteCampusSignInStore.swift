@@ -3,6 +3,7 @@ public import Contracts
 public import Foundation
 import GRDB
 import Storage
+import SQLiteStorage
 
 /// ``CampusSignInStoring`` on SQLite.
 public struct SQLiteCampusSignInStore: CampusSignInStoring {

@@ -3,6 +3,7 @@ public import Contracts
 public import Foundation
 import GRDB
 import Storage
+import SQLiteStorage
 
 /// ``SignInLedgerStoring`` on SQLite: times as milliseconds since 1970.
 public struct SQLiteSignInLedgerStore: SignInLedgerStoring {

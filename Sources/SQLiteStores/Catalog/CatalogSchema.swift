@@ -1,6 +1,7 @@
 import Catalog
 import GRDB
 import Storage
+import SQLiteStorage
 
 /// ``CatalogSchema``'s migrations on SQLite.
 extension CatalogSchema {

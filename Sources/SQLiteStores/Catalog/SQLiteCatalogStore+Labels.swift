@@ -2,6 +2,7 @@ import Catalog
 import Contracts
 import GRDB
 import Storage
+import SQLiteStorage
 
 extension SQLiteCatalogStore {
     /// How some classes are named to students, read inside the caller's transaction.

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import GRDB
 import Storage
+import SQLiteStorage
 
 /// ``CatalogStoring`` on SQLite: the catalog's SQL, each method inside the caller's transaction.
 /// Every value is a bound parameter.

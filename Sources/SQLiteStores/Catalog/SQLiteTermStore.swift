@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import GRDB
 import Storage
+import SQLiteStorage
 
 /// ``TermStoring`` on SQLite: `catalog_terms`, one row per term. Dates are `YYYY-MM-DD` text;
 /// holidays and transfer days are stored as the API writes them (JSON arrays), so a row reads

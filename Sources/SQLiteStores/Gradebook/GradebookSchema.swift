@@ -1,6 +1,7 @@
 import GRDB
 import Gradebook
 import Storage
+import SQLiteStorage
 
 /// ``GradebookSchema``'s migrations on SQLite.
 extension GradebookSchema {

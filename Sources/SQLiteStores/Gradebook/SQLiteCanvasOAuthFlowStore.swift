@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Gradebook
 import Storage
+import SQLiteStorage
 
 /// ``CanvasOAuthFlowStoring`` on SQLite.
 struct SQLiteCanvasOAuthFlowStore: CanvasOAuthFlowStoring {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Gradebook
 import Storage
+import SQLiteStorage
 
 /// Gradebook accounts owned by devices (``DeviceGradebookAccounts``), on SQLite.
 struct SQLiteDeviceAccountStore: DeviceAccountStoring {

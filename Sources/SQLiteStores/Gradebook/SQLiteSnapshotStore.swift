@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Gradebook
 import Storage
+import SQLiteStorage
 
 /// The last snapshot of each polled (device account, student), on SQLite.
 struct SQLiteSnapshotStore: SnapshotStoring {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Gradebook
 import Storage
+import SQLiteStorage
 
 /// Each source's poll health on SQLite (`gradebook_source_health`; no row: never polled).
 struct SQLiteSourceHealthStore: SourceHealthStoring {

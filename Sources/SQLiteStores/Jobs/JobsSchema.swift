@@ -1,6 +1,7 @@
 import GRDB
 import Jobs
 import Storage
+import SQLiteStorage
 
 /// ``JobsSchema``'s migrations on SQLite.
 extension JobsSchema {

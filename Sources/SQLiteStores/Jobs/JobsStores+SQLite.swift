@@ -1,5 +1,6 @@
 public import Jobs
 public import Storage
+public import SQLiteStorage
 
 extension JobsStores {
     /// The stores on the gateway's SQLite file (``JobsSchema``'s tables), with one set of

@@ -4,6 +4,7 @@ import GRDB
 import GatewayCore
 import Jobs
 import Storage
+import SQLiteStorage
 
 /// ``JobAdminStoring`` on SQLite: reads and operator actions on jobs, queues and schedules, in the
 /// caller's transaction.

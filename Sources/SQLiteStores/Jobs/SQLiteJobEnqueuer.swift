@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Jobs
 import Storage
+import SQLiteStorage
 
 /// Enqueueing on SQLite, inside the caller's own transaction (the transactional outbox).
 extension JobEnqueuer {

@@ -3,6 +3,7 @@ import GRDB
 import GatewayCore
 import Jobs
 import Storage
+import SQLiteStorage
 
 /// The job queue on the service's SQLite file. Claims are one `UPDATE ... RETURNING`
 /// statement; every outcome is conditional on the lease (`locked_by`, `attempt`, `running`).

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Jobs
 import Storage
+import SQLiteStorage
 
 /// Recurring schedules in `job_schedules`: declaration sync, the tick, and admin operations.
 ///

@@ -1,6 +1,7 @@
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// ``PushSchema``'s migrations on SQLite.
 extension PushSchema {

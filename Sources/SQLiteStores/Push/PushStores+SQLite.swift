@@ -1,6 +1,7 @@
 public import Contracts
 public import Push
 public import Storage
+public import SQLiteStorage
 
 extension PushStores {
     /// The stores on the gateway's SQLite file (``PushSchema``'s tables); device keys are

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// ``ConfirmationQuotaStoring`` on SQLite (`push_confirmation_sends`, `push_secrets`). The
 /// gateway has one writer on SQLite, so a count and the send it allows are never interleaved

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// The sealed keys of `push_devices` (``DeviceKeys``): sealing on write, opening on read,
 /// sealing rows written in clear before `push.008`, and the compare-and-swap key rotation uses.

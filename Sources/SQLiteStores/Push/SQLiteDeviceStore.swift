@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// Devices on SQLite. A webhook's secret and a Web Push subscription's keys are sealed with
 /// `sealer` (the credential vault) into `sealed_keys`, bound to the row, never written in

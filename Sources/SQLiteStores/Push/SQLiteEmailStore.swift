@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// The email channel's rows on SQLite: pending confirmations, the confirmation-mail log the
 /// limits count, and unsubscribe links. Parameterised SQL only.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// ``GradeAlertStoring`` on SQLite: `push_gradebook_preferences` and `push_account_poll_windows`.
 struct SQLiteGradeAlertStore: GradeAlertStoring {

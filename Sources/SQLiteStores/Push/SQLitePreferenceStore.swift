@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// Students' notification preferences on SQLite (`push_preferences`; no row means the
 /// defaults).

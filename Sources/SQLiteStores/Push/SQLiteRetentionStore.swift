@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 struct SQLiteRetentionStore: PushRetentionStoring {
     init() {}

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// ``SMSMuteStoring`` on SQLite (`push_sms_mutes`, `push_sms_inbound`, `push_sms_keywords`).
 struct SQLiteSMSMuteStore: SMSMuteStoring {

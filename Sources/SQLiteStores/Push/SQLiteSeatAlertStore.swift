@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// ``SeatAlertStoring`` on SQLite: `push_seat_alerts` and `push_seat_alert_openings`.
 struct SQLiteSeatAlertStore: SeatAlertStoring {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Push
 import Storage
+import SQLiteStorage
 
 /// The log of test notifications asked for (`push_test_notifications`), which
 /// ``TestNotificationQuota`` counts. In the database rather than in memory, so the limits

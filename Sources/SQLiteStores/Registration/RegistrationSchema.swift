@@ -2,6 +2,7 @@ import Catalog
 import GRDB
 import Registration
 import Storage
+import SQLiteStorage
 
 /// ``RegistrationSchema``'s migrations on SQLite.
 extension RegistrationSchema {

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Registration
 import Storage
+import SQLiteStorage
 
 /// ``EligibilityStoring`` on SQLite: records, windows and requirements as JSON text
 /// (``EligibilityText``), holds and overrides a row each. The term's unit limit and time zone

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Registration
 import Storage
+import SQLiteStorage
 
 /// ``EnrollmentStoring`` on SQLite: SQL for enrollments, waitlists and offers, each method inside
 /// the caller's transaction; the service wraps each use case in one write transaction.

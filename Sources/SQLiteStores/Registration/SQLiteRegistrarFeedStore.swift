@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Registration
 import Storage
+import SQLiteStorage
 
 /// ``RegistrarFeedStoring`` on SQLite: `registration_registrar_sections`,
 /// `registration_seat_history`, `registration_registrar_deliveries` and

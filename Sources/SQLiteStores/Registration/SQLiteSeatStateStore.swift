@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Registration
 import Storage
+import SQLiteStorage
 
 /// ``SeatStateStoring`` on SQLite: `registration_seat_states`.
 struct SQLiteSeatStateStore: SeatStateStoring {

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Registration
 import Storage
+import SQLiteStorage
 
 /// ``StudentStoring`` on SQLite: SQL for student profiles and the red id roster.
 struct SQLiteStudentStore: StudentStoring {

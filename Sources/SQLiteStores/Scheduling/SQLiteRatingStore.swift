@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Scheduling
 import Storage
+import SQLiteStorage
 
 struct SQLiteRatingStore: RatingStoring {
     init() {}

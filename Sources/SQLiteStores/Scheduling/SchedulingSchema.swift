@@ -1,6 +1,7 @@
 import GRDB
 import Scheduling
 import Storage
+import SQLiteStorage
 
 /// ``SchedulingSchema``'s migrations on SQLite.
 extension SchedulingSchema {

@@ -7,6 +7,7 @@ import SQLiteStores
 import Storage
 import TestSupport
 import Testing
+import PostgresStorage
 
 /// A backend Auth's store can run on, made fresh for one test. Every backend must pass
 /// ``AccountStoreConformance``: SQLite and PostgreSQL, with the same tests.

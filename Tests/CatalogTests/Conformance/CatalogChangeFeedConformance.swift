@@ -6,6 +6,7 @@ import Synchronization
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// The promises a ``CatalogChangeFeed`` makes, on every backend that has one (PostgreSQL; a
 /// SQLite file is served by one process): `.resync` first, then each committed change in

@@ -9,6 +9,7 @@ import Testing
 import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SQLiteStorage
 #endif
 
 /// The real `gateway serve --demo`, killed with SIGKILL after a poll found a new score and

@@ -9,6 +9,7 @@ import Storage
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SQLiteStorage
 #endif
 
 /// Runs the real `gateway` binary: kill -9 in the middle of jobs, restart, and check the store.

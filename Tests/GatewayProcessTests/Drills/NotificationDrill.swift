@@ -12,6 +12,8 @@ import Storage
 import Synchronization
 import Testing
 import TestSupport
+import SQLiteStorage
+import PostgresStorage
 
 /// The notification side of the crash drills: every drill student has a webhook device on a
 /// loopback receiver (the seat-open notices the load's drops set off go there), and some keep a

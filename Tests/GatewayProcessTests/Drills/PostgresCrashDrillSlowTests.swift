@@ -6,6 +6,7 @@ import Storage
 import Synchronization
 import TestSupport
 import Testing
+import PostgresStorage
 
 /// The crash drill on PostgreSQL: two `gateway serve --demo` instances on one database of a
 /// cluster of the drill's own, behind a stand-in load balancer (each request to either), under

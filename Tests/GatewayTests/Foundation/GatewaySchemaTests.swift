@@ -9,6 +9,8 @@ import GatewayApp
 import SQLiteStores
 import Storage
 import Testing
+import SQLiteStorage
+import PostgresStorage
 
 /// The gateway's whole schema (every module's migrations, as the composition root lists them).
 /// The database's own behaviour is tested in StorageTests (`SQLiteDatabaseTests`,

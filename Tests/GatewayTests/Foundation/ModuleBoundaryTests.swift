@@ -3,6 +3,7 @@ import GRDB
 import GatewayApp
 import Storage
 import Testing
+import SQLiteStorage
 
 /// The module boundaries, checked against the code rather than trusted: every module's SQL
 /// names only its own tables, the database's triggers and views stay inside one module, and
@@ -73,19 +74,11 @@ struct ModuleBoundaryTests {
         #expect(checked > 50, "the walk found the sources")
     }
 
-    /// The feature targets know no backend: none links GRDB or PostgresNIO in Package.swift, and
-    /// no file of theirs imports either. Their stores' drivers are the `SQLiteStores` and
-    /// `PostgresStores` targets, which the feature targets don't depend on.
-    @Test func featureTargetsLinkNoDriver() throws {
-        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let declared = Self.graph(fromManifest: manifest)
-        let features = ["Auth", "Catalog", "Registration", "Scheduling", "Gradebook", "Push", "Jobs"]
+    /// No file of a driver-free target imports a driver (the package graph keeps the rest:
+    /// ``PackageGraphTests``).
+    @Test func driverFreeTargetsImportNoDriver() throws {
         var checked = 0
-        for module in features {
-            let chunk = try #require(Self.targetChunk(module, in: manifest), "\(module) is a target")
-            #expect(!chunk.contains("\"GRDB\""), "\(module) links GRDB")
-            #expect(!chunk.contains("\"PostgresNIO\""), "\(module) links PostgresNIO")
-            #expect(declared[module]?.isDisjoint(with: ["SQLiteStores", "PostgresStores"]) == true, "\(module) depends on a driver")
+        for module in PackageGraphTests.driverFree {
             for file in Self.swiftFiles(under: "Sources/\(module)") {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 #expect(!text.contains("import GRDB"), "\(module)/\(file.lastPathComponent) imports GRDB")
@@ -94,8 +87,6 @@ struct ModuleBoundaryTests {
             }
         }
         #expect(checked > 300, "the walk found the sources")
-        #expect(declared["SQLiteStores"]?.isSuperset(of: features) == true)
-        #expect(declared["PostgresStores"]?.isSuperset(of: features) == true)
     }
 
     /// A target's declaration in Package.swift, from `.target(` to the next declaration.

@@ -13,6 +13,7 @@ import HummingbirdTesting
 import Registration
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// The security review's findings on the HTTP surface, each shown through the real router.
 @Suite("Security review findings")

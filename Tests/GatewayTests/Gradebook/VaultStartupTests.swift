@@ -7,6 +7,7 @@ import Gradebook
 import Storage
 import Testing
 import TestSupport
+import SQLiteStorage
 
 /// Issue 20, Low 6: with the vault's key file gone, the server used to make a new key silently
 /// and answer 503 for every stored account. Now it refuses to start, naming the way out, and

@@ -13,6 +13,7 @@ import Push
 import Storage
 import Testing
 import TestSupport
+import SQLiteStorage
 
 
 /// Webhook secrets and Web Push keys are sealed by the vault, bound to their device rows: never

@@ -17,6 +17,7 @@ import Push
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// End to end in demo mode: a QuickHAC device follows a student of the simulator (source 1);
 /// a score posted in the simulator becomes exactly one notification, and polling again sends

@@ -16,6 +16,7 @@ import Push
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// Grade alerts for every student, through v1 only (no `/ios/`): a stored gradebook account is
 /// polled for its owner while they have an active device, and each new score becomes exactly

@@ -8,6 +8,7 @@ import Jobs
 import Push
 import Registration
 import Testing
+import SQLiteStorage
 
 /// Registration's events are queued when something happens and handled later; by then the offer
 /// may be claimed, the seat taken or the class back. Push asks Registration (through its

@@ -11,6 +11,7 @@ import Registration
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// Seat alerts fire on every open event (a class going from no seat open to newcomers to at
 /// least one, after the waitlist policy took its seats), under every policy, for class and

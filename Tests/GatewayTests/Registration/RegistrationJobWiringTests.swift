@@ -10,6 +10,7 @@ import GatewayApp
 import Jobs
 import Registration
 import Testing
+import SQLiteStorage
 
 /// The composition root wires Registration's offer expiry to the job system: the job enqueued
 /// with an offer, run by a worker once due, hands the seat to the next student in line.

@@ -9,6 +9,7 @@ import GRDB
 import GatewayApp
 import Registration
 import Jobs
+import SQLiteStorage
 
 extension TestGateway {
     /// A gateway whose catalog holds the seed's fixtures (Astronomy and Computer Science).

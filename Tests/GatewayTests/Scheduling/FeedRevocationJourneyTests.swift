@@ -11,6 +11,7 @@ import HummingbirdTesting
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// A feed's secret ends with the student's credentials: Auth's password change and an operator
 /// disabling the account revoke Scheduling's feeds (through the application's wiring).

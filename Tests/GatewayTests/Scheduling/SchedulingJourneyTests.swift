@@ -11,6 +11,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import TestSupport
+import SQLiteStorage
 
 /// Scheduling with the whole application: the registration feed follows what the student
 /// registers through Registration's routes, and a feed's secret never reaches the access log.

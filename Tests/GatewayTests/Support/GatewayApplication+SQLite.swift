@@ -2,6 +2,7 @@ import GatewayApp
 import PostgresStores
 import SQLiteStores
 import Storage
+import SQLiteStorage
 
 extension GatewayApplication {
     /// The SQLite file of an application a test opened on one, for tests that read or write its

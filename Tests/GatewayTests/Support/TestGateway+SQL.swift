@@ -5,6 +5,7 @@ import PostgresStores
 import SQLiteStores
 import Storage
 import TestSupport
+import SQLiteStorage
 
 extension TestGateway {
     /// The PostgreSQL database's name, from its URL; nil on SQLite.

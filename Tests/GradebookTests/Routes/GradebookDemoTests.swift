@@ -12,6 +12,7 @@ import NIOFoundationEssentialsCompat
 import Storage
 import Testing
 import TestSupport
+import SQLiteStorage
 
 /// The gradebook simulator as the demo serves it (its data, at `/sim/gradebook/`, as source 1),
 /// over a real loopback port, and the Gradebook module alone (``GradebookGateway``) on another:

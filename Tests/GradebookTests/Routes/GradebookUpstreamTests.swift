@@ -15,6 +15,7 @@ import GRDB
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// The Gradebook module alone (``GradebookGateway``) against the gradebook simulator as a
 /// separate process over HTTPS with a test certificate: pass-through of every record, upstream faults, the per-user cache, the SSRF

@@ -8,6 +8,7 @@ import SQLiteStores
 import Storage
 import TestSupport
 import Testing
+import PostgresStorage
 
 /// A backend the job system can run on, made fresh for one test: its transaction runner and
 /// its stores, and how to throw it away. Every backend must pass ``JobStoreConformance`` (River's

@@ -5,6 +5,7 @@ import Jobs
 @testable import SQLiteStores
 import Storage
 import Testing
+import PostgresStorage
 
 /// The promises the schedule store makes (``ScheduleStoring``), with the operators' view of
 /// schedules (``JobAdminStoring/scheduleStatuses(timeZone:in:)``), on every backend of

@@ -10,6 +10,7 @@ import Push
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// A failed delivery is retried to the end, through the real job queue and the real channels,
 /// on loopback: a webhook answers 503 with `Retry-After`, the SMTP server answers 451, APNs

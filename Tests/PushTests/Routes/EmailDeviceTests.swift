@@ -11,6 +11,7 @@ import Push
 import Storage
 import Testing
 import TestSupport
+import SQLiteStorage
 
 /// Email devices end to end through the Push module's routes (``PushGateway``), with mail going
 /// over SMTP (STARTTLS, AUTH) to a real server on 127.0.0.1: registration mails a code and a link, nothing else

@@ -17,6 +17,8 @@ import SQLiteStores
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
+import PostgresStorage
 
 /// The Push module alone on a router, as its device and preference suites need it: on a fresh
 /// database of either backend with its own tables, Auth's accounts (whose devices they are) and

@@ -10,6 +10,7 @@ import HTTPTypes
 import Push
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// `/v1/me/push-preferences`: categories, quiet hours in the student's zone and the hourly
 /// budget; bad fields answer 422 naming them and change nothing.

@@ -12,6 +12,7 @@ import Storage
 import Push
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// Issue 20, High: an anonymous caller can't make the gateway poll upstream without limit.
 /// `/ios/` is throttled per client network, a device stores a bounded number of accounts and an

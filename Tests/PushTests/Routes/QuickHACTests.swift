@@ -7,6 +7,7 @@ import NIOCore
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// The QuickHAC push API at `/ios/` (seed 004) on the Push module (``PushGateway/withQuickHAC(quickHACRequestsPerMinute:_:)``),
 /// against the demo's gradebook simulator as district 1 through Gradebook's real device

@@ -9,6 +9,7 @@ import Push
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// Issue 20, High: nothing anonymous lives forever. QuickHAC devices that follow nobody, or
 /// that stop registering, expire with their stored accounts; old notifications and unpolled

@@ -12,6 +12,7 @@ import Push
 import Storage
 import Testing
 import TestSupport
+import SQLiteStorage
 
 /// The security review's findings on user-supplied endpoints (webhook URLs, Web Push
 /// endpoints), each shown through the Push module's routes (``PushGateway``) or the real webhook channel: test

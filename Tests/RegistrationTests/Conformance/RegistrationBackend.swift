@@ -9,6 +9,7 @@ import Registration
 @testable import SQLiteStores
 import Storage
 import TestSupport
+import PostgresStorage
 
 /// A backend Registration's stores can run on, made fresh for one test: its transaction runner,
 /// Registration's stores (with the Catalog's and the job queue's they write through) and Auth's

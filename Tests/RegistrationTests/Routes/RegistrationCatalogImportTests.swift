@@ -7,6 +7,7 @@ import Foundation
 import GRDB
 import Registration
 import Testing
+import SQLiteStorage
 
 /// The native and umd.io importers: idempotence, bad rows, strictness.
 @Suite("Catalog import")

@@ -10,6 +10,7 @@ import GRDB
 import NIOCore
 import Registration
 import Testing
+import SQLiteStorage
 
 /// 200 students race for the last 10 seats of a class through real HTTP on loopback, over the
 /// Registration module's routes (``RegistrationGateway``).

@@ -13,6 +13,7 @@ import GRDB
 import GatewayCore
 import Registration
 import Testing
+import SQLiteStorage
 
 /// Every enrollment rule through the service and the database, the schema's own invariants,
 /// and the three waitlist policies.

@@ -13,6 +13,8 @@ import Registration
 import SQLiteStores
 import Storage
 import TestSupport
+import SQLiteStorage
+import PostgresStorage
 
 /// The Registration module alone on a router, as its HTTP suites need it: on a fresh database of
 /// either backend holding the tables it reads and writes (its own, the Catalog's whose seat

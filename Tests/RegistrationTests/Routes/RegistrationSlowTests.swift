@@ -14,6 +14,7 @@ import AuthTestSupport
 import NIOCore
 @testable import Registration
 import Testing
+import SQLiteStorage
 
 /// Slow suites, run by `make check-slow` (GATEWAY_SLOW_TESTS=1): a soak of random enrollment
 /// traffic over loopback HTTP that then checks every invariant in the database, and a fuzz of

@@ -11,6 +11,7 @@ import HummingbirdTesting
 import Storage
 import TestSupport
 import Testing
+import SQLiteStorage
 
 /// Saved schedules' subscription feeds over the Scheduling module's routes (``SchedulingGateway``): a secret
 /// address per schedule, showing what the schedule's `.ics` download shows, stored as a hash,

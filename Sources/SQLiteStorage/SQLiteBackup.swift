@@ -1,3 +1,4 @@
+public import Storage
 public import Foundation
 import GRDB
 #if canImport(Glibc)

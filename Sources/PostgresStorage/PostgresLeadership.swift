@@ -1,3 +1,4 @@
+public import Storage
 import Logging
 public import PostgresNIO
 import Synchronization

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import PostgresNIO
+public import SQLiteStorage
+public import PostgresStorage
 
 /// Copies a gateway's SQLite database into an empty, migrated PostgreSQL one (`gateway
 /// copy-database`): every table the modules name, in their order (parents before children),

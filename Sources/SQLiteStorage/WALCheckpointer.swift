@@ -1,3 +1,4 @@
+public import Storage
 import Foundation
 import GRDB
 import Synchronization

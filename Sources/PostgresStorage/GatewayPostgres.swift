@@ -1,3 +1,4 @@
+public import Storage
 public import Contracts
 import Foundation
 public import Logging

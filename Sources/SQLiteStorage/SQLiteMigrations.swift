@@ -1,4 +1,5 @@
 public import GRDB
+public import Storage
 
 /// One schema change. Migrations are numbered per module and append-only: once released, a
 /// migration is never edited; a later one changes what it did.

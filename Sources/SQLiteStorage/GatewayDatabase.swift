@@ -1,3 +1,4 @@
+public import Storage
 import Foundation
 public import GRDB
 import Synchronization

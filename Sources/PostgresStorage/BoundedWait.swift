@@ -1,3 +1,4 @@
+public import Storage
 import Synchronization
 
 /// Waits for work that talks to the server for at most a set time: closing connections at

@@ -1,3 +1,4 @@
+public import Storage
 import NIOPosix
 import PostgresNIO
 public import Contracts
@@ -5,25 +6,25 @@ import Telemetry
 import Tracing
 
 /// ``TransactionRunner`` on PostgreSQL: each unit of work is one transaction of ``GatewayPostgres``,
-/// a span of its own when tracing is on (``tracedTransaction(_:system:_:)``).
+/// a span of its own when tracing is on (``Telemetry/GatewayTracing/transaction(_:system:_:)``).
 extension GatewayPostgres: TransactionRunner {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard GatewayTracing.isEnabled else { return try await transaction(.read) { try body($0) } }
-        return try await tracedTransaction("read", system: "postgresql") { context in
+        return try await GatewayTracing.transaction("read", system: "postgresql") { context in
             try await self.transaction(.read) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
         }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard GatewayTracing.isEnabled else { return try await transaction(.write) { try body($0) } }
-        return try await tracedTransaction("write", system: "postgresql") { context in
+        return try await GatewayTracing.transaction("write", system: "postgresql") { context in
             try await self.transaction(.write) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
         }
     }
 
     public func write<T: Sendable>(inTurn lane: Int64, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard GatewayTracing.isEnabled else { return try await transaction(.write, inTurn: lane) { try body($0) } }
-        return try await tracedTransaction("write", system: "postgresql") { context in
+        return try await GatewayTracing.transaction("write", system: "postgresql") { context in
             try await self.transaction(.write, inTurn: lane) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
         }
     }
@@ -33,14 +34,14 @@ extension GatewayPostgres: TransactionRunner {
 
     public func writeLockingRows<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard GatewayTracing.isEnabled else { return try await transaction(.lockStep) { try body($0) } }
-        return try await tracedTransaction("write", system: "postgresql") { context in
+        return try await GatewayTracing.transaction("write", system: "postgresql") { context in
             try await self.transaction(.lockStep) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
         }
     }
 
     public func autocommit<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard GatewayTracing.isEnabled else { return try await transaction(.autocommit) { try body($0) } }
-        return try await tracedTransaction("statement", system: "postgresql") { context in
+        return try await GatewayTracing.transaction("statement", system: "postgresql") { context in
             try await self.transaction(.autocommit) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
         }
     }
@@ -56,7 +57,7 @@ extension GatewayPostgres: TransactionRunner {
     /// promises.
     public func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         guard GatewayTracing.isEnabled else { return try await transaction(.autocommit) { try body($0) } }
-        return try await tracedTransaction("read", system: "postgresql") { context in
+        return try await GatewayTracing.transaction("read", system: "postgresql") { context in
             try await self.transaction(.autocommit) { transaction in try GatewayTracing.withContext(context) { try body(transaction) } }
         }
     }

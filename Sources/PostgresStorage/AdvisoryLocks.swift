@@ -1,3 +1,4 @@
+public import Storage
 /// Every advisory lock key the gateway takes on PostgreSQL, in one place so that two uses can
 /// never share a key by accident (a shared key would make one wait for the other for good). The
 /// same number in every instance; "gatewa" in ASCII, then the use.

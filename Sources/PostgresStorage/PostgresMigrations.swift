@@ -1,3 +1,4 @@
+public import Storage
 public import PostgresNIO
 
 /// One schema change on PostgreSQL: statements run in order, in one transaction with the
