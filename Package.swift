@@ -103,10 +103,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The module protocol every module conforms to (routes, schema, background services,
+        // error renderers); a module that runs jobs conforms to Jobs' JobRunningModule as well.
+        .target(
+            name: "ModuleKit",
+            dependencies: [
+                "GatewayHTTP", "Storage",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Auth",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2", "Jobs", "HTTPClient",
+                "ModuleKit", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "CArgon2", "Jobs", "HTTPClient",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -119,7 +129,7 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "ModuleKit", "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -143,7 +153,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
+                "ModuleKit", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -157,7 +167,7 @@ let package = Package(
         .target(
             name: "Registration",
             dependencies: [
-                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
+                "ModuleKit", "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -168,7 +178,7 @@ let package = Package(
         .target(
             name: "Scheduling",
             dependencies: [
-                "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
+                "ModuleKit", "Contracts", "Catalog", "GatewayCore", "GatewayHTTP", "Storage", "Jobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -178,7 +188,7 @@ let package = Package(
         .target(
             name: "Gradebook",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient", "Jobs",
+                "ModuleKit", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient", "Jobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -189,7 +199,7 @@ let package = Package(
         .target(
             name: "Push",
             dependencies: [
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
+                "ModuleKit", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Jobs", "HTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -248,7 +258,7 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "GatewayHTTP", "Jobs",
+                "GatewayHTTP", "ModuleKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -276,7 +286,7 @@ let package = Package(
             name: "GatewayApp",
             dependencies: [
                 "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "OTel", package: "swift-otel"),
-                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
+                "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "ModuleKit", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
                 "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -364,7 +374,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Storage", "SQLiteStorage", "PostgresStorage", "GatewayCore", "GatewayHTTP", "Jobs",
+                "Storage", "SQLiteStorage", "PostgresStorage", "GatewayCore", "GatewayHTTP", "Jobs", "ModuleKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -544,7 +554,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
-                "GatewayApp", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
+                "GatewayApp", "ModuleKit", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "Auth", "Jobs", "HTTPClient",
                 "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "TestSupport", "GradebookTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),

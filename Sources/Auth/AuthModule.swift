@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Contracts
 public import HTTPClient
 public import Crypto
@@ -11,7 +12,7 @@ public import Storage
 /// outside: a transaction runner and its account store, the password hasher, a clock, the
 /// settings, and the revocations other modules want run when an account's credentials change
 /// (Scheduling's calendar feeds). It gives back the service, its routes and its housekeeping.
-public struct AuthModule: GatewayModule {
+public struct AuthModule: JobRunningModule {
     /// The module's tables (its migrations are the store drivers').
     public static var schema: (any ModuleSchema.Type)? { AuthSchema.self }
 

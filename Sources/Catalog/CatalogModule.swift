@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Foundation
 public import GatewayHTTP
 public import Hummingbird

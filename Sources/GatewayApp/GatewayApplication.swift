@@ -1,3 +1,4 @@
+public import ModuleKit
 import GRDB
 import Contracts
 import Crypto
@@ -36,7 +37,7 @@ public struct GatewayApplication: Sendable {
     public let configuration: GatewayConfiguration
     /// The database: the SQLite file, or the PostgreSQL database all instances share.
     public let storage: GatewayStorage
-    public let logger: Logger
+    let logger: Logger
     /// The seven feature modules, each as its factory built it (``GatewayModules``).
     public let modules: GatewayModules
     /// Every mounted route with its access level, filled by ``makeRouter()``.
@@ -125,7 +126,7 @@ public struct GatewayApplication: Sendable {
         )
         self.vapidKeys = delivery.vapidKeys
         self.routes = RouteRegistry()
-        for module in modules.all { try module.register(in: jobs.registry) }
+        for case let module as any JobRunningModule in modules.all { try module.register(in: jobs.registry) }
     }
 
     /// How the router is built: every GET route also answers HEAD (``HeadRequests``).

@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Auth
 public import Storage
 public import Catalog

@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Foundation
 public import Contracts
 public import GatewayCore
@@ -11,7 +12,7 @@ public import Logging
 /// transaction runner and its stores, the vault that seals passwords, the job enqueuer (grade
 /// polls queue `push.grade-changed`), a clock and the upstream settings. It gives back the
 /// services, the routes, the job handlers and the sealed rows that key rotation walks.
-public struct GradebookModule: GatewayModule {
+public struct GradebookModule: JobRunningModule {
     /// The module's tables (its migrations are the store drivers').
     public static var schema: (any ModuleSchema.Type)? { GradebookSchema.self }
 

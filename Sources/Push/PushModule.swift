@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Foundation
 public import Contracts
 public import Crypto
@@ -14,7 +15,7 @@ public import Storage
 /// gradebook accounts (Gradebook's, through Contracts), the classes (Registration's, through
 /// Contracts), a clock and the settings. It gives back the services, the routes, the job
 /// handlers and the sealed rows that key rotation walks.
-public struct PushModule: GatewayModule {
+public struct PushModule: JobRunningModule {
     /// The module's tables (its migrations are the store drivers').
     public static var schema: (any ModuleSchema.Type)? { PushSchema.self }
 

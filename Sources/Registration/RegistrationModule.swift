@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Catalog
 public import Contracts
 public import GatewayCore
@@ -11,7 +12,7 @@ public import Storage
 /// the job enqueuer it writes through), the catalog, the accounts (Auth's, through Contracts),
 /// a clock and the settings. It gives back the service, its class directory for the modules
 /// that name classes (Scheduling, Push), and its job handlers.
-public struct RegistrationModule: GatewayModule {
+public struct RegistrationModule: JobRunningModule {
     /// The module's tables (its migrations are the store drivers').
     public static var schema: (any ModuleSchema.Type)? { RegistrationSchema.self }
 

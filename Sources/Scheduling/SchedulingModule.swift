@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Catalog
 public import Contracts
 public import GatewayCore

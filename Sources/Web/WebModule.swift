@@ -1,6 +1,6 @@
 public import GatewayHTTP
 public import Hummingbird
-public import Jobs
+public import ModuleKit
 
 /// The student web app, the operator console and the API reference as the application mounts
 /// them: routes only (static files and pages), no jobs, no tables. One ``GatewayModule`` like

@@ -2,6 +2,7 @@ import Foundation
 public import GatewayCore
 public import HummingbirdTesting
 public import Jobs
+public import ModuleKit
 public import Storage
 import Synchronization
 public import SQLiteStorage

@@ -4,6 +4,7 @@ public import GatewayHTTP
 public import Hummingbird
 public import HummingbirdTesting
 public import Jobs
+public import ModuleKit
 import Synchronization
 
 /// One module mounted alone on a Hummingbird router, the way the application mounts it: its

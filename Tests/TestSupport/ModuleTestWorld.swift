@@ -1,5 +1,6 @@
 public import HummingbirdTesting
 public import Jobs
+public import ModuleKit
 public import Storage
 import Synchronization
 public import SQLiteStorage

@@ -1,3 +1,4 @@
+public import ModuleKit
 public import Storage
 public import GatewayHTTP
 public import ServiceLifecycle
@@ -6,7 +7,7 @@ public import ServiceLifecycle
 /// registers its kinds in, the enqueuer they write through, the workers), the operator's routes
 /// under `/v1/admin/jobs`, and its workers as a background service when this instance runs
 /// them (`--workers`).
-public struct JobsModule: GatewayModule {
+public struct JobsModule: JobRunningModule {
     /// The module's tables (its migrations are the store drivers').
     public static var schema: (any ModuleSchema.Type)? { JobsSchema.self }
 

@@ -86,17 +86,19 @@ struct PostgresSeatAlertStore: SeatAlertStoring {
             """).map(Self.alert)
     }
 
-    func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func markTold(
+        alertID: Int64, classID: Int64, at now: Date, staysArmed: Bool, forgettingToldBefore horizon: Date,
+        in transaction: any StoreTransaction
+    ) throws -> Bool {
         let transaction = try transaction.postgres()
         let changed = try transaction.execute(
-            "UPDATE push_seat_alerts SET last_notified_at = \(now), armed = rearm WHERE id = \(alertID) AND armed"
+            "UPDATE push_seat_alerts SET last_notified_at = \(now), armed = \(staysArmed) WHERE id = \(alertID) AND armed"
         )
         guard changed == 1 else { return false }
         try transaction.execute("""
             INSERT INTO push_seat_alert_openings (alert_id, class_id, notified_at) VALUES (\(alertID), \(classID), \(now))
             ON CONFLICT DO NOTHING
             """)
-        let horizon = now.addingTimeInterval(-SeatAlertFlapLimit.window)
         try transaction.execute(
             "DELETE FROM push_seat_alert_tells WHERE alert_id = \(alertID) AND class_id = \(classID) AND told_at <= \(horizon)"
         )

@@ -95,7 +95,7 @@ public final class SeatAlertService: Sendable {
                 let times = try store.toldTimes(alertID: alert.id, classID: label.classId, since: now.addingTimeInterval(-SeatAlertFlapLimit.window), in: db)
                 switch SeatAlertFlapLimit.decide(told: times, now: now) {
                 case .tell:
-                    guard try store.markTold(alertID: alert.id, classID: label.classId, at: now, in: db) else { continue }
+                    guard try markTold(alert, classID: label.classId, at: now, in: db) else { continue }
                     try tellOpened(alert, label: label, openSeats: openSeats, key: "\(event)", now: now, in: db)
                     told += 1
                 case .fold(let at):
@@ -125,10 +125,21 @@ public final class SeatAlertService: Sendable {
             guard let alert = try store.alert(id: folded.alertId, of: folded.accountId, in: db), alert.armed else { return false }
             let times = try store.toldTimes(alertID: alert.id, classID: folded.label.classId, since: now.addingTimeInterval(-SeatAlertFlapLimit.window), in: db)
             guard case .tell = SeatAlertFlapLimit.decide(told: times, now: now),
-                  try store.markTold(alertID: alert.id, classID: folded.label.classId, at: now, in: db) else { return false }
+                  try markTold(alert, classID: folded.label.classId, at: now, in: db) else { return false }
             try tellOpened(alert, label: folded.label, openSeats: openSeats, key: "folded-\(event)", now: now, in: db)
             return true
         }
+    }
+
+    /// Marks `alert` told that `classID` opened: an alert that re-arms stays armed for the next
+    /// opening, any other rests until its student arms it again; told times older than the flap
+    /// limit's window no longer count (``SeatAlertFlapLimit``). False when another open event
+    /// told it first.
+    private func markTold(_ alert: SeatAlert, classID: Int64, at now: Date, in db: any StoreTransaction) throws -> Bool {
+        try store.markTold(
+            alertID: alert.id, classID: classID, at: now, staysArmed: alert.rearm,
+            forgettingToldBefore: now.addingTimeInterval(-SeatAlertFlapLimit.window), in: db
+        )
     }
 
     private func tellOpened(_ alert: SeatAlert, label: ClassLabel, openSeats: Int, key: String, now: Date, in db: any StoreTransaction) throws {

@@ -20,10 +20,15 @@ public protocol SeatAlertStoring: Sendable {
     /// An open event's candidates: the armed alerts watching the class `label` names or its
     /// course, by id.
     func armedWatchers(of label: ClassLabel, in transaction: any StoreTransaction) throws -> [SeatAlert]
-    /// Records that the alert was told `classID` opened: disarmed unless it re-arms, remembered
-    /// for the close and for the flap limit. Conditional on the alert still being armed: false,
-    /// and nothing changed, when it is not (another open event told it first).
-    func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool
+    /// Records that the alert was told `classID` opened: armed afterwards only if `staysArmed`,
+    /// remembered for the close, and its told time kept for the flap limit, with the told times
+    /// at or before `forgettingToldBefore` deleted. Conditional on the alert still being armed:
+    /// false, and nothing changed, when it is not (another open event told it first). What
+    /// re-arms and how long a told time counts are the service's rules, not the store's.
+    func markTold(
+        alertID: Int64, classID: Int64, at now: Date, staysArmed: Bool, forgettingToldBefore horizon: Date,
+        in transaction: any StoreTransaction
+    ) throws -> Bool
     /// When the alert was told `classID` opened, after `since` (older records are forgotten).
     func toldTimes(alertID: Int64, classID: Int64, since: Date, in transaction: any StoreTransaction) throws -> [Date]
     /// The class closed: the alerts that were told it opened (their record is cleared, so a

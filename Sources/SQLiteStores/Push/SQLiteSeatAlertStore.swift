@@ -102,9 +102,12 @@ struct SQLiteSeatAlertStore: SeatAlertStoring {
         ).map(Self.alert)
     }
 
-    func markTold(alertID: Int64, classID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
+    func markTold(
+        alertID: Int64, classID: Int64, at now: Date, staysArmed: Bool, forgettingToldBefore horizon: Date,
+        in transaction: any StoreTransaction
+    ) throws -> Bool {
         let db = try transaction.sqlite()
-        try db.execute(sql: "UPDATE push_seat_alerts SET last_notified_at = ?, armed = rearm WHERE id = ? AND armed = 1", arguments: [now, alertID])
+        try db.execute(sql: "UPDATE push_seat_alerts SET last_notified_at = ?, armed = ? WHERE id = ? AND armed = 1", arguments: [now, staysArmed, alertID])
         guard db.changesCount == 1 else { return false }
         try db.execute(
             sql: "INSERT INTO push_seat_alert_openings (alert_id, class_id, notified_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -112,7 +115,7 @@ struct SQLiteSeatAlertStore: SeatAlertStoring {
         )
         try db.execute(
             sql: "DELETE FROM push_seat_alert_tells WHERE alert_id = ? AND class_id = ? AND told_at <= ?",
-            arguments: [alertID, classID, now.addingTimeInterval(-SeatAlertFlapLimit.window)]
+            arguments: [alertID, classID, horizon]
         )
         try db.execute(sql: "INSERT INTO push_seat_alert_tells (alert_id, class_id, told_at) VALUES (?, ?, ?)", arguments: [alertID, classID, now])
         return true

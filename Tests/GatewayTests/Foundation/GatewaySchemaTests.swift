@@ -11,6 +11,7 @@ import Storage
 import Testing
 import SQLiteStorage
 import PostgresStorage
+import ModuleKit
 
 /// The gateway's whole schema (every module's migrations, as the composition root lists them).
 /// The database's own behaviour is tested in StorageTests (`SQLiteDatabaseTests`,

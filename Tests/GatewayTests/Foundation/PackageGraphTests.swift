@@ -9,7 +9,7 @@ struct PackageGraphTests {
     /// Targets that must link no driver: every feature module, the HTTP layer, the web app,
     /// the job queue, the contracts between modules, and Storage itself.
     static let driverFree = [
-        "Contracts", "GatewayCore", "Telemetry", "Storage", "GatewayHTTP", "Web", "Jobs", "HTTPClient",
+        "Contracts", "GatewayCore", "Telemetry", "Storage", "ModuleKit", "GatewayHTTP", "Web", "Jobs", "HTTPClient",
         "Auth", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
     ]
 
@@ -104,5 +104,24 @@ struct PackageGraphTests {
         let graph = try Self.graph()
         let storage = try #require(graph["Storage"])
         #expect(!storage.contains(.target("SQLiteStorage")) && !storage.contains(.target("PostgresStorage")))
+    }
+
+    /// The targets `start` reaches, itself left out.
+    static func closure(of start: String, in graph: [String: [Edge]]) -> Set<String> {
+        var seen: Set<String> = []
+        var stack = [start]
+        while let next = stack.popLast() {
+            for case .target(let target) in graph[next] ?? [] where seen.insert(target).inserted { stack.append(target) }
+        }
+        return seen
+    }
+
+    /// The module protocol stands below Jobs, so that a module that runs no jobs (Web) links
+    /// no job queue; every module that registers jobs does so through Jobs' `JobRunningModule`.
+    @Test func aModuleDependsOnJobsOnlyIfItRunsJobs() throws {
+        let graph = try Self.graph()
+        #expect(!Self.closure(of: "ModuleKit", in: graph).contains("Jobs"), "ModuleKit reaches Jobs")
+        #expect(!Self.closure(of: "Web", in: graph).contains("Jobs"), "Web reaches Jobs")
+        #expect(Self.closure(of: "Jobs", in: graph).contains("ModuleKit"))
     }
 }

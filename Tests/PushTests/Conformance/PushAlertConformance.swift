@@ -16,7 +16,9 @@ extension PushStoreConformance {
 
     /// An open event as the service runs it: every armed watcher marked told; the ids told.
     static func fire(_ alerts: any SeatAlertStoring, _ label: ClassLabel, at: Date, in tx: any StoreTransaction) throws -> [Int64] {
-        try alerts.armedWatchers(of: label, in: tx).filter { try alerts.markTold(alertID: $0.id, classID: label.classId, at: at, in: tx) }.map(\.id)
+        try alerts.armedWatchers(of: label, in: tx).filter {
+            try alerts.markTold(alertID: $0.id, classID: label.classId, at: at, staysArmed: $0.rearm, forgettingToldBefore: at - 3600, in: tx)
+        }.map(\.id)
     }
 
     @Test(arguments: PushBackend.all)
@@ -97,20 +99,20 @@ extension PushStoreConformance {
                 let (every, _) = try alerts.upsert(accountID: grace, target: .classID(7036), rearm: true, notifyClosed: false, at: Self.start, in: tx)
                 let seen = try alerts.armedWatchers(of: Self.label(7036), in: tx).map(\.id)
                 #expect(seen == [once.id, every.id])
-                #expect(try alerts.markTold(alertID: once.id, classID: 7036, at: Self.start + 1, in: tx))
-                #expect(try !alerts.markTold(alertID: once.id, classID: 7036, at: Self.start + 2, in: tx), "no longer armed: not told twice")
+                #expect(try alerts.markTold(alertID: once.id, classID: 7036, at: Self.start + 1, staysArmed: false, forgettingToldBefore: Self.start + 1 - 3600, in: tx))
+                #expect(try !alerts.markTold(alertID: once.id, classID: 7036, at: Self.start + 2, staysArmed: false, forgettingToldBefore: Self.start + 2 - 3600, in: tx), "no longer armed: not told twice")
                 #expect(try alerts.alert(id: once.id, of: ada, in: tx)?.lastNotifiedAt == Self.start + 1)
                 #expect(try alerts.toldTimes(alertID: once.id, classID: 7036, since: Self.start, in: tx) == [Self.start + 1])
 
                 // A re-arming alert is told each time, and its told times are kept for the hour.
                 for offset in [10.0, 20, 30] {
-                    #expect(try alerts.markTold(alertID: every.id, classID: 7036, at: Self.start + offset, in: tx))
+                    #expect(try alerts.markTold(alertID: every.id, classID: 7036, at: Self.start + offset, staysArmed: true, forgettingToldBefore: Self.start + offset - 3600, in: tx))
                 }
                 #expect(try alerts.toldTimes(alertID: every.id, classID: 7036, since: Self.start, in: tx) == [Self.start + 10, Self.start + 20, Self.start + 30])
                 #expect(try alerts.toldTimes(alertID: every.id, classID: 7036, since: Self.start + 15, in: tx) == [Self.start + 20, Self.start + 30])
                 #expect(try alerts.toldTimes(alertID: every.id, classID: 7037, since: Self.start, in: tx).isEmpty, "per class")
                 // Past the hour, older times are forgotten when the next is recorded.
-                #expect(try alerts.markTold(alertID: every.id, classID: 7036, at: Self.start + 3615, in: tx))
+                #expect(try alerts.markTold(alertID: every.id, classID: 7036, at: Self.start + 3615, staysArmed: true, forgettingToldBefore: Self.start + 3615 - 3600, in: tx))
                 #expect(try alerts.toldTimes(alertID: every.id, classID: 7036, since: .distantPast, in: tx) == [Self.start + 20, Self.start + 30, Self.start + 3615])
             }
         }

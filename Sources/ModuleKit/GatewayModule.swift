@@ -3,14 +3,14 @@ public import Storage
 public import ServiceLifecycle
 
 /// One feature module, as the application composes it. Each feature target (Auth, Catalog,
-/// Registration, Scheduling, Gradebook, Push, Jobs) declares one value of this protocol, built by
+/// Registration, Scheduling, Gradebook, Push, Jobs, Web) declares one value of this protocol, built by
 /// its `live` factory from what it consumes, and hands the application everything the module
-/// has: its routes, its job kinds and schedules, its background services, and how its
+/// has: its routes, its background services, and how its
 /// compatibility protocols answer errors. `GatewayApplication` loops over its modules and
 /// names none of these things itself.
 ///
-/// It lives in Jobs because registering job handlers is part of every module's contract and
-/// Jobs is the lowest target that knows ``JobRegistry``; Jobs' own module conforms too.
+/// It lives in a target of its own, below Jobs: a module that runs jobs conforms to Jobs'
+/// `JobRunningModule` as well, and only such a module depends on Jobs.
 ///
 /// A module hands over its schema (``schema``: the tables it owns); its migrations belong to
 /// the store drivers (`SQLiteStores`, `PostgresStores`), which extend the same type and which
@@ -24,9 +24,6 @@ public protocol GatewayModule: Sendable {
 
     /// The module's HTTP routes.
     var routes: Routes { get }
-
-    /// Registers the module's job kinds, their handlers, and its schedules.
-    func register(in registry: JobRegistry) throws
 
     /// Services that run beside the HTTP server for as long as it runs (a change feed, workers).
     var backgroundServices: [any Service] { get }
@@ -42,7 +39,6 @@ public protocol GatewayModule: Sendable {
 
 extension GatewayModule {
     public static var schema: (any ModuleSchema.Type)? { nil }
-    public func register(in registry: JobRegistry) throws {}
     public var backgroundServices: [any Service] { [] }
     public var errorRenderers: [ErrorRenderer] { [] }
     public var importPaths: [String] { [] }
