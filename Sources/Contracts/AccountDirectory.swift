@@ -29,16 +29,13 @@ public protocol AccountDirectory: Sendable {
     /// Those of `ids` whose accounts are disabled (or gone).
     func inactiveAccounts(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64>
 
-    /// Checks a password for an account, with the sign-in throttle keyed by `signInName` and
-    /// the client address, and the same work whether or not the account exists (`accountID`
-    /// answers nil for an unknown one). `accountID` finds the account in the same read
-    /// transaction as the directory's own lookup, so a caller that maps a sign-in name to an
-    /// account (a red id to a student) costs one database round trip, not two. Returns the
-    /// account id, or throws ``AccountDirectoryError``.
-    func verifyPassword(
-        _ password: String, signInName: String, clientAddress: String?,
-        accountID: @escaping @Sendable (any StoreTransaction) throws -> Int64?
-    ) async throws -> Int64
+    /// Checks a password for the account `accountID` (nil: the caller knows no account for
+    /// `signInName`), with the sign-in throttle keyed by `signInName` and the client address,
+    /// and the same work whether or not the account exists. The caller maps its own sign-in
+    /// name to an account first (Registration: a red id to its student's account, from its own
+    /// table); the directory then reads only its own. Returns the account id, or throws
+    /// ``AccountDirectoryError``.
+    func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64
 
     /// Remembers that `password` is the password just sealed as `sealed` for the new account
     /// `accountID`, signed in to as `signInName`, so the account's first sign-ins (an SDSU
@@ -46,14 +43,6 @@ public protocol AccountDirectory: Sendable {
     /// gateway has verified serves every route at once, even while the hasher is busy. The
     /// credential is remembered for the client network it came from (`clientAddress`).
     func rememberVerified(_ password: String, sealed: SealedPassword, signInName: String, accountID: Int64, clientAddress: String?)
-}
-
-extension AccountDirectory {
-    /// ``verifyPassword(_:signInName:clientAddress:accountID:)`` for an account id already known
-    /// (nil for an unknown account).
-    public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
-        try await verifyPassword(password, signInName: signInName, clientAddress: clientAddress) { _ in accountID }
-    }
 }
 
 /// What the directory tells about an account.

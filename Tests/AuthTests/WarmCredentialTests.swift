@@ -62,17 +62,16 @@ struct WarmCredentialTests {
         )
         let accounts = AuthAccountDirectory(service: auth, credentialCacheSeconds: 600)
         let id = try #require(try await auth.createAccount(username: "123456003", email: nil, password: "a fine passphrase", role: .student).id)
-        let lookup: @Sendable (any StoreTransaction) throws -> Int64? = { _ in id }
         let owner = "198.51.100.7", stranger = "203.0.113.9"
 
         // Cold: one counted verification.
-        #expect(try await accounts.verifyPassword("a fine passphrase", signInName: "123456003", clientAddress: owner, accountID: lookup) == id)
+        #expect(try await accounts.verifyPassword("a fine passphrase", accountID: id, signInName: "123456003", clientAddress: owner) == id)
         let cold = throttle.calls.load(ordering: .relaxed)
         #expect(cold > 0)
         let hashes = auth.hasher.hashCount
         // Warm, from the same network (another host of the same IPv6 /64 would count too): no throttle, no hash.
         for _ in 0..<20 {
-            #expect(try await accounts.verifyPassword("a fine passphrase", signInName: "123456003", clientAddress: owner, accountID: lookup) == id)
+            #expect(try await accounts.verifyPassword("a fine passphrase", accountID: id, signInName: "123456003", clientAddress: owner) == id)
         }
         #expect(throttle.calls.load(ordering: .relaxed) == cold, "a warm credential consults no throttle")
         #expect(auth.hasher.hashCount == hashes)
@@ -81,13 +80,13 @@ struct WarmCredentialTests {
         // their network is not answered from the cache: it waits like any guess.
         for _ in 0..<3 {
             await #expect(throws: AccountDirectoryError.invalidCredentials) {
-                _ = try await accounts.verifyPassword("wrong guess", signInName: "123456003", clientAddress: stranger, accountID: lookup)
+                _ = try await accounts.verifyPassword("wrong guess", accountID: id, signInName: "123456003", clientAddress: stranger)
             }
         }
         await #expect(throws: AccountDirectoryError.self) {
-            _ = try await accounts.verifyPassword("a fine passphrase", signInName: "123456003", clientAddress: stranger, accountID: lookup)
+            _ = try await accounts.verifyPassword("a fine passphrase", accountID: id, signInName: "123456003", clientAddress: stranger)
         }
         // The student, warm on their own network, is not held back.
-        #expect(try await accounts.verifyPassword("a fine passphrase", signInName: "123456003", clientAddress: owner, accountID: lookup) == id)
+        #expect(try await accounts.verifyPassword("a fine passphrase", accountID: id, signInName: "123456003", clientAddress: owner) == id)
     }
 }

@@ -67,14 +67,11 @@ public struct AuthAccountDirectory: AccountDirectory {
         Set(ids).subtracting(try service.store.enabledAccounts(among: ids, in: db))
     }
 
-    public func verifyPassword(
-        _ password: String, signInName: String, clientAddress: String?,
-        accountID: @escaping @Sendable (any StoreTransaction) throws -> Int64?
-    ) async throws -> Int64 {
+    public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
         let store = service.store
         do {
             let account = try await service.checkPassword(password, signInName: signInName, clientAddress: clientAddress, cache: cache) { db in
-                try accountID(db).flatMap { try store.find(id: $0, in: db) }
+                try accountID.flatMap { try store.find(id: $0, in: db) }
             }
             return account.id ?? 0
         } catch AuthError.invalidCredentials {

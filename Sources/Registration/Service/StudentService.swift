@@ -142,8 +142,9 @@ public struct StudentService: RegistrationUseCase {
         try await transactions.read { db in try stores.students.profile(accountID: accountID, in: db) }
     }
 
-    /// Checks a red id and password the way the SDSU protocol sends them. The account
-    /// directory (Auth) does the check: the sign-in throttle keyed by the red id, a decoy
+    /// Checks a red id and password the way the SDSU protocol sends them. The red id's student
+    /// is read here, from Registration's own table; the account directory (Auth) then does the
+    /// check: the sign-in throttle keyed by the red id, a decoy
     /// verification for unknown red ids, and its credential cache. Returns the student's
     /// account id.
     public func authenticate(redID rawRedID: String, password: String, clientAddress: String?) async throws -> Int64 {
@@ -153,10 +154,10 @@ public struct StudentService: RegistrationUseCase {
         guard RedID.isWellFormed(redID) else { throw RegistrationError.invalidCredentials }
         let students = stores.students
         do {
-            // The red id's student and their account in one read.
-            return try await accounts.verifyPassword(password, signInName: redID, clientAddress: clientAddress) { db in
-                try students.profile(redID: redID, in: db)?.accountID
-            }
+            // Registration's own table says whose red id it is; Auth then checks that account's
+            // password in its own. No module reads inside another's transaction.
+            let accountID = try await transactions.readPreferringInline { db in try students.profile(redID: redID, in: db)?.accountID }
+            return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
         } catch let error as AccountDirectoryError {
             throw RegistrationError(error)
         }
