@@ -158,4 +158,57 @@ struct RegistrationWriterTests {
             #expect(try await harness.catalog.classListing(id: RegistrationStoreConformance.classID)?.seats.enrolled == 1, "the cache heard the batch")
         }
     }
+
+    /// What the writer hands the use cases' finisher, and when: every class id the units of a
+    /// transaction touched, inside that transaction (what it writes commits with the units),
+    /// and its summary after the commit, once per transaction. The writer adds nothing of its
+    /// own: a finisher that records is all it runs.
+    final class RecordingFinisher: UnitsFinishing, @unchecked Sendable {
+        let lock = NSLock()
+        var finished: [Set<Int64>] = []
+        var committed: [Int] = []
+
+        func beforeUnits() -> Int { 41 }
+
+        func finish(touched: Set<Int64>, context: Int, now: Date, in db: any StoreTransaction) throws -> Int {
+            try RegistrationWriterTests.insert("finished \(touched.sorted())", in: db)
+            lock.withLock { finished.append(touched) }
+            return context + 1
+        }
+
+        func committed(_ summary: Int) { lock.withLock { committed.append(summary) } }
+    }
+
+    @Test(arguments: [RegistrationBackend.sqlite, .postgres])
+    func theWriterHandsWhatUnitsTouchedToTheUseCasesFinisher(_ backend: RegistrationBackend) async throws {
+        try await RegistrationHarness.with(backend) { harness in
+            try await harness.transactions.write { db throws in try Self.createScratch(in: db) }
+            let finisher = RecordingFinisher()
+            let writer = RegistrationWriter(transactions: harness.transactions, stores: harness.stores, finisher: finisher, clock: harness.clock)
+            let answer = try await writer.submit { db, _, touched -> Result<Int, RegistrationError> in
+                try Self.insert("unit", in: db)
+                touched.formUnion([7030, 7031])
+                return .success(5)
+            }
+            #expect(answer == 5)
+            #expect(finisher.finished == [[7030, 7031]])
+            #expect(finisher.committed == [42], "the summary of the transaction, after its commit")
+            let names = try await harness.transactions.read { db throws in try Self.names(in: db) }
+            #expect(names == ["unit", "finished [7030, 7031]"], "what the finisher wrote committed with the unit")
+
+            // A unit that throws is rolled back alone. In group commit (SQLite) its batch still
+            // commits, finisher and all; in a transaction of its own (PostgreSQL) nothing commits,
+            // so nothing is handed over.
+            await #expect(throws: Broken.self) {
+                _ = try await writer.submit { db, _, touched -> Result<Int, RegistrationError> in
+                    touched.insert(9)
+                    try Self.insert("broken", in: db)
+                    throw Broken()
+                }
+            }
+            let after = try await harness.transactions.read { db throws in try Self.names(in: db) }
+            #expect(!after.contains("broken"))
+            #expect(finisher.committed.count == (backend.description == "SQLite" ? 2 : 1))
+        }
+    }
 }

@@ -20,7 +20,7 @@ public struct RegistrationEnvironment: Sendable {
     let judge: EligibilityJudge
     let logger: Logger
     /// Group commit: every registration write goes through it.
-    let writer: RegistrationWriter
+    let writer: RegistrationWriter<SeatEvents>
 }
 
 /// A registration use-case service: one concern (enrollments, students, offers, admin), with

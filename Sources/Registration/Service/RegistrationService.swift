@@ -37,7 +37,7 @@ public final class RegistrationService: Sendable {
         let environment = RegistrationEnvironment(
             transactions: transactions, stores: stores, catalog: catalog, accounts: accounts, clock: clock, settings: settings,
             promoter: WaitlistPromoter(settings: settings, accounts: accounts, stores: stores, judge: judge), judge: judge, logger: logger,
-            writer: RegistrationWriter(transactions: transactions, stores: stores, catalog: catalog, clock: clock)
+            writer: RegistrationWriter(transactions: transactions, stores: stores, finisher: SeatEvents(stores: stores, catalog: catalog), clock: clock)
         )
         self.environment = environment
         self.enrollment = EnrollmentService(environment: environment)

@@ -1,4 +1,3 @@
-import Catalog
 public import Contracts
 public import Foundation
 import GatewayCore
@@ -18,9 +17,10 @@ import Synchronization
 /// - A unit that returns `.failure` keeps what it wrote first (expired offers swept on the way),
 ///   as it did in a transaction of its own; its caller gets the refusal after the commit.
 /// - If the commit fails, every caller of the batch gets the error: nothing of it is stored.
-/// - Seat counts of every class the batch touched are read in the same transaction and handed
-///   to the in-memory catalog once; classes the batch opened or closed to newcomers are
-///   announced in that transaction (``OpenSeatAnnouncer``).
+/// - What the units touched (class ids) is handed, in the same transaction, to the use cases'
+///   ``UnitsFinishing`` (Registration's: ``SeatEvents``, which reads the classes' counts and
+///   announces open and close events), and what it returns to it again after the commit. The
+///   writer itself knows nothing of seats.
 ///
 /// SQLite has one writer at a time anyway; batching turns N commits (N fsyncs and N lock
 /// hand-offs) into one, while each caller still sees its own outcome.
@@ -30,10 +30,9 @@ import Synchronization
 /// instance or many. A unit that names the rows it decides on (``RowLocks``: its class and its
 /// student) runs at READ COMMITTED and locks them first (``RowLocking``), so units of one class
 /// take their turns at its row, in the database, as Banner and PeopleSoft do on Oracle; the
-/// rest run SERIALIZABLE and are run again when the server aborts one for a conflict. Seat
-/// counts of the classes a unit touched are read, and its open events announced, inside its
-/// own transaction.
-final class RegistrationWriter: Sendable {
+/// rest run SERIALIZABLE and are run again when the server aborts one for a conflict. The
+/// finisher runs inside each unit's own transaction.
+final class RegistrationWriter<Finisher: UnitsFinishing>: Sendable {
     typealias Work = @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Void
 
     private struct Item: Sendable {
@@ -42,11 +41,11 @@ final class RegistrationWriter: Sendable {
     }
 
     /// Most units of work in one transaction.
-    static let batchLimit = 256
+    static var batchLimit: Int { 256 }
 
     let transactions: any TransactionRunner
     let stores: RegistrationStores
-    let catalog: CatalogService
+    let finisher: Finisher
     let clock: any GatewayClock
     private let queue = Mutex<(items: [Item], draining: Bool)>(([], false))
     private let committed = Atomic<Int>(0)
@@ -56,10 +55,10 @@ final class RegistrationWriter: Sendable {
     /// Transactions the writer has committed.
     var batchesCommitted: Int { committed.load(ordering: .relaxed) }
 
-    init(transactions: any TransactionRunner, stores: RegistrationStores, catalog: CatalogService, clock: any GatewayClock) {
+    init(transactions: any TransactionRunner, stores: RegistrationStores, finisher: Finisher, clock: any GatewayClock) {
         self.transactions = transactions
         self.stores = stores
-        self.catalog = catalog
+        self.finisher = finisher
         self.clock = clock
     }
 
@@ -96,24 +95,22 @@ final class RegistrationWriter: Sendable {
         return try slot.take().get().get()
     }
 
-    /// One unit in a transaction of its own: its row locks, the body, the touched classes'
-    /// counts and open events; the counts go to the in-memory catalog after the commit.
+    /// One unit in a transaction of its own: its row locks, the body, and the finisher; the
+    /// finisher's summary is handed back to it after the commit.
     private func alone<T: Sendable>(
         locking locks: RowLocks?,
         _ body: @escaping @Sendable (_ db: any StoreTransaction, _ now: Date, _ touched: inout Set<Int64>) throws -> Result<T, RegistrationError>
     ) async throws -> T {
-        let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
-        let unit: @Sendable (any StoreTransaction) throws -> (Result<T, RegistrationError>, [Int64: SeatCount]) = { db in
+        let stores = self.stores, clock = self.clock, finisher = self.finisher, context = finisher.beforeUnits()
+        let unit: @Sendable (any StoreTransaction) throws -> (Result<T, RegistrationError>, Finisher.Summary) = { db in
             if let locks { try stores.lock(classes: locks.classes, students: locks.students, in: db) }
             var touched = Set<Int64>()
             let outcome = try body(db, clock.now(), &touched)
-            let counts = try stores.catalog.seatCounts(of: touched, in: db)
-            try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: clock.now(), in: db)
-            return (outcome, counts)
+            return (outcome, try finisher.finish(touched: touched, context: context, now: clock.now(), in: db))
         }
-        let (outcome, counts) = try await locks == nil ? transactions.write(unit) : transactions.writeLockingRows(unit)
+        let (outcome, summary) = try await locks == nil ? transactions.write(unit) : transactions.writeLockingRows(unit)
         committed.add(1, ordering: .relaxed)
-        catalog.apply(counts)
+        finisher.committed(summary)
         return try outcome.get()
     }
 
@@ -127,17 +124,15 @@ final class RegistrationWriter: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let stores = self.stores, clock = self.clock, before = catalog.cachedSnapshot()
+            let clock = self.clock, finisher = self.finisher, context = finisher.beforeUnits()
             do {
-                let counts = try await transactions.write { db in
+                let summary = try await transactions.write { db in
                     var touched = Set<Int64>()
                     for item in batch { try item.run(db, clock.now(), &touched) }
-                    let counts = try stores.catalog.seatCounts(of: touched, in: db)
-                    try OpenSeatAnnouncer(stores: stores).announce(counts: counts, of: touched, before: before.wasOpen, now: clock.now(), in: db)
-                    return counts
+                    return try finisher.finish(touched: touched, context: context, now: clock.now(), in: db)
                 }
                 committed.add(1, ordering: .relaxed)
-                catalog.apply(counts)
+                finisher.committed(summary)
                 for item in batch { item.done.resume() }
             } catch {
                 for item in batch { item.done.resume(throwing: error) }
