@@ -19,15 +19,34 @@ struct PostgresCrashDrillSlowTests {
     static let kills = SlowSuites.size(full: 10, trimmed: 3)
     static let instances = 2
 
+    /// Where each instance's standard error goes (`artifacts/drills/postgres-crash/<pid-order>`):
+    /// an answer no request should get names its request id, and the instance's log says why.
+    static let logs = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("artifacts/drills/postgres-crash-\(UUID().uuidString.prefix(8))")
+    static let started = Atomic<Int>(0)
+
+    /// The lines the instances logged (``logs``) with the request ids of `answers`.
+    static func logged(_ answers: some Sequence<String>) -> [String] {
+        let ids = answers.compactMap { answer in answer.firstMatch(of: /"requestId":"([0-9a-f]+)/).map { String($0.1) } }
+        guard !ids.isEmpty, let folders = try? FileManager.default.contentsOfDirectory(at: logs, includingPropertiesForKeys: nil) else { return [] }
+        return folders.flatMap { folder -> [String] in
+            let text = (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { line in ids.contains { line.contains($0) } }.map { "\(folder.lastPathComponent): \($0)" }
+        }
+    }
+
     static func serve(_ url: String) async throws -> ServingGateway {
-        try await Drill.offThread {
+        let output = logs.appendingPathComponent("instance-\(started.add(1, ordering: .relaxed).newValue)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        return try await Drill.offThread {
             try ServingGateway(
                 arguments: [
                     "--demo", "--demo-passwords", "documented", "--database", url, "--job-poll-ms", "100", "--job-lease-seconds", "5",
                     "--signups-per-hour", "100000", "--allow-insecure-push-endpoints",
                 ],
                 environment: [VaultKeySource.keyVariable: TestVaultKey.base64],
-                lifetime: 600, startTimeout: 120
+                lifetime: 600, startTimeout: 120, output: output
             )
         }
     }
@@ -167,7 +186,7 @@ struct PostgresCrashDrillSlowTests {
         let models = await load.value
         let loadSeconds = Drill.seconds(since: began)
         let tally = target.tally.withLock { $0 }
-        #expect(tally.unexpected.isEmpty, "answers no request should get: \(tally.unexpected.prefix(10))")
+        #expect(tally.unexpected.isEmpty, "answers no request should get: \(tally.unexpected.prefix(10)); what the instances logged of them: \(Self.logged(tally.unexpected.prefix(10)))")
         #expect(tally.added > 20 && tally.dropped > 10 && tally.schedules.count > 5 && tally.jobs.count > 20 && tally.signUps.count >= 3, "the load did little: \(tally)")
 
         // With no instance running: the database holds every acknowledged answer and breaks no rule.

@@ -17,9 +17,9 @@ struct DemoTermsTests {
         let gateway = try await TestGateway.make(backend) { $0.demo = true }
         defer { gateway.cleanUp() }
         try await gateway.app.seedDemoIfRequested()
-        let terms = try await gateway.app.modules.catalog.terms.terms()
+        let terms = try await gateway.app.termService.terms()
         #expect(terms == DemoTerms.all)
-        let used = Set(try await gateway.app.modules.catalog.catalog.snapshot().index.classes.map(\.term))
+        let used = Set(try await gateway.app.catalogService.snapshot().index.classes.map(\.term))
         #expect(used.isSubset(of: Set(terms.map(\.id))))
         try await gateway.withRouter { client in
             let fall = try await client.json(.get, "/v1/terms/\(DemoCatalog.term)")

@@ -99,7 +99,7 @@ final class PushFaultPeers: @unchecked Sendable {
     func notifications(_ gateway: TestGateway, _ devices: [String: Int64], prefix: String) async throws -> [String: [StoredNotification]] {
         var found: [String: [StoredNotification]] = [:]
         for (channel, id) in devices {
-            found[channel] = try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: [id], limit: 500).filter { $0.uniqueKey.hasPrefix(prefix) }
+            found[channel] = try await gateway.app.outbox.recent(state: nil, deviceIDs: [id], limit: 500).filter { $0.uniqueKey.hasPrefix(prefix) }
         }
         return found
     }

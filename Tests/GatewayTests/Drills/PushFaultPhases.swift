@@ -95,7 +95,7 @@ extension UpstreamFaultDrillSlowTests {
         @Sendable func notify(_ key: String, _ channels: [String: Int64]) async throws {
             for (channel, id) in channels {
                 let note = OutgoingNotification(id: key, category: "seat.open", title: "Seat open", body: "CS 101 has a seat", urgent: true)
-                #expect(try await gateway.app.modules.push.push.notify(deviceID: id, uniqueKey: key, note), "\(channel) \(key) queued")
+                #expect(try await gateway.app.outbox.notify(deviceID: id, uniqueKey: key, note), "\(channel) \(key) queued")
             }
         }
         @Sendable func states(_ prefix: String, _ channels: [String: Int64]) async -> [String: [StoredNotification]] {

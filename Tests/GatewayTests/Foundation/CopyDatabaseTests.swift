@@ -75,7 +75,7 @@ struct CopyDatabaseTests {
             #expect(made.status == .created && (made.object["id"] as? Int ?? 0) > 2, "\(made.body)")
         }
         // The webhook's sealed secret opens under the same key on PostgreSQL.
-        let report = try await VaultAudit().audit(rows: postgres.app.modules.vaultRows, ring: postgres.app.modules.vault.ring)
+        let report = try await VaultAudit().audit(rows: postgres.app.vaultRows, ring: postgres.app.vault.ring)
         #expect(report.checked >= 1 && report.unreadable.isEmpty)
     }
 

@@ -28,7 +28,7 @@ struct DemoDatabaseTests {
         try await demo.seedDemoIfRequested()
         // Generated passwords: the README's don't open it.
         await #expect(throws: AuthError.invalidCredentials) {
-            _ = try await demo.modules.auth.service.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
+            _ = try await demo.accounts.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
         }
         // The marked database refuses to serve without --demo, and serves with it.
         #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(demoPath, demo: false)) }
@@ -37,9 +37,9 @@ struct DemoDatabaseTests {
         // A real database (made without --demo) refuses --demo, so no demo account lands in it.
         let realPath = dir.appendingPathComponent("real.sqlite").path
         let real = try GatewayApplication(configuration: Self.configuration(realPath, demo: false))
-        _ = try await real.modules.auth.service.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
+        _ = try await real.accounts.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
         #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(realPath, demo: true)) }
-        #expect(try await real.modules.auth.service.accountCount() == 1)
+        #expect(try await real.accounts.accountCount() == 1)
     }
 
     /// `gateway migrate` then `serve --demo`: an empty migrated database holds no user data, so
@@ -53,13 +53,13 @@ struct DemoDatabaseTests {
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let demo = try GatewayApplication(configuration: Self.configuration(path, demo: true))
         try await demo.seedDemoIfRequested()
-        #expect(try await demo.modules.auth.service.accountCount() > 0)
+        #expect(try await demo.accounts.accountCount() > 0)
 
         let other = dir.appendingPathComponent("with-an-account.sqlite").path
         let second = try await GatewayBinary.run(["migrate", "--database", other])
         #expect(second.status == 0)
         let real = try GatewayApplication(configuration: Self.configuration(other, demo: false))
-        _ = try await real.modules.auth.service.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
+        _ = try await real.accounts.createAccount(username: "registrar", email: nil, password: "a long admin passphrase", role: .admin)
         #expect(throws: StartupRefusal.self) { _ = try GatewayApplication(configuration: Self.configuration(other, demo: true)) }
     }
 
@@ -68,7 +68,7 @@ struct DemoDatabaseTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let app = try GatewayApplication(configuration: Self.configuration(dir.appendingPathComponent("d.sqlite").path, demo: true, passwords: .documented))
         try await app.seedDemoIfRequested()
-        let admin = try await app.modules.auth.service.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
+        let admin = try await app.accounts.verifyCredentials(username: "admin", password: "demo-admin-pass", clientAddress: nil)
         #expect(admin.role == .admin)
     }
 }

@@ -60,15 +60,15 @@ struct FrontEndContractTests {
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("paged-ada", role: .student)
         let admin = try await gateway.account("paged-admin", role: .admin)
-        let accountID = try await gateway.app.modules.auth.service.transactions.read { db in
-            try gateway.app.modules.auth.service.store.find(username: "paged-ada", in: db)!.id!
+        let accountID = try await gateway.app.accounts.transactions.read { db in
+            try gateway.app.accounts.store.find(username: "paged-ada", in: db)!.id!
         }
         try await gateway.withRouter { client in
             let made = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada)
             let deviceID = try #require((made.object["device"] as? [String: Any])?["id"] as? Int)
             for n in 0..<7 {
                 let note = OutgoingNotification(id: "paged-\(n)", category: "waitlist.offer", title: "Grade \(n)", body: "Posted", urgent: true)
-                #expect(try await gateway.app.modules.push.push.notify(accountID: accountID, uniqueKey: "paged:\(n)", note) == 1)
+                #expect(try await gateway.app.outbox.notify(accountID: accountID, uniqueKey: "paged:\(n)", note) == 1)
             }
             for (first, token) in [("/v1/me/devices/\(deviceID)/notifications?limit=3", ada), ("/v1/admin/push/notifications?limit=3", admin)] {
                 var titles: [String] = []

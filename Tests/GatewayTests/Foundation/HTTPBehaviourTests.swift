@@ -112,7 +112,7 @@ struct HTTPBehaviourTests {
             $0.loginThrottle = .init(failuresPerUsername: 10_000, failuresPerAddress: 10_000, window: 60)
         }
         defer { gateway.cleanUp() }
-        _ = try await gateway.app.modules.auth.service.createAccount(username: "flood", email: nil, password: "a fine passphrase", role: .student)
+        _ = try await gateway.app.accounts.createAccount(username: "flood", email: nil, password: "a fine passphrase", role: .student)
         try await gateway.withRouter { client in
             let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<24 {

@@ -18,7 +18,7 @@ struct HeadRequestTests {
     /// A gateway with the seed's catalog, the demo term, and a student with a calendar feed.
     static func gateway() async throws -> (TestGateway, admin: String, feed: String) {
         let gateway = try await TestGateway.registration()
-        _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all)
+        _ = try await gateway.app.termService.seed(DemoTerms.all)
         let admin = try await gateway.account("head-admin", role: .admin)
         let ada = try await gateway.account("ada", role: .student)
         let captured = Captured("")

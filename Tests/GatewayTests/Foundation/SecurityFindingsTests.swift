@@ -73,7 +73,7 @@ struct SecurityFindingsTests {
             }
         }
         #expect(try entries() == before)
-        #expect(gateway.app.modules.auth.service.hasher.verificationCount == 0)
+        #expect(gateway.app.accounts.hasher.verificationCount == 0)
     }
 
     /// Admin class changes can't store numbers that overflow later.
@@ -227,22 +227,22 @@ struct WiredJobsTests {
     @Test func pushJobsAreWorkedOnThePushQueue() async throws {
         let gateway = try TestGateway { $0.jobs.workersEnabled = false }
         defer { gateway.cleanUp() }
-        let queued = try await gateway.app.modules.jobs.runtime.service.enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [3])))
+        let queued = try await gateway.app.jobsRuntime.service.enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [3])))
         #expect(queued.state == .available)
-        let finished = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        let finished = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         #expect(finished.count == 1)
-        #expect(try await gateway.app.modules.jobs.runtime.service.job(id: queued.id)?.state == .completed)
+        #expect(try await gateway.app.jobsRuntime.service.job(id: queued.id)?.state == .completed)
     }
 
     @Test func expiredTokensArePrunedBySchedule() async throws {
         let gateway = try TestGateway { $0.jobs.workersEnabled = false }
         defer { gateway.cleanUp() }
-        #expect(gateway.app.modules.jobs.runtime.registry.schedules.contains { $0.name == "auth.prune-tokens" })
+        #expect(gateway.app.jobsRuntime.registry.schedules.contains { $0.name == "auth.prune-tokens" })
         let token = try await gateway.account("ada", role: .student)
-        #expect(try await gateway.app.modules.auth.service.identity(bearer: token) != nil)
+        #expect(try await gateway.app.accounts.identity(bearer: token) != nil)
         gateway.clock.advance(by: 3 * 24 * 3600)
-        _ = try await gateway.app.modules.jobs.runtime.service.enqueue(try NewJob(kind: "auth.prune-tokens", rawArgs: Data("{}".utf8)))
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: "default")
+        _ = try await gateway.app.jobsRuntime.service.enqueue(try NewJob(kind: "auth.prune-tokens", rawArgs: Data("{}".utf8)))
+        _ = try await gateway.app.runQueuedJobs(queue: "default")
         let left = try await gateway.app.database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM access_tokens") }
         #expect(left == 0)
     }

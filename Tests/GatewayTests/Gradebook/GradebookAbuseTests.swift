@@ -122,8 +122,8 @@ struct GradebookAbuseTests {
     @Test func strangersCanNotStarveASignedInStudent() async throws {
         let (app, directory) = try Self.gateway()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let ada = try await app.modules.auth.service.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
-        let token = try await app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let ada = try await app.accounts.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        let token = try await app.accounts.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await app.makeApplication().test(.live) { client async throws in
             // Stored while the upstream is quick; then it slows down.
             let stored = try await client.json(

@@ -89,7 +89,7 @@ struct UpstreamFaultDrillSlowTests {
         let hanging = try LoopbackReceiver(host: "127.0.0.1", behaviour: .silent, lifetime: .seconds(300))
         defer { hanging.stop() }
         defer { rig.stop() }
-        try await rig.gateway.app.modules.registration.service.admin.seedDemoCatalogIfEmpty(size: .fixtures)
+        try await rig.gateway.app.registrationService.admin.seedDemoCatalogIfEmpty(size: .fixtures)
         let client = CurlHTTPClient(configuration: .init(defaultTimeout: .seconds(30), allowedDestinations: .loopback))
         defer { client.shutdown() }
         try await rig.gateway.withLiveServer { live async throws in
@@ -139,9 +139,9 @@ struct UpstreamFaultDrillSlowTests {
             let deviceID = try #require((device.object["device"] as? [String: Any])?["id"] as? Int, "\(device.status) \(device.object)")
             for n in 0..<60 {
                 let note = OutgoingNotification(id: "drill-\(n)", category: "seat.open", title: "Seat open", body: "Hurry", urgent: true)
-                #expect(try await rig.gateway.app.modules.push.push.notify(deviceID: Int64(deviceID), uniqueKey: "drill-\(n)", note))
+                #expect(try await rig.gateway.app.outbox.notify(deviceID: Int64(deviceID), uniqueKey: "drill-\(n)", note))
             }
-            let pool = rig.gateway.app.modules.jobs.runtime.pool
+            let pool = rig.gateway.app.jobsRuntime.pool
             let workers = Task { try await pool.run() }
             defer { workers.cancel() }
             #expect(await eventually(seconds: 10) { hanging.acceptedConnections >= 1 }, "the deliveries reached the hanging webhook")

@@ -23,8 +23,8 @@ struct VaultStartupTests {
         config.logLevel = .critical
         config.environment = [:]
         let first = try GatewayApplication(configuration: config)
-        _ = try await first.modules.gradebook.sources.create(GradebookSource(id: 9, name: "Campus", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
-        let vault = first.modules.vault
+        _ = try await first.gradebookSources.create(GradebookSource(id: 9, name: "Campus", baseURL: URL(string: "https://gradebook.example.edu/grades.json")!))
+        let vault = first.vault
         try await first.database.pool.write { db in
             for username in ["jdoe", "asmith"] {
                 try db.execute(

@@ -48,7 +48,7 @@ struct JobsMetricsTests {
         let gateway = try TestGateway { $0.jobs.queues = [queue: 2] }
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("admin1", role: .admin)
-        let jobs = gateway.app.modules.jobs.runtime
+        let jobs = gateway.app.jobsRuntime
         try await gateway.withRouter { client async throws in
             let enqueued = try await client.json(
                 .post, "/v1/admin/jobs", body: #"{"kind":"diagnostics.noop","queue":"\#(queue)"}"#, token: admin)

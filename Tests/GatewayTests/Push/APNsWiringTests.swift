@@ -25,11 +25,11 @@ struct APNsWiringTests {
             let body = #"{"channel": "apns", "token": "\#(Self.token)", "topic": "edu.campus.gateway", "environment": "sandbox"}"#
             #expect(try await client.json(.post, "/v1/me/devices", body: body, token: ada).status == .created)
         }
-        let accountID = try await gateway.app.modules.auth.service.transactions.read { db in try gateway.app.modules.auth.service.store.find(username: "ada", in: db)!.id! }
-        #expect(try await gateway.app.modules.push.push.notify(accountID: accountID, uniqueKey: "t", OutgoingNotification(id: "t", category: "test", title: "T", body: "B")) == 1)
-        let stored = try #require(try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 1).first)
-        _ = try await gateway.app.modules.push.push.deliver(notificationID: stored.id)
-        return try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 1).first
+        let accountID = try await gateway.app.accounts.transactions.read { db in try gateway.app.accounts.store.find(username: "ada", in: db)!.id! }
+        #expect(try await gateway.app.outbox.notify(accountID: accountID, uniqueKey: "t", OutgoingNotification(id: "t", category: "test", title: "T", body: "B")) == 1)
+        let stored = try #require(try await gateway.app.outbox.recent(state: nil, deviceIDs: nil, limit: 1).first)
+        _ = try await gateway.app.outbox.deliver(notificationID: stored.id)
+        return try await gateway.app.outbox.recent(state: nil, deviceIDs: nil, limit: 1).first
     }
 
     @Test func withoutCredentialsAPNsNotificationsAreDiscardedWithTheReason() async throws {

@@ -67,7 +67,7 @@ struct DeviceKeySealingTests {
 
         // Rotation re-seals the device keys with the gradebook passwords; deliveries go on.
         let before = try await Self.sealedKeys(gateway, device: ids.value.webhook)
-        let report = try await VaultRotation(settle: .zero).rotateKey(source: gateway.app.modules.vault.source, rows: gateway.app.modules.vaultRows)
+        let report = try await VaultRotation(settle: .zero).rotateKey(source: gateway.app.vault.source, rows: gateway.app.vaultRows)
         #expect(report.reEncrypted >= 2 && report.unreadable.isEmpty, "\(report)")
         let after = try await Self.sealedKeys(gateway, device: ids.value.webhook)
         #expect(after != before && after.hasPrefix("v1.\(report.keyID)."))
@@ -133,13 +133,13 @@ struct DeviceKeySealingTests {
         #expect(files.firstRange(of: Data(PushTestValues.auth.utf8)) == nil)
 
         // It still works: a signed delivery with the old secret, through the real channel.
-        let devices = try await app.modules.push.devices.devices(accountID: 1)
+        let devices = try await app.pushDevices.devices(accountID: 1)
         #expect(devices.map(\.channel) == [.webhook, .webpush])
         #expect(devices.first?.address == .webhook(url: URL(string: receiver.url())!, secret: secret.bytes))
         #expect(devices.last?.address == .webPush(endpoint: URL(string: "https://push.example.net/sub/2")!, p256dh: PushTestValues.p256dh, auth: PushTestValues.auth))
         let note = OutgoingNotification(id: "after-upgrade", category: "grade.new", title: "New grade", body: "A")
-        #expect(try await app.modules.push.push.notify(deviceID: devices[0].id, uniqueKey: "after-upgrade", note))
-        _ = try await app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        #expect(try await app.outbox.notify(deviceID: devices[0].id, uniqueKey: "after-upgrade", note))
+        _ = try await app.runQueuedJobs(queue: PushJobs.queue)
         let request = try #require(receiver.requests.last)
         try WebhookSignature.verify(
             id: request.headers["webhook-id"] ?? "", timestamp: request.headers["webhook-timestamp"] ?? "", body: request.body,
@@ -189,29 +189,29 @@ struct DeviceKeySealingTests {
         var configuration = Self.restartableConfiguration(in: directory)
         configuration.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
         let first = try GatewayApplication(configuration: configuration)
-        let account = try await first.modules.auth.service.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        let account = try await first.accounts.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
         let accountID = try #require(account.id)
-        let (device, _) = try await first.modules.push.devices.register(accountID: accountID, DeviceService.Registration(channel: "webhook", url: receiver.url()))
+        let (device, _) = try await first.pushDevices.register(accountID: accountID, DeviceService.Registration(channel: "webhook", url: receiver.url()))
         try await first.checkVault()
 
         try FileManager.default.removeItem(atPath: configuration.databasePath + ".vault-keys")
         let clock = ManualClock(Date())
         let second = try GatewayApplication(configuration: configuration, clock: clock)
         await #expect(throws: StartupRefusal.self) { try await second.checkVault() }
-        let listed = try await second.modules.push.devices.devices(accountID: accountID)
+        let listed = try await second.pushDevices.devices(accountID: accountID)
         #expect(listed.map(\.id) == [device.id] && listed.first?.keysUnavailable == true)
         let note = OutgoingNotification(id: "lost-key", category: "grade.new", title: "New grade", body: "A")
-        #expect(try await second.modules.push.push.notify(deviceID: device.id, uniqueKey: "lost-key", note))
-        _ = try await second.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        #expect(try await second.outbox.notify(deviceID: device.id, uniqueKey: "lost-key", note))
+        _ = try await second.runQueuedJobs(queue: PushJobs.queue)
         #expect(receiver.requests.isEmpty, "nothing is sent without the device's secret")
-        let row = try #require(try await second.modules.push.push.recent(state: nil, deviceIDs: [device.id], limit: 1).first)
+        let row = try #require(try await second.outbox.recent(state: nil, deviceIDs: [device.id], limit: 1).first)
         #expect(row.state == .pending && row.lastError == "the device's keys can't be opened on this server")
 
         let audit = VaultAudit()
-        let report = try await audit.audit(rows: second.modules.vaultRows, ring: second.modules.vault.ring)
+        let report = try await audit.audit(rows: second.vaultRows, ring: second.vault.ring)
         #expect(report.unreadable.count == 1 && report.checked == 1)
         #expect(try await audit.forget(report) == 1)
-        #expect(try await second.modules.push.devices.devices(accountID: accountID).isEmpty)
+        #expect(try await second.pushDevices.devices(accountID: accountID).isEmpty)
         try await second.checkVault()
     }
 
@@ -239,12 +239,12 @@ struct DeviceKeySealingTests {
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices/\(device)/test", token: token).object["queued"] as? Bool == true)
         }
-        var finished = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        var finished = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         // On a loaded machine a delivery may be put off (a lane busy, a slow loopback answer):
         // it is retried later, so move the clock on and work the queue again.
         for _ in 0..<5 where receiver.requests.count == before {
             gateway.clock.advance(by: 300)
-            finished += try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+            finished += try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         }
         #expect(receiver.requests.count == before + 1, "\(finished)")
         let request = try #require(receiver.requests.last)
@@ -252,7 +252,7 @@ struct DeviceKeySealingTests {
             id: request.headers["webhook-id"] ?? "", timestamp: request.headers["webhook-timestamp"] ?? "", body: request.body,
             signatures: request.headers["webhook-signature"] ?? "", secret: secret, now: gateway.clock.now()
         )
-        let devices = try await gateway.app.modules.push.devices.devices(accountID: try #require(try await gateway.accountID("ada")))
+        let devices = try await gateway.app.pushDevices.devices(accountID: try #require(try await gateway.accountID("ada")))
         #expect(devices.first { $0.id == Int64(device) }?.lastSuccessAt != nil)
     }
 }

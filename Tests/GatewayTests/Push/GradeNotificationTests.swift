@@ -47,7 +47,7 @@ struct GradeNotificationTests {
             #expect(posted == .created)
             #expect(try await GradeNotifications.enqueuePollsNow(app, later: 1000) == 1)
             try await Self.drain(app)
-            let rows = try await app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 10)
+            let rows = try await app.outbox.recent(state: nil, deviceIDs: nil, limit: 10)
             let jobs = try await app.database.pool.read { db in try Row.fetchAll(db, sql: "SELECT kind, state, errors FROM jobs ORDER BY id") }
             #expect(rows.count == 1, "\(jobs)")
             #expect(rows.first?.state == .delivered)
@@ -64,8 +64,8 @@ struct GradeNotificationTests {
         let (app, directory, clock) = try Self.demo()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uuid = "device-\(UUID().uuidString)"
-        _ = try await app.modules.auth.service.createAccount(username: "root", email: nil, password: "correct horse battery", role: .admin)
-        let token = try await app.modules.auth.service.issueToken(username: "root", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        _ = try await app.accounts.createAccount(username: "root", email: nil, password: "correct horse battery", role: .admin)
+        let token = try await app.accounts.issueToken(username: "root", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         let simulator: HTTPFields = [.authorization: "Bearer sim-admin-token-for-tests", .contentType: "application/json"]
         try await app.makeApplication().test(.live) { client async throws in
             #expect(try await client.quickHAC("/ios/register", "uuid=\(uuid)").0 == .ok)
@@ -131,8 +131,8 @@ struct GradeNotificationTests {
         }
         // The demo's source 1 polls every 300 s; the scheduler ticks every 60 s.
         let notifications = GradeNotifications(
-            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, ownedAccounts: app.modules.gradebook.accounts,
-            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.modules.jobs.runtime.enqueuer, push: app.modules.push.push, tick: 60
+            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.gradebookDeviceAccounts, ownedAccounts: app.gradebookAccounts,
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.jobsRuntime.enqueuer, push: app.outbox, tick: 60
         )
         let windowStart = Date(timeIntervalSince1970: TimeInterval(1_800_000_000 - 1_800_000_000 % 300))
         #expect(try await notifications.enqueuePolls(now: windowStart.addingTimeInterval(30)) == 20, "the first tick of the window")
@@ -160,8 +160,8 @@ struct GradeNotificationTests {
 
     /// Works the polls, then the notifications they queued.
     static func drain(_ app: GatewayApplication) async throws {
-        _ = try await app.modules.jobs.runtime.pool.drain(queue: GradebookJobs.queue)
-        _ = try await app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await app.runQueuedJobs(queue: GradebookJobs.queue)
+        _ = try await app.runQueuedJobs(queue: PushJobs.queue)
     }
 
     /// A demo gateway (the simulator is source 1) on a manual clock, jobs drained by hand.
@@ -193,7 +193,7 @@ extension GradeNotifications {
         return try await app.database.pool.write { db in
             var count = 0
             for (account, student) in try SQLiteDeviceStore().followedStudents(in: db) {
-                try app.modules.jobs.runtime.enqueuer.enqueue(
+                try app.jobsRuntime.enqueuer.enqueue(
                     try NewJob(GradebookJobs.poll, GradebookJobs.Poll(deviceAccountId: account, student: student), uniqueKey: "test-poll:\(account):\(student):\(now.timeIntervalSince1970)"),
                     in: db, now: app.clock.now()
                 )

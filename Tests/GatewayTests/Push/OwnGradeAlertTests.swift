@@ -25,8 +25,8 @@ import SQLiteStorage
 struct OwnGradeAlertTests {
     static func notifier(_ app: GatewayApplication) -> GradeNotifications {
         GradeNotifications(
-            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.modules.gradebook.deviceAccounts, ownedAccounts: app.modules.gradebook.accounts,
-            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.modules.jobs.runtime.enqueuer, push: app.modules.push.push, tick: 60
+            transactions: app.database, devices: SQLiteDeviceStore(), accounts: app.gradebookDeviceAccounts, ownedAccounts: app.gradebookAccounts,
+            alerts: SQLiteGradeAlertStore(), preferences: SQLitePreferenceStore(), jobs: app.jobsRuntime.enqueuer, push: app.outbox, tick: 60
         )
     }
 
@@ -52,10 +52,10 @@ struct OwnGradeAlertTests {
         let (app, directory, _) = try GradeNotificationTests.demo()
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["jane", "other"] {
-            _ = try await app.modules.auth.service.createAccount(username: name, email: nil, password: "correct horse battery", role: .student)
+            _ = try await app.accounts.createAccount(username: name, email: nil, password: "correct horse battery", role: .student)
         }
-        let jane = try await app.modules.auth.service.issueToken(username: "jane", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
-        let other = try await app.modules.auth.service.issueToken(username: "other", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let jane = try await app.accounts.issueToken(username: "jane", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        let other = try await app.accounts.issueToken(username: "other", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         let notifier = Self.notifier(app)
         // Poll windows of the past hour (the source polls every 300 s): each poll is due at once.
         let now = Int(app.clock.now().timeIntervalSince1970)
@@ -79,7 +79,7 @@ struct OwnGradeAlertTests {
             #expect(try await Self.postScore(client, assignment: 1, score: 9.5, display: "9.5/10") == .created)
             #expect(try await notifier.enqueueOwnAccountPolls(now: window.addingTimeInterval(600)) == 1)
             try await GradeNotificationTests.drain(app)
-            let rows = try await app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 10)
+            let rows = try await app.outbox.recent(state: nil, deviceIDs: nil, limit: 10)
             let jobs = try await app.database.pool.read { db in try Row.fetchAll(db, sql: "SELECT kind, state, errors FROM jobs ORDER BY id") }
             #expect(rows.count == 1, "\(jobs)")
             #expect(rows.first?.state == .delivered)

@@ -16,7 +16,7 @@ import SQLiteStorage
 @Suite("Push reads the current state")
 struct PushCurrentStateTests {
     static func logDevice(_ gateway: TestGateway, for account: Int64) async throws {
-        _ = try await gateway.app.modules.push.devices.register(accountID: account, DeviceService.Registration(channel: "log"))
+        _ = try await gateway.app.pushDevices.register(accountID: account, DeviceService.Registration(channel: "log"))
     }
 
     /// (account, category) of every notification in the outbox, oldest first.
@@ -46,15 +46,15 @@ struct PushCurrentStateTests {
         // The seat is offered and claimed before the push queue gets to the offer's job.
         try await service.enrollment.drop(studentID: leaver, classID: 7030)
         try await service.enrollment.claimOffer(studentID: first, classID: 7030)
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         #expect(try await Self.told(gateway) == [], "the offer was claimed: nothing to tell")
 
         // The next offer is still open when its job runs: delivered.
         _ = try await service.enrollment.joinWaitlist(studentID: second, classID: 7030)
         try await service.enrollment.drop(studentID: first, classID: 7030)
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         #expect(try await Self.told(gateway) == ["\(second):waitlist.offer"])
-        #expect(try await gateway.app.modules.push.push.recent(state: .delivered, deviceIDs: nil, limit: 10).count == 1)
+        #expect(try await gateway.app.outbox.recent(state: .delivered, deviceIDs: nil, limit: 10).count == 1)
     }
 
     @Test func aSeatTakenAgainOrAClassStillThereTellsNobody() async throws {
@@ -62,10 +62,10 @@ struct PushCurrentStateTests {
         defer { gateway.cleanUp() }
         let watcher = try await gateway.student("100000011")
         try await Self.logDevice(gateway, for: watcher)
-        _ = try await gateway.app.modules.push.seatAlerts.watch(accountID: watcher, target: .classID(7030), rearm: true, notifyClosed: false)
+        _ = try await gateway.app.seatAlerts.watch(accountID: watcher, target: .classID(7030), rearm: true, notifyClosed: false)
         let enqueue: @Sendable (NewJob) async throws -> Void = { job in
-            try await gateway.app.modules.jobs.runtime.service.enqueue(job)
-            _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+            try await gateway.app.jobsRuntime.service.enqueue(job)
+            _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         }
 
         // The job says a seat opened, but the class is full again by the time it runs.
@@ -77,7 +77,7 @@ struct PushCurrentStateTests {
         try await gateway.openSeats(2, in: 7030)
         try await enqueue(try NewJob(PushJobs.seatOpened, .init(classId: 7030, openSeats: 1, accountIds: [watcher])))
         #expect(try await Self.told(gateway) == ["\(watcher):seat.open", "\(watcher):seat.open"])
-        let bodies = try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 10).map(\.notification.body)
+        let bodies = try await gateway.app.outbox.recent(state: nil, deviceIDs: nil, limit: 10).map(\.notification.body)
         #expect(bodies.allSatisfy { $0.contains("2 seat") }, "the count is today's, not the job's: \(bodies)")
 
         // A cancellation for a class that still exists (restored since) tells nobody; one that's gone does.
@@ -87,7 +87,7 @@ struct PushCurrentStateTests {
         // queues the event and the push queue tells them.
         try await gateway.registration.enrollment.register(studentID: watcher, classID: 7031)
         #expect(try await gateway.registration.admin.deleteClass(id: 7031, dropStudents: true) == [watcher])
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         #expect(try await Self.told(gateway).last == "\(watcher):class.cancelled")
 
         // "You're in" only while they are.
@@ -115,7 +115,7 @@ struct PushCurrentStateTests {
             try await service.enrollment.register(studentID: holder, classID: 7030)
             _ = try await service.enrollment.joinWaitlist(studentID: promoted, classID: 7030)
             try await service.enrollment.drop(studentID: holder, classID: 7030)
-            _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+            _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
             #expect(try await RegistrationClassDirectory(service: service).isEnrolled(accountID: promoted, classID: 7030), "round \(round): promoted from the line")
             #expect(
                 try await Self.told(gateway) == Array(repeating: "\(promoted):waitlist.enrolled", count: round),
@@ -124,7 +124,7 @@ struct PushCurrentStateTests {
             try await service.enrollment.drop(studentID: promoted, classID: 7030)
         }
         // Each with an id of its own: a receiver that drops repeated ids keeps both.
-        let ids = try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 10).map(\.notification.id)
+        let ids = try await gateway.app.outbox.recent(state: nil, deviceIDs: nil, limit: 10).map(\.notification.id)
         #expect(Set(ids).count == 2, "two notifications with ids of their own: \(ids)")
     }
 }

@@ -25,23 +25,23 @@ struct PushDeviceTests {
         defer { gateway.cleanUp() }
         let ada = try await gateway.account("ada", role: .student)
         let admin = try await gateway.account("root", role: .admin)
-        let accountID = try await gateway.app.modules.auth.service.transactions.read { db in try gateway.app.modules.auth.service.store.find(username: "ada", in: db)!.id! }
+        let accountID = try await gateway.app.accounts.transactions.read { db in try gateway.app.accounts.store.find(username: "ada", in: db)!.id! }
         try await gateway.withRouter { client async throws in
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
             #expect(try await client.json(.post, "/v1/me/devices", body: #"{"channel": "log"}"#, token: ada).status == .created)
         }
         let note = OutgoingNotification(id: "offer-9", category: "waitlist.offer", title: "A seat is yours", body: "Claim it", urgent: true)
-        #expect(try await gateway.app.modules.push.push.notify(accountID: accountID, uniqueKey: "offer:9", note) == 2)
-        #expect(try await gateway.app.modules.push.push.notify(accountID: accountID, uniqueKey: "offer:9", note) == 0, "a replayed event notifies nobody again")
-        let deliveries = try await gateway.app.modules.jobs.runtime.service.list(states: nil, queue: nil, kind: "push.deliver", limit: 50)
+        #expect(try await gateway.app.outbox.notify(accountID: accountID, uniqueKey: "offer:9", note) == 2)
+        #expect(try await gateway.app.outbox.notify(accountID: accountID, uniqueKey: "offer:9", note) == 0, "a replayed event notifies nobody again")
+        let deliveries = try await gateway.app.jobsRuntime.service.list(states: nil, queue: nil, kind: "push.deliver", limit: 50)
         #expect(deliveries.count == 2)
-        let pending = try await gateway.app.modules.push.push.recent(state: .pending, deviceIDs: nil, limit: 10)
+        let pending = try await gateway.app.outbox.recent(state: .pending, deviceIDs: nil, limit: 10)
         #expect(pending.count == 2)
         for stored in pending {
-            #expect(try await gateway.app.modules.push.push.deliver(notificationID: stored.id) == .complete)
-            #expect(try await gateway.app.modules.push.push.deliver(notificationID: stored.id) == .complete, "a second run finds it delivered and sends nothing")
+            #expect(try await gateway.app.outbox.deliver(notificationID: stored.id) == .complete)
+            #expect(try await gateway.app.outbox.deliver(notificationID: stored.id) == .complete, "a second run finds it delivered and sends nothing")
         }
-        let devices = try await gateway.app.modules.push.devices.devices(accountID: accountID)
+        let devices = try await gateway.app.pushDevices.devices(accountID: accountID)
         #expect(devices.allSatisfy { $0.lastSuccessAt != nil })
         try await gateway.withRouter { client async throws in
             let outbox = try await client.json(.get, "/v1/admin/push/notifications?state=delivered", token: admin)
@@ -61,7 +61,7 @@ struct PushDeviceTests {
         let gateway = try await TestGateway.registration(backend) { $0.registration.waitlistPolicy = .offer }
         defer { gateway.cleanUp() }
         let student = try await gateway.student("100000021"), leaver = try await gateway.student("100000022")
-        _ = try await gateway.app.modules.push.devices.register(accountID: student, DeviceService.Registration(channel: "log"))
+        _ = try await gateway.app.pushDevices.register(accountID: student, DeviceService.Registration(channel: "log"))
         try await gateway.openSeats(1, in: 7030)
         try await gateway.registration.enrollment.register(studentID: leaver, classID: 7030)
         _ = try await gateway.registration.enrollment.joinWaitlist(studentID: student, classID: 7030)
@@ -72,10 +72,10 @@ struct PushDeviceTests {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let offer = try decoder.decode(PushJobs.SeatOffered.self, from: Data(queued.args.utf8))
-        try await gateway.app.modules.jobs.runtime.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
-        let finished = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        try await gateway.app.jobsRuntime.service.enqueue(try NewJob(PushJobs.seatOffered, offer))
+        let finished = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
         #expect(finished.count == 4, "two event jobs, one delivery, and the class's close event (nobody watches it)")
-        let rows = try await gateway.app.modules.push.push.recent(state: nil, deviceIDs: nil, limit: 10)
+        let rows = try await gateway.app.outbox.recent(state: nil, deviceIDs: nil, limit: 10)
         #expect(rows.map(\.notification.category) == ["waitlist.offer"])
         #expect(rows.map(\.state) == [.delivered])
         #expect(rows.first?.notification.urgent == true)

@@ -35,7 +35,7 @@ struct RegistrarSeatAlertTests {
             id: DemoCatalog.term, name: "Fall 2018", firstDay: CivilDate(parsing: "2018-08-27")!, lastDay: CivilDate(parsing: "2018-12-12")!,
             timeZone: "America/Los_Angeles", seatsFrom: .registrar
         )
-        _ = try await gateway.app.modules.catalog.terms.put(id: term.id, term)
+        _ = try await gateway.app.termService.put(id: term.id, term)
         return gateway
     }
 
@@ -61,13 +61,13 @@ struct RegistrarSeatAlertTests {
         let watcher = try await SeatAlertDeliveryTests.watcher(gateway, "100000002", classID: Self.classID, rearm: false)
         // A second watcher on a confirmed phone.
         let texter = try await gateway.student("100000004")
-        let push = gateway.app.modules.push
-        let (phone, _) = try await push.devices.register(accountID: texter, DeviceService.Registration(channel: "sms", phone: "+16195550123"))
+        let app = gateway.app
+        let (phone, _) = try await app.pushDevices.register(accountID: texter, DeviceService.Registration(channel: "sms", phone: "+16195550123"))
         try await SeatAlertSMSJourneyTests.drain(gateway)
         let confirmation = try #require(twilio.messages.first?.field("Body"))
         let code = String(try #require(confirmation.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }))
-        _ = try await push.devices.emails.confirm(deviceID: phone.id, accountID: texter, code: code)
-        _ = try await push.seatAlerts.watch(accountID: texter, target: .classID(Self.classID), rearm: false, notifyClosed: false)
+        _ = try await app.pushDevices.emails.confirm(deviceID: phone.id, accountID: texter, code: code)
+        _ = try await app.seatAlerts.watch(accountID: texter, target: .classID(Self.classID), rearm: false, notifyClosed: false)
         try await SeatAlertDeliveryTests.drain(gateway)
         @Sendable func texts() -> [String] { twilio.messages.dropFirst().compactMap { $0.field("Body") } }
         let start = gateway.clock.now()

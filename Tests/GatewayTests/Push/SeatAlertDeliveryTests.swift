@@ -15,7 +15,7 @@ import Testing
 @Suite("Seat alert delivery", .serialized)
 struct SeatAlertDeliveryTests {
     static func drain(_ gateway: TestGateway) async throws {
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
     }
 
     /// Seat-open notifications queued for an account.
@@ -28,8 +28,8 @@ struct SeatAlertDeliveryTests {
 
     static func watcher(_ gateway: TestGateway, _ redID: String, classID: Int64, rearm: Bool, notifyClosed: Bool = false) async throws -> Int64 {
         let account = try await gateway.student(redID)
-        _ = try await gateway.app.modules.push.devices.register(accountID: account, DeviceService.Registration(channel: "log"))
-        _ = try await gateway.app.modules.push.seatAlerts.watch(accountID: account, target: .classID(classID), rearm: rearm, notifyClosed: notifyClosed)
+        _ = try await gateway.app.pushDevices.register(accountID: account, DeviceService.Registration(channel: "log"))
+        _ = try await gateway.app.seatAlerts.watch(accountID: account, target: .classID(classID), rearm: rearm, notifyClosed: notifyClosed)
         return account
     }
 

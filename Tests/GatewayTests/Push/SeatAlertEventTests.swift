@@ -29,13 +29,13 @@ struct SeatAlertEventTests {
     }
 
     static func drain(_ gateway: TestGateway) async throws {
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
     }
 
     static func watcher(_ gateway: TestGateway, _ redID: String, _ target: SeatAlert.Target, rearm: Bool = false, notifyClosed: Bool = false) async throws -> Int64 {
         let account = try await gateway.student(redID)
-        _ = try await gateway.app.modules.push.devices.register(accountID: account, DeviceService.Registration(channel: "log"))
-        _ = try await gateway.app.modules.push.seatAlerts.watch(accountID: account, target: target, rearm: rearm, notifyClosed: notifyClosed)
+        _ = try await gateway.app.pushDevices.register(accountID: account, DeviceService.Registration(channel: "log"))
+        _ = try await gateway.app.seatAlerts.watch(accountID: account, target: target, rearm: rearm, notifyClosed: notifyClosed)
         return account
     }
 

@@ -27,7 +27,7 @@ struct SeatAlertMailJourneyTests {
     }
 
     static func deliverAll(_ gateway: TestGateway) async throws {
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
     }
 
     static func code(in message: SMTPStandIn.Message) throws -> String { try message.confirmationCode() }
@@ -41,7 +41,7 @@ struct SeatAlertMailJourneyTests {
         defer { server.stop() }
         let gateway = try Self.gateway(server)
         defer { gateway.cleanUp() }
-        try await gateway.app.modules.registration.service.admin.seedDemoCatalogIfEmpty(size: .fixtures)
+        try await gateway.app.registrationService.admin.seedDemoCatalogIfEmpty(size: .fixtures)
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client async throws in
             let created = try await client.json(.post, "/v1/me/devices", body: #"{"channel": "email", "email": "ada@example.edu"}"#, token: ada)
@@ -53,8 +53,8 @@ struct SeatAlertMailJourneyTests {
             #expect(alert.status == .created)
             let other = try await client.json(.post, "/v1/me/seat-alerts", body: #"{"classId": 7035, "rearm": true}"#, token: ada)
             // An admin adds a seat to the full class 7036: an open event, mailed.
-            let listing = try #require(try await gateway.app.modules.registration.service.catalog.classListing(id: 7036))
-            _ = try await gateway.app.modules.registration.service.admin.setSeats(classID: 7036, seats: listing.seats.seats + 1)
+            let listing = try #require(try await gateway.app.registrationService.catalog.classListing(id: 7036))
+            _ = try await gateway.app.registrationService.admin.setSeats(classID: 7036, seats: listing.seats.seats + 1)
             try await Self.deliverAll(gateway)
             let mail = try #require(server.messages().last)
             #expect(mail.header("Subject") == "CS 540-01 (class 7036): 1 seat open")

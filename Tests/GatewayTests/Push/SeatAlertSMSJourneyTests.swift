@@ -19,9 +19,9 @@ struct SeatAlertSMSJourneyTests {
     static let number = "+16195550123"
 
     static func drain(_ gateway: TestGateway) async throws {
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: "default")
-        _ = try await gateway.app.modules.jobs.runtime.pool.drain(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
+        _ = try await gateway.app.runQueuedJobs(queue: "default")
+        _ = try await gateway.app.runQueuedJobs(queue: PushJobs.queue)
     }
 
     @Test(arguments: GatewayBackend.all)
@@ -37,13 +37,13 @@ struct SeatAlertSMSJourneyTests {
         try await gateway.openSeats(0, in: 7036)
         try await Self.drain(gateway)
         let watcher = try await gateway.student("100000002")
-        let push = gateway.app.modules.push
-        let (device, _) = try await push.devices.register(accountID: watcher, DeviceService.Registration(channel: "sms", phone: Self.number))
+        let app = gateway.app
+        let (device, _) = try await app.pushDevices.register(accountID: watcher, DeviceService.Registration(channel: "sms", phone: Self.number))
         try await Self.drain(gateway)
         let confirmation = try #require(twilio.messages.first?.field("Body"))
         let code = String(try #require(confirmation.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }))
-        _ = try await push.devices.emails.confirm(deviceID: device.id, accountID: watcher, code: code)
-        _ = try await push.seatAlerts.watch(accountID: watcher, target: .classID(7036), rearm: false, notifyClosed: false)
+        _ = try await app.pushDevices.emails.confirm(deviceID: device.id, accountID: watcher, code: code)
+        _ = try await app.seatAlerts.watch(accountID: watcher, target: .classID(7036), rearm: false, notifyClosed: false)
         #expect(twilio.messages.count == 1)
 
         // An admin adds a seat to the full class: one open event, one text.

@@ -33,12 +33,12 @@ struct RegistrationJobWiringTests {
         #expect(try await service.enrollment.schedule(studentID: first).offers.map(\.classID) == [7030])
 
         // Not due yet: the worker leaves the expiry job alone.
-        try await gateway.app.modules.jobs.runtime.pool.drain(queue: "default")
+        try await gateway.app.runQueuedJobs(queue: "default")
         #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry.name) == ["scheduled"])
         #expect(try await service.enrollment.schedule(studentID: first).offers.map(\.classID) == [7030])
 
         gateway.clock.advance(by: 601)
-        try await gateway.app.modules.jobs.runtime.pool.drain(queue: "default")
+        try await gateway.app.runQueuedJobs(queue: "default")
         #expect(try await Self.states(gateway, RegistrationJobs.offerExpiry.name).first == "completed")
         #expect(try await service.enrollment.schedule(studentID: first).offers.isEmpty)
         #expect(try await service.enrollment.schedule(studentID: second).offers.map(\.classID) == [7030])
@@ -59,7 +59,7 @@ struct RegistrationJobWiringTests {
             $0.jobs.workersEnabled = false
         }
         defer { gateway.cleanUp() }
-        #expect(gateway.app.modules.jobs.runtime.registry.schedules.contains { $0.name == RegistrationJobs.sweepOffers.name })
+        #expect(gateway.app.jobsRuntime.registry.schedules.contains { $0.name == RegistrationJobs.sweepOffers.name })
         let service = gateway.registration
         let first = try await gateway.student("100000021"), second = try await gateway.student("100000022")
         let leaver = try await gateway.student("100000023")
@@ -72,8 +72,8 @@ struct RegistrationJobWiringTests {
             try db.execute(sql: "DELETE FROM jobs WHERE kind = ?", arguments: [RegistrationJobs.offerExpiry.name])
         }
         gateway.clock.advance(by: 601)
-        _ = try await gateway.app.modules.jobs.runtime.service.enqueue(try NewJob(RegistrationJobs.sweepOffers, NoPayload()))
-        try await gateway.app.modules.jobs.runtime.pool.drain(queue: "default")
+        _ = try await gateway.app.jobsRuntime.service.enqueue(try NewJob(RegistrationJobs.sweepOffers, NoPayload()))
+        try await gateway.app.runQueuedJobs(queue: "default")
         #expect(try await Self.states(gateway, RegistrationJobs.sweepOffers.name) == ["completed"])
         #expect(try await service.enrollment.schedule(studentID: first).offers.isEmpty)
         #expect(try await service.enrollment.schedule(studentID: second).offers.map(\.classID) == [7030])

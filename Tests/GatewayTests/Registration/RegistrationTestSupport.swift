@@ -17,11 +17,11 @@ extension TestGateway {
         size: DemoCatalog.Size = .fixtures, configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestGateway {
         let gateway = try TestGateway(configure: configure)
-        try await gateway.app.modules.registration.service.admin.seedDemoCatalogIfEmpty(size: size)
+        try await gateway.app.registrationService.admin.seedDemoCatalogIfEmpty(size: size)
         return gateway
     }
 
-    var registration: RegistrationService { app.modules.registration.service }
+    var registration: RegistrationService { app.registrationService }
 
     /// Adds a student through the service; returns their account id.
     @discardableResult
@@ -51,7 +51,7 @@ extension TestGateway {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return try await app.modules.jobs.runtime.service.list(states: nil, queue: nil, kind: kind, limit: 1000).reversed().map { job in
+        return try await app.jobsRuntime.service.list(states: nil, queue: nil, kind: kind, limit: 1000).reversed().map { job in
             (String(decoding: try encoder.encode(job.args), as: UTF8.self), Int64((job.scheduledAt.timeIntervalSince1970 * 1000).rounded()))
         }
     }

@@ -19,7 +19,7 @@ import SQLiteStorage
 struct FeedRevocationJourneyTests {
     /// Two courses of the fixtures catalog with several sections each, in one term.
     static func twoCourses(_ gateway: TestGateway) async throws -> (term: String, courses: [String], classIDs: [Int64]) {
-        let snapshot = try await gateway.app.modules.catalog.catalog.snapshot()
+        let snapshot = try await gateway.app.catalogService.snapshot()
         var byCourse: [String: [CatalogClass]] = [:]
         for item in snapshot.index.classes where item.meetings.contains(where: \.isScheduled) {
             byCourse[item.term + "|" + item.courseLabel, default: []].append(item)
@@ -33,7 +33,7 @@ struct FeedRevocationJourneyTests {
     static func setUp() async throws -> (gateway: TestGateway, ada: String, bob: String, term: String, classIDs: [Int64]) {
         let gateway = try await TestGateway.registration()
         let (term, _, ids) = try await FeedRevocationJourneyTests.twoCourses(gateway)
-        _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all + [SchedulingJourneyTests.term(term)])
+        _ = try await gateway.app.termService.seed(DemoTerms.all + [SchedulingJourneyTests.term(term)])
         let ada = try await gateway.account("ada", role: .student)
         let bob = try await gateway.account("bob", role: .student)
         return (gateway, ada, bob, term, ids)

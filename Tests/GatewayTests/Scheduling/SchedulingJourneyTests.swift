@@ -26,12 +26,12 @@ struct SchedulingJourneyTests {
     @Test(arguments: GatewayBackend.all) func feedFollowsRegistrationAndCanBeRevoked(_ backend: GatewayBackend) async throws {
         let gateway = try await TestGateway.registration(backend)
         defer { gateway.cleanUp() }
-        let snapshot = try await gateway.app.modules.catalog.catalog.snapshot()
+        let snapshot = try await gateway.app.catalogService.snapshot()
         let timed = snapshot.index.classes.indices
             .filter { snapshot.seats[$0].openSeats > 0 && snapshot.index.classes[$0].meetings.contains(where: \.isScheduled) }
             .map { snapshot.index.classes[$0] }
         let first = timed[0], second = timed.first { $0.term == first.term && !$0.meetings.conflicts(with: first.meetings) && $0.courseLabel != first.courseLabel }!
-        _ = try await gateway.app.modules.catalog.terms.seed(DemoTerms.all + [Self.term(first.term)])
+        _ = try await gateway.app.termService.seed(DemoTerms.all + [Self.term(first.term)])
         let ada = try await gateway.account("ada", role: .student)
         try await gateway.withRouter { client in
             #expect(try await client.json(.put, "/v1/me/registration/profile", body: Self.profile, token: ada).status == .ok)
@@ -83,8 +83,8 @@ struct CalendarFeedSecretTests {
         config.passwordHashing = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
         config.logLevel = .info
         let app = try GatewayApplication(configuration: config, clock: ManualClock(Date()), logger: logger)
-        _ = try await app.modules.auth.service.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
-        let token = try await app.modules.auth.service.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
+        _ = try await app.accounts.createAccount(username: "ada", email: nil, password: "correct horse battery", role: .student)
+        let token = try await app.accounts.issueToken(username: "ada", password: "correct horse battery", lifetimeMinutes: nil, clientAddress: nil).token
         try await app.makeApplication().test(.router) { client in
             let created = try await client.json(.post, "/v1/me/calendar-feed", token: token)
             let path = try #require(created.object["path"] as? String)

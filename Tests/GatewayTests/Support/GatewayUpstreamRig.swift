@@ -21,7 +21,7 @@ final class GatewayUpstreamRig: @unchecked Sendable {
             config.environment = [:]
             configure(&config)
         }
-        _ = try await gateway.app.modules.gradebook.sources.put(GradebookSource(
+        _ = try await gateway.app.gradebookSources.put(GradebookSource(
             id: 7, name: "HTTPS simulator", baseURL: simulator.gradesURL, requestsPerMinute: 60_000, development: true
         ))
     }

@@ -47,7 +47,7 @@ extension TestGateway {
         _ backend: GatewayBackend, size: DemoCatalog.Size = .fixtures, configure: @escaping @Sendable (inout GatewayConfiguration) -> Void = { _ in }
     ) async throws -> TestGateway {
         let gateway = try await make(backend, configure: configure)
-        try await gateway.app.modules.registration.service.admin.seedDemoCatalogIfEmpty(size: size)
+        try await gateway.app.registrationService.admin.seedDemoCatalogIfEmpty(size: size)
         return gateway
     }
 }

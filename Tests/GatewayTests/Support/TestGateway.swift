@@ -50,14 +50,14 @@ struct TestGateway {
 
     /// Creates an account through the service (not the API) and returns a bearer token for it.
     func account(_ username: String, role: Role, password: String = "correct horse battery") async throws -> String {
-        _ = try await app.modules.auth.service.createAccount(username: username, email: nil, password: password, role: role)
-        let issued = try await app.modules.auth.service.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil)
+        _ = try await app.accounts.createAccount(username: username, email: nil, password: password, role: role)
+        let issued = try await app.accounts.issueToken(username: username, password: password, lifetimeMinutes: nil, clientAddress: nil)
         return issued.token
     }
 
     /// The account id of `username` (nil if there is none).
     func accountID(_ username: String) async throws -> Int64? {
-        let auth = app.modules.auth.service
+        let auth = app.accounts
         return try await auth.transactions.read { db in try auth.store.find(username: username, in: db)?.id }
     }
 }
