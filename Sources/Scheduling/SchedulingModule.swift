@@ -21,6 +21,8 @@ public struct SchedulingModule: GatewayModule {
     public let savedSchedules: SavedScheduleService
     public let calendars: CalendarService
     public let ratings: RatingService
+    /// Share links of saved schedules.
+    public let shareLinks: ShareLinkService
     /// Revokes an account's calendar feeds when its credentials change.
     public let credentialRevocation: any CredentialRevocation
 
@@ -30,6 +32,10 @@ public struct SchedulingModule: GatewayModule {
         registered: any RegisteredClasses, eligibility: (any RegistrationEligibility)? = nil, clock: any GatewayClock, buildsPerMinute: Int
     ) -> SchedulingModule {
         let ratings = RatingService(transactions: transactions, store: stores.ratings, clock: clock)
+        let calendars = CalendarService(
+            transactions: transactions, store: stores.calendars, schedules: stores.savedSchedules, scheduleFeeds: stores.scheduleFeeds,
+            terms: terms, catalog: catalog, registered: registered, clock: clock
+        )
         return SchedulingModule(
             builds: BuildService(
                 catalog: catalog, ratings: ratings,
@@ -39,11 +45,11 @@ public struct SchedulingModule: GatewayModule {
                 transactions: transactions, store: stores.savedSchedules, calendars: stores.calendars, feeds: stores.scheduleFeeds,
                 catalog: catalog, clock: clock
             ),
-            calendars: CalendarService(
-                transactions: transactions, store: stores.calendars, schedules: stores.savedSchedules, scheduleFeeds: stores.scheduleFeeds,
-                terms: terms, catalog: catalog, registered: registered, clock: clock
-            ),
+            calendars: calendars,
             ratings: ratings,
+            shareLinks: ShareLinkService(
+                transactions: transactions, links: stores.shareLinks, schedules: stores.savedSchedules, calendars: calendars, clock: clock
+            ),
             credentialRevocation: Self.credentialRevocation(stores: stores)
         )
     }
@@ -55,7 +61,7 @@ public struct SchedulingModule: GatewayModule {
 
     /// The module's HTTP routes.
     public var routes: SchedulingRoutes {
-        SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings)
+        SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings, shareLinks: shareLinks)
     }
 
     /// Instructor ratings are uploaded to ``SchedulingRoutes/ratingsPath``.

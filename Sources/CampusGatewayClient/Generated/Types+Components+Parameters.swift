@@ -38,6 +38,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/TermID`.
         public typealias TermID = Swift.String
+        /// The token of a share link, as its `path` gave it.
+        ///
+        /// - Remark: Generated from `#/components/parameters/ShareToken`.
+        public typealias ShareToken = Swift.String
         /// A saved schedule's id; anything but a positive integer is not found.
         ///
         /// - Remark: Generated from `#/components/parameters/ScheduleID`.

@@ -3841,6 +3841,158 @@ extension Components {
                 case createdAt
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ShareLinkRequest`.
+        public struct ShareLinkRequest: Codable, Hashable, Sendable {
+            /// How long the link lasts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShareLinkRequest/expiresIn`.
+            @frozen public enum ExpiresInPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _1h = "1h"
+                case _1d = "1d"
+                case _1w = "1w"
+                case never = "never"
+            }
+            /// How long the link lasts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShareLinkRequest/expiresIn`.
+            public var expiresIn: Components.Schemas.ShareLinkRequest.ExpiresInPayload
+            /// Creates a new `ShareLinkRequest`.
+            ///
+            /// - Parameters:
+            ///   - expiresIn: How long the link lasts.
+            public init(expiresIn: Components.Schemas.ShareLinkRequest.ExpiresInPayload) {
+                self.expiresIn = expiresIn
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresIn
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewShareLink`.
+        public struct NewShareLink: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewShareLink/id`.
+            public var id: Swift.Int64
+            /// `/v1/shared/schedules/{token}`: keep it secret; anyone with it sees the schedule.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewShareLink/path`.
+            public var path: Swift.String
+            /// The same address in full, from the request's Host; absent without a usable Host.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewShareLink/url`.
+            public var url: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NewShareLink/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Absent for a link that lasts until it is revoked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewShareLink/expiresAt`.
+            public var expiresAt: Foundation.Date?
+            /// Creates a new `NewShareLink`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - path: `/v1/shared/schedules/{token}`: keep it secret; anyone with it sees the schedule.
+            ///   - url: The same address in full, from the request's Host; absent without a usable Host.
+            ///   - createdAt:
+            ///   - expiresAt: Absent for a link that lasts until it is revoked.
+            public init(
+                id: Swift.Int64,
+                path: Swift.String,
+                url: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.path = path
+                self.url = url
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case path
+                case url
+                case createdAt
+                case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ShareLink`.
+        public struct ShareLink: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ShareLink/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/ShareLink/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Absent for a link that lasts until it is revoked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ShareLink/expiresAt`.
+            public var expiresAt: Foundation.Date?
+            /// Creates a new `ShareLink`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - createdAt:
+            ///   - expiresAt: Absent for a link that lasts until it is revoked.
+            public init(
+                id: Swift.Int64,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case createdAt
+                case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ShareLinkList`.
+        public struct ShareLinkList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ShareLinkList/items`.
+            public var items: [Components.Schemas.ShareLink]
+            /// Creates a new `ShareLinkList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.ShareLink]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
+        /// A shared schedule, without its owner's account or its id.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SharedSchedule`.
+        public struct SharedSchedule: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SharedSchedule/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SharedSchedule/term`.
+            public var term: Swift.String
+            /// One per class, in the schedule's order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharedSchedule/sections`.
+            public var sections: [Components.Schemas.SavedScheduleSection]
+            /// Creates a new `SharedSchedule`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - term:
+            ///   - sections: One per class, in the schedule's order.
+            public init(
+                name: Swift.String,
+                term: Swift.String,
+                sections: [Components.Schemas.SavedScheduleSection]
+            ) {
+                self.name = name
+                self.term = term
+                self.sections = sections
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case term
+                case sections
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/NewCalendarFeed`.
         public struct NewCalendarFeed: Codable, Hashable, Sendable {
             /// `/calendar/{token}.ics`: keep it secret; anyone with it sees the calendar.

@@ -18323,6 +18323,1123 @@ public enum Operations {
             }
         }
     }
+    /// A saved schedule's live share links (never their tokens)
+    ///
+    /// Oldest first; expired and revoked links are not listed. Another student's schedule, or an id that is not a positive integer, is 404 `schedule-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/schedules/{scheduleId}/share-links`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)`.
+    public enum ListSavedScheduleShareLinks {
+        public static let id: Swift.String = "listSavedScheduleShareLinks"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// A saved schedule's id; anything but a positive integer is not found.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/GET/path/scheduleId`.
+                public var scheduleId: Components.Parameters.ScheduleID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - scheduleId: A saved schedule's id; anything but a positive integer is not found.
+                public init(scheduleId: Components.Parameters.ScheduleID) {
+                    self.scheduleId = scheduleId
+                }
+            }
+            public var path: Operations.ListSavedScheduleShareLinks.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSavedScheduleShareLinks.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSavedScheduleShareLinks.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListSavedScheduleShareLinks.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ListSavedScheduleShareLinks.Input.Path,
+                headers: Operations.ListSavedScheduleShareLinks.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ShareLinkList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ShareLinkList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListSavedScheduleShareLinks.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListSavedScheduleShareLinks.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The live links.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListSavedScheduleShareLinks.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListSavedScheduleShareLinks.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Share a saved schedule with a link that can be taken back
+    ///
+    /// A secret address (`/v1/shared/schedules/{token}`, 256 random bits) that shows the schedule (its name, term and classes with meetings; never the owner's account) to anyone who holds it, until it expires (`expiresIn`: `1h`, `1d`, `1w` or `never`) or is revoked. The address is answered only here (`Cache-Control: no-store`); the server keeps only the SHA-256 of its token. At most 20 live links per schedule (409 `share-link-limit`). Deleting the schedule deletes its links. 404 `schedule-not-found` for another student's schedule.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/schedules/{scheduleId}/share-links`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)`.
+    public enum CreateSavedScheduleShareLink {
+        public static let id: Swift.String = "createSavedScheduleShareLink"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// A saved schedule's id; anything but a positive integer is not found.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/path/scheduleId`.
+                public var scheduleId: Components.Parameters.ScheduleID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - scheduleId: A saved schedule's id; anything but a positive integer is not found.
+                public init(scheduleId: Components.Parameters.ScheduleID) {
+                    self.scheduleId = scheduleId
+                }
+            }
+            public var path: Operations.CreateSavedScheduleShareLink.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateSavedScheduleShareLink.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateSavedScheduleShareLink.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CreateSavedScheduleShareLink.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ShareLinkRequest)
+            }
+            public var body: Operations.CreateSavedScheduleShareLink.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.CreateSavedScheduleShareLink.Input.Path,
+                headers: Operations.CreateSavedScheduleShareLink.Input.Headers = .init(),
+                body: Operations.CreateSavedScheduleShareLink.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.NewShareLink)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.NewShareLink {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CreateSavedScheduleShareLink.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.CreateSavedScheduleShareLink.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The new link.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.CreateSavedScheduleShareLink.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.CreateSavedScheduleShareLink.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the limit (1 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Revoke a share link
+    ///
+    /// Its address answers 404 from the next request on, on every instance. A link that is not the schedule's, 404 `share-link-not-found`; another student's schedule, 404 `schedule-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/schedules/{scheduleId}/share-links/{linkId}`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)`.
+    public enum RevokeSavedScheduleShareLink {
+        public static let id: Swift.String = "revokeSavedScheduleShareLink"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/{linkId}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A saved schedule's id; anything but a positive integer is not found.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/{linkId}/DELETE/path/scheduleId`.
+                public var scheduleId: Components.Parameters.ScheduleID
+                /// A share link's id; anything but a positive integer is not found.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/{linkId}/DELETE/path/linkId`.
+                public var linkId: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - scheduleId: A saved schedule's id; anything but a positive integer is not found.
+                ///   - linkId: A share link's id; anything but a positive integer is not found.
+                public init(
+                    scheduleId: Components.Parameters.ScheduleID,
+                    linkId: Swift.Int64
+                ) {
+                    self.scheduleId = scheduleId
+                    self.linkId = linkId
+                }
+            }
+            public var path: Operations.RevokeSavedScheduleShareLink.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/schedules/{scheduleId}/share-links/{linkId}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeSavedScheduleShareLink.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeSavedScheduleShareLink.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RevokeSavedScheduleShareLink.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.RevokeSavedScheduleShareLink.Input.Path,
+                headers: Operations.RevokeSavedScheduleShareLink.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Revoked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RevokeSavedScheduleShareLink.Output.NoContent)
+            /// Revoked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.RevokeSavedScheduleShareLink.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A schedule shared by its link
+    ///
+    /// Public: the token is the credential. A revoked, expired or unknown token answers the same 404 `shared-schedule-not-found`, by the same path. Reads are limited per client network (429 with `Retry-After`), and the token never reaches the access log.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/shared/schedules/{token}`.
+    /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/get(getSharedSchedule)`.
+    public enum GetSharedSchedule {
+        public static let id: Swift.String = "getSharedSchedule"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The token of a share link, as its `path` gave it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/GET/path/token`.
+                public var token: Components.Parameters.ShareToken
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - token: The token of a share link, as its `path` gave it.
+                public init(token: Components.Parameters.ShareToken) {
+                    self.token = token
+                }
+            }
+            public var path: Operations.GetSharedSchedule.Input.Path
+            /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSharedSchedule.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSharedSchedule.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetSharedSchedule.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetSharedSchedule.Input.Path,
+                headers: Operations.GetSharedSchedule.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SharedSchedule)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SharedSchedule {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetSharedSchedule.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetSharedSchedule.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The schedule.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/get(getSharedSchedule)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetSharedSchedule.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetSharedSchedule.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/get(getSharedSchedule)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/get(getSharedSchedule)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A schedule shared by its link, as an iCalendar (RFC 5545) file
+    ///
+    /// The same document as `GET /v1/me/schedules/{scheduleId}/calendar.ics` gives its owner (409 `term-calendar-missing` while its term has no dates), as an attachment. 404 and 429 as for the schedule.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/shared/schedules/{token}/calendar.ics`.
+    /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)`.
+    public enum GetSharedScheduleCalendar {
+        public static let id: Swift.String = "getSharedScheduleCalendar"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/calendar.ics/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The token of a share link, as its `path` gave it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/calendar.ics/GET/path/token`.
+                public var token: Components.Parameters.ShareToken
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - token: The token of a share link, as its `path` gave it.
+                public init(token: Components.Parameters.ShareToken) {
+                    self.token = token
+                }
+            }
+            public var path: Operations.GetSharedScheduleCalendar.Input.Path
+            /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/calendar.ics/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/calendar.ics/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// An HTTP date; 304 when the calendar has not changed since.
+                ///
+                /// - Remark: Generated from `#/paths/v1/shared/schedules/{token}/calendar.ics/GET/header/If-Modified-Since`.
+                public var ifModifiedSince: Components.Parameters.IfModifiedSince?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSharedScheduleCalendar.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - ifModifiedSince: An HTTP date; 304 when the calendar has not changed since.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    ifModifiedSince: Components.Parameters.IfModifiedSince? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSharedScheduleCalendar.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.ifModifiedSince = ifModifiedSince
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetSharedScheduleCalendar.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetSharedScheduleCalendar.Input.Path,
+                headers: Operations.GetSharedScheduleCalendar.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The iCalendar document (CRLF line ends). `ETag` is a strong validator of the bytes; `Last-Modified` is when the contents last changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.Calendar)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.Calendar {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match, else If-Modified-Since) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.CalendarNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.CalendarNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with the current state.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textCalendar
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/calendar":
+                    self = .textCalendar
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textCalendar:
+                    return "text/calendar"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textCalendar,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Every class the caller is enrolled in, as an iCalendar (RFC 5545) file
     ///
     /// Classes of every term that has dates, term by term; classes of a term without dates are left out. The same document as the caller's calendar feed. `If-None-Match` or `If-Modified-Since` answer 304 while it is unchanged.

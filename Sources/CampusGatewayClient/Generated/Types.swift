@@ -574,6 +574,46 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me/schedules/{scheduleId}/calendar-feed`.
     /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/calendar-feed/delete(revokeSavedScheduleCalendarFeed)`.
     func revokeSavedScheduleCalendarFeed(_ input: Operations.RevokeSavedScheduleCalendarFeed.Input) async throws -> Operations.RevokeSavedScheduleCalendarFeed.Output
+    /// A saved schedule's live share links (never their tokens)
+    ///
+    /// Oldest first; expired and revoked links are not listed. Another student's schedule, or an id that is not a positive integer, is 404 `schedule-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/schedules/{scheduleId}/share-links`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)`.
+    func listSavedScheduleShareLinks(_ input: Operations.ListSavedScheduleShareLinks.Input) async throws -> Operations.ListSavedScheduleShareLinks.Output
+    /// Share a saved schedule with a link that can be taken back
+    ///
+    /// A secret address (`/v1/shared/schedules/{token}`, 256 random bits) that shows the schedule (its name, term and classes with meetings; never the owner's account) to anyone who holds it, until it expires (`expiresIn`: `1h`, `1d`, `1w` or `never`) or is revoked. The address is answered only here (`Cache-Control: no-store`); the server keeps only the SHA-256 of its token. At most 20 live links per schedule (409 `share-link-limit`). Deleting the schedule deletes its links. 404 `schedule-not-found` for another student's schedule.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/schedules/{scheduleId}/share-links`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)`.
+    func createSavedScheduleShareLink(_ input: Operations.CreateSavedScheduleShareLink.Input) async throws -> Operations.CreateSavedScheduleShareLink.Output
+    /// Revoke a share link
+    ///
+    /// Its address answers 404 from the next request on, on every instance. A link that is not the schedule's, 404 `share-link-not-found`; another student's schedule, 404 `schedule-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/schedules/{scheduleId}/share-links/{linkId}`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)`.
+    func revokeSavedScheduleShareLink(_ input: Operations.RevokeSavedScheduleShareLink.Input) async throws -> Operations.RevokeSavedScheduleShareLink.Output
+    /// A schedule shared by its link
+    ///
+    /// Public: the token is the credential. A revoked, expired or unknown token answers the same 404 `shared-schedule-not-found`, by the same path. Reads are limited per client network (429 with `Retry-After`), and the token never reaches the access log.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/shared/schedules/{token}`.
+    /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/get(getSharedSchedule)`.
+    func getSharedSchedule(_ input: Operations.GetSharedSchedule.Input) async throws -> Operations.GetSharedSchedule.Output
+    /// A schedule shared by its link, as an iCalendar (RFC 5545) file
+    ///
+    /// The same document as `GET /v1/me/schedules/{scheduleId}/calendar.ics` gives its owner (409 `term-calendar-missing` while its term has no dates), as an attachment. 404 and 429 as for the schedule.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/shared/schedules/{token}/calendar.ics`.
+    /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)`.
+    func getSharedScheduleCalendar(_ input: Operations.GetSharedScheduleCalendar.Input) async throws -> Operations.GetSharedScheduleCalendar.Output
     /// Every class the caller is enrolled in, as an iCalendar (RFC 5545) file
     ///
     /// Classes of every term that has dates, term by term; classes of a term without dates are left out. The same document as the caller's calendar feed. `If-None-Match` or `If-Modified-Since` answer 304 while it is unchanged.
@@ -2328,6 +2368,88 @@ extension APIProtocol {
         headers: Operations.RevokeSavedScheduleCalendarFeed.Input.Headers = .init()
     ) async throws -> Operations.RevokeSavedScheduleCalendarFeed.Output {
         try await revokeSavedScheduleCalendarFeed(Operations.RevokeSavedScheduleCalendarFeed.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A saved schedule's live share links (never their tokens)
+    ///
+    /// Oldest first; expired and revoked links are not listed. Another student's schedule, or an id that is not a positive integer, is 404 `schedule-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/schedules/{scheduleId}/share-links`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/get(listSavedScheduleShareLinks)`.
+    public func listSavedScheduleShareLinks(
+        path: Operations.ListSavedScheduleShareLinks.Input.Path,
+        headers: Operations.ListSavedScheduleShareLinks.Input.Headers = .init()
+    ) async throws -> Operations.ListSavedScheduleShareLinks.Output {
+        try await listSavedScheduleShareLinks(Operations.ListSavedScheduleShareLinks.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Share a saved schedule with a link that can be taken back
+    ///
+    /// A secret address (`/v1/shared/schedules/{token}`, 256 random bits) that shows the schedule (its name, term and classes with meetings; never the owner's account) to anyone who holds it, until it expires (`expiresIn`: `1h`, `1d`, `1w` or `never`) or is revoked. The address is answered only here (`Cache-Control: no-store`); the server keeps only the SHA-256 of its token. At most 20 live links per schedule (409 `share-link-limit`). Deleting the schedule deletes its links. 404 `schedule-not-found` for another student's schedule.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/schedules/{scheduleId}/share-links`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/post(createSavedScheduleShareLink)`.
+    public func createSavedScheduleShareLink(
+        path: Operations.CreateSavedScheduleShareLink.Input.Path,
+        headers: Operations.CreateSavedScheduleShareLink.Input.Headers = .init(),
+        body: Operations.CreateSavedScheduleShareLink.Input.Body
+    ) async throws -> Operations.CreateSavedScheduleShareLink.Output {
+        try await createSavedScheduleShareLink(Operations.CreateSavedScheduleShareLink.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Revoke a share link
+    ///
+    /// Its address answers 404 from the next request on, on every instance. A link that is not the schedule's, 404 `share-link-not-found`; another student's schedule, 404 `schedule-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/schedules/{scheduleId}/share-links/{linkId}`.
+    /// - Remark: Generated from `#/paths//v1/me/schedules/{scheduleId}/share-links/{linkId}/delete(revokeSavedScheduleShareLink)`.
+    public func revokeSavedScheduleShareLink(
+        path: Operations.RevokeSavedScheduleShareLink.Input.Path,
+        headers: Operations.RevokeSavedScheduleShareLink.Input.Headers = .init()
+    ) async throws -> Operations.RevokeSavedScheduleShareLink.Output {
+        try await revokeSavedScheduleShareLink(Operations.RevokeSavedScheduleShareLink.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A schedule shared by its link
+    ///
+    /// Public: the token is the credential. A revoked, expired or unknown token answers the same 404 `shared-schedule-not-found`, by the same path. Reads are limited per client network (429 with `Retry-After`), and the token never reaches the access log.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/shared/schedules/{token}`.
+    /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/get(getSharedSchedule)`.
+    public func getSharedSchedule(
+        path: Operations.GetSharedSchedule.Input.Path,
+        headers: Operations.GetSharedSchedule.Input.Headers = .init()
+    ) async throws -> Operations.GetSharedSchedule.Output {
+        try await getSharedSchedule(Operations.GetSharedSchedule.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A schedule shared by its link, as an iCalendar (RFC 5545) file
+    ///
+    /// The same document as `GET /v1/me/schedules/{scheduleId}/calendar.ics` gives its owner (409 `term-calendar-missing` while its term has no dates), as an attachment. 404 and 429 as for the schedule.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/shared/schedules/{token}/calendar.ics`.
+    /// - Remark: Generated from `#/paths//v1/shared/schedules/{token}/calendar.ics/get(getSharedScheduleCalendar)`.
+    public func getSharedScheduleCalendar(
+        path: Operations.GetSharedScheduleCalendar.Input.Path,
+        headers: Operations.GetSharedScheduleCalendar.Input.Headers = .init()
+    ) async throws -> Operations.GetSharedScheduleCalendar.Output {
+        try await getSharedScheduleCalendar(Operations.GetSharedScheduleCalendar.Input(
             path: path,
             headers: headers
         ))

@@ -62,5 +62,19 @@ extension SchedulingSchema {
             """,
             "CREATE INDEX scheduling_schedule_feeds_account ON scheduling_schedule_feeds (account_id)",
         ]),
+        PostgresMigration("scheduling.pg.002.share-links", [
+            """
+            CREATE TABLE scheduling_share_links (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                schedule_id bigint NOT NULL REFERENCES scheduling_saved_schedules (id) ON DELETE CASCADE,
+                account_id bigint NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                token_hash bytea NOT NULL UNIQUE,
+                created_at timestamptz NOT NULL,
+                expires_at timestamptz
+            )
+            """,
+            "CREATE INDEX scheduling_share_links_schedule ON scheduling_share_links (schedule_id, id)",
+            "CREATE INDEX scheduling_share_links_account ON scheduling_share_links (account_id)",
+        ]),
     ]
 }

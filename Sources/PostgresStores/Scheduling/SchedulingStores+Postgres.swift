@@ -6,7 +6,7 @@ extension SchedulingStores {
     public static func postgres() -> SchedulingStores {
         SchedulingStores(
             savedSchedules: PostgresSavedScheduleStore(), calendars: PostgresCalendarStore(), scheduleFeeds: PostgresScheduleFeedStore(),
-            ratings: PostgresRatingStore()
+            ratings: PostgresRatingStore(), shareLinks: PostgresShareLinkStore()
         )
     }
 }

@@ -62,5 +62,23 @@ extension SchedulingSchema {
                 CREATE INDEX scheduling_schedule_feeds_account ON scheduling_schedule_feeds(account_id);
                 """)
         },
+        Migration("scheduling.003.share-links") { db in
+            try db.execute(sql: """
+                -- Links that show one saved schedule to whoever holds them, until revoked or
+                -- expired (NULL: never). Only the SHA-256 of each token is kept; the owner is
+                -- repeated so that links are listed and revoked by owner; deleting the schedule
+                -- (or the account) deletes its links.
+                CREATE TABLE scheduling_share_links (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    schedule_id INTEGER NOT NULL REFERENCES scheduling_saved_schedules(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at DATETIME NOT NULL,
+                    expires_at DATETIME
+                );
+                CREATE INDEX scheduling_share_links_schedule ON scheduling_share_links(schedule_id, id);
+                CREATE INDEX scheduling_share_links_account ON scheduling_share_links(account_id);
+                """)
+        },
     ]
 }

@@ -6,7 +6,7 @@ extension SchedulingStores {
     public static func sqlite() -> SchedulingStores {
         SchedulingStores(
             savedSchedules: SQLiteSavedScheduleStore(), calendars: SQLiteCalendarStore(), scheduleFeeds: SQLiteScheduleFeedStore(),
-            ratings: SQLiteRatingStore()
+            ratings: SQLiteRatingStore(), shareLinks: SQLiteShareLinkStore()
         )
     }
 }

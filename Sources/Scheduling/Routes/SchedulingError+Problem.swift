@@ -27,6 +27,20 @@ extension SchedulingError: ProblemConvertible {
             return .unauthenticated()
         case .eligibilityUnavailable:
             return .unavailable(retryAfterSeconds: 60, detail: "Eligibility is not available here; build without eligibleOnly.")
+        case .shareLinkLimit(let limit):
+            return Problem(
+                type: "share-link-limit", title: "Too many share links", status: .conflict,
+                detail: "This schedule already has \(limit) live share links, the most allowed; revoke one first.", extensions: ["limit": .int(limit)]
+            )
+        case .shareLinkNotFound:
+            return Problem(type: "share-link-not-found", title: "Share link not found", status: .notFound, detail: "This schedule has no share link with this id.")
+        case .sharedScheduleNotFound:
+            return Problem(
+                type: "shared-schedule-not-found", title: "Shared schedule not found", status: .notFound,
+                detail: "No schedule is shared at this address; the link may have expired or been revoked."
+            )
+        case .sharedReadsLimited(let seconds):
+            return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many shared schedules read from this network. Try again later.")
         }
     }
 }

@@ -9,6 +9,7 @@ public struct SchedulingRoutes: ModuleRoutes {
     let schedules: SavedScheduleService
     let calendars: CalendarService
     let ratings: RatingService
+    let shareLinks: ShareLinkService
 
     /// Where admins upload ratings files: the composition root may give it a larger body limit.
     public static let ratingsPath = "/v1/admin/scheduling/ratings"
@@ -17,11 +18,18 @@ public struct SchedulingRoutes: ModuleRoutes {
     /// (the composition root keeps it out of access logs).
     public static let feedPathPrefix = "/calendar/"
 
-    public init(builds: BuildService, schedules: SavedScheduleService, calendars: CalendarService, ratings: RatingService) {
+    /// Shared schedules live at `/v1/shared/schedules/{token}`: the rest of the path is a
+    /// secret too.
+    public static let sharedPathPrefix = "/v1/shared/schedules/"
+
+    public init(
+        builds: BuildService, schedules: SavedScheduleService, calendars: CalendarService, ratings: RatingService, shareLinks: ShareLinkService
+    ) {
         self.builds = builds
         self.schedules = schedules
         self.calendars = calendars
         self.ratings = ratings
+        self.shareLinks = shareLinks
     }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -29,5 +37,6 @@ public struct SchedulingRoutes: ModuleRoutes {
         SavedScheduleRoutes(service: schedules).register(with: guarded, on: router)
         CalendarRoutes(service: calendars).register(with: guarded, on: router)
         RatingRoutes(service: ratings).register(with: guarded, on: router)
+        ShareLinkRoutes(service: shareLinks, catalog: schedules.catalog).register(with: guarded, on: router)
     }
 }

@@ -18,4 +18,12 @@ public enum SchedulingError: Error, Sendable, Equatable {
     case signInRequired
     /// `eligibleOnly` where no registration answers eligibility (503).
     case eligibilityUnavailable
+    /// The schedule already has the most live share links allowed (409).
+    case shareLinkLimit(Int)
+    /// No share link of the caller's schedule has this id (404).
+    case shareLinkNotFound
+    /// No live share link has this token: revoked, expired or never made, alike (404).
+    case sharedScheduleNotFound
+    /// Too many reads of shared schedules from this network (429).
+    case sharedReadsLimited(retryAfterSeconds: Int)
 }

@@ -5,14 +5,16 @@ public struct SchedulingStores: Sendable {
     public var calendars: any CalendarStoring
     public var scheduleFeeds: any ScheduleFeedStoring
     public var ratings: any RatingStoring
+    public var shareLinks: any ShareLinkStoring
 
     public init(
         savedSchedules: any SavedScheduleStoring, calendars: any CalendarStoring, scheduleFeeds: any ScheduleFeedStoring,
-        ratings: any RatingStoring
+        ratings: any RatingStoring, shareLinks: any ShareLinkStoring
     ) {
         self.savedSchedules = savedSchedules
         self.calendars = calendars
         self.scheduleFeeds = scheduleFeeds
         self.ratings = ratings
+        self.shareLinks = shareLinks
     }
 }

@@ -87,9 +87,11 @@ struct OwnerAccessTests {
                 let object = (reply.object["device"] as? [String: Any]) ?? reply.object
                 return "\(try #require(object["id"] as? Int, "\(reply.status) \(reply.body)"))"
             }
+            let link = try await client.json(.post, "/v1/me/schedules/\(try id(schedule))/share-links", body: #"{"expiresIn":"never"}"#, token: owner)
             let owned: [String: String] = [
                 "{scheduleId}": try id(schedule), "{alertId}": try id(alert), "{deviceId}": try id(device),
                 "{accountId}": try id(account), "{gradebookAccountId}": try id(account), "{classId}": "\(heldClass)",
+                "{linkId}": try id(link),
             ]
 
             let feed = try await client.json(.post, "/v1/me/schedules/\(try id(schedule))/calendar-feed", token: owner)

@@ -12,6 +12,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 import SQLiteStorage
+import Registration
 
 /// Scheduling with the whole application: the registration feed follows what the student
 /// registers through Registration's routes, and a feed's secret never reaches the access log.
@@ -93,6 +94,23 @@ struct CalendarFeedSecretTests {
             let lines = logs.all
             #expect(lines.contains { $0.contains("path=/calendar/[redacted]") })
             #expect(!lines.contains { $0.contains(secret) })
+
+            // A share link's token is as secret: reading it, its calendar, or a token that was
+            // never made, the log shows the prefix only.
+            try await app.registrationService.admin.seedDemoCatalogIfEmpty(size: .fixtures)
+            let first = try #require(try await app.catalogService.snapshot().index.classes.first)
+            let term = first.term, classID = first.id
+            let saved = try await client.json(.post, "/v1/me/schedules", body: #"{"name": "Plan", "term": "\#(term)", "classIds": [\#(classID)]}"#, token: token)
+            let scheduleID = try #require(saved.object["id"] as? Int, "\(saved.body)")
+            let shared = try await client.json(.post, "/v1/me/schedules/\(scheduleID)/share-links", body: #"{"expiresIn": "1d"}"#, token: token)
+            let sharedPath = try #require(shared.object["path"] as? String)
+            #expect(try await client.json(.get, sharedPath).status == .ok)
+            _ = try await client.json(.get, sharedPath + "/calendar.ics")
+            _ = try await client.json(.get, "/v1/shared/schedules/never-made-token")
+            let shareToken = String(sharedPath.dropFirst("/v1/shared/schedules/".count))
+            let after = logs.all
+            #expect(after.filter { $0.contains("path=/v1/shared/schedules/[redacted]") }.count >= 3)
+            #expect(!after.contains { $0.contains(shareToken) || $0.contains("never-made-token") })
         }
     }
 }
