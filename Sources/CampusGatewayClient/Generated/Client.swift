@@ -11543,7 +11543,7 @@ public struct Client: APIProtocol {
     }
     /// Save a schedule (a build result or any list of classes of one term)
     ///
-    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`).
+    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`). With `fromShared`, the schedule a share link shows is copied (404 `shared-schedule-not-found` for a revoked, expired or unknown token; 422 naming `term` when a different term is given); the copy is private.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/schedules`.
@@ -11661,6 +11661,28 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
                 case 409:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Conflict.Body

@@ -3709,37 +3709,50 @@ extension Components {
                 case _class = "class"
             }
         }
+        /// `name`, `term` and `classIds`; or `fromShared`, a share link's token, to copy the schedule it shows (its term and the classes still in the catalog; `name` optional, the shared schedule's by default). A copy is the caller's own.
+        ///
+        ///
         /// - Remark: Generated from `#/components/schemas/NewSavedSchedule`.
         public struct NewSavedSchedule: Codable, Hashable, Sendable {
             /// One line; surrounding spaces are trimmed.
             ///
             /// - Remark: Generated from `#/components/schemas/NewSavedSchedule/name`.
-            public var name: Swift.String
+            public var name: Swift.String?
+            /// Required without `fromShared`; with it, the shared schedule's term if given.
+            ///
             /// - Remark: Generated from `#/components/schemas/NewSavedSchedule/term`.
-            public var term: Swift.String
-            /// Classes of `term`, each once.
+            public var term: Swift.String?
+            /// Classes of `term`, each once. Required without `fromShared`; not allowed with it.
             ///
             /// - Remark: Generated from `#/components/schemas/NewSavedSchedule/classIds`.
-            public var classIds: [Swift.Int64]
+            public var classIds: [Swift.Int64]?
+            /// The token of a live share link (the end of its `path`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewSavedSchedule/fromShared`.
+            public var fromShared: Swift.String?
             /// Creates a new `NewSavedSchedule`.
             ///
             /// - Parameters:
             ///   - name: One line; surrounding spaces are trimmed.
-            ///   - term:
-            ///   - classIds: Classes of `term`, each once.
+            ///   - term: Required without `fromShared`; with it, the shared schedule's term if given.
+            ///   - classIds: Classes of `term`, each once. Required without `fromShared`; not allowed with it.
+            ///   - fromShared: The token of a live share link (the end of its `path`).
             public init(
-                name: Swift.String,
-                term: Swift.String,
-                classIds: [Swift.Int64]
+                name: Swift.String? = nil,
+                term: Swift.String? = nil,
+                classIds: [Swift.Int64]? = nil,
+                fromShared: Swift.String? = nil
             ) {
                 self.name = name
                 self.term = term
                 self.classIds = classIds
+                self.fromShared = fromShared
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case term
                 case classIds
+                case fromShared
             }
         }
         /// - Remark: Generated from `#/components/schemas/SavedScheduleChange`.

@@ -16236,7 +16236,7 @@ public enum Operations {
     }
     /// Save a schedule (a build result or any list of classes of one term)
     ///
-    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`).
+    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`). With `fromShared`, the schedule a share link shows is copied (404 `shared-schedule-not-found` for a revoked, expired or unknown token; 422 naming `term` when a different term is given); the copy is private.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/schedules`.
@@ -16387,6 +16387,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/schedules/post(saveSchedule)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
                             response: self
                         )
                     }

@@ -508,7 +508,7 @@ public protocol APIProtocol: Sendable {
     func listSavedSchedules(_ input: Operations.ListSavedSchedules.Input) async throws -> Operations.ListSavedSchedules.Output
     /// Save a schedule (a build result or any list of classes of one term)
     ///
-    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`).
+    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`). With `fromShared`, the schedule a share link shows is copied (404 `shared-schedule-not-found` for a revoked, expired or unknown token; 422 naming `term` when a different term is given); the copy is private.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/schedules`.
@@ -2232,7 +2232,7 @@ extension APIProtocol {
     }
     /// Save a schedule (a build result or any list of classes of one term)
     ///
-    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`).
+    /// Each class must exist in `term` and be listed once (422 `validation-failed` naming `classIds[i]`); a name is 1 to 100 characters on one line. A student keeps at most 100 schedules (409 `schedule-limit`, with `limit`). With `fromShared`, the schedule a share link shows is copied (404 `shared-schedule-not-found` for a revoked, expired or unknown token; 422 naming `term` when a different term is given); the copy is private.
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/schedules`.

@@ -7,11 +7,14 @@ import Hummingbird
 /// The signed-in student's saved schedules at `/v1/me/schedules`.
 struct SavedScheduleRoutes: Sendable {
     let service: SavedScheduleService
+    let shareLinks: ShareLinkService
 
+    /// A new schedule's classes, or a share link's token to copy the schedule it shows.
     struct CreateBody: Decodable {
-        let name: String
-        let term: String
-        let classIds: [Int64]
+        let name: String?
+        let term: String?
+        let classIds: [Int64]?
+        let fromShared: String?
     }
 
     struct UpdateBody: Decodable {
@@ -30,9 +33,16 @@ struct SavedScheduleRoutes: Sendable {
         group.post { request, context in
             let identity = try context.requireIdentity()
             let body = try await GatewayJSON.decode(CreateBody.self, from: request, context: context)
-            let term = body.term.trimmingCharacters(in: .whitespaces)
-            guard !term.isEmpty, term.count <= 40 else { throw SchedulingError.invalid(field: "term", message: "A term is 1 to 40 characters.") }
-            let saved = try await service.save(accountID: identity.accountID, name: body.name, term: term, classIDs: body.classIds)
+            let saved: SavedSchedule
+            if let token = body.fromShared {
+                saved = try await copy(token: token, body: body, accountID: identity.accountID, clientAddress: context.clientAddress)
+            } else {
+                guard let name = body.name else { throw SchedulingError.invalid(field: "name", message: "A schedule needs a name.") }
+                guard let classIDs = body.classIds else { throw SchedulingError.invalid(field: "classIds", message: "A schedule needs its classes.") }
+                let term = (body.term ?? "").trimmingCharacters(in: .whitespaces)
+                guard !term.isEmpty, term.count <= 40 else { throw SchedulingError.invalid(field: "term", message: "A term is 1 to 40 characters.") }
+                saved = try await service.save(accountID: identity.accountID, name: name, term: term, classIDs: classIDs)
+            }
             return try GatewayJSON.response(
                 ScheduleViews.Detail(saved, snapshot: service.catalog.cachedSnapshot()), status: .created,
                 headers: [.location: "/v1/me/schedules/\(saved.id)"]
@@ -59,6 +69,20 @@ struct SavedScheduleRoutes: Sendable {
             try await service.delete(id: try Self.scheduleID(context), accountID: identity.accountID)
             return Response(status: .noContent)
         }
+    }
+
+    /// Copies the schedule a live share link shows into the caller's own: its term, and its
+    /// classes that are still in the catalog.
+    func copy(token: String, body: CreateBody, accountID: Int64, clientAddress: String?) async throws -> SavedSchedule {
+        guard body.classIds == nil else { throw SchedulingError.invalid(field: "classIds", message: "A copy takes the shared schedule's classes.") }
+        let shared = try await shareLinks.shared(token: token, clientAddress: clientAddress)
+        if let term = body.term, term.trimmingCharacters(in: .whitespaces) != shared.term {
+            throw SchedulingError.invalid(field: "term", message: "The shared schedule is of term \(shared.term).")
+        }
+        let snapshot = try await service.catalog.snapshot()
+        let classIDs = shared.classIDs.filter { snapshot.listing(id: $0) != nil }
+        guard !classIDs.isEmpty else { throw SchedulingError.invalid(field: "fromShared", message: "None of the shared schedule's classes is in the catalog any more.") }
+        return try await service.save(accountID: accountID, name: body.name ?? shared.name, term: shared.term, classIDs: classIDs)
     }
 
     /// The schedule id in the path; anything but a positive integer is simply not found.

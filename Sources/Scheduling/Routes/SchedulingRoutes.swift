@@ -34,7 +34,7 @@ public struct SchedulingRoutes: ModuleRoutes {
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         BuildRoutes(service: builds).register(with: guarded, on: router)
-        SavedScheduleRoutes(service: schedules).register(with: guarded, on: router)
+        SavedScheduleRoutes(service: schedules, shareLinks: shareLinks).register(with: guarded, on: router)
         CalendarRoutes(service: calendars).register(with: guarded, on: router)
         RatingRoutes(service: ratings).register(with: guarded, on: router)
         ShareLinkRoutes(service: shareLinks, catalog: schedules.catalog).register(with: guarded, on: router)

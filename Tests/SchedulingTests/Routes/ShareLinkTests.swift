@@ -188,4 +188,46 @@ struct ShareLinkTests {
             #expect(try await client.json(.get, path, headers: TestClientAddress.from("2001:db8:1:3::1")).status == .ok)
         }
     }
+
+    @Test(arguments: TestBackend.all)
+    func aSignedInStudentCopiesASharedScheduleIntoTheirOwn(_ backend: TestBackend) async throws {
+        let (gateway, ada, bob, term, ids) = try await Self.setUp(backend)
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client in
+            let id = try await ScheduleFeedTests.savePlan(client, term: term, classIDs: ids, token: ada)
+            let (path, linkID) = try await Self.share(client, id, expiresIn: "1w", token: ada)
+            let token = String(path.dropFirst("/v1/shared/schedules/".count))
+
+            let copy = try await client.json(.post, "/v1/me/schedules", body: #"{"fromShared": "\#(token)"}"#, token: bob)
+            #expect(copy.status == .created, "\(copy.body)")
+            #expect(copy.object["name"] as? String == "Plan A" && copy.object["term"] as? String == term)
+            #expect(copy.object["classIds"] as? [Int] == [Int(ids[0])])
+            let copyID = try #require(copy.object["id"] as? Int)
+            #expect(copyID != id)
+            // The copy is Bob's alone: Ada does not see it, and it has no links.
+            #expect(try await client.json(.get, "/v1/me/schedules/\(copyID)", token: ada).status == .notFound)
+            let links = try await client.json(.get, "/v1/me/schedules/\(copyID)/share-links", token: bob)
+            #expect((links.object["items"] as? [Any])?.isEmpty == true)
+            let named = try await client.json(.post, "/v1/me/schedules", body: #"{"fromShared": "\#(token)", "name": "Ada's plan"}"#, token: bob)
+            #expect(named.object["name"] as? String == "Ada's plan")
+
+            let otherTerm = try await client.json(.post, "/v1/me/schedules", body: #"{"fromShared": "\#(token)", "term": "1999-fall"}"#, token: bob)
+            #expect(otherTerm.status == .unprocessableContent)
+            #expect(otherTerm.object["invalidFields"] as? [String] == ["term"])
+            let mixed = try await client.json(.post, "/v1/me/schedules", body: #"{"fromShared": "\#(token)", "classIds": [1]}"#, token: bob)
+            #expect(mixed.object["invalidFields"] as? [String] == ["classIds"])
+            #expect(try await client.json(.post, "/v1/me/schedules", body: #"{"fromShared": "\#(token)"}"#).status == .unauthorized)
+
+            // A revoked link copies nothing.
+            #expect(try await client.json(.delete, "/v1/me/schedules/\(id)/share-links/\(linkID)", token: ada).status == .noContent)
+            let gone = try await client.json(.post, "/v1/me/schedules", body: #"{"fromShared": "\#(token)"}"#, token: bob)
+            #expect(gone.status == .notFound)
+            #expect(gone.object["type"] as? String == "/problems/shared-schedule-not-found")
+            let bobs = try await client.json(.get, "/v1/me/schedules", token: bob)
+            #expect((bobs.object["items"] as? [Any])?.count == 2)
+            // Without `fromShared`, the fields are required as before.
+            let bare = try await client.json(.post, "/v1/me/schedules", body: #"{"term": "\#(term)", "classIds": [\#(ids[0])]}"#, token: bob)
+            #expect(bare.object["invalidFields"] as? [String] == ["name"])
+        }
+    }
 }
