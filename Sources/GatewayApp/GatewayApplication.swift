@@ -152,7 +152,7 @@ public struct GatewayApplication: Sendable {
         router.add(middleware: FrontDoorMiddleware(
             traceTrust: IncomingTraceTrust(trustedProxies: configuration.trustedProxies, trustEveryone: configuration.traceTrustIncoming),
             admissions: admissions, errors: ErrorResponses(renderers: errorRenderers), metrics: RequestMetrics(),
-            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix, SchedulingRoutes.sharedPathPrefix]),
+            accessLog: AccessLog(secretPrefixes: [SchedulingRoutes.feedPathPrefix, SchedulingRoutes.sharedPathPrefix, WebRoutes.sharedPagePrefix]),
             securityHeaders: SecurityHeaders(nativeTLS: configuration.tlsCertificatePath != nil), allowedMethods: allowedMethods
         ))
 

@@ -5,8 +5,9 @@ public import Hummingbird
 import HTTPTypes
 import NIOCore
 
-/// Serves the student web app at `/`, the operator console at `/admin/`, the Web Push service
-/// worker at `/sw.js` and their scripts and styles at `/assets/{file}`.
+/// Serves the student web app at `/`, the operator console at `/admin/`, a schedule shared by
+/// link at `/shared/{token}`, the Web Push service worker at `/sw.js` and their scripts and
+/// styles at `/assets/{file}`.
 ///
 /// Only files that exist in ``WebAssets`` are answered (a lookup in memory, so `..` or an
 /// encoded slash names nothing); every page and file carries a strict Content-Security-Policy
@@ -20,6 +21,10 @@ public struct WebRoutes: Sendable {
     public init(assets: WebAssets) {
         self.assets = assets
     }
+
+    /// Shared schedules' pages live at `/shared/{token}`: the rest of the path is a secret (the
+    /// composition root keeps it out of access logs).
+    public static let sharedPagePrefix = "/shared/"
 
     /// The Content-Security-Policy of every page and file.
     public static let contentSecurityPolicy = [
@@ -48,6 +53,11 @@ public struct WebRoutes: Sendable {
         // `/admin` and `/admin/` are one route (the router ignores a trailing slash).
         guarded.group(router, "admin", access: .public).get { request, _ in
             try Self.serve(assets, "admin.html", request)
+        }
+        // The same page for every token: its script reads the token from the address and asks
+        // the API, which decides (a revoked or unknown link shows the API's 404).
+        guarded.group(router, "shared", access: .public).get(":token") { request, _ in
+            try Self.serve(assets, "shared.html", request)
         }
         // The service worker lives at the root so its scope covers the whole app.
         guarded.group(router, "sw.js", access: .public).get { request, _ in

@@ -1361,6 +1361,172 @@ public enum Operations {
             }
         }
     }
+    /// The web page of a schedule shared by link
+    ///
+    /// The same page for every token, public: its script reads the schedule from `/v1/shared/schedules/{token}` (a revoked, expired or unknown link shows that 404) and shows its week grid, "add to my calendar" and, signed in, "save a copy". The token never reaches the access log, and the page sends no referrer.
+    ///
+    ///
+    /// - Remark: HTTP `GET /shared/{token}`.
+    /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedSchedulePage)`.
+    public enum GetSharedSchedulePage {
+        public static let id: Swift.String = "getSharedSchedulePage"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/shared/{token}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The token of a share link, as its `path` gave it.
+                ///
+                /// - Remark: Generated from `#/paths/shared/{token}/GET/path/token`.
+                public var token: Components.Parameters.ShareToken
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - token: The token of a share link, as its `path` gave it.
+                public init(token: Components.Parameters.ShareToken) {
+                    self.token = token
+                }
+            }
+            public var path: Operations.GetSharedSchedulePage.Input.Path
+            /// - Remark: Generated from `#/paths/shared/{token}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///
+                /// - Remark: Generated from `#/paths/shared/{token}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSharedSchedulePage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: ETags the client has (`*` for any); a match answers 304. When present, If-Modified-Since is ignored.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSharedSchedulePage.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetSharedSchedulePage.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetSharedSchedulePage.Input.Path,
+                headers: Operations.GetSharedSchedulePage.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The page.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedSchedulePage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WebPage)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.WebPage {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (by If-None-Match) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedSchedulePage)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.WebNotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.WebNotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Nothing lives here.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedSchedulePage)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case html
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/html":
+                    self = .html
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .html:
+                    return "text/html"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .html,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The web app's service worker (Web Push notifications)
     ///
     /// - Remark: HTTP `GET /sw.js`.

@@ -68,6 +68,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/`.
     /// - Remark: Generated from `#/paths//admin//get(getOperatorConsole)`.
     func getOperatorConsole(_ input: Operations.GetOperatorConsole.Input) async throws -> Operations.GetOperatorConsole.Output
+    /// The web page of a schedule shared by link
+    ///
+    /// The same page for every token, public: its script reads the schedule from `/v1/shared/schedules/{token}` (a revoked, expired or unknown link shows that 404) and shows its week grid, "add to my calendar" and, signed in, "save a copy". The token never reaches the access log, and the page sends no referrer.
+    ///
+    ///
+    /// - Remark: HTTP `GET /shared/{token}`.
+    /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedSchedulePage)`.
+    func getSharedSchedulePage(_ input: Operations.GetSharedSchedulePage.Input) async throws -> Operations.GetSharedSchedulePage.Output
     /// The web app's service worker (Web Push notifications)
     ///
     /// - Remark: HTTP `GET /sw.js`.
@@ -1347,6 +1355,22 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//admin//get(getOperatorConsole)`.
     public func getOperatorConsole(headers: Operations.GetOperatorConsole.Input.Headers = .init()) async throws -> Operations.GetOperatorConsole.Output {
         try await getOperatorConsole(Operations.GetOperatorConsole.Input(headers: headers))
+    }
+    /// The web page of a schedule shared by link
+    ///
+    /// The same page for every token, public: its script reads the schedule from `/v1/shared/schedules/{token}` (a revoked, expired or unknown link shows that 404) and shows its week grid, "add to my calendar" and, signed in, "save a copy". The token never reaches the access log, and the page sends no referrer.
+    ///
+    ///
+    /// - Remark: HTTP `GET /shared/{token}`.
+    /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedSchedulePage)`.
+    public func getSharedSchedulePage(
+        path: Operations.GetSharedSchedulePage.Input.Path,
+        headers: Operations.GetSharedSchedulePage.Input.Headers = .init()
+    ) async throws -> Operations.GetSharedSchedulePage.Output {
+        try await getSharedSchedulePage(Operations.GetSharedSchedulePage.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// The web app's service worker (Web Push notifications)
     ///

@@ -108,7 +108,9 @@ struct CalendarFeedSecretTests {
             _ = try await client.json(.get, sharedPath + "/calendar.ics")
             _ = try await client.json(.get, "/v1/shared/schedules/never-made-token")
             let shareToken = String(sharedPath.dropFirst("/v1/shared/schedules/".count))
+            _ = try await client.json(.get, "/shared/" + shareToken)
             let after = logs.all
+            #expect(after.contains { $0.contains("path=/shared/[redacted]") }, "the link's web page too")
             #expect(after.filter { $0.contains("path=/v1/shared/schedules/[redacted]") }.count >= 3)
             #expect(!after.contains { $0.contains(shareToken) || $0.contains("never-made-token") })
         }
