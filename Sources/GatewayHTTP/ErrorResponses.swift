@@ -18,10 +18,16 @@ public struct ErrorResponses: Sendable {
     public func response(for error: any Error, request: Request, context: GatewayContext, requestID: String) -> Response {
         let error = Self.normalised(error, context: context)
         let path = request.uri.path
-        if let renderer = renderers.first(where: { $0.matches(path) }), let response = renderer.render(error, request) {
-            return response
+        guard let renderer = renderers.first(where: { $0.matches(path) }) else {
+            return Self.problem(for: error, context: context).response(instance: path, requestID: requestID)
         }
-        return Self.problem(for: error, context: context).response(instance: path, requestID: requestID)
+        if let response = renderer.render(error, request) { return response }
+        // What the protocol's renderer doesn't know becomes the problem it would be anywhere
+        // (an unexpected error is logged here, with the request id), and the renderer answers
+        // that in its protocol's form where it can: never problem+json under its prefix unless
+        // the protocol has no form for it.
+        let problem = Self.problem(for: error, context: context)
+        return renderer.render(problem, request) ?? problem.response(instance: path, requestID: requestID)
     }
 
     /// Errors that mean the same under every prefix become problems before a protocol's

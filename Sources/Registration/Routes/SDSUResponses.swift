@@ -100,6 +100,11 @@ enum SDSUResponses {
                 var response = SDSUResponses.answer(problem.detail ?? problem.title, under: "error")
                 if let retry = problem.headers[.retryAfter] { response.headers[.retryAfter] = retry }
                 return response
+            case .internalServerError:
+                // A failure of ours (logged with the request id before it gets here) is an
+                // `error` answer the client shows, as the protocol's clients expect of every
+                // refusal, never a problem document they can't read.
+                return SDSUResponses.answer("Something went wrong on our side; please try again.", under: "error")
             default: return nil
             }
         default:

@@ -7,6 +7,8 @@ import HummingbirdTesting
 import Registration
 import TestSupport
 import Testing
+import GRDB
+import SQLiteStorage
 
 /// Hostile input on the SDSU protocol (`/registration/`) over the Registration module's routes
 /// (``RegistrationGateway``): wrong types, huge values, unicode and control characters, SQL
@@ -45,6 +47,23 @@ struct SDSUHostileInputTests {
             #expect(reply.contentType?.hasPrefix("text/html") == true, "\(what): \(reply.contentType ?? "none")", sourceLocation: sourceLocation)
         default:
             Issue.record("\(what): \(reply.status) is not in the SDSU protocol", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A failure of the gateway's own (here a table gone from under the stores) is still an
+    /// answer of the protocol's: `{"error": ...}`, never a problem document or a 5xx.
+    @Test func aFailureOfOursAnswersInTheProtocolsForm() async throws {
+        let gateway = try await RegistrationGateway.registration(.sqlite)
+        defer { gateway.cleanUp() }
+        try await gateway.withRouter { client async throws in
+            Self.expectSingle(try await client.json(.post, "/registration/addstudent", body: Self.sampleStudent), "ok", "Student Added")
+            try await gateway.database.pool.write { db in
+                try db.execute(sql: "ALTER TABLE registration_students RENAME TO registration_students_gone")
+            }
+            let reply = try await client.json(.get, "/registration/studentclasses?redid=123456003&password=password")
+            Self.expectSingle(reply, "error", "Something went wrong on our side; please try again.")
+            let register = try await client.json(.get, "/registration/registerclass?redid=123456003&password=password&courseid=7000")
+            Self.expectSingle(register, "error", "Something went wrong on our side; please try again.")
         }
     }
 
