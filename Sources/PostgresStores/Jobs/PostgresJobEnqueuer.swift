@@ -22,7 +22,27 @@ struct PostgresJobEnqueuer: JobEnqueuing {
         try Self.enqueue(job, in: transaction.postgres(), now: now)
     }
 
+    /// Inserts the job, or finds the live job that holds its unique key. Between the two
+    /// statements that live job may finish (a worker on another connection completes it): at
+    /// READ COMMITTED the insert saw it and the lookup no longer does, and the key is free
+    /// again, so the insert is tried once more, as a caller a moment later would have.
     static func enqueue(_ job: NewJob, in transaction: PostgresTransaction, now: Date) throws -> JobEnqueuer.Result {
+        for _ in 1..<attempts {
+            if let result = try insertOrFind(job, in: transaction, now: now) { return result }
+        }
+        guard let result = try insertOrFind(job, in: transaction, now: now) else {
+            throw InvalidJob(reason: "the job was neither inserted nor found under its unique key")
+        }
+        return result
+    }
+
+    /// Tries of ``enqueue(_:in:now:)`` before it gives up: each miss needs a live job to finish
+    /// within two statements, so a third in a row means something else is wrong.
+    static let attempts = 3
+
+    /// The job inserted, or the live job holding its key; nil when neither (the live job
+    /// finished between the two statements).
+    static func insertOrFind(_ job: NewJob, in transaction: PostgresTransaction, now: Date) throws -> JobEnqueuer.Result? {
         guard !job.kind.isEmpty, !job.queue.isEmpty else { throw InvalidJob(reason: "a job needs a kind and a queue") }
         let nowMs = now.millisecondsSince1970
         let runAt = job.runAt?.millisecondsSince1970 ?? nowMs
@@ -42,11 +62,11 @@ struct PostgresJobEnqueuer: JobEnqueuing {
             if state == .available { try transaction.execute("SELECT pg_notify(\(Self.channel), \(job.queue))") }
             return JobEnqueuer.Result(id: try row.decode(Int64.self), state: state, duplicate: false)
         }
-        guard let key = job.uniqueKey,
-            let existing = try transaction.query("""
-                SELECT id, state FROM jobs WHERE unique_key = \(key) AND state IN ('available', 'scheduled', 'running', 'retryable')
-                """).first
-        else { throw InvalidJob(reason: "the job was neither inserted nor found under its unique key") }
+        guard let key = job.uniqueKey else { throw InvalidJob(reason: "a job without a unique key was not inserted") }
+        guard let existing = try transaction.query("""
+            SELECT id, state FROM jobs WHERE unique_key = \(key) AND state IN ('available', 'scheduled', 'running', 'retryable')
+            """).first
+        else { return nil }
         let (id, existingState) = try existing.decode((Int64, String).self)
         return JobEnqueuer.Result(id: id, state: JobState(rawValue: existingState) ?? .available, duplicate: true)
     }
