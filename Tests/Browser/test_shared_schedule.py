@@ -66,6 +66,10 @@ class SharedScheduleTests(unittest.TestCase):
         b.open(f"/shared/{token}")
         b.text_in(".error-slot", "expired or been revoked")
         check_accessibility(self, b, "shared-schedule-gone")
+        # An address that is not valid percent-encoding shows the same message, not a stuck page.
+        b.open("/shared/%E0%A4%A")
+        b.text_in(".error-slot", "expired or been revoked")
+        self.assertEqual(b.console_errors(), [])
 
 
 if __name__ == "__main__":

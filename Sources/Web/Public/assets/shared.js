@@ -8,7 +8,17 @@ import { token as sessionToken } from './session.js';
 import { weekGrid } from './weekgrid.js';
 
 const main = document.getElementById('main');
-const secret = decodeURIComponent(window.location.pathname.replace(/^\/shared\//, '').replace(/\/+$/, ''));
+// An address that is not valid percent-encoding names no link: the API answers it as any unknown one.
+function tokenOf(path) {
+  const raw = path.replace(/^\/shared\//, '').replace(/\/+$/, '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const secret = tokenOf(window.location.pathname);
 const address = `/v1/shared/schedules/${encodeURIComponent(secret)}`;
 
 async function show() {
