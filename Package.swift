@@ -186,6 +186,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "Friends",
+            dependencies: [
+                "ModuleKit", "Contracts", "GatewayCore", "GatewayHTTP", "Storage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Gradebook",
             dependencies: [
                 "ModuleKit", "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "HTTPClient", "Jobs",
@@ -215,7 +223,7 @@ let package = Package(
         .target(
             name: "SQLiteStores",
             dependencies: [
-                "Contracts", "GatewayCore", "Storage", "SQLiteStorage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                "Contracts", "GatewayCore", "Storage", "SQLiteStorage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Friends", "Gradebook", "Push",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -223,7 +231,7 @@ let package = Package(
         .target(
             name: "PostgresStores",
             dependencies: [
-                "Contracts", "GatewayCore", "Storage", "PostgresStorage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Gradebook", "Push",
+                "Contracts", "GatewayCore", "Storage", "PostgresStorage", "Auth", "Jobs", "Catalog", "Registration", "Scheduling", "Friends", "Gradebook", "Push",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -287,7 +295,7 @@ let package = Package(
             dependencies: [
                 "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"), .product(name: "OTel", package: "swift-otel"),
                 "Contracts", "GatewayCore", "GatewayHTTP", "Storage", "ModuleKit", "Auth", "Jobs", "HTTPClient",
-                "Catalog", "Registration", "Scheduling", "Gradebook", "GradebookSimulator", "Push", "Web",
+                "Catalog", "Registration", "Scheduling", "Friends", "Gradebook", "GradebookSimulator", "Push", "Web",
                 "SQLiteStores", "PostgresStores", "SQLiteStorage", "PostgresStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -483,6 +491,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["ics_check.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FriendsTests",
+            dependencies: [
+                "SQLiteStores", "PostgresStores", "AuthTestSupport", "Friends", "Auth", "Contracts", "GatewayCore", "Storage", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 public import ModuleKit
+public import Contracts
 public import Foundation
 public import GatewayHTTP
 public import Hummingbird
@@ -17,13 +18,17 @@ public struct CatalogModule: GatewayModule {
     public let terms: TermService
     /// Where other instances' changes are announced (PostgreSQL), if anywhere.
     public let changes: (any CatalogChangeFeed)?
+    /// Which classes a signed-in student's friends take, for the class lists (nil: none shown).
+    public let friends: (any FriendsInClasses)?
 
     /// The module on `stores`; the in-memory catalog is reloaded from the store every
     /// `refreshInterval` seconds at most (changes made through this process show at once).
-    public static func live(transactions: any TransactionRunner, stores: CatalogStores, refreshInterval: TimeInterval) throws -> CatalogModule {
+    public static func live(
+        transactions: any TransactionRunner, stores: CatalogStores, refreshInterval: TimeInterval, friends: (any FriendsInClasses)? = nil
+    ) throws -> CatalogModule {
         CatalogModule(
             catalog: try CatalogService(transactions: transactions, store: stores.catalog, refreshInterval: refreshInterval),
-            terms: TermService(transactions: transactions, store: stores.terms), changes: stores.changes
+            terms: TermService(transactions: transactions, store: stores.terms), changes: stores.changes, friends: friends
         )
     }
 
@@ -35,7 +40,7 @@ public struct CatalogModule: GatewayModule {
     }
 
     /// The catalog's routes (``CatalogRoutes``).
-    public var routes: CatalogRoutes { CatalogRoutes(catalog: catalog, terms: terms) }
+    public var routes: CatalogRoutes { CatalogRoutes(catalog: catalog, terms: terms, friends: friends) }
 
     /// On PostgreSQL, following other instances' changes (``followChanges()``); nothing on SQLite.
     public var backgroundServices: [any Service] {
@@ -49,9 +54,10 @@ public struct CatalogModule: GatewayModule {
 public struct CatalogRoutes: ModuleRoutes {
     let catalog: CatalogService
     let terms: TermService
+    let friends: (any FriendsInClasses)?
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
-        V1CatalogRoutes(service: catalog).register(with: guarded, on: router)
+        V1CatalogRoutes(service: catalog, friends: friends).register(with: guarded, on: router)
         V1TermRoutes(service: terms).register(with: guarded, on: router)
     }
 }

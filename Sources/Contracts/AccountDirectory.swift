@@ -26,6 +26,15 @@ public protocol AccountDirectory: Sendable {
     /// Changes an account's sign-in name. Throws ``AccountDirectoryError/usernameTaken``.
     func rename(accountID: Int64, to username: String, in transaction: any StoreTransaction) throws
 
+    /// The names other students see these accounts by: the one each student chose, else the
+    /// one their registration profile suggests. Accounts with neither are absent (a caller
+    /// shows no name, never the username, to anyone who is not a friend).
+    func displayNames(of ids: [Int64], in transaction: any StoreTransaction) throws -> [Int64: String]
+
+    /// Sets the name the account's registration profile suggests (its first name), shown
+    /// while the student has chosen none.
+    func suggestDisplayName(fromProfile firstName: String, accountID: Int64, in transaction: any StoreTransaction) throws
+
     /// Those of `ids` whose accounts are disabled (or gone).
     func inactiveAccounts(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64>
 

@@ -20,6 +20,7 @@ import HTTPClient
 public import Jobs
 public import Push
 public import Scheduling
+public import Friends
 public import Logging
 public import Registration
 public import ServiceLifecycle
@@ -83,14 +84,20 @@ public struct GatewayApplication: Sendable {
             },
             logger: logger
         )
+        let accounts = auth.accountDirectory(credentialCacheSeconds: configuration.registration.credentialCacheSeconds)
+        let sharedEnrollments = RegistrationModule.sharedEnrollments(transactions: database, students: stores.students)
+        let friends = FriendsModule.live(
+            transactions: database, store: stores.friends, accounts: accounts, clock: clock,
+            visibleClasses: [sharedEnrollments, SchedulingModule.friendVisibleSchedules(transactions: database, stores: stores.scheduling)]
+        )
         let catalog = try CatalogModule.live(
-            transactions: database, stores: stores.catalog, refreshInterval: configuration.registration.catalogRefreshSeconds
+            transactions: database, stores: stores.catalog, refreshInterval: configuration.registration.catalogRefreshSeconds,
+            friends: friends.circle
         )
         let registration = RegistrationModule.live(
             transactions: database, stores: stores.registration(catalog: catalog.catalog.store, jobs: jobs.enqueuer),
             catalog: catalog.catalog,
-            accounts: auth.accountDirectory(credentialCacheSeconds: configuration.registration.credentialCacheSeconds),
-            clock: clock, settings: configuration.registration,
+            accounts: accounts, clock: clock, settings: configuration.registration,
             registrarFeed: RegistrarFeedSettings(
                 webhookSecrets: configuration.registrarWebhookSecrets,
                 client: CurlHTTPClient(configuration: .init(
@@ -102,7 +109,8 @@ public struct GatewayApplication: Sendable {
         )
         let scheduling = SchedulingModule.live(
             transactions: database, stores: stores.scheduling, catalog: catalog.catalog, terms: catalog.terms,
-            registered: registration.classDirectory, eligibility: registration.classDirectory, clock: clock,
+            registered: registration.classDirectory, eligibility: registration.classDirectory, friends: friends.circle,
+            sharedEnrollments: sharedEnrollments, friendsInClasses: friends.circle, clock: clock,
             buildsPerMinute: configuration.buildsPerMinute
         )
         let gradebook = GradebookModule.live(
@@ -122,7 +130,7 @@ public struct GatewayApplication: Sendable {
 
         self.modules = GatewayModules(
             jobs: JobsModule(runtime: jobs), auth: auth, catalog: catalog, registration: registration, scheduling: scheduling,
-            gradebook: gradebook, push: push, web: WebModule(), vault: vault
+            friends: friends, gradebook: gradebook, push: push, web: WebModule(), vault: vault
         )
         self.vapidKeys = delivery.vapidKeys
         self.routes = RouteRegistry()

@@ -7,9 +7,10 @@ public import Jobs
 public import Push
 public import Registration
 public import Scheduling
+public import Friends
 public import Web
 
-/// The application's seven feature modules, each as its `live` factory built it, and the web
+/// The application's eight feature modules, each as its `live` factory built it, and the web
 /// pages (``WebModule``). The
 /// application mounts, registers and runs them through ``all`` (``GatewayModule``); the
 /// command line reaches a module's services here.
@@ -19,6 +20,7 @@ public struct GatewayModules: Sendable {
     public let catalog: CatalogModule
     public let registration: RegistrationModule
     public let scheduling: SchedulingModule
+    public let friends: FriendsModule
     public let gradebook: GradebookModule
     public let push: PushModule
     /// The student web app and the operator console.
@@ -28,13 +30,13 @@ public struct GatewayModules: Sendable {
     public let vault: VaultKeyProvider
 
     /// Every module, in the order their routes are mounted and their jobs registered.
-    public var all: [any GatewayModule] { [auth, jobs, catalog, registration, scheduling, gradebook, push, web] }
+    public var all: [any GatewayModule] { [auth, jobs, catalog, registration, scheduling, friends, gradebook, push, web] }
 
     /// The modules' kinds in dependency order (a module's tables may reference only tables of
     /// modules before it): the one list of what the gateway is made of.
     public static let kinds: [any GatewayModule.Type] = [
-        AuthModule.self, JobsModule.self, CatalogModule.self, RegistrationModule.self, SchedulingModule.self, GradebookModule.self,
-        PushModule.self, WebModule.self,
+        AuthModule.self, JobsModule.self, CatalogModule.self, RegistrationModule.self, SchedulingModule.self, FriendsModule.self,
+        GradebookModule.self, PushModule.self, WebModule.self,
     ]
 
     /// Every schema the gateway migrates: Storage's own, then each module's, in that order.

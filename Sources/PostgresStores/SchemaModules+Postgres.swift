@@ -4,6 +4,7 @@ public import Jobs
 public import Catalog
 public import Registration
 public import Scheduling
+public import Friends
 public import Gradebook
 public import Push
 public import PostgresStorage
@@ -17,3 +18,4 @@ extension RegistrationSchema: PostgresSchemaModule { public static var postgresM
 extension SchedulingSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension GradebookSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
 extension PushSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }
+extension FriendsSchema: PostgresSchemaModule { public static var postgresMigrations: [PostgresMigration] { migrationsOnPostgres } }

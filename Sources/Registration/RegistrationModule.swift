@@ -32,6 +32,12 @@ public struct RegistrationModule: JobRunningModule {
     /// Students' registered classes, their current state and class labels, for other modules.
     public var classDirectory: RegistrationClassDirectory { RegistrationClassDirectory(service: service) }
 
+    /// The enrollments students share with friends, read from the student store alone: for the
+    /// Friends module, which is built before this one.
+    public static func sharedEnrollments(transactions: any TransactionRunner, students: any StudentStoring) -> SharedEnrollmentReader {
+        SharedEnrollmentReader(transactions: transactions, students: students)
+    }
+
     /// Registers offer expiry and the minute's sweep of lapsed offers.
     public func register(in registry: JobRegistry) throws {
         try RegistrationJobHandlers.register(service, in: registry)

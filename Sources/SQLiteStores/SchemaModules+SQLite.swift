@@ -4,6 +4,7 @@ public import Jobs
 public import Catalog
 public import Registration
 public import Scheduling
+public import Friends
 public import Gradebook
 public import Push
 public import SQLiteStorage
@@ -17,3 +18,4 @@ extension RegistrationSchema: SchemaModule { public static var migrations: [Migr
 extension SchedulingSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }
 extension GradebookSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }
 extension PushSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }
+extension FriendsSchema: SchemaModule { public static var migrations: [Migration] { migrationsOnSQLite } }

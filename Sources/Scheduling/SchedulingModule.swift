@@ -25,11 +25,17 @@ public struct SchedulingModule: GatewayModule {
     public let shareLinks: ShareLinkService
     /// Revokes an account's calendar feeds when its credentials change.
     public let credentialRevocation: any CredentialRevocation
+    /// Who the student's friends are (nil: no Friends module, so no friends' routes).
+    public let friends: (any FriendCircle)?
+    /// What friends share with the student.
+    public let friendSchedules: FriendSchedulesService?
 
     /// The module on `stores`. `buildsPerMinute` 0 lets an address build as often as it likes.
     public static func live(
         transactions: any TransactionRunner, stores: SchedulingStores, catalog: CatalogService, terms: TermService,
-        registered: any RegisteredClasses, eligibility: (any RegistrationEligibility)? = nil, clock: any GatewayClock, buildsPerMinute: Int
+        registered: any RegisteredClasses, eligibility: (any RegistrationEligibility)? = nil, friends: (any FriendCircle)? = nil,
+        sharedEnrollments: (any SharedEnrollments)? = nil, friendsInClasses: (any FriendsInClasses)? = nil, clock: any GatewayClock,
+        buildsPerMinute: Int
     ) -> SchedulingModule {
         let ratings = RatingService(transactions: transactions, store: stores.ratings, clock: clock)
         let calendars = CalendarService(
@@ -39,7 +45,8 @@ public struct SchedulingModule: GatewayModule {
         return SchedulingModule(
             builds: BuildService(
                 catalog: catalog, ratings: ratings,
-                rateLimit: buildsPerMinute > 0 ? RateLimit(limit: buildsPerMinute, window: 60) : nil, clock: clock, eligibility: eligibility
+                rateLimit: buildsPerMinute > 0 ? RateLimit(limit: buildsPerMinute, window: 60) : nil, clock: clock, eligibility: eligibility,
+                friends: friendsInClasses
             ),
             savedSchedules: SavedScheduleService(
                 transactions: transactions, store: stores.savedSchedules, calendars: stores.calendars, feeds: stores.scheduleFeeds,
@@ -50,8 +57,22 @@ public struct SchedulingModule: GatewayModule {
             shareLinks: ShareLinkService(
                 transactions: transactions, links: stores.shareLinks, schedules: stores.savedSchedules, calendars: calendars, clock: clock
             ),
-            credentialRevocation: Self.credentialRevocation(stores: stores)
+            credentialRevocation: Self.credentialRevocation(stores: stores),
+            friends: friends,
+            friendSchedules: friends.flatMap { friends in
+                sharedEnrollments.map { enrollments in
+                    FriendSchedulesService(
+                        transactions: transactions, schedules: stores.savedSchedules, friends: friends, enrollments: enrollments, catalog: catalog
+                    )
+                }
+            }
         )
+    }
+
+    /// The classes of friends-visible schedules, read from the schedule store alone: for the
+    /// Friends module, which is built before this one.
+    public static func friendVisibleSchedules(transactions: any TransactionRunner, stores: SchedulingStores) -> FriendVisibleSchedules {
+        FriendVisibleSchedules(transactions: transactions, schedules: stores.savedSchedules)
     }
 
     /// The revocation alone, for Auth, which is built before the module.
@@ -61,7 +82,10 @@ public struct SchedulingModule: GatewayModule {
 
     /// The module's HTTP routes.
     public var routes: SchedulingRoutes {
-        SchedulingRoutes(builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings, shareLinks: shareLinks)
+        SchedulingRoutes(
+            builds: builds, schedules: savedSchedules, calendars: calendars, ratings: ratings, shareLinks: shareLinks,
+            friendSchedules: friendSchedules, friends: friends
+        )
     }
 
     /// Instructor ratings are uploaded to ``SchedulingRoutes/ratingsPath``.

@@ -34,8 +34,11 @@ public struct Account: Sendable, Equatable, Codable {
     public var hasPassword: Bool { !passwordHash.isEmpty }
 
     /// What the API shows of an account: never the hash.
-    public var view: AccountView {
-        AccountView(id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt, disabled: disabled)
+    public var view: AccountView { view(displayName: nil) }
+
+    /// The account as its owner sees it, with the name other students see it by.
+    public func view(displayName: String?) -> AccountView {
+        AccountView(id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt, disabled: disabled, displayName: displayName)
     }
 }
 
@@ -47,6 +50,9 @@ public struct AccountView: Codable, Sendable, Equatable {
     public let role: Role
     public let createdAt: Date
     public let disabled: Bool
+    /// The name other students see (chosen on `PATCH /v1/me`, else the registration profile's
+    /// first name); only on the owner's own view.
+    public let displayName: String?
 }
 
 /// A stored bearer token: only its SHA-256 is kept.

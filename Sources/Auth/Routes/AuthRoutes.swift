@@ -35,6 +35,21 @@ public struct AuthRoutes: ModuleRoutes {
         let newPassword: String
     }
 
+    /// `PATCH /v1/me`: `displayName` set, or null (or blank) to show the profile's name again.
+    /// A body without it changes nothing.
+    struct ProfileUpdate: Decodable {
+        let displayName: String?
+        let setsDisplayName: Bool
+
+        enum CodingKeys: String, CodingKey { case displayName }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            setsDisplayName = container.contains(.displayName)
+            displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
+        }
+    }
+
     struct AdminUpdate: Decodable {
         let disabled: Bool?
         let role: Role?
@@ -97,8 +112,17 @@ public struct AuthRoutes: ModuleRoutes {
         guarded.group(router, "v1/me", access: .authenticated)
             .get { _, context in
                 let identity = try context.requireIdentity()
-                guard let account = try await service.account(id: identity.accountID) else { throw Problem.notFound() }
-                return try GatewayJSON.response(account.view)
+                guard let (account, name) = try await service.accountWithName(id: identity.accountID) else { throw Problem.notFound() }
+                return try GatewayJSON.response(account.view(displayName: name))
+            }
+            .patch { request, context in
+                let identity = try context.requireIdentity()
+                let body = try await GatewayJSON.decode(ProfileUpdate.self, from: request, context: context)
+                let updated = body.setsDisplayName
+                    ? try await service.chooseDisplayName(body.displayName, accountID: identity.accountID)
+                    : try await service.accountWithName(id: identity.accountID)
+                guard let (account, name) = updated else { throw Problem.notFound() }
+                return try GatewayJSON.response(account.view(displayName: name))
             }
 
         guarded.group(router, "v1/me/password", access: .authenticated)

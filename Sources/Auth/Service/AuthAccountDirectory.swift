@@ -63,6 +63,14 @@ public struct AuthAccountDirectory: AccountDirectory {
         }
     }
 
+    public func displayNames(of ids: [Int64], in db: any StoreTransaction) throws -> [Int64: String] {
+        try service.store.displayNames(of: ids, in: db).compactMapValues(\.shown)
+    }
+
+    public func suggestDisplayName(fromProfile firstName: String, accountID: Int64, in db: any StoreTransaction) throws {
+        try service.store.setProfileDisplayName(DisplayNameRule.fromProfile(firstName), accountID: accountID, in: db)
+    }
+
     public func inactiveAccounts(among ids: [Int64], in db: any StoreTransaction) throws -> Set<Int64> {
         Set(ids).subtracting(try service.store.enabledAccounts(among: ids, in: db))
     }

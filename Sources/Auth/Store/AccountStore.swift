@@ -20,6 +20,12 @@ public protocol AccountStoring: Sendable {
     /// Those of `ids` whose accounts exist and are enabled.
     func enabledAccounts(among ids: [Int64], in transaction: any StoreTransaction) throws -> Set<Int64>
     func setStatus(accountID: Int64, disabled: Bool, role: Role, in transaction: any StoreTransaction) throws
+    /// The names of those of `ids` that have any (``DisplayNames``), by account id.
+    func displayNames(of ids: [Int64], in transaction: any StoreTransaction) throws -> [Int64: DisplayNames]
+    /// Sets (or, with nil, clears) the name the student chose.
+    func setChosenDisplayName(_ name: String?, accountID: Int64, in transaction: any StoreTransaction) throws
+    /// Sets the name the student's registration profile suggests.
+    func setProfileDisplayName(_ name: String?, accountID: Int64, in transaction: any StoreTransaction) throws
     /// Revokes every live token of an account except `keeping`; returns how many.
     @discardableResult
     func revokeTokens(accountID: Int64, keeping: Int64?, now: Date, in transaction: any StoreTransaction) throws -> Int

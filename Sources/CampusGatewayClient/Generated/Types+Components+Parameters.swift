@@ -18,6 +18,14 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// A friend request's id; anything but a positive integer is not found.
+        ///
+        /// - Remark: Generated from `#/components/parameters/FriendRequestID`.
+        public typealias FriendRequestID = Swift.Int64
+        /// The other student's account id; anything but a positive integer is not found.
+        ///
+        /// - Remark: Generated from `#/components/parameters/FriendAccountID`.
+        public typealias FriendAccountID = Swift.Int64
         /// The `ETag` you read; a write to a version that changed since answers 412 and writes nothing. Without it, the last write wins.
         ///
         /// - Remark: Generated from `#/components/parameters/IfMatch`.

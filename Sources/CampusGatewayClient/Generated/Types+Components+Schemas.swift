@@ -757,6 +757,41 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Class/prerequisite`.
             public var prerequisite: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Class/FriendsPayload`.
+            public struct FriendsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Class/FriendsPayload/accountId`.
+                public var accountId: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/Class/FriendsPayload/displayName`.
+                public var displayName: Swift.String
+                /// Creates a new `FriendsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                ///   - displayName:
+                public init(
+                    accountId: Swift.Int64,
+                    displayName: Swift.String
+                ) {
+                    self.accountId = accountId
+                    self.displayName = displayName
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case accountId
+                    case displayName
+                }
+            }
+            /// Signed-in callers only: friends who take the class (enrolled and sharing, or in a friends-visible schedule), by name; absent for anyone else and where no friend takes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Class/friends`.
+            public typealias FriendsPayload = [Components.Schemas.Class.FriendsPayloadPayload]
+            /// Signed-in callers only: friends who take the class (enrolled and sharing, or in a friends-visible schedule), by name; absent for anyone else and where no friend takes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Class/friends`.
+            public var friends: Components.Schemas.Class.FriendsPayload?
+            /// How many friends take the class in all (`friends` shows at most 20).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Class/friendCount`.
+            public var friendCount: Swift.Int?
             /// Creates a new `Class`.
             ///
             /// - Parameters:
@@ -786,6 +821,8 @@ extension Components {
             ///   - college: Detail only.
             ///   - description: Detail only.
             ///   - prerequisite: Detail only.
+            ///   - friends: Signed-in callers only: friends who take the class (enrolled and sharing, or in a friends-visible schedule), by name; absent for anyone else and where no friend takes it.
+            ///   - friendCount: How many friends take the class in all (`friends` shows at most 20).
             public init(
                 id: Swift.Int64,
                 term: Swift.String,
@@ -812,7 +849,9 @@ extension Components {
                 status: Components.Schemas.Class.StatusPayload,
                 college: Swift.String? = nil,
                 description: Swift.String? = nil,
-                prerequisite: Swift.String? = nil
+                prerequisite: Swift.String? = nil,
+                friends: Components.Schemas.Class.FriendsPayload? = nil,
+                friendCount: Swift.Int? = nil
             ) {
                 self.id = id
                 self.term = term
@@ -840,6 +879,8 @@ extension Components {
                 self.college = college
                 self.description = description
                 self.prerequisite = prerequisite
+                self.friends = friends
+                self.friendCount = friendCount
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -868,6 +909,8 @@ extension Components {
                 case college
                 case description
                 case prerequisite
+                case friends
+                case friendCount
             }
         }
         /// An academic term: the catalog's term string with its first and last day of instruction (inclusive), its IANA time zone, its holidays (single days or inclusive ranges) and transfer days (a date that follows another weekday's timetable). Holidays and transfer days lie inside the term; a transfer day is no holiday and is listed once; a term runs at most 400 days and lists at most 100 holidays and 100 transfer days.
@@ -1478,6 +1521,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/StudentProfile/email`.
             public var email: Swift.String
+            /// Whether friends see the classes the student is enrolled in (private by default). Absent on a PUT: unchanged. Shown on the student's own answer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StudentProfile/shareEnrollments`.
+            public var shareEnrollments: Swift.Bool?
             /// Creates a new `StudentProfile`.
             ///
             /// - Parameters:
@@ -1485,22 +1532,43 @@ extension Components {
             ///   - firstName: Surrounding spaces are dropped; what is left may not be empty.
             ///   - lastName: Surrounding spaces are dropped; what is left may not be empty.
             ///   - email: Contains '@', on one line.
+            ///   - shareEnrollments: Whether friends see the classes the student is enrolled in (private by default). Absent on a PUT: unchanged. Shown on the student's own answer.
             public init(
                 redId: Swift.String,
                 firstName: Swift.String,
                 lastName: Swift.String,
-                email: Swift.String
+                email: Swift.String,
+                shareEnrollments: Swift.Bool? = nil
             ) {
                 self.redId = redId
                 self.firstName = firstName
                 self.lastName = lastName
                 self.email = email
+                self.shareEnrollments = shareEnrollments
             }
             public enum CodingKeys: String, CodingKey {
                 case redId
                 case firstName
                 case lastName
                 case email
+                case shareEnrollments
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EnrollmentSharing`.
+        public struct EnrollmentSharing: Codable, Hashable, Sendable {
+            /// Whether friends see the classes the student is enrolled in.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EnrollmentSharing/shareEnrollments`.
+            public var shareEnrollments: Swift.Bool
+            /// Creates a new `EnrollmentSharing`.
+            ///
+            /// - Parameters:
+            ///   - shareEnrollments: Whether friends see the classes the student is enrolled in.
+            public init(shareEnrollments: Swift.Bool) {
+                self.shareEnrollments = shareEnrollments
+            }
+            public enum CodingKeys: String, CodingKey {
+                case shareEnrollments
             }
         }
         /// - Remark: Generated from `#/components/schemas/ClassRequest`.
@@ -3549,6 +3617,17 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/SavedScheduleSummary/updatedAt`.
             public var updatedAt: Foundation.Date
+            /// Who else sees it: nobody (`private`, the default) or the owner's friends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SavedScheduleSummary/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _private = "private"
+                case friends = "friends"
+            }
+            /// Who else sees it: nobody (`private`, the default) or the owner's friends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SavedScheduleSummary/visibility`.
+            public var visibility: Components.Schemas.SavedScheduleSummary.VisibilityPayload?
             /// Creates a new `SavedScheduleSummary`.
             ///
             /// - Parameters:
@@ -3558,13 +3637,15 @@ extension Components {
             ///   - classIds:
             ///   - createdAt:
             ///   - updatedAt:
+            ///   - visibility: Who else sees it: nobody (`private`, the default) or the owner's friends.
             public init(
                 id: Swift.Int64,
                 name: Swift.String,
                 term: Swift.String,
                 classIds: [Swift.Int64],
                 createdAt: Foundation.Date,
-                updatedAt: Foundation.Date
+                updatedAt: Foundation.Date,
+                visibility: Components.Schemas.SavedScheduleSummary.VisibilityPayload? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -3572,6 +3653,7 @@ extension Components {
                 self.classIds = classIds
                 self.createdAt = createdAt
                 self.updatedAt = updatedAt
+                self.visibility = visibility
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -3580,6 +3662,7 @@ extension Components {
                 case classIds
                 case createdAt
                 case updatedAt
+                case visibility
             }
         }
         /// A saved schedule with each class as it stands now.
@@ -3763,21 +3846,36 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SavedScheduleChange/classIds`.
             public var classIds: [Swift.Int64]?
+            /// Who else sees it: nobody, or the owner's friends (`GET /v1/me/friends/schedules`, and `friends` on class lists).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SavedScheduleChange/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _private = "private"
+                case friends = "friends"
+            }
+            /// Who else sees it: nobody, or the owner's friends (`GET /v1/me/friends/schedules`, and `friends` on class lists).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SavedScheduleChange/visibility`.
+            public var visibility: Components.Schemas.SavedScheduleChange.VisibilityPayload?
             /// Creates a new `SavedScheduleChange`.
             ///
             /// - Parameters:
             ///   - name:
             ///   - classIds: Replaces the classes, each in the schedule's term.
+            ///   - visibility: Who else sees it: nobody, or the owner's friends (`GET /v1/me/friends/schedules`, and `friends` on class lists).
             public init(
                 name: Swift.String? = nil,
-                classIds: [Swift.Int64]? = nil
+                classIds: [Swift.Int64]? = nil,
+                visibility: Components.Schemas.SavedScheduleChange.VisibilityPayload? = nil
             ) {
                 self.name = name
                 self.classIds = classIds
+                self.visibility = visibility
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case classIds
+                case visibility
             }
         }
         /// - Remark: Generated from `#/components/schemas/RegistrationSettings`.
@@ -3981,6 +4079,10 @@ extension Components {
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/SharedSchedule/term`.
             public var term: Swift.String
+            /// The name the owner shows other students (never their username); absent when they have none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharedSchedule/ownerDisplayName`.
+            public var ownerDisplayName: Swift.String?
             /// One per class, in the schedule's order.
             ///
             /// - Remark: Generated from `#/components/schemas/SharedSchedule/sections`.
@@ -3990,19 +4092,23 @@ extension Components {
             /// - Parameters:
             ///   - name:
             ///   - term:
+            ///   - ownerDisplayName: The name the owner shows other students (never their username); absent when they have none.
             ///   - sections: One per class, in the schedule's order.
             public init(
                 name: Swift.String,
                 term: Swift.String,
+                ownerDisplayName: Swift.String? = nil,
                 sections: [Components.Schemas.SavedScheduleSection]
             ) {
                 self.name = name
                 self.term = term
+                self.ownerDisplayName = ownerDisplayName
                 self.sections = sections
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case term
+                case ownerDisplayName
                 case sections
             }
         }
@@ -4873,6 +4979,10 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Account/disabled`.
             public var disabled: Swift.Bool
+            /// The name other students see (chosen, else the registration profile's first name); on the caller's own account only, absent when there is neither.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Account/displayName`.
+            public var displayName: Swift.String?
             /// Creates a new `Account`.
             ///
             /// - Parameters:
@@ -4882,13 +4992,15 @@ extension Components {
             ///   - role:
             ///   - createdAt:
             ///   - disabled:
+            ///   - displayName: The name other students see (chosen, else the registration profile's first name); on the caller's own account only, absent when there is neither.
             public init(
                 id: Swift.Int64,
                 username: Swift.String,
                 email: Swift.String? = nil,
                 role: Components.Schemas.Role,
                 createdAt: Foundation.Date,
-                disabled: Swift.Bool
+                disabled: Swift.Bool,
+                displayName: Swift.String? = nil
             ) {
                 self.id = id
                 self.username = username
@@ -4896,6 +5008,7 @@ extension Components {
                 self.role = role
                 self.createdAt = createdAt
                 self.disabled = disabled
+                self.displayName = displayName
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -4904,6 +5017,324 @@ extension Components {
                 case role
                 case createdAt
                 case disabled
+                case displayName
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UsernameRequest`.
+        public struct UsernameRequest: Codable, Hashable, Sendable {
+            /// Another student's username (case-insensitive).
+            ///
+            /// - Remark: Generated from `#/components/schemas/UsernameRequest/username`.
+            public var username: Swift.String
+            /// Creates a new `UsernameRequest`.
+            ///
+            /// - Parameters:
+            ///   - username: Another student's username (case-insensitive).
+            public init(username: Swift.String) {
+                self.username = username
+            }
+            public enum CodingKeys: String, CodingKey {
+                case username
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendsAccepted`.
+        public struct FriendsAccepted: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendsAccepted/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case accepted = "accepted"
+            }
+            /// - Remark: Generated from `#/components/schemas/FriendsAccepted/status`.
+            public var status: Components.Schemas.FriendsAccepted.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/FriendsAccepted/detail`.
+            public var detail: Swift.String
+            /// Creates a new `FriendsAccepted`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            ///   - detail:
+            public init(
+                status: Components.Schemas.FriendsAccepted.StatusPayload,
+                detail: Swift.String
+            ) {
+                self.status = status
+                self.detail = detail
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
+                case detail
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendRequest`.
+        public struct FriendRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/direction`.
+            @frozen public enum DirectionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case incoming = "incoming"
+                case outgoing = "outgoing"
+            }
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/direction`.
+            public var direction: Components.Schemas.FriendRequest.DirectionPayload
+            /// The sender's username (incoming), or the one the caller typed (outgoing).
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/username`.
+            public var username: Swift.String
+            /// The sender's display name; incoming requests only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/displayName`.
+            public var displayName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// Creates a new `FriendRequest`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - direction:
+            ///   - username: The sender's username (incoming), or the one the caller typed (outgoing).
+            ///   - displayName: The sender's display name; incoming requests only.
+            ///   - createdAt:
+            ///   - expiresAt:
+            public init(
+                id: Swift.Int64,
+                direction: Components.Schemas.FriendRequest.DirectionPayload,
+                username: Swift.String,
+                displayName: Swift.String? = nil,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date
+            ) {
+                self.id = id
+                self.direction = direction
+                self.username = username
+                self.displayName = displayName
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case direction
+                case username
+                case displayName
+                case createdAt
+                case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendRequestList`.
+        public struct FriendRequestList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendRequestList/items`.
+            public var items: [Components.Schemas.FriendRequest]
+            /// Creates a new `FriendRequestList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.FriendRequest]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Friend`.
+        public struct Friend: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Friend/accountId`.
+            public var accountId: Swift.Int64
+            /// The friend's chosen name, their profile's first name, or their username.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Friend/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Friend/username`.
+            public var username: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Friend/since`.
+            public var since: Foundation.Date
+            /// Creates a new `Friend`.
+            ///
+            /// - Parameters:
+            ///   - accountId:
+            ///   - displayName: The friend's chosen name, their profile's first name, or their username.
+            ///   - username:
+            ///   - since:
+            public init(
+                accountId: Swift.Int64,
+                displayName: Swift.String,
+                username: Swift.String,
+                since: Foundation.Date
+            ) {
+                self.accountId = accountId
+                self.displayName = displayName
+                self.username = username
+                self.since = since
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accountId
+                case displayName
+                case username
+                case since
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendList`.
+        public struct FriendList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendList/items`.
+            public var items: [Components.Schemas.Friend]
+            /// Creates a new `FriendList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.Friend]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Block`.
+        public struct Block: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Block/accountId`.
+            public var accountId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Block/username`.
+            public var username: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Block/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `Block`.
+            ///
+            /// - Parameters:
+            ///   - accountId:
+            ///   - username:
+            ///   - createdAt:
+            public init(
+                accountId: Swift.Int64,
+                username: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.accountId = accountId
+                self.username = username
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accountId
+                case username
+                case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BlockList`.
+        public struct BlockList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BlockList/items`.
+            public var items: [Components.Schemas.Block]
+            /// Creates a new `BlockList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.Block]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendSchedules`.
+        public struct FriendSchedules: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/accountId`.
+            public var accountId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/username`.
+            public var username: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/SchedulesPayload`.
+            public struct SchedulesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/FriendSchedules/SchedulesPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/FriendSchedules/SchedulesPayload/term`.
+                public var term: Swift.String
+                /// - Remark: Generated from `#/components/schemas/FriendSchedules/SchedulesPayload/classes`.
+                public var classes: [Components.Schemas.Class]
+                /// Creates a new `SchedulesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - term:
+                ///   - classes:
+                public init(
+                    name: Swift.String,
+                    term: Swift.String,
+                    classes: [Components.Schemas.Class]
+                ) {
+                    self.name = name
+                    self.term = term
+                    self.classes = classes
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case term
+                    case classes
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/schedules`.
+            public typealias SchedulesPayload = [Components.Schemas.FriendSchedules.SchedulesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/schedules`.
+            public var schedules: Components.Schemas.FriendSchedules.SchedulesPayload
+            /// The friend's enrolled classes; absent when they don't share them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendSchedules/enrolled`.
+            public var enrolled: [Components.Schemas.Class]?
+            /// Creates a new `FriendSchedules`.
+            ///
+            /// - Parameters:
+            ///   - accountId:
+            ///   - displayName:
+            ///   - username:
+            ///   - schedules:
+            ///   - enrolled: The friend's enrolled classes; absent when they don't share them.
+            public init(
+                accountId: Swift.Int64,
+                displayName: Swift.String,
+                username: Swift.String,
+                schedules: Components.Schemas.FriendSchedules.SchedulesPayload,
+                enrolled: [Components.Schemas.Class]? = nil
+            ) {
+                self.accountId = accountId
+                self.displayName = displayName
+                self.username = username
+                self.schedules = schedules
+                self.enrolled = enrolled
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accountId
+                case displayName
+                case username
+                case schedules
+                case enrolled
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendSchedulesList`.
+        public struct FriendSchedulesList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendSchedulesList/items`.
+            public var items: [Components.Schemas.FriendSchedules]
+            /// Creates a new `FriendSchedulesList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.FriendSchedules]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AccountChange`.
+        public struct AccountChange: Codable, Hashable, Sendable {
+            /// The name to show other students; null or blank: the registration profile's first name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AccountChange/displayName`.
+            public var displayName: Swift.String?
+            /// Creates a new `AccountChange`.
+            ///
+            /// - Parameters:
+            ///   - displayName: The name to show other students; null or blank: the registration profile's first name.
+            public init(displayName: Swift.String? = nil) {
+                self.displayName = displayName
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
             }
         }
         /// - Remark: Generated from `#/components/schemas/SignUp`.

@@ -190,6 +190,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
+    /// Choose the name other students see
+    ///
+    /// `displayName` is what friends, request senders and holders of a share link see (1 to 40 characters, no control or invisible characters, no `<` or `>`). Null or blank goes back to the default: the first name of the caller's registration profile. A body without the field changes nothing. The username is never shown to anyone but friends and those the caller exchanges requests with.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/me`.
+    /// - Remark: Generated from `#/paths//v1/me/patch(updateMe)`.
+    func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output
     /// Change the caller's password
     ///
     /// Checks the current password (throttled like a sign-in), applies the password policy and revokes every other token of the account. The token used for this call stays valid.
@@ -276,6 +284,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/me/registration/profile`.
     /// - Remark: Generated from `#/paths//v1/me/registration/profile/put(putMyStudentProfile)`.
     func putMyStudentProfile(_ input: Operations.PutMyStudentProfile.Input) async throws -> Operations.PutMyStudentProfile.Output
+    /// Whether the caller's friends see their enrollments
+    ///
+    /// - Remark: HTTP `GET /v1/me/registration/sharing`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/sharing/get(getMyEnrollmentSharing)`.
+    func getMyEnrollmentSharing(_ input: Operations.GetMyEnrollmentSharing.Input) async throws -> Operations.GetMyEnrollmentSharing.Output
+    /// Let friends see (or stop seeing) the caller's enrollments
+    ///
+    /// Takes effect on the next request, on every instance. 409 student-profile-required without a profile.
+    ///
+    /// - Remark: HTTP `PUT /v1/me/registration/sharing`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/sharing/put(putMyEnrollmentSharing)`.
+    func putMyEnrollmentSharing(_ input: Operations.PutMyEnrollmentSharing.Input) async throws -> Operations.PutMyEnrollmentSharing.Output
     /// Register for a class
     ///
     /// Refusals are 409 problems: registration-ineligible (every failing rule in `reasons`, IneligibleReason), and, when it is the only reason, class-full, class-limit (with `limit`), time-conflict (with `conflictingClassId`); already-enrolled, registration-at-registrar (the class's term takes its seats from the registrar: register there); 404 class-not-found; 409 student-profile-required.
@@ -509,6 +529,78 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/scheduling/builds`.
     /// - Remark: Generated from `#/paths//v1/scheduling/builds/post(buildSchedules)`.
     func buildSchedules(_ input: Operations.BuildSchedules.Input) async throws -> Operations.BuildSchedules.Output
+    /// The caller's pending friend requests, both ways
+    ///
+    /// Oldest first. An incoming request shows its sender (`username`, `displayName`). An outgoing one shows the username the caller typed and no name, whether or not it reached anyone: a recipient's name is shown once they accept. Requests end after 30 days.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/friends/requests`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/get(listFriendRequests)`.
+    func listFriendRequests(_ input: Operations.ListFriendRequests.Input) async throws -> Operations.ListFriendRequests.Output
+    /// Ask a student, by username, to be friends
+    ///
+    /// Always 202 with the same body, whether the account exists, is disabled, has blocked the caller or is already a friend: nobody can find out who has an account. A request that meets one from the other student makes them friends. At most 20 requests per account in any 24 hours, counted whether or not they reach anyone (429 with `Retry-After`). 422 for the caller's own username.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/friends/requests`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/post(sendFriendRequest)`.
+    func sendFriendRequest(_ input: Operations.SendFriendRequest.Input) async throws -> Operations.SendFriendRequest.Output
+    /// Decline a request received, or cancel one sent
+    ///
+    /// `block=true` on a received request also blocks its sender. 404 `friend-request-not-found` for a request the caller neither sent nor received.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/friends/requests/{requestId}`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/{requestId}/delete(declineFriendRequest)`.
+    func declineFriendRequest(_ input: Operations.DeclineFriendRequest.Input) async throws -> Operations.DeclineFriendRequest.Output
+    /// Accept a request the caller received
+    ///
+    /// The two are friends from now, both ways. 404 `friend-request-not-found` for one the caller did not receive (their own included).
+    ///
+    /// - Remark: HTTP `POST /v1/me/friends/requests/{requestId}/accept`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/{requestId}/accept/post(acceptFriendRequest)`.
+    func acceptFriendRequest(_ input: Operations.AcceptFriendRequest.Input) async throws -> Operations.AcceptFriendRequest.Output
+    /// The caller's friends
+    ///
+    /// Oldest friendship first, at most 1,000.
+    ///
+    /// - Remark: HTTP `GET /v1/me/friends`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/get(listFriends)`.
+    func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output
+    /// End a friendship, both ways, at once
+    ///
+    /// What the friend shared stops showing from the next request on, on every instance. 404 `friend-not-found` for an account that is not the caller's friend.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/friends/{accountId}`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/{accountId}/delete(unfriend)`.
+    func unfriend(_ input: Operations.Unfriend.Input) async throws -> Operations.Unfriend.Output
+    /// What the caller's friends share with them
+    ///
+    /// Per friend: their friends-visible saved schedules (name, term, classes; never the schedule's id) and, when they share their enrollments, their enrolled classes (`enrolled`, absent otherwise). `term` narrows both to one term. Friendships are read on every request: an unfriend or a block ends the view at once.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/friends/schedules`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/schedules/get(listFriendSchedules)`.
+    func listFriendSchedules(_ input: Operations.ListFriendSchedules.Input) async throws -> Operations.ListFriendSchedules.Output
+    /// The students the caller blocked
+    ///
+    /// - Remark: HTTP `GET /v1/me/blocks`.
+    /// - Remark: Generated from `#/paths//v1/me/blocks/get(listBlocks)`.
+    func listBlocks(_ input: Operations.ListBlocks.Input) async throws -> Operations.ListBlocks.Output
+    /// Block a student by username
+    ///
+    /// Their requests are taken (202) and go nowhere from now, a friendship between the two ends, and requests either way are deleted. The same 202 whether or not the username belongs to anyone. 422 for the caller's own username.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/blocks`.
+    /// - Remark: Generated from `#/paths//v1/me/blocks/post(blockStudent)`.
+    func blockStudent(_ input: Operations.BlockStudent.Input) async throws -> Operations.BlockStudent.Output
+    /// Lift a block
+    ///
+    /// 404 `block-not-found` for an account the caller has not blocked.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/blocks/{accountId}`.
+    /// - Remark: Generated from `#/paths//v1/me/blocks/{accountId}/delete(unblockStudent)`.
+    func unblockStudent(_ input: Operations.UnblockStudent.Input) async throws -> Operations.UnblockStudent.Output
     /// The caller's saved schedules, by id
     ///
     /// - Remark: HTTP `GET /v1/me/schedules`.
@@ -1564,6 +1656,22 @@ extension APIProtocol {
     public func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
     }
+    /// Choose the name other students see
+    ///
+    /// `displayName` is what friends, request senders and holders of a share link see (1 to 40 characters, no control or invisible characters, no `<` or `>`). Null or blank goes back to the default: the first name of the caller's registration profile. A body without the field changes nothing. The username is never shown to anyone but friends and those the caller exchanges requests with.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/me`.
+    /// - Remark: Generated from `#/paths//v1/me/patch(updateMe)`.
+    public func updateMe(
+        headers: Operations.UpdateMe.Input.Headers = .init(),
+        body: Operations.UpdateMe.Input.Body
+    ) async throws -> Operations.UpdateMe.Output {
+        try await updateMe(Operations.UpdateMe.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// Change the caller's password
     ///
     /// Checks the current password (throttled like a sign-in), applies the password policy and revokes every other token of the account. The token used for this call stays valid.
@@ -1724,6 +1832,28 @@ extension APIProtocol {
         body: Operations.PutMyStudentProfile.Input.Body
     ) async throws -> Operations.PutMyStudentProfile.Output {
         try await putMyStudentProfile(Operations.PutMyStudentProfile.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Whether the caller's friends see their enrollments
+    ///
+    /// - Remark: HTTP `GET /v1/me/registration/sharing`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/sharing/get(getMyEnrollmentSharing)`.
+    public func getMyEnrollmentSharing(headers: Operations.GetMyEnrollmentSharing.Input.Headers = .init()) async throws -> Operations.GetMyEnrollmentSharing.Output {
+        try await getMyEnrollmentSharing(Operations.GetMyEnrollmentSharing.Input(headers: headers))
+    }
+    /// Let friends see (or stop seeing) the caller's enrollments
+    ///
+    /// Takes effect on the next request, on every instance. 409 student-profile-required without a profile.
+    ///
+    /// - Remark: HTTP `PUT /v1/me/registration/sharing`.
+    /// - Remark: Generated from `#/paths//v1/me/registration/sharing/put(putMyEnrollmentSharing)`.
+    public func putMyEnrollmentSharing(
+        headers: Operations.PutMyEnrollmentSharing.Input.Headers = .init(),
+        body: Operations.PutMyEnrollmentSharing.Input.Body
+    ) async throws -> Operations.PutMyEnrollmentSharing.Output {
+        try await putMyEnrollmentSharing(Operations.PutMyEnrollmentSharing.Input(
             headers: headers,
             body: body
         ))
@@ -2245,6 +2375,142 @@ extension APIProtocol {
         try await buildSchedules(Operations.BuildSchedules.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The caller's pending friend requests, both ways
+    ///
+    /// Oldest first. An incoming request shows its sender (`username`, `displayName`). An outgoing one shows the username the caller typed and no name, whether or not it reached anyone: a recipient's name is shown once they accept. Requests end after 30 days.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/friends/requests`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/get(listFriendRequests)`.
+    public func listFriendRequests(headers: Operations.ListFriendRequests.Input.Headers = .init()) async throws -> Operations.ListFriendRequests.Output {
+        try await listFriendRequests(Operations.ListFriendRequests.Input(headers: headers))
+    }
+    /// Ask a student, by username, to be friends
+    ///
+    /// Always 202 with the same body, whether the account exists, is disabled, has blocked the caller or is already a friend: nobody can find out who has an account. A request that meets one from the other student makes them friends. At most 20 requests per account in any 24 hours, counted whether or not they reach anyone (429 with `Retry-After`). 422 for the caller's own username.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/friends/requests`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/post(sendFriendRequest)`.
+    public func sendFriendRequest(
+        headers: Operations.SendFriendRequest.Input.Headers = .init(),
+        body: Operations.SendFriendRequest.Input.Body
+    ) async throws -> Operations.SendFriendRequest.Output {
+        try await sendFriendRequest(Operations.SendFriendRequest.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Decline a request received, or cancel one sent
+    ///
+    /// `block=true` on a received request also blocks its sender. 404 `friend-request-not-found` for a request the caller neither sent nor received.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/friends/requests/{requestId}`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/{requestId}/delete(declineFriendRequest)`.
+    public func declineFriendRequest(
+        path: Operations.DeclineFriendRequest.Input.Path,
+        query: Operations.DeclineFriendRequest.Input.Query = .init(),
+        headers: Operations.DeclineFriendRequest.Input.Headers = .init()
+    ) async throws -> Operations.DeclineFriendRequest.Output {
+        try await declineFriendRequest(Operations.DeclineFriendRequest.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Accept a request the caller received
+    ///
+    /// The two are friends from now, both ways. 404 `friend-request-not-found` for one the caller did not receive (their own included).
+    ///
+    /// - Remark: HTTP `POST /v1/me/friends/requests/{requestId}/accept`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/requests/{requestId}/accept/post(acceptFriendRequest)`.
+    public func acceptFriendRequest(
+        path: Operations.AcceptFriendRequest.Input.Path,
+        headers: Operations.AcceptFriendRequest.Input.Headers = .init()
+    ) async throws -> Operations.AcceptFriendRequest.Output {
+        try await acceptFriendRequest(Operations.AcceptFriendRequest.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The caller's friends
+    ///
+    /// Oldest friendship first, at most 1,000.
+    ///
+    /// - Remark: HTTP `GET /v1/me/friends`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/get(listFriends)`.
+    public func listFriends(headers: Operations.ListFriends.Input.Headers = .init()) async throws -> Operations.ListFriends.Output {
+        try await listFriends(Operations.ListFriends.Input(headers: headers))
+    }
+    /// End a friendship, both ways, at once
+    ///
+    /// What the friend shared stops showing from the next request on, on every instance. 404 `friend-not-found` for an account that is not the caller's friend.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/friends/{accountId}`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/{accountId}/delete(unfriend)`.
+    public func unfriend(
+        path: Operations.Unfriend.Input.Path,
+        headers: Operations.Unfriend.Input.Headers = .init()
+    ) async throws -> Operations.Unfriend.Output {
+        try await unfriend(Operations.Unfriend.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// What the caller's friends share with them
+    ///
+    /// Per friend: their friends-visible saved schedules (name, term, classes; never the schedule's id) and, when they share their enrollments, their enrolled classes (`enrolled`, absent otherwise). `term` narrows both to one term. Friendships are read on every request: an unfriend or a block ends the view at once.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/friends/schedules`.
+    /// - Remark: Generated from `#/paths//v1/me/friends/schedules/get(listFriendSchedules)`.
+    public func listFriendSchedules(
+        query: Operations.ListFriendSchedules.Input.Query = .init(),
+        headers: Operations.ListFriendSchedules.Input.Headers = .init()
+    ) async throws -> Operations.ListFriendSchedules.Output {
+        try await listFriendSchedules(Operations.ListFriendSchedules.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The students the caller blocked
+    ///
+    /// - Remark: HTTP `GET /v1/me/blocks`.
+    /// - Remark: Generated from `#/paths//v1/me/blocks/get(listBlocks)`.
+    public func listBlocks(headers: Operations.ListBlocks.Input.Headers = .init()) async throws -> Operations.ListBlocks.Output {
+        try await listBlocks(Operations.ListBlocks.Input(headers: headers))
+    }
+    /// Block a student by username
+    ///
+    /// Their requests are taken (202) and go nowhere from now, a friendship between the two ends, and requests either way are deleted. The same 202 whether or not the username belongs to anyone. 422 for the caller's own username.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/blocks`.
+    /// - Remark: Generated from `#/paths//v1/me/blocks/post(blockStudent)`.
+    public func blockStudent(
+        headers: Operations.BlockStudent.Input.Headers = .init(),
+        body: Operations.BlockStudent.Input.Body
+    ) async throws -> Operations.BlockStudent.Output {
+        try await blockStudent(Operations.BlockStudent.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Lift a block
+    ///
+    /// 404 `block-not-found` for an account the caller has not blocked.
+    ///
+    /// - Remark: HTTP `DELETE /v1/me/blocks/{accountId}`.
+    /// - Remark: Generated from `#/paths//v1/me/blocks/{accountId}/delete(unblockStudent)`.
+    public func unblockStudent(
+        path: Operations.UnblockStudent.Input.Path,
+        headers: Operations.UnblockStudent.Input.Headers = .init()
+    ) async throws -> Operations.UnblockStudent.Output {
+        try await unblockStudent(Operations.UnblockStudent.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The caller's saved schedules, by id

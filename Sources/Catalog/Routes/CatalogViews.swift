@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 public import GatewayHTTP
 
@@ -76,6 +77,22 @@ public enum CatalogViews {
         public let college: String?
         public let description: String?
         public let prerequisite: String?
+        /// For a signed-in student: friends who take the class (at most 20, by name), and how
+        /// many in all. Absent for anyone else, and where no friend takes it.
+        public var friends: [Friend]?
+        public var friendCount: Int?
+
+        /// A friend in a class: their account and the name they show.
+        public struct Friend: Encodable, Sendable {
+            public let accountId: Int64
+            public let displayName: String
+        }
+
+        /// The class with the friends who take it.
+        public mutating func show(_ friendsInClass: ClassFriends) {
+            friends = friendsInClass.friends.map { Friend(accountId: $0.accountID, displayName: $0.displayName) }
+            friendCount = friendsInClass.count
+        }
 
         public init(_ listing: ClassListing, detail: Bool = false) {
             let info = listing.info

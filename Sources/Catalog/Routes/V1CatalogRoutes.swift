@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 import GatewayCore
 public import GatewayHTTP
@@ -7,8 +8,13 @@ public import Hummingbird
 /// cursor pagination, and class details with meetings and open seats.
 public struct V1CatalogRoutes: Sendable {
     let service: CatalogService
+    /// Which classes a signed-in student's friends take (nil: no Friends module).
+    let friends: (any FriendsInClasses)?
 
-    public init(service: CatalogService) { self.service = service }
+    public init(service: CatalogService, friends: (any FriendsInClasses)? = nil) {
+        self.service = service
+        self.friends = friends
+    }
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service
@@ -16,20 +22,51 @@ public struct V1CatalogRoutes: Sendable {
         group.get("subjects") { _, _ in
             try GatewayJSON.response(["items": try await service.subjects().map(CatalogViews.Subject.init)])
         }
-        group.get("classes") { request, _ in
+        let friends = self.friends, authenticator = guarded.authenticator
+        group.get("classes") { request, context in
             let query = try await Self.query(from: request, service: service)
             let limit = try pageLimit(request.uri.queryParameters["limit"].map(String.init))
             let cursor = try request.uri.queryParameters["cursor"].map { try PageCursor(token: String($0)) }
             let afterID = cursor.flatMap { $0.after.first.flatMap(Int64.init) }
             let (items, more) = try await service.classes(matching: query, afterID: afterID, limit: limit)
             let next = more ? items.last.map { PageCursor(after: [String($0.info.id)]).token } : nil
-            return try GatewayJSON.response(page: Page(items: items.map { CatalogViews.Class($0) }, nextCursor: next), for: request)
+            var views = items.map { CatalogViews.Class($0) }
+            let student = try await Self.friendsShown(in: &views, request: request, context: context, friends: friends, authenticator: authenticator)
+            return try Self.personal(GatewayJSON.response(page: Page(items: views, nextCursor: next), for: request), if: student)
         }
-        group.get("classes/:classId") { _, context in
+        group.get("classes/:classId") { request, context in
             let id = try Self.classID(context)
             guard let listing = try await service.classListing(id: id) else { throw CatalogViews.classNotFound(id) }
-            return try GatewayJSON.response(CatalogViews.Class(listing, detail: true))
+            var views = [CatalogViews.Class(listing, detail: true)]
+            let student = try await Self.friendsShown(in: &views, request: request, context: context, friends: friends, authenticator: authenticator)
+            return try Self.personal(GatewayJSON.response(views[0]), if: student)
         }
+    }
+
+    /// For a caller who signed in (a bearer token that authenticates), the friends in each of
+    /// `views`; true when the answer is that student's own. Anyone else, and a token that
+    /// does not authenticate, sees the public list.
+    static func friendsShown(
+        in views: inout [CatalogViews.Class], request: Request, context: GatewayContext, friends: (any FriendsInClasses)?,
+        authenticator: any Authenticator
+    ) async throws -> Bool {
+        guard let friends, request.headers[.authorization] != nil,
+              let identity = try? await authenticator.authenticate(request, context: context)
+        else { return false }
+        let taken = try await friends.friendsInClasses(views.map(\.id), for: identity.accountID)
+        for index in views.indices {
+            if let inClass = taken[views[index].id] { views[index].show(inClass) }
+        }
+        return true
+    }
+
+    /// A student's own answer is not for shared caches.
+    static func personal(_ response: Response, if student: Bool) -> Response {
+        guard student else { return response }
+        var response = response
+        response.headers[.cacheControl] = "private, no-store"
+        response.headers[.vary] = "Authorization"
+        return response
     }
 
     /// The most subjects one class query may name.

@@ -1,5 +1,6 @@
 import Auth
 import Catalog
+import Friends
 import Gradebook
 import Jobs
 import PostgresStores
@@ -19,6 +20,10 @@ struct GatewayStores {
     var campusSignIn: any CampusSignInStoring
     var catalog: CatalogStores
     var scheduling: SchedulingStores
+    var friends: any FriendsStoring
+    /// Registration's student store alone: the enrollments students share with friends, read
+    /// by the Friends module before Registration is built.
+    var students: any StudentStoring
     var gradebook: GradebookStores
     var push: PushStores
     var jobs: JobsStores
@@ -32,7 +37,8 @@ struct GatewayStores {
     static func sqlite(database: GatewayDatabase, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
             accounts: SQLiteAccountStore(), signInLedger: SQLiteSignInLedgerStore(), campusSignIn: SQLiteCampusSignInStore(),
-            catalog: .sqlite(), scheduling: .sqlite(), gradebook: .sqlite(),
+            catalog: .sqlite(), scheduling: .sqlite(), friends: SQLiteFriendsStore(), students: RegistrationStores.studentsOnSQLite(),
+            gradebook: .sqlite(),
             push: .sqlite(database: database, sealer: VaultSecretSealing(vault: vault)), jobs: .sqlite(database: database),
             registration: { catalog, jobs in .sqlite(catalog: catalog, jobs: jobs) }
         )
@@ -43,7 +49,8 @@ struct GatewayStores {
     static func postgres(database: GatewayPostgres, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
             accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), campusSignIn: PostgresCampusSignInStore(),
-            catalog: .postgres(database: database), scheduling: .postgres(), gradebook: .postgres(),
+            catalog: .postgres(database: database), scheduling: .postgres(), friends: PostgresFriendsStore(),
+            students: RegistrationStores.studentsOnPostgres(), gradebook: .postgres(),
             push: .postgres(sealer: VaultSecretSealing(vault: vault)), jobs: .postgres(database: database),
             registration: { catalog, jobs in .postgres(catalog: catalog, jobs: jobs) }
         )

@@ -95,5 +95,15 @@ extension AuthSchema {
         PostgresMigration("auth.005.sign-in-code-browser", [
             "ALTER TABLE auth_campus_codes ADD COLUMN browser_hash bytea",
         ]),
+        // How a student appears to others: the name they chose, and their profile's first name.
+        PostgresMigration("auth.006.display-names", [
+            """
+            CREATE TABLE auth_display_names (
+                account_id bigint PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                chosen text,
+                from_profile text
+            )
+            """,
+        ]),
     ]
 }

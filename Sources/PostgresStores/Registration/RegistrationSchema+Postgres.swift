@@ -335,5 +335,14 @@ extension RegistrationSchema {
             $$
             """,
         ]),
+        // Students who let their friends see their enrollments, as on SQLite (registration.009).
+        PostgresMigration("registration.pg.005.enrollment-sharing", [
+            """
+            CREATE TABLE registration_enrollment_sharing (
+                account_id bigint PRIMARY KEY REFERENCES registration_students (account_id) ON DELETE CASCADE,
+                since timestamptz NOT NULL
+            )
+            """,
+        ]),
     ]
 }

@@ -13,4 +13,7 @@ extension RegistrationStores {
             locks: PostgresRowLockStore(), eligibility: PostgresEligibilityStore(), oneTrip: PostgresOneTripEnrollmentStore()
         )
     }
+
+    /// The student store alone (what shared enrollments read), for modules built before Registration.
+    public static func studentsOnPostgres() -> any StudentStoring { PostgresStudentStore() }
 }

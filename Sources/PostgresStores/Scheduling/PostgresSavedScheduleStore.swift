@@ -9,11 +9,16 @@ import PostgresStorage
 struct PostgresSavedScheduleStore: SavedScheduleStoring {
     init() {}
 
-    static let columns = "id, account_id, name, term, class_ids, created_at, updated_at"
+    static let columns = "id, account_id, name, term, class_ids, created_at, updated_at, visibility"
 
     static func schedule(_ row: PostgresRow) throws -> SavedSchedule {
-        let (id, accountID, name, term, classIDs, createdAt, updatedAt) = try row.decode((Int64, Int64, String, String, [Int64], Date, Date).self)
-        return SavedSchedule(id: id, accountID: accountID, name: name, term: term, classIDs: classIDs, createdAt: createdAt, updatedAt: updatedAt)
+        let (id, accountID, name, term, classIDs, createdAt, updatedAt, visibility) = try row.decode(
+            (Int64, Int64, String, String, [Int64], Date, Date, String).self
+        )
+        return SavedSchedule(
+            id: id, accountID: accountID, name: name, term: term, classIDs: classIDs, createdAt: createdAt, updatedAt: updatedAt,
+            visibility: ScheduleVisibility(rawValue: visibility) ?? .private
+        )
     }
 
     func insert(accountID: Int64, name: String, term: String, classIDs: [Int64], at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule {
@@ -47,6 +52,23 @@ struct PostgresSavedScheduleStore: SavedScheduleStoring {
             WHERE id = \(id) AND account_id = \(accountID)
             RETURNING \(unescaped: Self.columns)
             """).first.map(Self.schedule)
+    }
+
+    func setVisibility(_ visibility: ScheduleVisibility, id: Int64, of accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule? {
+        try transaction.postgres().query("""
+            UPDATE scheduling_saved_schedules SET visibility = \(visibility.rawValue), updated_at = \(now)
+            WHERE id = \(id) AND account_id = \(accountID)
+            RETURNING \(unescaped: Self.columns)
+            """).first.map(Self.schedule)
+    }
+
+    func friendsVisibleSchedules(of ownerIDs: [Int64], term: String?, in transaction: any StoreTransaction) throws -> [SavedSchedule] {
+        guard !ownerIDs.isEmpty else { return [] }
+        return try transaction.postgres().query("""
+            SELECT \(unescaped: Self.columns) FROM scheduling_saved_schedules
+            WHERE visibility = 'friends' AND account_id = ANY(\(ownerIDs)) AND (\(term)::text IS NULL OR term = \(term))
+            ORDER BY account_id, id
+            """).map(Self.schedule)
     }
 
     func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool {

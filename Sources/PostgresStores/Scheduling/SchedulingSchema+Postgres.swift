@@ -76,5 +76,12 @@ extension SchedulingSchema {
             "CREATE INDEX scheduling_share_links_schedule ON scheduling_share_links (schedule_id, id)",
             "CREATE INDEX scheduling_share_links_account ON scheduling_share_links (account_id)",
         ]),
+        PostgresMigration("scheduling.pg.003.schedule-visibility", [
+            """
+            ALTER TABLE scheduling_saved_schedules ADD COLUMN visibility text NOT NULL DEFAULT 'private'
+                CHECK (visibility IN ('private', 'friends'))
+            """,
+            "CREATE INDEX scheduling_saved_schedules_friends ON scheduling_saved_schedules (account_id, term) WHERE visibility = 'friends'",
+        ]),
     ]
 }

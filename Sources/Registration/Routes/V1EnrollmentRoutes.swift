@@ -20,7 +20,11 @@ struct V1EnrollmentRoutes: Sendable {
         let firstName: String
         let lastName: String
         let email: String
+        /// Whether friends see the student's enrollments; absent: unchanged.
+        let shareEnrollments: Bool?
     }
+
+    struct SharingRequest: Decodable { let shareEnrollments: Bool }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service
@@ -40,10 +44,22 @@ struct V1EnrollmentRoutes: Sendable {
             let body = try await GatewayJSON.decode(ProfileRequest.self, from: request, context: context)
             let profile = try await Self.run {
                 try await service.students.saveProfile(
-                    accountID: identity.accountID, redID: body.redId, firstName: body.firstName, lastName: body.lastName, email: body.email
+                    accountID: identity.accountID, redID: body.redId, firstName: body.firstName, lastName: body.lastName, email: body.email,
+                    shareEnrollments: body.shareEnrollments
                 )
             }
-            return try GatewayJSON.response(V1Views.Profile(profile))
+            let shares = try await service.students.sharesEnrollments(accountID: identity.accountID)
+            return try GatewayJSON.response(V1Views.Profile(profile, sharesEnrollments: shares))
+        }
+        group.get("sharing") { _, context in
+            let identity = try context.requireIdentity()
+            return try GatewayJSON.response(V1Views.Sharing(shareEnrollments: try await service.students.sharesEnrollments(accountID: identity.accountID)))
+        }
+        group.put("sharing") { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await GatewayJSON.decode(SharingRequest.self, from: request, context: context)
+            try await Self.run { try await service.students.shareEnrollments(body.shareEnrollments, accountID: identity.accountID) }
+            return try GatewayJSON.response(V1Views.Sharing(shareEnrollments: body.shareEnrollments))
         }
         group.post("enrollments") { request, context in
             let student = try await Self.student(context, service: service)
@@ -110,7 +126,7 @@ struct V1EnrollmentRoutes: Sendable {
         let snapshot = service.catalog.cachedSnapshot()
         func view(_ id: Int64) -> V1Views.Class? { snapshot.listing(id: id).map { V1Views.Class($0) } }
         return V1Views.Schedule(
-            profile: profile.map(V1Views.Profile.init), classLimit: service.settings.classLimit,
+            profile: profile.map { V1Views.Profile($0) }, classLimit: service.settings.classLimit,
             waitlistPolicy: service.settings.waitlistPolicy.rawValue,
             enrollments: schedule.enrollments.map { .init(classId: $0.classID, enrolledAt: $0.enrolledAt, class: view($0.classID)) },
             waitlist: schedule.waitlist.map {

@@ -13,13 +13,21 @@ enum V1Views {
         let firstName: String
         let lastName: String
         let email: String
+        /// Whether friends see the student's enrollments (only on the student's own view).
+        let shareEnrollments: Bool?
 
-        init(_ profile: StudentProfile) {
+        init(_ profile: StudentProfile, sharesEnrollments: Bool? = nil) {
             redId = profile.redID
             firstName = profile.firstName
             lastName = profile.lastName
             email = profile.email
+            shareEnrollments = sharesEnrollments
         }
+    }
+
+    /// What the student shares with friends (`/v1/me/registration/sharing`).
+    struct Sharing: Codable, Sendable {
+        let shareEnrollments: Bool
     }
 
     struct EnrollmentItem: Encodable, Sendable {

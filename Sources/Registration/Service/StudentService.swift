@@ -63,6 +63,7 @@ public struct StudentService: RegistrationUseCase {
                     accountID: accountID, redID: redID, firstName: first, lastName: last, email: email, createdAt: now
                 )
                 try stores.students.insert(profile, in: db)
+                try accounts.suggestDisplayName(fromProfile: first, accountID: accountID, in: db)
                 return profile
             }
             accounts.rememberVerified(student.password, sealed: password, signInName: redID, accountID: profile.accountID, clientAddress: clientAddress)
@@ -82,7 +83,8 @@ public struct StudentService: RegistrationUseCase {
     /// account could otherwise claim a classmate's): it is bound by proof (`addstudent` with
     /// that roster entry) or by an admin (`byAdmin`). Names and email can still be changed.
     public func saveProfile(
-        accountID: Int64, redID rawRedID: String, firstName: String, lastName: String, email: String, byAdmin: Bool = false
+        accountID: Int64, redID rawRedID: String, firstName: String, lastName: String, email: String, shareEnrollments: Bool? = nil,
+        byAdmin: Bool = false
     ) async throws -> StudentProfile {
         let first = firstName.trimmingCharacters(in: .whitespacesAndNewlines)
         let last = lastName.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -113,10 +115,14 @@ public struct StudentService: RegistrationUseCase {
                     existing.lastName = last
                     existing.email = mail
                     try stores.students.update(existing, in: db)
+                    try accounts.suggestDisplayName(fromProfile: first, accountID: accountID, in: db)
+                    if let shareEnrollments { try stores.students.setSharesEnrollments(shareEnrollments, accountID: accountID, at: now, in: db) }
                     return existing
                 }
                 let profile = StudentProfile(accountID: accountID, redID: redID, firstName: first, lastName: last, email: mail, createdAt: now)
                 try stores.students.insert(profile, in: db)
+                try accounts.suggestDisplayName(fromProfile: first, accountID: accountID, in: db)
+                if let shareEnrollments { try stores.students.setSharesEnrollments(shareEnrollments, accountID: accountID, at: now, in: db) }
                 return profile
             }
         } catch AccountDirectoryError.usernameTaken {

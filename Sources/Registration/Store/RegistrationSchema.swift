@@ -21,6 +21,6 @@ public enum RegistrationSchema: ModuleSchema {
         "registration_red_id_roster", "registration_seat_states", "registration_registrar_sections", "registration_seat_history",
         "registration_registrar_deliveries", "registration_registrar_polls", "registration_seat_events",
         "registration_academic_records", "registration_holds", "registration_term_windows", "registration_course_requirements",
-        "registration_overrides", "registration_prerequisite_exceptions",
+        "registration_overrides", "registration_prerequisite_exceptions", "registration_enrollment_sharing",
     ]
 }

@@ -13,4 +13,11 @@ public protocol StudentStoring: Sendable {
     /// Replaces the red id roster; returns how many it now holds.
     func replaceRoster(_ redIDs: [String], now: Date, in transaction: any StoreTransaction) throws -> Int
     func rosterCount(in transaction: any StoreTransaction) throws -> Int
+    /// Lets (or stops letting) the student's friends see their enrollments.
+    func setSharesEnrollments(_ shares: Bool, accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws
+    /// Whether the student lets friends see their enrollments.
+    func sharesEnrollments(accountID: Int64, in transaction: any StoreTransaction) throws -> Bool
+    /// The enrolled class ids of those of `accountIDs` who share their enrollments (each
+    /// ascending); those who don't are absent.
+    func sharedEnrollments(of accountIDs: [Int64], in transaction: any StoreTransaction) throws -> [Int64: [Int64]]
 }

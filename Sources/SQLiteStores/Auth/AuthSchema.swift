@@ -102,5 +102,16 @@ extension AuthSchema {
             // SHA-256 of that browser's code cookie. A code kept before has none and is refused.
             try db.execute(sql: "ALTER TABLE auth_campus_codes ADD COLUMN browser_hash BLOB")
         },
+        Migration("auth.006.display-names") { db in
+            // How a student appears to others: the name they chose, and the one their
+            // registration profile suggests (its first name). Neither is the username.
+            try db.execute(sql: """
+                CREATE TABLE auth_display_names (
+                    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+                    chosen TEXT,
+                    from_profile TEXT
+                );
+                """)
+        },
     ]
 }

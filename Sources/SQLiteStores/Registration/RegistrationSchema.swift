@@ -222,5 +222,15 @@ extension RegistrationSchema {
                 ALTER TABLE registration_waitlist ADD COLUMN drop_if_enrolled INTEGER;
                 """)
         },
+        Migration("registration.009.enrollment-sharing") { db in
+            // Students who let their friends see the classes they are enrolled in (a row each;
+            // none by default, so enrollments stay private).
+            try db.execute(sql: """
+                CREATE TABLE registration_enrollment_sharing (
+                    account_id INTEGER PRIMARY KEY REFERENCES registration_students(account_id) ON DELETE CASCADE,
+                    since DATETIME NOT NULL
+                );
+                """)
+        },
     ]
 }

@@ -13,4 +13,7 @@ extension RegistrationStores {
             locks: SQLiteRowLockStore(), eligibility: SQLiteEligibilityStore()
         )
     }
+
+    /// The student store alone (what shared enrollments read), for modules built before Registration.
+    public static func studentsOnSQLite() -> any StudentStoring { SQLiteStudentStore() }
 }

@@ -53,6 +53,38 @@ struct SQLiteSavedScheduleStore: SavedScheduleStoring {
         return db.changesCount > 0
     }
 
+    func setVisibility(_ visibility: ScheduleVisibility, id: Int64, of accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule? {
+        let db = try transaction.sqlite()
+        try db.execute(
+            sql: "UPDATE scheduling_saved_schedules SET visibility = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+            arguments: [visibility.rawValue, now, id, accountID]
+        )
+        guard db.changesCount > 0 else { return nil }
+        return try schedule(id: id, of: accountID, in: transaction)
+    }
+
+    func friendsVisibleSchedules(of ownerIDs: [Int64], term: String?, in transaction: any StoreTransaction) throws -> [SavedSchedule] {
+        guard !ownerIDs.isEmpty else { return [] }
+        let db = try transaction.sqlite()
+        var found: [SavedSchedule] = []
+        for start in stride(from: 0, to: ownerIDs.count, by: 500) {
+            let chunk = Array(ownerIDs[start..<min(start + 500, ownerIDs.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            var arguments = StatementArguments(chunk)
+            var termClause = ""
+            if let term {
+                termClause = " AND term = ?"
+                arguments += [term]
+            }
+            found += try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM scheduling_saved_schedules WHERE visibility = 'friends' AND account_id IN (\(marks))\(termClause) ORDER BY account_id, id",
+                arguments: arguments
+            ).map(Self.schedule)
+        }
+        return found
+    }
+
     private static func encode(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ",") }
 
     private static func schedule(_ row: Row) -> SavedSchedule {
@@ -60,7 +92,8 @@ struct SQLiteSavedScheduleStore: SavedScheduleStoring {
         return SavedSchedule(
             id: row["id"], accountID: row["account_id"], name: row["name"], term: row["term"],
             classIDs: ids.split(separator: ",").compactMap { Int64($0) },
-            createdAt: row["created_at"], updatedAt: row["updated_at"]
+            createdAt: row["created_at"], updatedAt: row["updated_at"],
+            visibility: ScheduleVisibility(rawValue: row["visibility"] ?? "") ?? .private
         )
     }
 }

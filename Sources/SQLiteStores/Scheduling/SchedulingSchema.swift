@@ -80,5 +80,14 @@ extension SchedulingSchema {
                 CREATE INDEX scheduling_share_links_account ON scheduling_share_links(account_id);
                 """)
         },
+        Migration("scheduling.004.schedule-visibility") { db in
+            // Who sees a saved schedule besides its owner: nobody (every schedule saved
+            // before), or the owner's friends.
+            try db.execute(sql: """
+                ALTER TABLE scheduling_saved_schedules ADD COLUMN visibility TEXT NOT NULL DEFAULT 'private'
+                    CHECK (visibility IN ('private', 'friends'));
+                CREATE INDEX scheduling_saved_schedules_friends ON scheduling_saved_schedules(account_id, term) WHERE visibility = 'friends';
+                """)
+        },
     ]
 }

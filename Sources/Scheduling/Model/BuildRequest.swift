@@ -21,10 +21,15 @@ public struct BuildRequest: Sendable, Equatable {
     /// Leave out the sections the signed-in student may not register for, for reasons other
     /// than seats (holds, their window, prerequisites, restrictions).
     public var eligibleOnly: Bool
+    /// Among otherwise equal options, put first those that share more sections with the
+    /// signed-in student's friends, and name the friends in each.
+    public var withFriends: Bool
 
     public init(
-        term: String, courses: [RequestedCourse], constraints: BuildConstraints, weights: RankingWeights, limit: Int, eligibleOnly: Bool = false
+        term: String, courses: [RequestedCourse], constraints: BuildConstraints, weights: RankingWeights, limit: Int, eligibleOnly: Bool = false,
+        withFriends: Bool = false
     ) {
+        self.withFriends = withFriends
         self.term = term
         self.courses = courses
         self.constraints = constraints

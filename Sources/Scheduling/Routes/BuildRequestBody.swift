@@ -58,6 +58,8 @@ struct BuildRequestBody: Decodable {
     let openSeatsOnly: Bool?
     /// Leave out sections the signed-in student may not register for (other than for seats).
     let eligibleOnly: Bool?
+    /// Put first, among otherwise equal options, those shared most with friends.
+    let withFriends: Bool?
     let minUnits: Double?
     let maxUnits: Double?
     let maxCourses: Int?
@@ -65,7 +67,7 @@ struct BuildRequestBody: Decodable {
     let limit: Int?
 
     enum Keys: String, CodingKey {
-        case term, courses, pinned, excluded, blocked, openSeatsOnly, eligibleOnly, minUnits, maxUnits, maxCourses, weights, limit
+        case term, courses, pinned, excluded, blocked, openSeatsOnly, eligibleOnly, withFriends, minUnits, maxUnits, maxCourses, weights, limit
     }
 
     /// The optional fields may be left out but are never null (the contract gives none of
@@ -79,6 +81,7 @@ struct BuildRequestBody: Decodable {
         blocked = try container.decodeUnlessAbsent([Blocked].self, forKey: .blocked)
         openSeatsOnly = try container.decodeUnlessAbsent(Bool.self, forKey: .openSeatsOnly)
         eligibleOnly = try container.decodeUnlessAbsent(Bool.self, forKey: .eligibleOnly)
+        withFriends = try container.decodeUnlessAbsent(Bool.self, forKey: .withFriends)
         minUnits = try container.decodeUnlessAbsent(Double.self, forKey: .minUnits)
         maxUnits = try container.decodeUnlessAbsent(Double.self, forKey: .maxUnits)
         maxCourses = try container.decodeUnlessAbsent(Int.self, forKey: .maxCourses)
@@ -166,7 +169,7 @@ struct BuildRequestBody: Decodable {
                 pinned: pinned, excluded: excluded, blocked: blockedTimes, openSeatsOnly: openSeatsOnly ?? false,
                 minUnits: minUnits, maxUnits: maxUnits, maxCourses: maxCourses
             ),
-            weights: rankingWeights, limit: limit, eligibleOnly: eligibleOnly ?? false
+            weights: rankingWeights, limit: limit, eligibleOnly: eligibleOnly ?? false, withFriends: withFriends ?? false
         )
     }
 }

@@ -14,10 +14,12 @@ struct BuildRoutes: Sendable {
             let body = try await GatewayJSON.decode(BuildRequestBody.self, from: request, context: context)
             let checked = try body.checked()
             // Only an eligibleOnly build needs the caller: their eligibility decides what is left out.
-            let identity = checked.eligibleOnly ? try await authenticator.authenticate(request, context: context) : nil
-            if checked.eligibleOnly, identity == nil { throw Problem.unauthenticated() }
+            let personal = checked.eligibleOnly || checked.withFriends
+            let identity = personal ? try await authenticator.authenticate(request, context: context) : nil
+            if personal, identity == nil { throw Problem.unauthenticated() }
             let built = try await service.build(checked, clientAddress: context.clientAddress, accountID: identity?.accountID)
-            return try GatewayJSON.response(BuildViews.Outcome(built.outcome, term: checked.term, snapshot: built.snapshot, ineligible: checked.eligibleOnly ? built.ineligible : nil))
+            return try GatewayJSON.response(BuildViews.Outcome(built.outcome, term: checked.term, snapshot: built.snapshot, ineligible: checked.eligibleOnly ? built.ineligible : nil,
+                sharedWithFriends: built.sharedWithFriends, friendNames: built.friendNames))
         }
     }
 }

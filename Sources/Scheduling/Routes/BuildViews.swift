@@ -19,14 +19,21 @@ enum BuildViews {
             let rules: [String]
         }
 
-        init(_ outcome: BuildOutcome, term: String, snapshot: CatalogCache.Snapshot, ineligible: [Int64: [String]]? = nil) {
+        init(
+            _ outcome: BuildOutcome, term: String, snapshot: CatalogCache.Snapshot, ineligible: [Int64: [String]]? = nil,
+            sharedWithFriends: [[FriendRanking.SharedSections]]? = nil, friendNames: [Int64: String] = [:]
+        ) {
             excluded = ineligible.map { $0.sorted { $0.key < $1.key }.map { Excluded(classId: $0.key, rules: $0.value) } }
             self.term = term
             count = outcome.count
             countIsExact = outcome.countIsExact
             rankingIsExact = outcome.rankingIsExact
             courseCount = outcome.courseCount
-            schedules = outcome.schedules.map { Schedule($0, snapshot: snapshot) }
+            schedules = outcome.schedules.enumerated().map { index, schedule in
+                Schedule(schedule, snapshot: snapshot, friends: sharedWithFriends.map { shared in
+                    (index < shared.count ? shared[index] : []).map { Friend(accountId: $0.friendID, displayName: friendNames[$0.friendID] ?? "", classIds: $0.classIDs) }
+                })
+            }
             explanation = outcome.explanation.map(Explanation.init)
         }
     }
@@ -38,8 +45,11 @@ enum BuildViews {
         let breakdown: Breakdown
         let sections: [Section]
         let omitted: [String]
+        /// With `withFriends`: the friends this schedule shares sections with.
+        let friends: [Friend]?
 
-        init(_ schedule: RankedSchedule, snapshot: CatalogCache.Snapshot) {
+        init(_ schedule: RankedSchedule, snapshot: CatalogCache.Snapshot, friends: [Friend]? = nil) {
+            self.friends = friends
             rank = schedule.rank
             score = schedule.score
             units = schedule.units
@@ -47,6 +57,13 @@ enum BuildViews {
             sections = schedule.sections.map { Section($0, snapshot: snapshot) }
             omitted = schedule.omitted
         }
+    }
+
+    /// A friend a schedule shares sections with.
+    struct Friend: Encodable {
+        let accountId: Int64
+        let displayName: String
+        let classIds: [Int64]
     }
 
     struct Breakdown: Encodable {

@@ -20,6 +20,7 @@ struct SavedScheduleRoutes: Sendable {
     struct UpdateBody: Decodable {
         let name: String?
         let classIds: [Int64]?
+        let visibility: String?
     }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
@@ -61,7 +62,15 @@ struct SavedScheduleRoutes: Sendable {
                 let current = try await service.schedule(id: id, accountID: identity.accountID)
                 try IfMatch.check(request, current: ScheduleViews.Detail(current, snapshot: try await service.catalog.snapshot()))
             }
-            let saved = try await service.update(id: id, accountID: identity.accountID, name: body.name, classIDs: body.classIds)
+            let visibility = try body.visibility.map { raw in
+                guard let visibility = ScheduleVisibility(rawValue: raw) else {
+                    throw SchedulingError.invalid(field: "visibility", message: "visibility is private or friends.")
+                }
+                return visibility
+            }
+            let saved = try await service.update(
+                id: id, accountID: identity.accountID, name: body.name, classIDs: body.classIds, visibility: visibility
+            )
             return try GatewayJSON.response(ScheduleViews.Detail(saved, snapshot: service.catalog.cachedSnapshot()))
         }
         group.delete(":scheduleId") { _, context in
@@ -101,6 +110,7 @@ enum ScheduleViews {
         let classIds: [Int64]
         let createdAt: Date
         let updatedAt: Date
+        let visibility: ScheduleVisibility
 
         init(_ schedule: SavedSchedule) {
             id = schedule.id
@@ -109,6 +119,7 @@ enum ScheduleViews {
             classIds = schedule.classIDs
             createdAt = schedule.createdAt
             updatedAt = schedule.updatedAt
+            visibility = schedule.visibility
         }
     }
 

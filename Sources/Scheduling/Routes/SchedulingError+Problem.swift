@@ -27,6 +27,8 @@ extension SchedulingError: ProblemConvertible {
             return .unauthenticated()
         case .eligibilityUnavailable:
             return .unavailable(retryAfterSeconds: 60, detail: "Eligibility is not available here; build without eligibleOnly.")
+        case .friendsUnavailable:
+            return .unavailable(retryAfterSeconds: 60, detail: "Friends are not available here; build without withFriends.")
         case .shareLinkLimit(let limit):
             return Problem(
                 type: "share-link-limit", title: "Too many share links", status: .conflict,

@@ -1,3 +1,4 @@
+public import Contracts
 public import GatewayHTTP
 public import Hummingbird
 
@@ -10,6 +11,10 @@ public struct SchedulingRoutes: ModuleRoutes {
     let calendars: CalendarService
     let ratings: RatingService
     let shareLinks: ShareLinkService
+    /// What friends share (nil: no Friends module is mounted).
+    let friendSchedules: FriendSchedulesService?
+    /// The names shared schedules' owners show (nil: no Friends module is mounted).
+    let friends: (any FriendCircle)?
 
     /// Where admins upload ratings files: the composition root may give it a larger body limit.
     public static let ratingsPath = "/v1/admin/scheduling/ratings"
@@ -23,8 +28,11 @@ public struct SchedulingRoutes: ModuleRoutes {
     public static let sharedPathPrefix = "/v1/shared/schedules/"
 
     public init(
-        builds: BuildService, schedules: SavedScheduleService, calendars: CalendarService, ratings: RatingService, shareLinks: ShareLinkService
+        builds: BuildService, schedules: SavedScheduleService, calendars: CalendarService, ratings: RatingService, shareLinks: ShareLinkService,
+        friendSchedules: FriendSchedulesService? = nil, friends: (any FriendCircle)? = nil
     ) {
+        self.friendSchedules = friendSchedules
+        self.friends = friends
         self.builds = builds
         self.schedules = schedules
         self.calendars = calendars
@@ -37,6 +45,7 @@ public struct SchedulingRoutes: ModuleRoutes {
         SavedScheduleRoutes(service: schedules, shareLinks: shareLinks).register(with: guarded, on: router)
         CalendarRoutes(service: calendars).register(with: guarded, on: router)
         RatingRoutes(service: ratings).register(with: guarded, on: router)
-        ShareLinkRoutes(service: shareLinks, catalog: schedules.catalog).register(with: guarded, on: router)
+        ShareLinkRoutes(service: shareLinks, catalog: schedules.catalog, friends: friends).register(with: guarded, on: router)
+        if let friendSchedules { FriendScheduleRoutes(service: friendSchedules).register(with: guarded, on: router) }
     }
 }

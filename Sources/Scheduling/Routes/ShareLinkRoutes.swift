@@ -1,4 +1,5 @@
 import Catalog
+import Contracts
 import Foundation
 import GatewayCore
 import GatewayHTTP
@@ -12,13 +13,14 @@ import Hummingbird
 struct ShareLinkRoutes: Sendable {
     let service: ShareLinkService
     let catalog: CatalogService
+    let friends: (any FriendCircle)?
 
     struct CreateBody: Decodable {
         let expiresIn: String
     }
 
     func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
-        let service = self.service, catalog = self.catalog
+        let service = self.service, catalog = self.catalog, friends = self.friends
         let mine = guarded.group(router, "v1/me/schedules", access: .authenticated)
         mine.post(":scheduleId/share-links") { request, context in
             let identity = try context.requireIdentity()
@@ -52,8 +54,10 @@ struct ShareLinkRoutes: Sendable {
         shared.get(":token") { _, context in
             let token = context.parameters.get("token") ?? ""
             let saved = try await service.shared(token: token, clientAddress: context.clientAddress)
+            let owner = try await friends?.displayNames(of: [saved.accountID])[saved.accountID]
             return try GatewayJSON.response(
-                SharedView(ScheduleViews.Detail(saved, snapshot: try await catalog.snapshot())), headers: [.cacheControl: "private, no-store"]
+                SharedView(ScheduleViews.Detail(saved, snapshot: try await catalog.snapshot()), ownerDisplayName: owner),
+                headers: [.cacheControl: "private, no-store"]
             )
         }
         shared.get(":token/calendar.ics") { request, context in
@@ -93,11 +97,14 @@ struct ShareLinkRoutes: Sendable {
         let name: String
         let term: String
         let sections: [ScheduleViews.Section]
+        /// The name the owner shows other students (never their username); absent when they have none.
+        let ownerDisplayName: String?
 
-        init(_ detail: ScheduleViews.Detail) {
+        init(_ detail: ScheduleViews.Detail, ownerDisplayName: String?) {
             name = detail.summary.name
             term = detail.summary.term
             sections = detail.sections
+            self.ownerDisplayName = ownerDisplayName
         }
     }
 }

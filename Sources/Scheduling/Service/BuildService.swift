@@ -15,15 +15,18 @@ public final class BuildService: Sendable {
     let builder: @Sendable (RatingBook, RankingWeights) -> ScheduleBuilder
     /// Asked for `eligibleOnly` builds; nil: such builds are refused as unavailable.
     let eligibility: (any RegistrationEligibility)?
+    /// Asked for `withFriends` builds; nil: such builds are refused as unavailable.
+    let friends: (any FriendsInClasses)?
     private let directory = Mutex<CourseDirectory?>(nil)
 
     /// `rateLimit` nil lets any address build as often as it likes.
     public init(
         catalog: CatalogService, ratings: RatingService, rateLimit: RateLimit?, clock: any GatewayClock,
-        eligibility: (any RegistrationEligibility)? = nil,
+        eligibility: (any RegistrationEligibility)? = nil, friends: (any FriendsInClasses)? = nil,
         builder: @escaping @Sendable (RatingBook, RankingWeights) -> ScheduleBuilder = { ScheduleBuilder(ratings: $0, weights: $1) }
     ) {
         self.eligibility = eligibility
+        self.friends = friends
         self.catalog = catalog
         self.ratings = ratings
         self.rateLimit = rateLimit
@@ -37,6 +40,10 @@ public final class BuildService: Sendable {
         public var outcome: BuildOutcome
         public var snapshot: CatalogCache.Snapshot
         public var ineligible: [Int64: [String]]
+        /// With `withFriends`: per schedule, the friends it shares sections with.
+        public var sharedWithFriends: [[FriendRanking.SharedSections]]?
+        /// The names of those friends.
+        public var friendNames: [Int64: String] = [:]
     }
 
     /// Builds for `request`; `accountID` is the signed-in caller's (needed for `eligibleOnly`).
@@ -93,7 +100,13 @@ public final class BuildService: Sendable {
         }
         let book = try await ratings.book()
         let outcome = builder(book, request.weights).build(courses: courses, constraints: constraints, limit: request.limit)
-        return Built(outcome: outcome, snapshot: snapshot, ineligible: ineligible)
+        guard request.withFriends else { return Built(outcome: outcome, snapshot: snapshot, ineligible: ineligible) }
+        guard let accountID else { throw SchedulingError.signInRequired }
+        guard friends != nil else { throw SchedulingError.friendsUnavailable }
+        let placed = outcome.schedules.flatMap { $0.sections.flatMap { [$0.classID] + $0.alternatives } }
+        let (byClass, names) = try await friendsTaking(Array(Set(placed)).sorted(), accountID: accountID)
+        let (ranked, sharing) = FriendRanking.apply(outcome, friendsByClass: byClass)
+        return Built(outcome: ranked, snapshot: snapshot, ineligible: ineligible, sharedWithFriends: sharing, friendNames: names)
     }
 
     private func directory(for index: CatalogIndex) -> CourseDirectory {

@@ -49,16 +49,21 @@ public final class SavedScheduleService: Sendable {
         return found
     }
 
-    /// Renames the schedule and/or replaces its classes.
-    public func update(id: Int64, accountID: Int64, name: String?, classIDs: [Int64]?) async throws -> SavedSchedule {
+    /// Renames the schedule, replaces its classes and/or sets who sees it, in one transaction.
+    public func update(
+        id: Int64, accountID: Int64, name: String?, classIDs: [Int64]?, visibility: ScheduleVisibility? = nil
+    ) async throws -> SavedSchedule {
         let current = try await schedule(id: id, accountID: accountID)
         let name = try name.map(Self.checkedName)
         var ids: [Int64]?
         if let classIDs { ids = try await checkedClasses(classIDs, term: current.term) }
         let now = clock.now()
         let newIDs = ids
-        let updated = try await transactions.write { [store] db in
-            try store.update(id: id, of: accountID, name: name, classIDs: newIDs, at: now, in: db)
+        let updated = try await transactions.write { [store] db -> SavedSchedule? in
+            var updated: SavedSchedule? = current
+            if name != nil || newIDs != nil { updated = try store.update(id: id, of: accountID, name: name, classIDs: newIDs, at: now, in: db) }
+            if let visibility, updated != nil { updated = try store.setVisibility(visibility, id: id, of: accountID, at: now, in: db) }
+            return updated
         }
         guard let updated else { throw SchedulingError.scheduleNotFound }
         return updated

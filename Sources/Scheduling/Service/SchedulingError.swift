@@ -18,6 +18,8 @@ public enum SchedulingError: Error, Sendable, Equatable {
     case signInRequired
     /// `eligibleOnly` where no registration answers eligibility (503).
     case eligibilityUnavailable
+    /// `withFriends` where no Friends module answers (503).
+    case friendsUnavailable
     /// The schedule already has the most live share links allowed (409).
     case shareLinkLimit(Int)
     /// No share link of the caller's schedule has this id (404).

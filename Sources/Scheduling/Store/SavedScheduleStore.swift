@@ -10,6 +10,10 @@ public protocol SavedScheduleStoring: Sendable {
     func schedule(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> SavedSchedule?
     /// Renames and/or replaces the classes; nil when the schedule is not the account's.
     func update(id: Int64, of accountID: Int64, name: String?, classIDs: [Int64]?, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule?
+    /// Sets who sees the schedule; nil when the schedule is not the account's.
+    func setVisibility(_ visibility: ScheduleVisibility, id: Int64, of accountID: Int64, at now: Date, in transaction: any StoreTransaction) throws -> SavedSchedule?
+    /// The friends-visible schedules of `ownerIDs` (of `term`, or every term), by owner then id.
+    func friendsVisibleSchedules(of ownerIDs: [Int64], term: String?, in transaction: any StoreTransaction) throws -> [SavedSchedule]
     /// False when the schedule is not the account's.
     func delete(id: Int64, of accountID: Int64, in transaction: any StoreTransaction) throws -> Bool
 }

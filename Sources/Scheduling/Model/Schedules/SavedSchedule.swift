@@ -9,8 +9,14 @@ public struct SavedSchedule: Sendable, Equatable {
     public var classIDs: [Int64]
     public var createdAt: Date
     public var updatedAt: Date
+    /// Who else sees it: nobody (the default), or the student's friends.
+    public var visibility: ScheduleVisibility
 
-    public init(id: Int64, accountID: Int64, name: String, term: String, classIDs: [Int64], createdAt: Date, updatedAt: Date) {
+    public init(
+        id: Int64, accountID: Int64, name: String, term: String, classIDs: [Int64], createdAt: Date, updatedAt: Date,
+        visibility: ScheduleVisibility = .private
+    ) {
+        self.visibility = visibility
         self.id = id
         self.accountID = accountID
         self.name = name
@@ -24,6 +30,12 @@ public struct SavedSchedule: Sendable, Equatable {
     public static let maximumPerStudent = 100
     public static let maximumClasses = 40
     public static let maximumNameLength = 100
+}
+
+/// Who sees a saved schedule besides its owner (and whoever holds one of its share links).
+public enum ScheduleVisibility: String, Sendable, Codable, CaseIterable {
+    case `private`
+    case friends
 }
 
 /// How an exported calendar stands: what it last contained, since when, and how many times it
