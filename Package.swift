@@ -421,6 +421,7 @@ let package = Package(
             name: "HTTPClientTests",
             dependencies: [
                 "HTTPClient", "Telemetry", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

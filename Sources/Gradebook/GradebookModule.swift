@@ -85,6 +85,11 @@ public struct GradebookModule: JobRunningModule {
             transactions: transactions, store: stores.accounts, sources: sources, vault: vault, clock: clock,
             verifier: { credentials, source in
                 try await GradebookService.adapter(for: source.kind, upstream: upstream).verify(credentials, source: source)
+            },
+            signIn: { credentials, source in
+                try await MoodleAdapter(transport: transport).token(
+                    username: credentials.username, password: credentials.password, caller: credentials.caller, source: source
+                )
             }
         )
         let gradebooks = GradebookService(sources: sources, upstream: upstream, accounts: accounts, maxFileBytes: settings.maxFileBytes)

@@ -1,5 +1,5 @@
 import Telemetry
-import Tracing
+public import Tracing
 import Foundation
 public import Logging
 
@@ -131,9 +131,7 @@ public final class CurlHTTPClient: HTTPClient {
         // body. The trace context goes along in `traceparent` only when the request asks for it
         // (``OutboundRequest/propagatesTraceContext``: the deployment's own destinations).
         return try await GatewayTracing.span("HTTP \(request.method.rawValue)", ofKind: .client) { span in
-            span?.attributes["http.request.method"] = request.method.rawValue
-            span?.attributes["server.address"] = request.url.host ?? ""
-            if let port = request.url.port { span?.attributes["server.port"] = port }
+            span?.attributes.merge(Self.spanAttributes(of: request))
             var request = request
             if request.propagatesTraceContext {
                 var carrier: [String: String] = [:]
@@ -147,6 +145,16 @@ public final class CurlHTTPClient: HTTPClient {
             if response.status >= 500 { span?.setStatus(SpanStatus(code: .error)) }
             return response
         }
+    }
+
+    /// What a client span says of `request`: its method, host and port. Never its path or query
+    /// (which may carry a secret such as Moodle's `wstoken`), headers or body.
+    public static func spanAttributes(of request: OutboundRequest) -> SpanAttributes {
+        var attributes = SpanAttributes()
+        attributes["http.request.method"] = request.method.rawValue
+        attributes["server.address"] = request.url.host ?? ""
+        if let port = request.url.port { attributes["server.port"] = port }
+        return attributes
     }
 
     private func perform(_ request: OutboundRequest) async throws -> OutboundResponse {

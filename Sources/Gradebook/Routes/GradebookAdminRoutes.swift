@@ -18,6 +18,8 @@ struct GradebookAdminRoutes: Sendable {
         let requestsPerMinute: Int?
         let development: Bool?
         let oauthClientId: String?
+        /// A moodle source's web service (`moodle_mobile_app` when left out).
+        let service: String?
         /// Write-only: sealed at once, never answered; left out on PUT, the stored one stays.
         let oauthClientSecret: String?
 
@@ -38,7 +40,7 @@ struct GradebookAdminRoutes: Sendable {
                 id: id, name: name, kind: kind, baseURL: url, authStyle: style,
                 pollIntervalSeconds: pollIntervalSeconds ?? defaults.pollIntervalSeconds, maxConcurrency: maxConcurrency ?? defaults.maxConcurrency,
                 requestsPerMinute: requestsPerMinute ?? defaults.requestsPerMinute, development: development ?? false,
-                oauthClientID: oauthClientId
+                oauthClientID: oauthClientId, moodleService: kind == .moodle ? service ?? GradebookSource.defaultMoodleService : service
             )
         }
     }
@@ -100,7 +102,8 @@ struct GradebookAccountRoutes: Sendable {
     /// Asks Canvas to delete an OAuth account's token as the account is forgotten.
     let canvasOAuth: CanvasOAuthService
 
-    /// `username` and `password` for a Cal Poly source, `accessToken` for a Canvas one.
+    /// `username` and `password` for a Cal Poly source, `accessToken` for a Canvas one, either
+    /// for a Moodle one.
     struct AccountBody: Decodable {
         let sourceId: Int64
         let username: String?
@@ -112,6 +115,16 @@ struct GradebookAccountRoutes: Sendable {
         /// by name, never quietly used in their place.
         func credentials(for source: GradebookSource) throws -> (username: String, secret: String) {
             switch source.authStyle {
+            case .wstoken:
+                if let accessToken {
+                    guard username == nil, password == nil else {
+                        throw GradebookError.invalid(field: username != nil ? "username" : "password", message: "Send either an accessToken or a username and password, not both.")
+                    }
+                    return ("", accessToken)
+                }
+                guard let username, !username.isEmpty else { throw GradebookError.invalid(field: "username", message: "A moodle source needs a username and password, or an accessToken.") }
+                guard let password else { throw GradebookError.invalid(field: "password", message: "A password is required.") }
+                return (username, password)
             case .bearer:
                 guard username == nil, password == nil else {
                     throw GradebookError.invalid(field: username != nil ? "username" : "password", message: "A \(source.kind.rawValue) source takes an accessToken, not a username and password.")

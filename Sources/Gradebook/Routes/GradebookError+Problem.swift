@@ -61,6 +61,27 @@ extension GradebookError: ProblemConvertible {
             return .conflict("gradebook-account-limit", title: "Too many gradebook accounts", detail: "You already store \(limit) gradebook accounts, the most allowed.")
         case .tooManyConnections(let seconds):
             return .tooManyRequests(retryAfterSeconds: seconds, detail: "Too many Canvas connections are waiting to be finished. Finish one, or try again in a few minutes.")
+        case .signInRefused(let id, let name, let reason):
+            switch reason {
+            case .serviceNotAvailable:
+                return Self.upstream("gradebook-service-not-available", "The gradebook's web service is not available", .unprocessableContent,
+                    "\(name) (source \(id)) does not offer its web service to this account; its administrators must enable it for students.", id
+                )
+            case .passwordExpired:
+                return Self.upstream("gradebook-password-expired", "The gradebook password has expired", .unprocessableContent,
+                    "Your password at \(name) (source \(id)) has expired; change it there, then connect again.", id
+                )
+            case .siteMaintenance:
+                var problem = Problem.unavailable(retryAfterSeconds: 600, detail: "\(name) (source \(id)) is in maintenance mode; connect again later.")
+                problem.type = "upstream-maintenance"
+                problem.title = "Upstream gradebook is in maintenance"
+                problem.extensions["sourceId"] = .int(Int(id))
+                return problem
+            }
+        case .gradesNotAllowed(let id, let name, let missing):
+            return Self.upstream("gradebook-grades-not-allowed", "The gradebook does not let this token read grades", .unprocessableContent,
+                "\(name) (source \(id)) does not let this token call \(missing.joined(separator: ", ")); its administrators must add them to the service.", id
+            )
         case .vaultUnavailable:
             return Problem(type: "vault-unavailable", title: "Stored credentials unavailable", status: .serviceUnavailable, detail: "The stored password could not be opened; store the account again or ask an operator.")
         }

@@ -16,6 +16,8 @@ enum GradebookViews {
         let oauthClientId: String?
         /// Whether its secret is stored (the secret itself is never answered).
         let oauthClientSecretSet: Bool
+        /// A moodle source's web service; omitted for other kinds.
+        let service: String?
         let health: Health
 
         /// How polls of the source are going (operators: is it up, are we backing off).
@@ -33,6 +35,7 @@ enum GradebookViews {
         init(_ source: GradebookSource, hasClientSecret: Bool, health: SourceHealth? = nil, now: Date = Date()) {
             oauthClientId = source.oauthClientID
             oauthClientSecretSet = hasClientSecret
+            service = source.moodleService
             id = source.id
             name = source.name
             kind = source.kind.rawValue

@@ -28,14 +28,15 @@ struct MyGradesRoutes: Sendable {
         static func course(_ course: CourseGrades) -> NullKeepingObject {
             NullKeepingObject([
                 ("id", course.id), ("name", course.name), ("code", course.code), ("currentScore", course.currentScore),
-                ("currentGrade", course.currentGrade), ("assignments", course.assignments.map(assignment)),
+                ("currentGrade", course.currentGrade), ("gradesWithheld", course.gradesWithheld?.rawValue),
+                ("assignments", course.assignments.map(assignment)),
             ])
         }
 
         static func assignment(_ grade: AssignmentGrade) -> NullKeepingObject {
             NullKeepingObject([
                 ("id", grade.id), ("name", grade.name), ("score", grade.score), ("pointsPossible", grade.pointsPossible),
-                ("dueAt", grade.dueAt), ("gradedAt", grade.gradedAt), ("state", grade.state.rawValue),
+                ("dueAt", grade.dueAt), ("gradedAt", grade.gradedAt), ("state", grade.state.rawValue), ("feedback", grade.feedback),
             ])
         }
     }

@@ -161,7 +161,7 @@ public struct GradePoller: Sendable {
         switch source.kind {
         case .calpoly:
             snapshot = try await fetch(sourceID: stored.sourceID, user: stored.username, credentials: credentials)
-        case .canvas:
+        case .canvas, .moodle:
             let adapter = gradebooks.adapter(for: source)
             snapshot = GradebookSnapshot(courses: try await canvasOAuth.access(stored, source: source, credentials) { credentials in
                 try await adapter.courseGrades(credentials, source: source, refresh: true)

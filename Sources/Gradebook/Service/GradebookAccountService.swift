@@ -31,6 +31,9 @@ public final class GradebookAccountService: Sendable {
     /// Checks credentials before storing them and answers the upstream's name for their owner
     /// (the account's username); nil skips the check and keeps the username given.
     let verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)?
+    /// Trades a username and password for the upstream's token (Moodle's `login/token.php`);
+    /// nil: such sources take only a token.
+    let signIn: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)?
 
     /// The most accounts one student stores.
     public static let maximumPerStudent = 20
@@ -38,8 +41,10 @@ public final class GradebookAccountService: Sendable {
 
     public init(
         transactions: any TransactionRunner, store: any GradebookAccountStoring, sources: GradebookSourceService,
-        vault: any SecretSealer, clock: any GatewayClock, verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)?
+        vault: any SecretSealer, clock: any GatewayClock, verifier: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)?,
+        signIn: (@Sendable (GradebookCredentials, GradebookSource) async throws -> String)? = nil
     ) {
+        self.signIn = signIn
         self.transactions = transactions
         self.store = store
         self.sources = sources
@@ -57,8 +62,11 @@ public final class GradebookAccountService: Sendable {
     /// the token's owner) for a bearer source (Canvas).
     public func add(accountID: Int64, sourceID: Int64, credentials: GradebookCredentials) async throws -> GradebookAccountInfo {
         let source = try await sources.source(id: sourceID)
+        if source.authStyle == .wstoken { return try await addWebServiceAccount(accountID: accountID, source: source, credentials: credentials) }
         var checked = credentials
         switch source.authStyle {
+        case .wstoken:
+            preconditionFailure("web-service accounts are added above")
         case .basic:
             checked.username = credentials.username.trimmingCharacters(in: .whitespaces)
             guard !checked.username.isEmpty, checked.username.utf8.count <= 200, !checked.username.contains(":") else {

@@ -47,4 +47,21 @@ public enum GradebookError: Error, Sendable, Equatable {
     case vaultUnavailable
     /// The caller has begun the most Canvas connections that may wait at once (429).
     case tooManyConnections(retryAfterSeconds: Int)
+    /// The upstream took the username and password but will not hand out a token for them
+    /// (Moodle's `login/token.php`): 422, or 503 while the site is in maintenance.
+    case signInRefused(sourceID: Int64, name: String, reason: SignInRefusal)
+    /// The token works but may not call the functions that read grades (Moodle's site info
+    /// lists what it may call): 422, naming what is missing.
+    case gradesNotAllowed(sourceID: Int64, name: String, missing: [String])
+}
+
+/// Why an upstream would not exchange a student's username and password for a token, as
+/// Moodle's `login/token.php` says it (`errorcode`).
+public enum SignInRefusal: String, Sendable, Equatable, CaseIterable {
+    /// The site does not offer the source's web service to this student (`servicenotavailable`).
+    case serviceNotAvailable = "servicenotavailable"
+    /// The site is in maintenance mode (`sitemaintenance`).
+    case siteMaintenance = "sitemaintenance"
+    /// The student's password expired and must be changed at the site (`passwordisexpired`).
+    case passwordExpired = "passwordisexpired"
 }

@@ -33,6 +33,7 @@ public final class GradebookService: Sendable {
         switch kind {
         case .calpoly: CalPolyAdapter(upstream: upstream)
         case .canvas: CanvasAdapter(transport: upstream.transport)
+        case .moodle: MoodleAdapter(transport: upstream.transport)
         }
     }
 

@@ -105,5 +105,9 @@ extension GradebookSchema {
             "CREATE INDEX gradebook_oauth_flows_owner ON gradebook_oauth_flows (owner_account_id)",
             "CREATE INDEX gradebook_oauth_flows_expiry ON gradebook_oauth_flows (expires_at)",
         ]),
+        // A Moodle source's web service (login/token.php's `service`); NULL for other kinds.
+        PostgresMigration("gradebook.pg.004.moodle-service", [
+            "ALTER TABLE gradebook_sources ADD COLUMN moodle_service text",
+        ]),
     ]
 }

@@ -9,17 +9,17 @@ import PostgresStorage
 struct PostgresGradebookSourceStore: GradebookSourceStoring {
     init() {}
 
-    static let columns = "id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency, requests_per_minute, development, oauth_client_id"
+    static let columns = "id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency, requests_per_minute, development, oauth_client_id, moodle_service"
 
     /// A source from its row; one that no longer reads as a source (edited by hand) is skipped.
     static func source(_ row: PostgresRow) throws -> GradebookSource? {
-        let (id, name, kind, baseURL, authStyle, interval, concurrency, perMinute, development, clientID) =
-            try row.decode((Int64, String, String, String, String, Int, Int, Int, Bool, String?).self)
+        let (id, name, kind, baseURL, authStyle, interval, concurrency, perMinute, development, clientID, service) =
+            try row.decode((Int64, String, String, String, String, Int, Int, Int, Bool, String?, String?).self)
         guard let kind = GradebookSource.Kind(rawValue: kind), let style = GradebookSource.AuthStyle(rawValue: authStyle), let url = URL(string: baseURL)
         else { return nil }
         return GradebookSource(
             id: id, name: name, kind: kind, baseURL: url, authStyle: style, pollIntervalSeconds: interval, maxConcurrency: concurrency,
-            requestsPerMinute: perMinute, development: development, oauthClientID: clientID
+            requestsPerMinute: perMinute, development: development, oauthClientID: clientID, moodleService: service
         )
     }
 
@@ -34,14 +34,15 @@ struct PostgresGradebookSourceStore: GradebookSourceStoring {
     func upsert(_ source: GradebookSource, at now: Date, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().query("""
             INSERT INTO gradebook_sources (id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency,
-                requests_per_minute, development, oauth_client_id, created_at, updated_at)
+                requests_per_minute, development, oauth_client_id, moodle_service, created_at, updated_at)
             VALUES (\(source.id), \(source.name), \(source.kind.rawValue), \(source.baseURL.absoluteString), \(source.authStyle.rawValue),
                 \(source.pollIntervalSeconds), \(source.maxConcurrency), \(source.requestsPerMinute), \(source.development), \(source.oauthClientID),
-                \(now), \(now))
+                \(source.moodleService), \(now), \(now))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, kind = excluded.kind, base_url = excluded.base_url,
                 auth_style = excluded.auth_style, poll_interval_seconds = excluded.poll_interval_seconds,
                 max_concurrency = excluded.max_concurrency, requests_per_minute = excluded.requests_per_minute,
-                development = excluded.development, oauth_client_id = excluded.oauth_client_id, updated_at = excluded.updated_at
+                development = excluded.development, oauth_client_id = excluded.oauth_client_id,
+                moodle_service = excluded.moodle_service, updated_at = excluded.updated_at
             RETURNING (xmax = 0)
             """).first?.decode(Bool.self) ?? false
     }

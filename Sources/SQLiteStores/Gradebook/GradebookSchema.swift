@@ -125,5 +125,9 @@ extension GradebookSchema {
                 CREATE INDEX gradebook_oauth_flows_expiry ON gradebook_oauth_flows(expires_at);
                 """)
         },
+        Migration("gradebook.008.moodle-service") { db in
+            // A Moodle source's web service (login/token.php's `service`); NULL for other kinds.
+            try db.execute(sql: "ALTER TABLE gradebook_sources ADD COLUMN moodle_service TEXT;")
+        },
     ]
 }

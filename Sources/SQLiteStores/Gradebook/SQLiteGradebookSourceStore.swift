@@ -24,16 +24,17 @@ struct SQLiteGradebookSourceStore: GradebookSourceStoring {
         try db.execute(
             sql: """
                 INSERT INTO gradebook_sources (id, name, kind, base_url, auth_style, poll_interval_seconds, max_concurrency,
-                    requests_per_minute, development, oauth_client_id, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    requests_per_minute, development, oauth_client_id, moodle_service, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, kind = excluded.kind, base_url = excluded.base_url,
                     auth_style = excluded.auth_style, poll_interval_seconds = excluded.poll_interval_seconds,
                     max_concurrency = excluded.max_concurrency, requests_per_minute = excluded.requests_per_minute,
-                    development = excluded.development, oauth_client_id = excluded.oauth_client_id, updated_at = excluded.updated_at
+                    development = excluded.development, oauth_client_id = excluded.oauth_client_id,
+                    moodle_service = excluded.moodle_service, updated_at = excluded.updated_at
                 """,
             arguments: [
                 source.id, source.name, source.kind.rawValue, source.baseURL.absoluteString, source.authStyle.rawValue,
-                source.pollIntervalSeconds, source.maxConcurrency, source.requestsPerMinute, source.development, source.oauthClientID, now, now,
+                source.pollIntervalSeconds, source.maxConcurrency, source.requestsPerMinute, source.development, source.oauthClientID, source.moodleService, now, now,
             ]
         )
         return !exists
@@ -51,7 +52,8 @@ struct SQLiteGradebookSourceStore: GradebookSourceStoring {
         return GradebookSource(
             id: row["id"], name: row["name"], kind: kind, baseURL: url, authStyle: style,
             pollIntervalSeconds: row["poll_interval_seconds"], maxConcurrency: row["max_concurrency"],
-            requestsPerMinute: row["requests_per_minute"], development: row["development"], oauthClientID: row["oauth_client_id"]
+            requestsPerMinute: row["requests_per_minute"], development: row["development"], oauthClientID: row["oauth_client_id"],
+            moodleService: row["moodle_service"]
         )
     }
 

@@ -11,6 +11,17 @@ public struct CourseGrades: Sendable, Equatable, Codable {
     public var currentScore: Double?
     public var currentGrade: String?
     public var assignments: [AssignmentGrade]
+    /// Why the course is listed without grades (the source will not show them to the student);
+    /// nil when its grades are shown.
+    public var gradesWithheld: GradesWithheld? = nil
+
+    /// Why a source lists a course but not its grades.
+    public enum GradesWithheld: String, Sendable, Codable, CaseIterable {
+        /// The student may not view grades there (Moodle's `nopermissiontoviewgrades`).
+        case notPermitted = "not-permitted"
+        /// The teacher hid the gradebook from students (Moodle's course setting `showgrades`).
+        case hiddenByTeacher = "hidden-by-teacher"
+    }
 }
 
 /// One assignment and the student's score on it.
@@ -29,6 +40,8 @@ public struct AssignmentGrade: Sendable, Equatable, Codable {
     public var dueAt: Date?
     public var gradedAt: Date?
     public var state: State
+    /// The teacher's feedback as plain text, where the source gives it (Moodle); nil otherwise.
+    public var feedback: String? = nil
 
     /// What a student reads: `8.5/10`, `8.5`, or `-` with no posted score.
     public var display: String {

@@ -9,12 +9,16 @@ public struct GradebookSource: Sendable, Equatable {
         case calpoly
         /// A Canvas LMS host: its REST API (`/api/v1/...`) with a student's bearer token.
         case canvas
+        /// A Moodle site: its Web Services REST API (`/webservice/rest/server.php`) with a
+        /// student's web-service token as `wstoken`.
+        case moodle
 
         /// How a source of this kind takes credentials unless an admin says otherwise.
         public var defaultAuthStyle: AuthStyle {
             switch self {
             case .calpoly: .basic
             case .canvas: .bearer
+            case .moodle: .wstoken
             }
         }
     }
@@ -25,7 +29,15 @@ public struct GradebookSource: Sendable, Equatable {
         case basic
         /// `Authorization: Bearer` with the student's access token (Canvas).
         case bearer
+        /// The student's web-service token as the `wstoken` query parameter (Moodle): a secret
+        /// in a URL, which the HTTP client never writes anywhere.
+        case wstoken
     }
+
+    /// The Moodle service a student's username and password are exchanged for a token of, when
+    /// the source names none.
+    public static let defaultMoodleService = "moodle_mobile_app"
+
 
     public var id: Int64
     public var name: String
@@ -45,12 +57,16 @@ public struct GradebookSource: Sendable, Equatable {
     /// The campus's Canvas developer key id (`client_id`), for the OAuth2 flow; its secret is
     /// sealed apart and never part of this value.
     public var oauthClientID: String?
+    /// A Moodle source's web service (`service` at `login/token.php`); nil for other kinds.
+    public var moodleService: String?
 
     public init(
         id: Int64, name: String, kind: Kind = .calpoly, baseURL: URL, authStyle: AuthStyle = .basic, pollIntervalSeconds: Int = 900,
-        maxConcurrency: Int = 4, requestsPerMinute: Int = 120, development: Bool = false, oauthClientID: String? = nil
+        maxConcurrency: Int = 4, requestsPerMinute: Int = 120, development: Bool = false, oauthClientID: String? = nil,
+        moodleService: String? = nil
     ) {
         self.oauthClientID = oauthClientID
+        self.moodleService = moodleService
         self.id = id
         self.name = name
         self.kind = kind
@@ -76,6 +92,10 @@ public struct GradebookSource: Sendable, Equatable {
         components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
         return components.url ?? baseURL
     }
+
+    /// A Moodle address under the site's base (`/login/token.php`, `/webservice/rest/server.php`
+    /// with its query; a site under a path, `https://campus.edu/moodle`, keeps it in front).
+    public func moodle(_ path: String, query: [(String, String)] = []) -> URL { canvas(path, query: query) }
 
     /// The base URL with a query (`?record=sections`), replacing any query it had.
     public func record(_ query: [(String, String)]) -> URL {
@@ -120,6 +140,18 @@ extension GradebookSource {
             guard authStyle == .bearer else { throw SourceProblem(field: "authStyle", reason: "must be bearer for a canvas source") }
             guard !components.path.contains("/api/") else {
                 throw SourceProblem(field: "baseUrl", reason: "must be the Canvas host (https://canvas.example.edu), not an API address")
+            }
+        case .moodle:
+            guard authStyle == .wstoken else { throw SourceProblem(field: "authStyle", reason: "must be wstoken for a moodle source") }
+            guard !components.path.contains("/webservice/"), !components.path.contains("/login/") else {
+                throw SourceProblem(field: "baseUrl", reason: "must be the Moodle site (https://moodle.example.edu), not a web service address")
+            }
+        }
+        if let moodleService {
+            guard kind == .moodle else { throw SourceProblem(field: "service", reason: "is for moodle sources only") }
+            guard (1...100).contains(moodleService.utf8.count),
+                  moodleService.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }) else {
+                throw SourceProblem(field: "service", reason: "must be 1 to 100 letters, digits, '_' or '-' (a service's short name)")
             }
         }
         guard scheme == "https" || development else {

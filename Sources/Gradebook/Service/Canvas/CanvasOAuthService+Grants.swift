@@ -20,6 +20,7 @@ extension CanvasOAuthService {
         _ stored: StoredGradebookAccount, source: GradebookSource, _ credentials: GradebookCredentials,
         _ body: (GradebookCredentials) async throws -> T
     ) async throws -> T {
+        if source.kind == .moodle { return try await tokenAccess(stored, source: source, credentials, body) }
         guard stored.credentialKind == .oauth else { return try await body(credentials) }
         guard stored.status == .ok else { throw GradebookError.upstreamUnauthorized(sourceID: source.id, name: source.name) }
         var sealed = stored.sealedPassword

@@ -48,11 +48,39 @@ public final class UpstreamTransport: Sendable {
     public static let maximumRecordBytes = 8 << 20
 
     /// GETs `url` of `source` with the credentials, presented as the source's ``GradebookSource/AuthStyle`` says
-    /// (the password is the access token for bearer sources). Any HTTP status comes back as a reply;
-    /// transport failures throw, and so does a body over `maxBodyBytes` (an upstream failure).
+    /// (the password is the access token for bearer sources, and the `wstoken` parameter added
+    /// to the query for Moodle's). Any HTTP status comes back as a reply; transport failures
+    /// throw, and so does a body over `maxBodyBytes` (an upstream failure). `refused` says which
+    /// reply is a wrong credential for the sign-in throttle (401 unless the protocol says
+    /// otherwise: Moodle answers 200 with an error code).
     public func get(
         _ url: URL, source: GradebookSource, credentials: GradebookCredentials, accept: String = "application/json, text/plain",
-        maxBodyBytes: Int = UpstreamTransport.maximumRecordBytes
+        maxBodyBytes: Int = UpstreamTransport.maximumRecordBytes, refused: @Sendable (UpstreamReply) -> Bool = { $0.status == 401 }
+    ) async throws -> UpstreamReply {
+        var request = OutboundRequest(
+            method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false, maxResponseBodySize: maxBodyBytes
+        )
+        switch source.authStyle {
+        case .basic: request.basicCredentials = BasicCredentials(username: credentials.username, password: credentials.password)
+        case .bearer: request.headers.add(name: "Authorization", value: "Bearer \(credentials.password)")
+        case .wstoken: request.url = Self.adding(("wstoken", credentials.password), to: url)
+        }
+        return try await presenting(request, source: source, credentials: credentials, refused: refused)
+    }
+
+    /// `url` with one more query parameter, percent-encoded as a form value (`+` too).
+    static func adding(_ parameter: (String, String), to url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let value = parameter.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        components.percentEncodedQuery = [components.percentEncodedQuery, "\(parameter.0)=\(value)"].compactMap { $0 }.joined(separator: "&")
+        return components.url ?? url
+    }
+
+    /// Sends `request` with credentials the caller may have typed: those pass the sign-in
+    /// throttle first, and the reply (`refused` or a 2xx) counts for or against them.
+    func presenting(
+        _ request: OutboundRequest, source: GradebookSource, credentials: GradebookCredentials, refused: @Sendable (UpstreamReply) -> Bool
     ) async throws -> UpstreamReply {
         let caller = credentials.caller
         var attempt: LoginThrottle.Attempt?
@@ -63,13 +91,6 @@ public final class UpstreamTransport: Sendable {
                 throw GradebookError.signInThrottled(sourceID: source.id, name: source.name, retryAfterSeconds: throttled.retryAfterSeconds)
             }
         }
-        var request = OutboundRequest(
-            method: .get, url: url, headers: ["Accept": accept], timeout: timeout, followRedirects: false, maxResponseBodySize: maxBodyBytes
-        )
-        switch source.authStyle {
-        case .basic: request.basicCredentials = BasicCredentials(username: credentials.username, password: credentials.password)
-        case .bearer: request.headers.add(name: "Authorization", value: "Bearer \(credentials.password)")
-        }
         let response: UpstreamReply
         do {
             response = try await exchange(request, source: source, caller: caller)
@@ -78,11 +99,13 @@ public final class UpstreamTransport: Sendable {
             throw error
         }
         if let attempt {
-            // 401 is a wrong password; any other answer came from credentials the upstream took.
-            switch response.status {
-            case 401: signIns.failed(attempt, now: clock.now())
-            case 200..<300: signIns.succeeded(attempt, now: clock.now())
-            default: signIns.withdraw(attempt)
+            // A refusal is a wrong password; any other answer came from credentials the upstream took.
+            if refused(response) {
+                signIns.failed(attempt, now: clock.now())
+            } else if (200..<300).contains(response.status) {
+                signIns.succeeded(attempt, now: clock.now())
+            } else {
+                signIns.withdraw(attempt)
             }
         }
         return response
