@@ -5985,14 +5985,15 @@ extension Components {
             public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/PublicGradebookSource/name`.
             public var name: Swift.String
-            /// `calpoly` speaks the Cal Poly routes; `canvas` is read through `GET /v1/me/grades`.
+            /// `calpoly` speaks the Cal Poly routes; `canvas` and `moodle` are read through `GET /v1/me/grades`.
             ///
             /// - Remark: Generated from `#/components/schemas/PublicGradebookSource/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case calpoly = "calpoly"
                 case canvas = "canvas"
+                case moodle = "moodle"
             }
-            /// `calpoly` speaks the Cal Poly routes; `canvas` is read through `GET /v1/me/grades`.
+            /// `calpoly` speaks the Cal Poly routes; `canvas` and `moodle` are read through `GET /v1/me/grades`.
             ///
             /// - Remark: Generated from `#/components/schemas/PublicGradebookSource/kind`.
             public var kind: Components.Schemas.PublicGradebookSource.KindPayload
@@ -6005,7 +6006,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
-            ///   - kind: `calpoly` speaks the Cal Poly routes; `canvas` is read through `GET /v1/me/grades`.
+            ///   - kind: `calpoly` speaks the Cal Poly routes; `canvas` and `moodle` are read through `GET /v1/me/grades`.
             ///   - oauth: Students can connect it with OAuth2 (`POST /v1/me/gradebook-accounts/oauth`): a canvas source with a developer key, on a gateway with a public URL.
             public init(
                 id: Swift.Int64,
@@ -6037,33 +6038,35 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/name`.
             public var name: Swift.String
-            /// The protocol the upstream speaks: `calpoly` is the Cal Poly gradebook (`grades.json?record=...`, `auth.txt`); `canvas` a Canvas LMS host, read through its REST API with each student's access token (`GET /v1/me/grades`).
+            /// The protocol the upstream speaks: `calpoly` is the Cal Poly gradebook (`grades.json?record=...`, `auth.txt`); `canvas` a Canvas LMS host, read through its REST API with each student's access token (`GET /v1/me/grades`); `moodle` a Moodle site, read through its Web Services REST API with each student's web-service token.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case calpoly = "calpoly"
                 case canvas = "canvas"
+                case moodle = "moodle"
             }
-            /// The protocol the upstream speaks: `calpoly` is the Cal Poly gradebook (`grades.json?record=...`, `auth.txt`); `canvas` a Canvas LMS host, read through its REST API with each student's access token (`GET /v1/me/grades`).
+            /// The protocol the upstream speaks: `calpoly` is the Cal Poly gradebook (`grades.json?record=...`, `auth.txt`); `canvas` a Canvas LMS host, read through its REST API with each student's access token (`GET /v1/me/grades`); `moodle` a Moodle site, read through its Web Services REST API with each student's web-service token.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/kind`.
             public var kind: Components.Schemas.GradebookSourceDefinition.KindPayload?
-            /// The protocol's base URL (`auth.txt` is fetched beside it), or for `canvas` the Canvas host (with the path of a proxy's prefix, if any; `/api/v1/...` goes after it): absolute, https unless the source is a development source, with no credentials, query or fragment.
+            /// The protocol's base URL (`auth.txt` is fetched beside it), or for `canvas` the Canvas host (with the path of a proxy's prefix, if any; `/api/v1/...` goes after it), or for `moodle` the site (`login/token.php` and `webservice/rest/server.php` go under it; not a web service address itself): absolute, https unless the source is a development source, with no credentials, query or fragment.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/baseUrl`.
             public var baseUrl: Swift.String
-            /// How callers' credentials reach the upstream: `basic` (HTTP Basic, the only style of `calpoly`), `bearer` (an access token, the only style of `canvas`). Defaults to the kind's style; another is 422.
+            /// How callers' credentials reach the upstream: `basic` (HTTP Basic, the only style of `calpoly`), `bearer` (an access token, the only style of `canvas`), `wstoken` (a Moodle web-service token as the `wstoken` parameter, the only style of `moodle`). Defaults to the kind's style; another is 422.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/authStyle`.
             @frozen public enum AuthStylePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case basic = "basic"
                 case bearer = "bearer"
+                case wstoken = "wstoken"
             }
-            /// How callers' credentials reach the upstream: `basic` (HTTP Basic, the only style of `calpoly`), `bearer` (an access token, the only style of `canvas`). Defaults to the kind's style; another is 422.
+            /// How callers' credentials reach the upstream: `basic` (HTTP Basic, the only style of `calpoly`), `bearer` (an access token, the only style of `canvas`), `wstoken` (a Moodle web-service token as the `wstoken` parameter, the only style of `moodle`). Defaults to the kind's style; another is 422.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/authStyle`.
@@ -6092,20 +6095,25 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/oauthClientSecret`.
             public var oauthClientSecret: Swift.String?
+            /// `moodle` only: the short name of the web service students' usernames and passwords are exchanged for a token of at `login/token.php`; `moodle_mobile_app` when left out. Another kind: 422.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GradebookSourceDefinition/service`.
+            public var service: Swift.String?
             /// Creates a new `GradebookSourceDefinition`.
             ///
             /// - Parameters:
             ///   - id: The number clients address it by (`/gradebook/{id}/`, `/v1/gradebook/{id}/`).
             ///   - name: Not blank.
-            ///   - kind: The protocol the upstream speaks: `calpoly` is the Cal Poly gradebook (`grades.json?record=...`, `auth.txt`); `canvas` a Canvas LMS host, read through its REST API with each student's access token (`GET /v1/me/grades`).
-            ///   - baseUrl: The protocol's base URL (`auth.txt` is fetched beside it), or for `canvas` the Canvas host (with the path of a proxy's prefix, if any; `/api/v1/...` goes after it): absolute, https unless the source is a development source, with no credentials, query or fragment.
-            ///   - authStyle: How callers' credentials reach the upstream: `basic` (HTTP Basic, the only style of `calpoly`), `bearer` (an access token, the only style of `canvas`). Defaults to the kind's style; another is 422.
+            ///   - kind: The protocol the upstream speaks: `calpoly` is the Cal Poly gradebook (`grades.json?record=...`, `auth.txt`); `canvas` a Canvas LMS host, read through its REST API with each student's access token (`GET /v1/me/grades`); `moodle` a Moodle site, read through its Web Services REST API with each student's web-service token.
+            ///   - baseUrl: The protocol's base URL (`auth.txt` is fetched beside it), or for `canvas` the Canvas host (with the path of a proxy's prefix, if any; `/api/v1/...` goes after it), or for `moodle` the site (`login/token.php` and `webservice/rest/server.php` go under it; not a web service address itself): absolute, https unless the source is a development source, with no credentials, query or fragment.
+            ///   - authStyle: How callers' credentials reach the upstream: `basic` (HTTP Basic, the only style of `calpoly`), `bearer` (an access token, the only style of `canvas`), `wstoken` (a Moodle web-service token as the `wstoken` parameter, the only style of `moodle`). Defaults to the kind's style; another is 422.
             ///   - pollIntervalSeconds: How often Push polls each stored account.
             ///   - maxConcurrency: At most this many requests to the upstream at once.
             ///   - requestsPerMinute: At most this many requests to the upstream a minute.
             ///   - development: A development source (the simulator) may use plain http and private or loopback addresses; others must be https on public addresses.
             ///   - oauthClientId: `canvas` only: the campus's Canvas developer key id (`client_id`), for students to connect with OAuth2 (`POST /v1/me/gradebook-accounts/oauth`). Another kind: 422.
             ///   - oauthClientSecret: The developer key's secret, with `oauthClientId`: sealed in the vault at once and never answered. Left out on PUT, the stored one stays; a source without `oauthClientId` loses it.
+            ///   - service: `moodle` only: the short name of the web service students' usernames and passwords are exchanged for a token of at `login/token.php`; `moodle_mobile_app` when left out. Another kind: 422.
             public init(
                 id: Swift.Int64? = nil,
                 name: Swift.String,
@@ -6117,7 +6125,8 @@ extension Components {
                 requestsPerMinute: Swift.Int? = nil,
                 development: Swift.Bool? = nil,
                 oauthClientId: Swift.String? = nil,
-                oauthClientSecret: Swift.String? = nil
+                oauthClientSecret: Swift.String? = nil,
+                service: Swift.String? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -6130,6 +6139,7 @@ extension Components {
                 self.development = development
                 self.oauthClientId = oauthClientId
                 self.oauthClientSecret = oauthClientSecret
+                self.service = service
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -6143,6 +6153,7 @@ extension Components {
                 case development
                 case oauthClientId
                 case oauthClientSecret
+                case service
             }
         }
         /// A registered gradebook source, as admins see it.
@@ -6159,6 +6170,7 @@ extension Components {
                 @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case calpoly = "calpoly"
                     case canvas = "canvas"
+                    case moodle = "moodle"
                 }
                 /// - Remark: Generated from `#/components/schemas/GradebookSource/value2/kind`.
                 public var kind: Components.Schemas.GradebookSource.Value2Payload.KindPayload
@@ -6166,9 +6178,14 @@ extension Components {
                 @frozen public enum AuthStylePayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case basic = "basic"
                     case bearer = "bearer"
+                    case wstoken = "wstoken"
                 }
                 /// - Remark: Generated from `#/components/schemas/GradebookSource/value2/authStyle`.
                 public var authStyle: Components.Schemas.GradebookSource.Value2Payload.AuthStylePayload
+                /// `moodle` sources only (always answered for them).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GradebookSource/value2/service`.
+                public var service: Swift.String?
                 /// - Remark: Generated from `#/components/schemas/GradebookSource/value2/pollIntervalSeconds`.
                 public var pollIntervalSeconds: Swift.Int
                 /// - Remark: Generated from `#/components/schemas/GradebookSource/value2/maxConcurrency`.
@@ -6189,6 +6206,7 @@ extension Components {
                 ///   - id:
                 ///   - kind:
                 ///   - authStyle:
+                ///   - service: `moodle` sources only (always answered for them).
                 ///   - pollIntervalSeconds:
                 ///   - maxConcurrency:
                 ///   - requestsPerMinute:
@@ -6199,6 +6217,7 @@ extension Components {
                     id: Swift.Int64,
                     kind: Components.Schemas.GradebookSource.Value2Payload.KindPayload,
                     authStyle: Components.Schemas.GradebookSource.Value2Payload.AuthStylePayload,
+                    service: Swift.String? = nil,
                     pollIntervalSeconds: Swift.Int,
                     maxConcurrency: Swift.Int,
                     requestsPerMinute: Swift.Int,
@@ -6209,6 +6228,7 @@ extension Components {
                     self.id = id
                     self.kind = kind
                     self.authStyle = authStyle
+                    self.service = service
                     self.pollIntervalSeconds = pollIntervalSeconds
                     self.maxConcurrency = maxConcurrency
                     self.requestsPerMinute = requestsPerMinute
@@ -6220,6 +6240,7 @@ extension Components {
                     case id
                     case kind
                     case authStyle
+                    case service
                     case pollIntervalSeconds
                     case maxConcurrency
                     case requestsPerMinute
@@ -6720,7 +6741,7 @@ extension Components {
                 case status
             }
         }
-        /// `username` and `password` for a `calpoly` source; `accessToken` for a `canvas` source. A field of the other style, or a missing one, is 422 naming it (nothing is sent upstream).
+        /// `username` and `password` for a `calpoly` source; `accessToken` for a `canvas` source; either for a `moodle` source (not both). A field of the other style, or a missing one, is 422 naming it (nothing is sent upstream).
         ///
         /// - Remark: Generated from `#/components/schemas/NewGradebookAccount`.
         public struct NewGradebookAccount: Codable, Hashable, Sendable {
@@ -6734,7 +6755,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NewGradebookAccount/password`.
             public var password: Swift.String?
-            /// A Canvas access token (a student's personal access token), 1 to 4096 visible ASCII characters. It is checked with `GET /api/v1/users/self` first, then sealed and never answered; the account's `username` is the Canvas user id.
+            /// A Canvas access token (a student's personal access token), 1 to 4096 visible ASCII characters. It is checked with `GET /api/v1/users/self` first, then sealed and never answered; the account's `username` is the Canvas user id. For a `moodle` source, a web-service token (16 to 128 letters and digits; the mobile app's SSO launch hands these out), checked with `core_webservice_get_site_info`; the `username` is the Moodle user id. A Moodle `username` and `password` are exchanged once at `login/token.php` for such a token, and only the token is sealed: the password is kept nowhere.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/NewGradebookAccount/accessToken`.
@@ -6745,7 +6766,7 @@ extension Components {
             ///   - sourceId:
             ///   - username: The gradebook's username, without ':'; surrounding spaces are trimmed.
             ///   - password: The gradebook's password, 1 to 1024 bytes; sealed, never answered.
-            ///   - accessToken: A Canvas access token (a student's personal access token), 1 to 4096 visible ASCII characters. It is checked with `GET /api/v1/users/self` first, then sealed and never answered; the account's `username` is the Canvas user id.
+            ///   - accessToken: A Canvas access token (a student's personal access token), 1 to 4096 visible ASCII characters. It is checked with `GET /api/v1/users/self` first, then sealed and never answered; the account's `username` is the Canvas user id. For a `moodle` source, a web-service token (16 to 128 letters and digits; the mobile app's SSO launch hands these out), checked with `core_webservice_get_site_info`; the `username` is the Moodle user id. A Moodle `username` and `password` are exchanged once at `login/token.php` for such a token, and only the token is sealed: the password is kept nowhere.
             public init(
                 sourceId: Swift.Int64,
                 username: Swift.String? = nil,
@@ -6864,6 +6885,20 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CourseGrades/currentGrade`.
             public var currentGrade: Swift.String?
+            /// Why the course is listed without grades (Moodle): `not-permitted` when the student may not view grades there (`nopermissiontoviewgrades`), `hidden-by-teacher` when the course does not show its gradebook to students (`showgrades` off); null when grades are shown.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CourseGrades/gradesWithheld`.
+            @frozen public enum GradesWithheldPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case notPermitted = "not-permitted"
+                case hiddenByTeacher = "hidden-by-teacher"
+                case _empty_ = ""
+            }
+            /// Why the course is listed without grades (Moodle): `not-permitted` when the student may not view grades there (`nopermissiontoviewgrades`), `hidden-by-teacher` when the course does not show its gradebook to students (`showgrades` off); null when grades are shown.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/CourseGrades/gradesWithheld`.
+            public var gradesWithheld: Components.Schemas.CourseGrades.GradesWithheldPayload?
             /// - Remark: Generated from `#/components/schemas/CourseGrades/AssignmentsPayload`.
             public struct AssignmentsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/CourseGrades/AssignmentsPayload/id`.
@@ -6896,6 +6931,10 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/CourseGrades/AssignmentsPayload/state`.
                 public var state: Components.Schemas.CourseGrades.AssignmentsPayloadPayload.StatePayload
+                /// The teacher's feedback as plain text (Moodle's, tags dropped, at most 2000 characters); null when none or when the source gives none.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CourseGrades/AssignmentsPayload/feedback`.
+                public var feedback: Swift.String?
                 /// Creates a new `AssignmentsPayloadPayload`.
                 ///
                 /// - Parameters:
@@ -6906,6 +6945,7 @@ extension Components {
                 ///   - dueAt:
                 ///   - gradedAt:
                 ///   - state: As the source says it; excused, missing and late override the others.
+                ///   - feedback: The teacher's feedback as plain text (Moodle's, tags dropped, at most 2000 characters); null when none or when the source gives none.
                 public init(
                     id: Swift.String,
                     name: Swift.String,
@@ -6913,7 +6953,8 @@ extension Components {
                     pointsPossible: Swift.Double? = nil,
                     dueAt: Foundation.Date? = nil,
                     gradedAt: Foundation.Date? = nil,
-                    state: Components.Schemas.CourseGrades.AssignmentsPayloadPayload.StatePayload
+                    state: Components.Schemas.CourseGrades.AssignmentsPayloadPayload.StatePayload,
+                    feedback: Swift.String? = nil
                 ) {
                     self.id = id
                     self.name = name
@@ -6922,6 +6963,7 @@ extension Components {
                     self.dueAt = dueAt
                     self.gradedAt = gradedAt
                     self.state = state
+                    self.feedback = feedback
                 }
                 public enum CodingKeys: String, CodingKey {
                     case id
@@ -6931,6 +6973,7 @@ extension Components {
                     case dueAt
                     case gradedAt
                     case state
+                    case feedback
                 }
             }
             /// - Remark: Generated from `#/components/schemas/CourseGrades/assignments`.
@@ -6945,6 +6988,7 @@ extension Components {
             ///   - code: The course code (Canvas's `course_code`).
             ///   - currentScore: The current score in percent the source computes; null when it computes none.
             ///   - currentGrade: The current letter grade the source computes; null when none.
+            ///   - gradesWithheld: Why the course is listed without grades (Moodle): `not-permitted` when the student may not view grades there (`nopermissiontoviewgrades`), `hidden-by-teacher` when the course does not show its gradebook to students (`showgrades` off); null when grades are shown.
             ///   - assignments:
             public init(
                 id: Swift.String,
@@ -6952,6 +6996,7 @@ extension Components {
                 code: Swift.String? = nil,
                 currentScore: Swift.Double? = nil,
                 currentGrade: Swift.String? = nil,
+                gradesWithheld: Components.Schemas.CourseGrades.GradesWithheldPayload? = nil,
                 assignments: Components.Schemas.CourseGrades.AssignmentsPayload
             ) {
                 self.id = id
@@ -6959,6 +7004,7 @@ extension Components {
                 self.code = code
                 self.currentScore = currentScore
                 self.currentGrade = currentGrade
+                self.gradesWithheld = gradesWithheld
                 self.assignments = assignments
             }
             public enum CodingKeys: String, CodingKey {
@@ -6967,6 +7013,7 @@ extension Components {
                 case code
                 case currentScore
                 case currentGrade
+                case gradesWithheld
                 case assignments
             }
         }

@@ -27909,7 +27909,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/gradebook/{sourceId}/sections/get(listGradebookSections)/responses/503`.
@@ -28325,7 +28325,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/gradebook/{sourceId}/sections/{term}/{course}/enrollments/get(listGradebookEnrollments)/responses/503`.
@@ -28748,7 +28748,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/gradebook/{sourceId}/sections/{term}/{course}/enrollments/{user}/assignments/get(listGradebookAssignments)/responses/503`.
@@ -29156,7 +29156,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/gradebook/{sourceId}/sections/{term}/{course}/assignments/{assignmentId}/stats/get(getGradebookAssignmentStats)/responses/503`.
@@ -29527,7 +29527,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/gradebook/{sourceId}/file_download/get(downloadGradebookFile)/responses/503`.
@@ -29826,7 +29826,7 @@ public enum Operations {
     }
     /// Store a gradebook account, once the gradebook accepts it
     ///
-    /// The credentials are first checked with the source's login probe (`auth.txt` must answer 200 with `access\n`; for a Canvas source, `GET /api/v1/users/self` with the access token); then the password (or token) is sealed in the vault. It is never answered. A username is 1 to 200 characters without ':' (surrounding spaces are trimmed), a password 1 to 1024 bytes (422 `validation-failed` naming the field). An unknown source is 404 `gradebook-source-not-found`; credentials the gradebook refuses (or a probe answering anything else) are 401 `upstream-unauthorized`. The same username for the same source again is 409 `gradebook-account-exists`; a student keeps at most 20 accounts (409 `gradebook-account-limit`). A password that cannot be sealed is 503 `vault-unavailable`.
+    /// The credentials are first checked with the source's login probe (`auth.txt` must answer 200 with `access\n`; for a Canvas source, `GET /api/v1/users/self` with the access token); then the password (or token) is sealed in the vault. It is never answered. A username is 1 to 200 characters without ':' (surrounding spaces are trimmed), a password 1 to 1024 bytes (422 `validation-failed` naming the field). An unknown source is 404 `gradebook-source-not-found`; credentials the gradebook refuses (or a probe answering anything else) are 401 `upstream-unauthorized`. The same username for the same source again is 409 `gradebook-account-exists`; a student keeps at most 20 accounts (409 `gradebook-account-limit`). A password that cannot be sealed is 503 `vault-unavailable`. A `moodle` source takes a token, or a username and password exchanged once at `login/token.php` for one (only the token is stored): Moodle's `invalidlogin` is 401 `upstream-unauthorized`; `servicenotavailable` 422 `gradebook-service-not-available`; `passwordisexpired` 422 `gradebook-password-expired`; `sitemaintenance` 503 `upstream-maintenance`; a token that may not call the grade functions 422 `gradebook-grades-not-allowed`. The same Moodle user again renews an account marked `needs-student` in place (201 with its id).
     ///
     ///
     /// - Remark: HTTP `POST /v1/me/gradebook-accounts`.
@@ -30169,7 +30169,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/post(addMyGradebookAccount)/responses/503`.
@@ -30547,7 +30547,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/post(startGradebookOAuth)/responses/503`.
@@ -30925,7 +30925,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/me/gradebook-accounts/oauth/complete/post(completeGradebookOAuth)/responses/503`.
@@ -31180,7 +31180,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
+            /// `service-unavailable` (with `sourceId` and `Retry-After`): the gateway's limit on requests to this source (`maxConcurrency`, `requestsPerMinute`) is reached; `upstream-throttled` (with `sourceId` and `Retry-After`): the upstream throttles the gateway (Canvas's 403 "Rate Limit Exceeded" or 429), which never counts against the stored credentials; `upstream-maintenance` (with `sourceId` and `Retry-After`): a Moodle site in maintenance issues no token; or `vault-unavailable` (no `Retry-After`): a stored password could not be sealed or opened.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/gradebook/oauth/start/get(gradebookOAuthBrowserStart)/responses/503`.
