@@ -178,6 +178,8 @@ public struct GatewayApplication: Sendable {
                 .register(on: router, prefix: Self.simulatorPrefix)
             // And a Canvas stand-in (source 2), whose scores the admin token can change.
             CanvasSimulator(data: .demo, adminToken: configuration.simulatorAdminToken).register(on: router, prefix: Self.canvasSimulatorPrefix)
+            // And a Moodle stand-in (source 3), whose grades the admin token can change.
+            MoodleSimulator(data: .demo(), adminToken: configuration.simulatorAdminToken).register(on: router, prefix: Self.moodleSimulatorPrefix)
         }
         allowedMethods.load(HeadRequests.servedRoutes(router))
         return router
@@ -251,11 +253,15 @@ public struct GatewayApplication: Sendable {
                     do {
                         _ = try await modules.gradebook.sources.put(demoGradebookSource(port: port))
                         _ = try await modules.gradebook.sources.put(demoCanvasSource(port: port), clientSecret: CanvasSimulator.DeveloperKey.demo.secret)
+                        _ = try await modules.gradebook.sources.put(demoMoodleSource(port: port))
                     } catch {
                         logger.error("demo: could not register the gradebook simulators", metadata: ["error": "\(error)"])
                     }
                     // The demo student's accounts go through the sources' real checks, over this port.
-                    Task { await DemoSeed(app: self).connectDemoStudent() }
+                    Task {
+                        await DemoSeed(app: self).connectDemoStudent()
+                        await DemoSeed(app: self).connectDemoMoodleStudent()
+                    }
                 }
                 if let portFile {
                     // Written to a temporary name, then renamed: a reader never sees half a number.

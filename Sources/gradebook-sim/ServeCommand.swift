@@ -24,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("canvas-prefix"), help: "Also serve the Canvas stand-in (/api/v1/...) under this path, e.g. canvas; \"/\" for the root.") var canvasPrefix: String?
     @Option(name: .customLong("canvas-page-size"), help: "The most items a Canvas list page holds, whatever per_page asks.") var canvasPageSize = 2
     @Option(name: .customLong("canvas-students"), help: "Canvas students besides the demo's, with tokens bench-token-1... (benchmarks).") var canvasStudents = 0
+    @Option(name: .customLong("moodle-prefix"), help: "Also serve the Moodle stand-in (login/token.php, webservice/rest/server.php) under this path, e.g. moodle; \"/\" for the root.") var moodlePrefix: String?
+    @Option(name: .customLong("moodle-students"), help: "Moodle students besides the demo's, with tokens benchmoodletoken1... (benchmarks).") var moodleStudents = 0
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
 
     func validate() throws {
@@ -33,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let adminToken, adminToken.count < 8 { throw ValidationError("--admin-token must be at least 8 characters") }
         guard (1...100).contains(canvasPageSize) else { throw ValidationError("--canvas-page-size must be between 1 and 100") }
         guard (0...100_000).contains(canvasStudents) else { throw ValidationError("--canvas-students must be between 0 and 100000") }
+        guard (0...100_000).contains(moodleStudents) else { throw ValidationError("--moodle-students must be between 0 and 100000") }
     }
 
     func run() async throws {
@@ -59,6 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
             let canvasMount = canvasPrefix.split(separator: "/").joined(separator: "/")
             say("Canvas stand-in: base URL \(scheme)://\(host):<port>/\(canvasMount) (token demo-canvas-token; \(canvasPageSize) items a page)")
             if adminToken != nil { say("Canvas scores: POST /\(canvasMount.isEmpty ? "" : canvasMount + "/")_admin/canvas/submissions") }
+        }
+
+        if let moodlePrefix {
+            let moodle = MoodleSimulator(data: .demo(students: moodleStudents), adminToken: adminToken)
+            moodle.register(on: router, prefix: moodlePrefix)
+            let moodleMount = moodlePrefix.split(separator: "/").joined(separator: "/")
+            say("Moodle stand-in: base URL \(scheme)://\(host):<port>/\(moodleMount) (ada / moodle-demo, or token \(MoodleSimData.demoToken))")
+            if adminToken != nil { say("Moodle grades: POST /\(moodleMount.isEmpty ? "" : moodleMount + "/")_admin/moodle/grades") }
         }
 
         let configuration = ApplicationConfiguration(address: .hostname(host, port: port), serverName: "gradebook-sim")
