@@ -1,6 +1,6 @@
-// Grades: one "my grades" across every stored account (Cal Poly and Canvas alike), the stored
-// accounts (add with a password or a Canvas access token, forget), a Cal Poly account's sections,
-// and one section's assignments with the score that counts first.
+// Grades: one "my grades" across every stored account (Cal Poly, Canvas and Moodle alike), the
+// stored accounts (add with a password, a Canvas access token, or Moodle's either; forget), a
+// Cal Poly account's sections, and one section's assignments with the score that counts first.
 import { h, field, errorSlot, busy, append, replace, button, when, showError, scrollRegion } from './dom.js';
 import * as api from './api.js';
 
@@ -74,18 +74,31 @@ async function showMyGrades(box, sourceName, refresh) {
       item.courses.length ? item.courses.map(courseTable) : h('p', { class: 'muted', text: 'No course to show.' }))));
 }
 
+// Why a source lists a course without grades (Moodle).
+const withheldText = {
+  'not-permitted': 'This course does not let you view grades through the app.',
+  'hidden-by-teacher': 'The teacher does not show this course\'s gradebook to students.',
+};
+
 function courseTable(course) {
+  if (course.gradesWithheld) {
+    const title = `${course.code ? `${course.code} — ` : ''}${course.name}`;
+    return h('div', { class: 'course-withheld' }, h('h4', { text: title }),
+      h('p', { class: 'muted', text: withheldText[course.gradesWithheld] ?? 'No grades are shown for this course.' }));
+  }
+  const withFeedback = course.assignments.some((a) => a.feedback);
   const current = [number(course.currentScore) !== null ? `${number(course.currentScore)} %` : null, course.currentGrade].filter(Boolean).join(' · ');
   const title = `${course.code ? `${course.code} — ` : ''}${course.name}`;
   const caption = current ? `${title} (current: ${current})` : title;
   return scrollRegion(h('table', { class: 'data course-grades' },
     h('caption', { text: caption }),
-    h('thead', {}, h('tr', {}, ['Assignment', 'Due', 'Score', 'State'].map((t) => h('th', { scope: 'col', text: t })))),
+    h('thead', {}, h('tr', {}, ['Assignment', 'Due', 'Score', 'State', ...(withFeedback ? ['Feedback'] : [])].map((t) => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, course.assignments.map((a) => h('tr', {},
       h('th', { scope: 'row', text: a.name }),
       h('td', { text: a.dueAt ? when(a.dueAt) : '—' }),
       h('td', { class: 'score', text: a.score === null ? '—' : `${number(a.score)}${a.pointsPossible !== null ? ` / ${number(a.pointsPossible)}` : ''}` }),
-      h('td', { text: a.state.replace('_', ' ') }))))), caption, { className: 'table-scroll' });
+      h('td', { text: a.state.replace('_', ' ') }),
+      withFeedback ? h('td', { text: a.feedback ?? '—' }) : null)))), caption, { className: 'table-scroll' });
 }
 
 function accountsSection(accounts, sourceName, browser, ctx, isCalPoly) {
@@ -115,12 +128,23 @@ function addAccountForm(sources, ctx) {
     'Checked with the gradebook, then stored sealed; never shown again.');
   const token = field('Canvas access token', h('input', { name: 'accessToken', type: 'password', autocomplete: 'off' }),
     'Canvas: Account → Settings → New access token. Checked with Canvas, then stored sealed; never shown again.');
+  // Moodle takes either: the student's username and password (exchanged once for a token;
+  // the password is not kept), or a token the Moodle app's single sign-on handed out.
+  const moodleWay = field('Connect with', h('select', { name: 'moodleWay' },
+    h('option', { value: 'password' }, 'My Moodle username and password'),
+    h('option', { value: 'token' }, 'A token from the Moodle app (single sign-on campuses)')));
   const slot = errorSlot();
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Add account');
   const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'gb-add-title' },
-    h('h2', { id: 'gb-add-title', text: 'Add a gradebook account' }), source.wrap, username.wrap, password.wrap, token.wrap, slot, submit);
+    h('h2', { id: 'gb-add-title', text: 'Add a gradebook account' }), source.wrap, moodleWay.wrap, username.wrap, password.wrap, token.wrap, slot, submit);
   if (!sources.length) return h('p', { class: 'muted', text: 'No gradebook is connected to this gateway.' });
-  const isCanvas = () => sources.find((s) => String(s.id) === source.input.value)?.kind === 'canvas';
+  const kind = () => sources.find((s) => String(s.id) === source.input.value)?.kind;
+  const isCanvas = () => kind() === 'canvas';
+  const isMoodle = () => kind() === 'moodle';
+  // Whether the form sends a token: always for Canvas, when chosen for Moodle.
+  const sendsToken = () => isCanvas() || (isMoodle() && moodleWay.input.value === 'token');
+  const tokenLabel = token.wrap.querySelector('label');
+  const tokenHint = token.wrap.querySelector('small, .hint');
   // A Canvas source takes an access token; a Cal Poly one a username and password.
   const show = (f, shown) => {
     f.wrap.hidden = !shown;
@@ -128,10 +152,29 @@ function addAccountForm(sources, ctx) {
     f.input.required = shown;
   };
   const showFields = () => {
-    show(username, !isCanvas());
-    show(password, !isCanvas());
-    show(token, isCanvas());
+    show(moodleWay, isMoodle());
+    moodleWay.input.required = false;
+    show(username, !sendsToken());
+    show(password, !sendsToken());
+    show(token, sendsToken());
+    if (tokenLabel) tokenLabel.textContent = isMoodle() ? 'Moodle token' : 'Canvas access token';
+    if (tokenHint) {
+      tokenHint.textContent = isMoodle()
+        ? 'The web-service token your campus\'s Moodle app sign-in gives. Checked with Moodle, then stored sealed; never shown again.'
+        : 'Canvas: Account → Settings → New access token. Checked with Canvas, then stored sealed; never shown again.';
+    }
   };
+  const passwordHint = password.wrap.querySelector('small, .hint');
+  const showPasswordHint = () => {
+    if (passwordHint) {
+      passwordHint.textContent = isMoodle()
+        ? 'Exchanged once with Moodle for a token, which is stored sealed; the password is not kept.'
+        : 'Checked with the gradebook, then stored sealed; never shown again.';
+    }
+  };
+  moodleWay.input.addEventListener('change', showFields);
+  source.input.addEventListener('change', showPasswordHint);
+  showPasswordHint();
   // A Canvas with the campus's developer key: connect in the browser instead of pasting a token.
   const connect = h('button', { type: 'button', class: 'btn btn-secondary', id: 'canvas-connect' }, 'Connect with Canvas');
   const canConnect = () => sources.find((s) => String(s.id) === source.input.value)?.oauth === true;
@@ -146,7 +189,7 @@ function addAccountForm(sources, ctx) {
   showConnect();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const body = isCanvas()
+    const body = sendsToken()
       ? { sourceId: Number(source.input.value), accessToken: token.input.value.trim() }
       : { sourceId: Number(source.input.value), username: username.input.value.trim(), password: password.input.value };
     const added = await busy(submit, slot, () => api.post('/v1/me/gradebook-accounts', body), form);
