@@ -70,8 +70,8 @@ struct SecretQueryRedactionTests {
         let request = OutboundRequest(url: URL(string: "https://moodle.example.edu:8443/webservice/rest/server.php?wstoken=\(Self.token)&wsfunction=x")!)
         var written: [String] = []
         CurlHTTPClient.spanAttributes(of: request).forEach { key, value in written.append("\(key)=\(value)") }
-        #expect(written.contains("server.address=moodle.example.edu"), "\(written)")
-        #expect(written.contains("server.port=8443"), "\(written)")
+        #expect(written.contains { $0.hasPrefix("server.address=") && $0.contains("moodle.example.edu") }, "\(written)")
+        #expect(written.contains { $0.hasPrefix("server.port=") && $0.contains("8443") }, "\(written)")
         #expect(!written.joined().contains(Self.token), "\(written)")
         #expect(!written.joined().contains("wstoken"), "\(written)")
     }

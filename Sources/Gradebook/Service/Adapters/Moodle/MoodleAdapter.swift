@@ -74,9 +74,11 @@ public struct MoodleAdapter: GradebookAdapter {
             case .notPermitted:
                 grades.append(MoodleGrades.withheld(course, .notPermitted))
             case .items(let items):
-                let kept = Array(items.prefix(itemsLeft))
-                itemsLeft -= kept.count
-                grades.append(MoodleGrades.course(course, items: kept, total: totals[course.id]))
+                // The bound is on what the student is shown: past it, courses keep their totals only.
+                var read = MoodleGrades.course(course, items: items, total: totals[course.id])
+                read.assignments = Array(read.assignments.prefix(itemsLeft))
+                itemsLeft -= read.assignments.count
+                grades.append(read)
             }
         }
         return grades
