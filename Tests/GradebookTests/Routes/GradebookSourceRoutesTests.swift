@@ -37,7 +37,7 @@ struct GradebookSourceRoutesTests {
                 (#"{"id": 6, "name": "x", "baseUrl": "https://example.edu/grades.json?record=x"}"#, "baseUrl"),
                 (#"{"id": 6, "name": "", "baseUrl": "https://example.edu/grades.json"}"#, "name"),
                 (#"{"id": 0, "name": "x", "baseUrl": "https://example.edu/grades.json"}"#, "id"),
-                (#"{"id": 6, "name": "x", "kind": "moodle", "baseUrl": "https://example.edu/grades.json"}"#, "kind"),
+                (#"{"id": 6, "name": "x", "kind": "blackboard", "baseUrl": "https://example.edu/grades.json"}"#, "kind"),
                 (#"{"id": 6, "name": "x", "baseUrl": "https://example.edu/grades.json", "maxConcurrency": 0}"#, "maxConcurrency"),
                 (#"{"id": 6, "name": "x", "baseUrl": "https://example.edu/grades.json", "pollIntervalSeconds": 5}"#, "pollIntervalSeconds"),
             ]
