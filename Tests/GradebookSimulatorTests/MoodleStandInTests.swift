@@ -109,6 +109,10 @@ struct MoodleStandInTests {
             #expect(changed == .noContent)
             #expect(moodle.data.grades[3]?[3013] == MoodleSimData.Grade(raw: 77, feedback: "Well done"))
             #expect(moodle.requests.contains { $0.function == "core_webservice_get_site_info" && $0.hadToken })
+            let counted = try await client.execute(uri: "/moodle/_admin/moodle/requests", method: .get, headers: [.authorization: "Bearer \(Sim.token)"]) {
+                try Self.json($0.body)["total"] as? Int
+            }
+            #expect(counted == moodle.requests.count && counted == 4, "the four calls, not the admin routes' own")
         }
     }
 }

@@ -14,7 +14,7 @@ struct PushBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push-bench",
         abstract: "Measure APNs notifications per second to a stand-in, and grade polls per second against a gradebook simulator.",
-        subcommands: [APNs.self, Polls.self, CanvasPolls.self]
+        subcommands: [APNs.self, Polls.self, CanvasPolls.self, MoodlePolls.self]
     )
 
     /// Notifications per second to an APNs stand-in over shared HTTP/2 connections.

@@ -11,7 +11,8 @@ import NIOCore
 /// whose grades students may not see. Copies share one state.
 public struct MoodleSimulator: Sendable {
     let state: MoodleSimState
-    /// The bearer token of `POST /_admin/moodle/grades`; nil: not mounted.
+    /// The bearer token of `POST /_admin/moodle/grades` and `GET /_admin/moodle/requests` (how
+    /// many requests it saw, for benchmarks); nil: not mounted.
     public let adminToken: String?
 
     public init(data: MoodleSimData = .demo(), adminToken: String? = nil) {
@@ -54,6 +55,11 @@ public struct MoodleSimulator: Sendable {
         router.get("webservice/rest/server.php", use: rest)
         router.post("webservice/rest/server.php", use: rest)
         if let adminToken {
+            router.get("_admin/moodle/requests") { request, _ in
+                let header = request.headers[.authorization] ?? ""
+                guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
+                return Self.json(["total": state.read { $0.requests.count }])
+            }
             router.post("_admin/moodle/grades") { request, context in
                 let header = request.headers[.authorization] ?? ""
                 guard header.hasPrefix("Bearer "), constantTimeEquals(String(header.dropFirst(7)), adminToken) else { throw HTTPError(.notFound) }
