@@ -138,6 +138,18 @@ struct MoodleGradesTests {
         }
     }
 
+    @Test(arguments: TestBackend.all) func anAnswerOverItsSizeBoundIsASourceFailure(_ backend: TestBackend) async throws {
+        var data = MoodleSimData.demo()
+        data.courses[0].items = (1...12_000).map { MoodleSimData.Item(id: Int64(900_000 + $0), name: "Item \($0)", grademax: 10) }
+        let moodle = MoodleSimulator(data: data)
+        try await MoodleWorld.with(backend, moodle: moodle) { world in
+            _ = try await world.connect()
+            let item = try await world.grades()
+            #expect(item["status"] as? String == "unavailable", "a grade items answer over 4 MiB is not read")
+            #expect(MoodleWorld.courses(item).isEmpty)
+        }
+    }
+
     @Test(arguments: TestBackend.all) func aPollNotifiesEachNewGradeOnceNamingCourseAndItem(_ backend: TestBackend) async throws {
         try await MoodleWorld.with(backend) { world in
             let account = try await world.connect()
