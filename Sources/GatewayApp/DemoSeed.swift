@@ -72,6 +72,8 @@ struct DemoSeed {
         // Eligibility: records, a hold on the classmate's adds, the term's windows and the
         // requirements that CS 596 refuses the student for.
         try await app.modules.registration.service.eligibility.seedDemo(student: "student", classmate: "classmate", admin: "admin")
+        // Friends: the student and the classmate, with plans that share a class.
+        try await seedDemoFriends()
         // Jobs: a heartbeat schedule, so the admin views show one (written when the pool starts).
         app.modules.jobs.runtime.registry.schedule(
             ScheduleDefinition(name: "demo.heartbeat", kind: "diagnostics.noop", rule: try .cron("*/5 * * * *"), maxAttempts: 1)

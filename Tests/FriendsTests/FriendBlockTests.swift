@@ -87,6 +87,37 @@ struct FriendBlockTests {
         }
     }
 
+    /// What one instance answers about friends follows a change made on another at once:
+    /// nothing is cached between the friendship rows and the answer.
+    @Test(arguments: TestBackend.all)
+    func anotherInstanceSeesAFriendshipEndAtOnce(_ backend: TestBackend) async throws {
+        let gateway = try await FriendsGateway.make(backend)
+        defer { gateway.cleanUp() }
+        let second = try gateway.secondInstance()
+        defer { second.cleanUp() }
+        let ada = try await gateway.student("ada")
+        let bob = try await gateway.student("bob")
+        gateway.classes.set([7], for: bob.id)
+        try await gateway.withRouter { client in
+            try await second.withRouter { other in
+                try await gateway.befriend(client, (ada.token, "ada"), (bob.token, "bob"))
+                #expect(try await second.module.circle.friendsInClasses([7], for: ada.id)[7]?.count == 1)
+                #expect(try FriendRequestTests.items(try await other.json(.get, "/v1/me/friends", token: ada.token)).count == 1)
+                // Unfriended on the first instance: the second sees it on its next request.
+                #expect(try await client.json(.delete, "/v1/me/friends/\(bob.id)", token: ada.token).status == .noContent)
+                #expect(try await second.module.circle.friendsInClasses([7], for: ada.id).isEmpty)
+                #expect(try await second.module.circle.friends(of: bob.id).isEmpty)
+                #expect(try FriendRequestTests.items(try await other.json(.get, "/v1/me/friends", token: ada.token)).isEmpty)
+                // Friends again through the second instance, then a block on the first.
+                try await gateway.befriend(other, (ada.token, "ada"), (bob.token, "bob"))
+                #expect(try await gateway.module.circle.friends(of: ada.id).map(\.accountID) == [bob.id])
+                #expect(try await client.json(.post, "/v1/me/blocks", body: #"{"username":"ada"}"#, token: bob.token).status == .accepted)
+                #expect(try await second.module.circle.friendsInClasses([7], for: ada.id).isEmpty)
+                #expect(try await second.module.circle.friends(of: ada.id).isEmpty)
+            }
+        }
+    }
+
     @Test(arguments: TestBackend.all)
     func aClassShowsAtMostTwentyFriendsAndCountsThemAll(_ backend: TestBackend) async throws {
         let gateway = try await FriendsGateway.make(backend)

@@ -32,14 +32,26 @@ struct FriendsGateway: AuthenticatedTestWorld {
         let (transactions, opened, cleanUp) = try await backend.database(
             "friends-routes", sqlite: [AuthSchema.self, FriendsSchema.self], postgres: [AuthSchema.self, FriendsSchema.self]
         )
-        let clock = ManualClock(Date())
+        return try make(transactions: transactions, opened: opened, clock: ManualClock(Date()), classes: FakeFriendClasses(), cleanUp: cleanUp)
+    }
+
+    /// A second instance of the module on this database, with connections of its own (as a
+    /// second instance of the application would have), the same clock and the same friends' classes.
+    func secondInstance() throws -> FriendsGateway {
+        let (transactions, opened, close) = try backend.secondInstance(sqlite: [AuthSchema.self, FriendsSchema.self])
+        return try Self.make(transactions: transactions, opened: opened, clock: clock, classes: classes, cleanUp: close)
+    }
+
+    static func make(
+        transactions: any TransactionRunner, opened: TestBackend.OpenedBackend, clock: ManualClock, classes: FakeFriendClasses,
+        cleanUp: @escaping @Sendable () async -> Void
+    ) throws -> FriendsGateway {
         let store: any FriendsStoring = switch opened {
         case .sqlite: SQLiteFriendsStore()
         case .postgres: PostgresFriendsStore()
         }
         let auth = try TestAuth.module(transactions: transactions, backend: opened, clock: clock)
         let directory = auth.accountDirectory(credentialCacheSeconds: 0)
-        let classes = FakeFriendClasses()
         let module = FriendsModule.live(transactions: transactions, store: store, accounts: directory, clock: clock, visibleClasses: [classes])
         return FriendsGateway(
             module: module, auth: auth.service, directory: directory, classes: classes, transactions: transactions, backend: opened, clock: clock,

@@ -88,6 +88,6 @@ struct GatewaySchemaTests {
         let sqlite = try GatewayModules.schemas.onSQLite(), postgres = try GatewayModules.schemas.onPostgres()
         #expect(sqlite.map { "\($0)" } == postgres.map { "\($0)" })
         #expect(sqlite.map { "\($0)" } == ["StorageSchema"] + GatewayModules.kinds.compactMap { $0.schema }.map { "\($0)" })
-        #expect(sqlite.count == 8, "Storage's and the seven feature modules'")
+        #expect(sqlite.count == 9, "Storage's and the eight feature modules'")
     }
 }

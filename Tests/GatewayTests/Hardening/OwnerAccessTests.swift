@@ -88,10 +88,15 @@ struct OwnerAccessTests {
                 return "\(try #require(object["id"] as? Int, "\(reply.status) \(reply.body)"))"
             }
             let link = try await client.json(.post, "/v1/me/schedules/\(try id(schedule))/share-links", body: #"{"expiresIn":"never"}"#, token: owner)
+            // A friend request the owner sent (to nobody the other student is).
+            let sent = try await client.json(.post, "/v1/me/friends/requests", body: #"{"username":"someone-else"}"#, token: owner)
+            #expect(sent.status == .accepted, "\(sent.body)")
+            let requests = try await client.json(.get, "/v1/me/friends/requests", token: owner)
+            let request = try #require((requests.object["items"] as? [[String: Any]])?.first, "\(requests.body)")
             let owned: [String: String] = [
                 "{scheduleId}": try id(schedule), "{alertId}": try id(alert), "{deviceId}": try id(device),
                 "{accountId}": try id(account), "{gradebookAccountId}": try id(account), "{classId}": "\(heldClass)",
-                "{linkId}": try id(link),
+                "{linkId}": try id(link), "{requestId}": "\(try #require(request["id"] as? Int))",
             ]
 
             let feed = try await client.json(.post, "/v1/me/schedules/\(try id(schedule))/calendar-feed", token: owner)
