@@ -9,6 +9,7 @@ import { renderCatalog } from './view-catalog.js';
 import { renderRegistration } from './view-registration.js';
 import { renderBuilder } from './view-builder.js';
 import { renderSchedules } from './view-schedules.js';
+import { renderFriends } from './view-friends.js';
 import { renderGrades } from './view-grades.js';
 import { renderNotifications } from './view-notifications.js';
 
@@ -17,6 +18,7 @@ const views = [
   { path: 'registration', label: 'My classes', render: renderRegistration, needsAccount: true },
   { path: 'builder', label: 'Schedule builder', render: renderBuilder, needsAccount: false },
   { path: 'schedules', label: 'Saved schedules', render: renderSchedules, needsAccount: true },
+  { path: 'friends', label: 'Friends', render: renderFriends, needsAccount: true },
   { path: 'grades', label: 'Grades', render: renderGrades, needsAccount: true },
   { path: 'notifications', label: 'Notifications', render: renderNotifications, needsAccount: true },
 ];

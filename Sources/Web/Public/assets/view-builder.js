@@ -7,7 +7,7 @@ import { h, field, errorSlot, busy, append, replace, button, meetingText, showNo
 import * as api from './api.js';
 import * as session from './session.js';
 import * as builderState from './builder-state.js';
-import { weekGrid } from './weekgrid.js';
+import { friendsWeek } from './friends-overlay.js';
 import { sectionLists } from './builder-sections.js';
 import { classLimitWarning, registrationSettings } from './registration-settings.js';
 
@@ -206,7 +206,7 @@ function scheduleCard(term, schedule, open, ctx) {
           { 'aria-label': `Exclude ${label(s)} (class ${s.classId}) from schedules`, dataset: { action: 'exclude' } })) : null,
       h('ul', { class: 'meetings' }, (s.meetings || []).map((m) => h('li', { text: meetingText(m) }))),
       s.alternatives?.length ? h('small', { class: 'muted', text: `Same times: ${s.alternatives.join(', ')}` }) : null)));
-  const grid = weekGrid(schedule.sections.map((s) => ({ label: label(s), meetings: s.meetings })), `Week grid of schedule ${schedule.rank}`);
+  const grid = friendsWeek(schedule.sections.map((s) => ({ label: label(s), meetings: s.meetings })), `Week grid of schedule ${schedule.rank}`, term, `builder-week-${schedule.rank}`);
   const overLimit = classLimitWarning(schedule.sections.length, ctx.settings);
   return h('details', { class: 'card schedule', open, dataset: { rank: schedule.rank } },
     h('summary', {}, h('span', { class: 'rank', text: `#${schedule.rank}` }), ` Score ${schedule.score.toFixed(1)} · ${schedule.units} units · ${schedule.sections.length} classes`,

@@ -1,6 +1,7 @@
 // The catalog: search and filter classes (every filter the API offers), page through them, and
 // register, join a waitlist, check whether the student may register (a dry run), watch a class or
-// any section of its course for a seat, or send a course to the schedule builder.
+// any section of its course for a seat, or send a course to the schedule builder. A class friends
+// take says how many, and who.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, showNote, showError, uid } from './dom.js';
 import * as api from './api.js';
 import * as session from './session.js';
@@ -164,7 +165,21 @@ export function classCard(item, ctx) {
         .filter(Boolean).join(' · ')),
     h('ul', { class: 'meetings' }, (item.meetings || []).map((m) => h('li', { text: meetingText(m) }))),
     h('p', { class: full ? 'seats seats-full' : 'seats', text: seats }),
+    friendsInClass(item),
     actions, slot);
+}
+
+/** "1 friend" / "N friends" take this class (signed in only: the API adds `friendCount` and up to
+ * 20 names), with the names; nothing when no friend does. */
+function friendsInClass(item) {
+  const count = Number(item.friendCount) || 0;
+  if (count <= 0) return null;
+  const names = (item.friends || []).map((f) => f.displayName).filter(Boolean);
+  const more = count - names.length;
+  const list = names.join(', ') + (more > 0 ? `${names.length ? ' and ' : ''}${more} more` : '');
+  const label = `${count} ${count === 1 ? 'friend' : 'friends'}`;
+  return h('p', { class: 'friend-count', dataset: { friendCount: count } },
+    h('span', { class: 'badge', text: label, title: list }), ' ', h('span', { class: 'friend-names', text: `in this class: ${list}` }));
 }
 
 /** "Watch for a seat": this class, or any section of its course in its term. */

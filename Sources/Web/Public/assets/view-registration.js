@@ -3,7 +3,7 @@
 // registration calendar and its subscription link.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, when, download, showError } from './dom.js';
 import * as api from './api.js';
-import { weekGrid } from './weekgrid.js';
+import { friendsWeek } from './friends-overlay.js';
 import { feedControls } from './calendar-feed.js';
 import { policyText, registrationSettings } from './registration-settings.js';
 import { eligibilitySection } from './eligibility-status.js';
@@ -100,7 +100,8 @@ function enrollmentsSection(schedule, reload, ctx) {
         swapForm(entry, slot, reload, ctx),
         slot);
     })) : h('p', { class: 'muted' }, 'No classes yet. ', h('a', { href: '#/catalog' }, 'Find one in the catalog.')),
-    enrollments.length ? weekGrid(enrollments.filter((e) => e.class).map((e) => ({ label: `${e.class.course}-${e.class.section}`, meetings: e.class.meetings })), 'Your week') : null);
+    enrollments.length ? friendsWeek(enrollments.filter((e) => e.class).map((e) => ({ label: `${e.class.course}-${e.class.section}`, meetings: e.class.meetings })),
+      'Your week', enrollments.find((e) => e.class?.term)?.class.term, 'registration-week') : null);
 }
 
 /** "Swap": drop this class and take another in one step, or neither. A refusal shows every reason

@@ -1,9 +1,11 @@
 // Saved schedules: the list, one schedule with its classes as they stand now and its week grid,
 // a warning when it holds more classes than registration allows, its .ics download, its private
-// subscription link (create, copy, revoke), rename and delete.
+// subscription link (create, copy, revoke), who sees it and its share links (schedule-sharing.js),
+// "Show friends" on its week grid (friends-overlay.js), rename and delete.
 import { h, field, errorSlot, busy, append, replace, button, meetingText, when, download, showError } from './dom.js';
 import * as api from './api.js';
-import { weekGrid } from './weekgrid.js';
+import { friendsWeek } from './friends-overlay.js';
+import { sharingSection } from './schedule-sharing.js';
 import { feedControls } from './calendar-feed.js';
 import { classLimitWarning, registrationSettings } from './registration-settings.js';
 
@@ -16,7 +18,7 @@ export async function renderSchedules(container, ctx) {
     h('h2', { id: 'saved-title', text: 'Your schedules' }),
     list.items.length ? h('ul', { class: 'plain-list' }, list.items.map((s) =>
       h('li', {}, h('a', { href: `#/schedules?id=${s.id}`, 'aria-current': s.id === selected ? 'true' : null },
-        s.name), h('small', { class: 'muted', text: ` ${s.term} · ${s.classIds.length} classes` }))))
+        s.name), h('small', { class: 'muted', text: ` ${s.term} · ${s.classIds.length} classes${s.visibility === 'friends' ? ' · friends see it' : ''}` }))))
       : h('p', { class: 'muted' }, 'Nothing saved yet. ', h('a', { href: '#/builder' }, 'Build a schedule.')));
   append(container, [h('h1', { text: 'Saved schedules' }), h('div', { class: 'schedules-layout' }, nav, detail)]);
   if (selected) await showSchedule(detail, selected, ctx);
@@ -63,7 +65,7 @@ async function showSchedule(box, id, ctx) {
       }), 'danger')),
     slot,
     classLimitWarning(schedule.sections.filter((s) => s.status !== 'removed').length, settings, 'schedule-limit-warning'),
-    weekGrid(entries, `Week grid of ${schedule.name}`),
+    friendsWeek(entries, `Week grid of ${schedule.name}`, schedule.term, 'schedule-week'),
     h('h3', { text: 'Classes' }),
     h('ul', { class: 'plain-list' }, schedule.sections.map((s) => h('li', {},
       s.class ? h('strong', { text: `${s.class.course}-${s.class.section} ${s.class.title}` }) : h('strong', { text: `Class ${s.classId}` }),
@@ -73,6 +75,7 @@ async function showSchedule(box, id, ctx) {
       h('h3', { id: 'schedule-feed-title', text: 'Subscribe in a calendar app' }),
       h('p', { text: 'A private link that always shows this schedule as it stands, for calendar apps that subscribe to a URL.' }),
       feedControls(`/v1/me/schedules/${schedule.id}/calendar-feed`, 'this schedule', 'schedule-feed')),
+    sharingSection(schedule, ctx),
     h('details', {}, h('summary', { text: 'Rename' }), renameForm));
 }
 
