@@ -50,7 +50,7 @@ struct SchedulingGateway: AuthenticatedTestWorld {
         let registered = FakeRegisteredClasses()
         let module = SchedulingModule.live(
             transactions: transactions, stores: stores, catalog: catalog.catalog, terms: catalog.terms, registered: registered,
-            eligibility: registered, clock: clock, buildsPerMinute: buildsPerMinute
+            eligibility: registered, friendsInClasses: registered, clock: clock, buildsPerMinute: buildsPerMinute
         )
         let gateway = SchedulingGateway(
             module: module, auth: auth.service, catalog: catalog, registered: registered, transactions: transactions, backend: opened,
@@ -70,11 +70,19 @@ struct SchedulingGateway: AuthenticatedTestWorld {
     }
 }
 
-/// Registration's answer to "which classes is this account enrolled in", as a test sets it.
 /// Registration's answers as Scheduling asks them (``RegisteredClasses``,
 /// ``RegistrationEligibility``), set by the test: the contracts are all the module sees of it.
-final class FakeRegisteredClasses: RegisteredClasses, RegistrationEligibility {
+final class FakeRegisteredClasses: RegisteredClasses, RegistrationEligibility, FriendsInClasses {
     private let enrolled = Mutex<[Int64: [Int64]]>([:])
+    private let friendsTaking = Mutex<[Int64: [FriendRef]]>([:])
+
+    /// The friends the Friends module would say take `classID` (for any asker).
+    func friends(_ friends: [FriendRef], take classID: Int64) { friendsTaking.withLock { $0[classID] = friends } }
+
+    func friendsInClasses(_ classIDs: [Int64], for accountID: Int64) async throws -> [Int64: ClassFriends] {
+        let all = friendsTaking.withLock { $0 }
+        return all.filter { classIDs.contains($0.key) && !$0.value.isEmpty }.mapValues { ClassFriends(friends: $0, count: $0.count) }
+    }
     private let refused = Mutex<[Int64: [Int64: [String]]]>([:])
 
     /// Classes the account's student may not take, with the rules.

@@ -1,6 +1,7 @@
 import Auth
 import AuthTestSupport
 import Catalog
+import Contracts
 import Logging
 import Foundation
 import GatewayCore
@@ -224,6 +225,33 @@ struct SchedulingRoutesTests {
             #expect(!kept.contains(refused) && all.object["excluded"] == nil)
             let excluded = eligible.object["excluded"] as? [[String: Any]] ?? []
             #expect(excluded.count == 1 && excluded.first?["classId"] as? Int == refused && excluded.first?["rules"] as? [String] == ["prerequisite", "hold"])
+        }
+    }
+
+    /// `withFriends`: a signed-in student's build names, per schedule, the friends who take its
+    /// sections; without a token it is refused.
+    @Test(arguments: TestBackend.all) func aBuildWithFriendsNamesThemInEachSchedule(_ backend: TestBackend) async throws {
+        let gateway = try await SchedulingGateway.make(backend)
+        defer { gateway.cleanUp() }
+        let (term, courses, _) = try await Self.twoCourses(gateway)
+        let token = try await gateway.account("ada", role: .student)
+        let body = #"{"term": "\#(term)", "courses": ["\#(courses[0])", "\#(courses[1])"], "limit": 50, "withFriends": true}"#
+        try await gateway.withRouter { client in
+            #expect(try await client.json(.post, "/v1/scheduling/builds", body: body).status == .unauthorized)
+            let alone = try await client.json(.post, "/v1/scheduling/builds", body: body, token: token)
+            let schedules = try #require(alone.object["schedules"] as? [[String: Any]], "\(alone.body)")
+            #expect(!schedules.isEmpty && schedules.allSatisfy { ($0["friends"] as? [Any])?.isEmpty == true }, "no friends, nobody named")
+            let placed = try #require((schedules.last?["sections"] as? [[String: Any]])?.first?["classId"] as? Int)
+            gateway.registered.friends([FriendRef(accountID: 77, displayName: "Grace", username: "grace")], take: Int64(placed))
+            let together = try await client.json(.post, "/v1/scheduling/builds", body: body, token: token)
+            let ranked = try #require(together.object["schedules"] as? [[String: Any]])
+            let named = ranked.filter { ($0["friends"] as? [[String: Any]])?.contains { $0["displayName"] as? String == "Grace" } == true }
+            #expect(!named.isEmpty)
+            for schedule in named {
+                let friend = try #require((schedule["friends"] as? [[String: Any]])?.first)
+                #expect(friend["accountId"] as? Int == 77 && friend["classIds"] as? [Int] == [placed])
+            }
+            #expect(ranked.map { $0["score"] as? Double } == schedules.map { $0["score"] as? Double }, "scores keep their order")
         }
     }
 }
