@@ -225,6 +225,14 @@ class AccessibilityTests(unittest.TestCase):
             b.visible("#schedule-detail .week-grid")
             self.open_every_details()
             self.axe("saved schedule with the week grid" + suffix)
+            # The demo student's friend (the classmate) over the week, and the Friends page.
+            b.click(b.css("#schedule-detail input.show-friends"))
+            b.until(lambda: b.css("#schedule-detail .friends-status").text.strip() and "Loading" not in b.css("#schedule-detail .friends-status").text,
+                    "the friends overlay")
+            self.axe("saved schedule with friends' classes" + suffix)
+            self.view("friends", "Friends")
+            b.visible("#friends-title")
+            self.axe("friends" + suffix)
             self.grades()
             self.axe("grades" + suffix)
             self.section_assignments()

@@ -153,6 +153,7 @@ class FriendsTests(unittest.TestCase):
         self.assertEqual(sharing, {"shareEnrollments": True})
         self.assertTrue(b.css("#share-enrollments").is_selected())
         self.assertClean("friends-accepted")
+        b.full_screenshot("friends-page")
 
         # Unfriend: both lists empty, at once.
         b.driver.execute_script("window.confirm = () => true;")
@@ -257,6 +258,7 @@ class FriendsTests(unittest.TestCase):
         b.text_in("#share-link-copied", "Press Ctrl+C")
         self.assertEqual(b.driver.execute_script("return document.activeElement.id"), "share-link-address")
         self.assertClean("schedule-sharing")
+        b.full_screenshot("schedule-sharing")
 
         # The address opens the shared page, until the link is revoked.
         status, shared = features.api("GET", f"/v1/shared/schedules/{token}")
@@ -321,6 +323,7 @@ class FriendsTests(unittest.TestCase):
         self.assertGreater(overlaps[0], 0)
         self.assertEqual(overlaps[1], 0, "a friend's block covers one of the student's own")
         self.assertClean("week-with-friends")
+        b.screenshot("week-with-friends")
 
         # Unticked: gone; and gone for good once no longer friends.
         b.click(b.css("#schedule-detail input.show-friends"))
@@ -358,6 +361,7 @@ class FriendsTests(unittest.TestCase):
             "return [...document.querySelectorAll('.results article')].filter((a) => a.dataset.classId !== arguments[0] && a.querySelector('.friend-count')).length", str(CLASS))
         self.assertEqual(others, 0)
         self.assertClean("catalog-friends")
+        b.screenshot("catalog-friends")
 
         # The class's own link shows the same; signed out, nothing.
         b.open(f"/#/catalog?class={CLASS}")
