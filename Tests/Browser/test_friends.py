@@ -138,6 +138,14 @@ class FriendsTests(unittest.TestCase):
         b.fill(b.css("#display-name-form input[name=displayName]"), f"Bobby {suffix}")
         b.click(b.css("#display-name-save"))
         b.text_in("#display-name-form + .error-slot .note", f"Bobby {suffix}")
+        # A name the API refuses shows its problem, the field marked.
+        b.fill(b.css("#display-name-form input[name=displayName]"), "Bob <b>")
+        b.click(b.css("#display-name-save"))
+        b.text_in("#display-name-form + .error-slot .problem", "may not hold")
+        self.assertEqual(b.css("#display-name-form input[name=displayName]").get_attribute("aria-invalid"), "true")
+        b.fill(b.css("#display-name-form input[name=displayName]"), f"Bobby {suffix}")
+        b.click(b.css("#display-name-save"))
+        b.text_in("#display-name-form + .error-slot .note", f"Bobby {suffix}")
         b.click(b.css("#incoming-requests button[data-action=accept]"))
         b.text_in("#friends-title", "Your friends (1)")
         b.text_in("#incoming-requests-title", "(0)")
@@ -260,9 +268,14 @@ class FriendsTests(unittest.TestCase):
         self.assertClean("schedule-sharing")
         b.full_screenshot("schedule-sharing")
 
-        # The address opens the shared page, until the link is revoked.
+        # The address opens the shared page (naming Eve by her display name), until the link is revoked.
         status, shared = features.api("GET", f"/v1/shared/schedules/{token}")
         self.assertEqual((status, shared["name"]), (200, "Eve's plan"))
+        b.open(f"/shared/{token}")
+        b.text_in("#shared-title", "Eve's plan")
+        b.text_in("#shared-by", "2018-fall · shared with you by Eve")
+        b.open(f"/#/schedules?id={saved['id']}")
+        b.until(lambda: len(b.all("#share-links li")) == 1, "the live link listed again")
         b.click(b.css("#share-links button[data-action=revoke-link]"))
         b.text_in("#share-links", "No live share links")
         status, _ = features.api("GET", f"/v1/shared/schedules/{token}")

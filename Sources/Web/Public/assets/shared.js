@@ -1,5 +1,6 @@
 // A schedule someone shared by link (`/shared/{token}`), for anyone who holds the link, signed in
-// or not: its week grid, "add to my calendar" (the link's .ics) and, for a signed-in student,
+// or not: its week grid, who shared it (their display name, as text: it is their input), "add to
+// my calendar" (the link's .ics) and, for a signed-in student,
 // "save a copy" into their own schedules. The token stays in this page's address: the page sends
 // no referrer, and the gateway's access log redacts it.
 import * as api from './api.js';
@@ -47,7 +48,7 @@ async function show() {
   const removed = schedule.sections.filter((s) => !s.class).length;
   replace(main,
     h('h1', { id: 'shared-title', text: schedule.name }),
-    h('p', { class: 'muted', text: `${schedule.term} · shared with you by link` }),
+    h('p', { class: 'muted', id: 'shared-by', text: `${schedule.term} · shared with you ${schedule.ownerDisplayName ? `by ${schedule.ownerDisplayName}` : 'by link'}` }),
     actions,
     slot,
     removed ? h('p', { class: 'muted', text: `${removed} of its classes left the catalog.` }) : null,
