@@ -5528,6 +5528,202 @@ extension Components {
                 case error
             }
         }
+        /// - Remark: Generated from `#/components/schemas/BulkJobAction`.
+        public struct BulkJobAction: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BulkJobAction/action`.
+            @frozen public enum ActionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case retry = "retry"
+                case cancel = "cancel"
+                case delete = "delete"
+                case runNow = "run-now"
+            }
+            /// - Remark: Generated from `#/components/schemas/BulkJobAction/action`.
+            public var action: Components.Schemas.BulkJobAction.ActionPayload
+            /// - Remark: Generated from `#/components/schemas/BulkJobAction/ids`.
+            public var ids: [Swift.Int64]?
+            /// The list's filters; `args` maps dotted paths to scalar values.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter`.
+            public struct FilterPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/state`.
+                public var state: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/queue`.
+                public var queue: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/kind`.
+                public var kind: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/ids`.
+                public var ids: [Swift.Int64]?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/args`.
+                public struct ArgsPayload: Codable, Hashable, Sendable {
+                    /// A container of undocumented properties.
+                    public var additionalProperties: [String: Swift.String?]
+                    /// Creates a new `ArgsPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - additionalProperties: A container of undocumented properties.
+                    public init(additionalProperties: [String: Swift.String?] = .init()) {
+                        self.additionalProperties = additionalProperties
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        try encoder.encodeAdditionalProperties(additionalProperties)
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/args`.
+                public var args: Components.Schemas.BulkJobAction.FilterPayload.ArgsPayload?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/since`.
+                public var since: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/until`.
+                public var until: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/error`.
+                public var error: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter/minAttempt`.
+                public var minAttempt: Swift.Int?
+                /// Creates a new `FilterPayload`.
+                ///
+                /// - Parameters:
+                ///   - state:
+                ///   - queue:
+                ///   - kind:
+                ///   - ids:
+                ///   - args:
+                ///   - since:
+                ///   - until:
+                ///   - error:
+                ///   - minAttempt:
+                public init(
+                    state: Swift.String? = nil,
+                    queue: Swift.String? = nil,
+                    kind: Swift.String? = nil,
+                    ids: [Swift.Int64]? = nil,
+                    args: Components.Schemas.BulkJobAction.FilterPayload.ArgsPayload? = nil,
+                    since: Foundation.Date? = nil,
+                    until: Foundation.Date? = nil,
+                    error: Swift.String? = nil,
+                    minAttempt: Swift.Int? = nil
+                ) {
+                    self.state = state
+                    self.queue = queue
+                    self.kind = kind
+                    self.ids = ids
+                    self.args = args
+                    self.since = since
+                    self.until = until
+                    self.error = error
+                    self.minAttempt = minAttempt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case state
+                    case queue
+                    case kind
+                    case ids
+                    case args
+                    case since
+                    case until
+                    case error
+                    case minAttempt
+                }
+            }
+            /// The list's filters; `args` maps dotted paths to scalar values.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BulkJobAction/filter`.
+            public var filter: Components.Schemas.BulkJobAction.FilterPayload?
+            /// Creates a new `BulkJobAction`.
+            ///
+            /// - Parameters:
+            ///   - action:
+            ///   - ids:
+            ///   - filter: The list's filters; `args` maps dotted paths to scalar values.
+            public init(
+                action: Components.Schemas.BulkJobAction.ActionPayload,
+                ids: [Swift.Int64]? = nil,
+                filter: Components.Schemas.BulkJobAction.FilterPayload? = nil
+            ) {
+                self.action = action
+                self.ids = ids
+                self.filter = filter
+            }
+            public enum CodingKeys: String, CodingKey {
+                case action
+                case ids
+                case filter
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BulkJobOutcome`.
+        public struct BulkJobOutcome: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/affected`.
+            public var affected: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/SkippedPayload`.
+            public struct SkippedPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/SkippedPayload/id`.
+                public var id: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/SkippedPayload/reason`.
+                @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case notFound = "not-found"
+                    case running = "running"
+                    case finished = "finished"
+                    case alreadyAvailable = "already-available"
+                    case notWaiting = "not-waiting"
+                    case uniqueKeyTaken = "unique-key-taken"
+                }
+                /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/SkippedPayload/reason`.
+                public var reason: Components.Schemas.BulkJobOutcome.SkippedPayloadPayload.ReasonPayload
+                /// Creates a new `SkippedPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - reason:
+                public init(
+                    id: Swift.Int64,
+                    reason: Components.Schemas.BulkJobOutcome.SkippedPayloadPayload.ReasonPayload
+                ) {
+                    self.id = id
+                    self.reason = reason
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case reason
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/skipped`.
+            public typealias SkippedPayload = [Components.Schemas.BulkJobOutcome.SkippedPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/skipped`.
+            public var skipped: Components.Schemas.BulkJobOutcome.SkippedPayload
+            /// The filter matched more than this call acted on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/more`.
+            public var more: Swift.Bool
+            /// Where a failed batch stopped the action; absent when every batch was done.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BulkJobOutcome/failure`.
+            public var failure: Swift.String?
+            /// Creates a new `BulkJobOutcome`.
+            ///
+            /// - Parameters:
+            ///   - affected:
+            ///   - skipped:
+            ///   - more: The filter matched more than this call acted on.
+            ///   - failure: Where a failed batch stopped the action; absent when every batch was done.
+            public init(
+                affected: Swift.Int,
+                skipped: Components.Schemas.BulkJobOutcome.SkippedPayload,
+                more: Swift.Bool,
+                failure: Swift.String? = nil
+            ) {
+                self.affected = affected
+                self.skipped = skipped
+                self.more = more
+                self.failure = failure
+            }
+            public enum CodingKeys: String, CodingKey {
+                case affected
+                case skipped
+                case more
+                case failure
+            }
+        }
         /// A background job, with the field names River and Oban use.
         ///
         /// - Remark: Generated from `#/components/schemas/Job`.

@@ -42343,6 +42343,9 @@ public enum Operations {
     }
     /// List jobs, newest first (admin)
     ///
+    /// Every filter combines with AND. Besides the parameters below, `args.<path>=<value>` (repeatable, at most 10) matches jobs whose argument at that JSON path equals the value, e.g. `args.gradebookAccountId=42` (a value that reads as a number, `true`, `false` or `null` matches that JSON value or the same text as a string). On PostgreSQL it is answered by a GIN index on the arguments; on SQLite by a bounded scan. `total` counts every match, exactly up to 10,000, then `totalIsLowerBound` is true.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/admin/jobs`.
     /// - Remark: Generated from `#/paths//v1/admin/jobs/get(adminListJobs)`.
     public enum AdminListJobs {
@@ -42358,6 +42361,26 @@ public enum Operations {
                 public var queue: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/kind`.
                 public var kind: Swift.String?
+                /// Comma-separated job ids (at most 1,000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/ids`.
+                public var ids: Swift.String?
+                /// `scheduledAt` at or after this time (RFC 3339).
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/since`.
+                public var since: Foundation.Date?
+                /// `scheduledAt` before this time (RFC 3339).
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/until`.
+                public var until: Foundation.Date?
+                /// A substring of the last error, case-insensitive (1 to 200 characters).
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/error`.
+                public var error: Swift.String?
+                /// At least this many attempts.
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/minAttempt`.
+                public var minAttempt: Swift.Int?
                 /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/query/limit`.
                 public var limit: Components.Parameters.Limit?
                 /// The `nextCursor` of the previous page.
@@ -42370,18 +42393,33 @@ public enum Operations {
                 ///   - state: One state or a comma-separated list (for example `retryable,discarded`).
                 ///   - queue:
                 ///   - kind:
+                ///   - ids: Comma-separated job ids (at most 1,000).
+                ///   - since: `scheduledAt` at or after this time (RFC 3339).
+                ///   - until: `scheduledAt` before this time (RFC 3339).
+                ///   - error: A substring of the last error, case-insensitive (1 to 200 characters).
+                ///   - minAttempt: At least this many attempts.
                 ///   - limit:
                 ///   - cursor: The `nextCursor` of the previous page.
                 public init(
                     state: Swift.String? = nil,
                     queue: Swift.String? = nil,
                     kind: Swift.String? = nil,
+                    ids: Swift.String? = nil,
+                    since: Foundation.Date? = nil,
+                    until: Foundation.Date? = nil,
+                    error: Swift.String? = nil,
+                    minAttempt: Swift.Int? = nil,
                     limit: Components.Parameters.Limit? = nil,
                     cursor: Components.Parameters.Cursor? = nil
                 ) {
                     self.state = state
                     self.queue = queue
                     self.kind = kind
+                    self.ids = ids
+                    self.since = since
+                    self.until = until
+                    self.error = error
+                    self.minAttempt = minAttempt
                     self.limit = limit
                     self.cursor = cursor
                 }
@@ -42422,21 +42460,37 @@ public enum Operations {
                         public var items: [Components.Schemas.Job]
                         /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/responses/200/content/json/nextCursor`.
                         public var nextCursor: Swift.String?
+                        /// Jobs matching the filters (all pages).
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/responses/200/content/json/total`.
+                        public var total: Swift.Int
+                        /// True when more than 10,000 match: `total` is then 10,000.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/responses/200/content/json/totalIsLowerBound`.
+                        public var totalIsLowerBound: Swift.Bool
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - items:
                         ///   - nextCursor:
+                        ///   - total: Jobs matching the filters (all pages).
+                        ///   - totalIsLowerBound: True when more than 10,000 match: `total` is then 10,000.
                         public init(
                             items: [Components.Schemas.Job],
-                            nextCursor: Swift.String? = nil
+                            nextCursor: Swift.String? = nil,
+                            total: Swift.Int,
+                            totalIsLowerBound: Swift.Bool
                         ) {
                             self.items = items
                             self.nextCursor = nextCursor
+                            self.total = total
+                            self.totalIsLowerBound = totalIsLowerBound
                         }
                         public enum CodingKeys: String, CodingKey {
                             case items
                             case nextCursor
+                            case total
+                            case totalIsLowerBound
                         }
                     }
                     /// - Remark: Generated from `#/paths/v1/admin/jobs/GET/responses/200/content/application\/json`.
@@ -42877,6 +42931,274 @@ public enum Operations {
             /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
             ///
             /// - Remark: Generated from `#/paths//v1/admin/jobs/post(adminEnqueueJob)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Retry, cancel, delete or run now many jobs at once (admin)
+    ///
+    /// `ids` (1 to 1,000) or `filter` (the list's filters as an object; the first 1,000 matches, newest first, with `more: true` when there are others). Each job is judged as the single action judges it, and one the action doesn't apply to is listed in `skipped` with its reason: `not-found`, `running` (retry, delete), `finished` (cancel), `already-available` (retry), `not-waiting` (run-now: only scheduled and retryable jobs) or `unique-key-taken` (retry, when another live job holds its key). A running job is cancelled through its lease, as a single cancel is. The jobs are changed in transactions of at most 200; when one fails, the batches before it stay done and `failure` says where it stopped.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/admin/jobs/bulk`.
+    /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)`.
+    public enum AdminBulkJobs {
+        public static let id: Swift.String = "adminBulkJobs"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/jobs/bulk/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminBulkJobs.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminBulkJobs.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminBulkJobs.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/admin/jobs/bulk/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/bulk/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.BulkJobAction)
+            }
+            public var body: Operations.AdminBulkJobs.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.AdminBulkJobs.Input.Headers = .init(),
+                body: Operations.AdminBulkJobs.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/jobs/bulk/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/jobs/bulk/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.BulkJobOutcome)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.BulkJobOutcome {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminBulkJobs.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminBulkJobs.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// What was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminBulkJobs.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminBulkJobs.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is larger than the limit (1 MiB by default).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field has a value the rules do not accept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
             case tooManyRequests(Components.Responses.TooManyRequests)

@@ -1285,6 +1285,9 @@ public protocol APIProtocol: Sendable {
     func adminPutCampusIdentity(_ input: Operations.AdminPutCampusIdentity.Input) async throws -> Operations.AdminPutCampusIdentity.Output
     /// List jobs, newest first (admin)
     ///
+    /// Every filter combines with AND. Besides the parameters below, `args.<path>=<value>` (repeatable, at most 10) matches jobs whose argument at that JSON path equals the value, e.g. `args.gradebookAccountId=42` (a value that reads as a number, `true`, `false` or `null` matches that JSON value or the same text as a string). On PostgreSQL it is answered by a GIN index on the arguments; on SQLite by a bounded scan. `total` counts every match, exactly up to 10,000, then `totalIsLowerBound` is true.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/admin/jobs`.
     /// - Remark: Generated from `#/paths//v1/admin/jobs/get(adminListJobs)`.
     func adminListJobs(_ input: Operations.AdminListJobs.Input) async throws -> Operations.AdminListJobs.Output
@@ -1299,6 +1302,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/jobs`.
     /// - Remark: Generated from `#/paths//v1/admin/jobs/post(adminEnqueueJob)`.
     func adminEnqueueJob(_ input: Operations.AdminEnqueueJob.Input) async throws -> Operations.AdminEnqueueJob.Output
+    /// Retry, cancel, delete or run now many jobs at once (admin)
+    ///
+    /// `ids` (1 to 1,000) or `filter` (the list's filters as an object; the first 1,000 matches, newest first, with `more: true` when there are others). Each job is judged as the single action judges it, and one the action doesn't apply to is listed in `skipped` with its reason: `not-found`, `running` (retry, delete), `finished` (cancel), `already-available` (retry), `not-waiting` (run-now: only scheduled and retryable jobs) or `unique-key-taken` (retry, when another live job holds its key). A running job is cancelled through its lease, as a single cancel is. The jobs are changed in transactions of at most 200; when one fails, the batches before it stay done and `failure` says where it stopped.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/admin/jobs/bulk`.
+    /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)`.
+    func adminBulkJobs(_ input: Operations.AdminBulkJobs.Input) async throws -> Operations.AdminBulkJobs.Output
     /// A job with its arguments, attempts, errors and timestamps (admin)
     ///
     /// - Remark: HTTP `GET /v1/admin/jobs/{id}`.
@@ -3901,6 +3912,9 @@ extension APIProtocol {
     }
     /// List jobs, newest first (admin)
     ///
+    /// Every filter combines with AND. Besides the parameters below, `args.<path>=<value>` (repeatable, at most 10) matches jobs whose argument at that JSON path equals the value, e.g. `args.gradebookAccountId=42` (a value that reads as a number, `true`, `false` or `null` matches that JSON value or the same text as a string). On PostgreSQL it is answered by a GIN index on the arguments; on SQLite by a bounded scan. `total` counts every match, exactly up to 10,000, then `totalIsLowerBound` is true.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/admin/jobs`.
     /// - Remark: Generated from `#/paths//v1/admin/jobs/get(adminListJobs)`.
     public func adminListJobs(
@@ -3927,6 +3941,22 @@ extension APIProtocol {
         body: Operations.AdminEnqueueJob.Input.Body
     ) async throws -> Operations.AdminEnqueueJob.Output {
         try await adminEnqueueJob(Operations.AdminEnqueueJob.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Retry, cancel, delete or run now many jobs at once (admin)
+    ///
+    /// `ids` (1 to 1,000) or `filter` (the list's filters as an object; the first 1,000 matches, newest first, with `more: true` when there are others). Each job is judged as the single action judges it, and one the action doesn't apply to is listed in `skipped` with its reason: `not-found`, `running` (retry, delete), `finished` (cancel), `already-available` (retry), `not-waiting` (run-now: only scheduled and retryable jobs) or `unique-key-taken` (retry, when another live job holds its key). A running job is cancelled through its lease, as a single cancel is. The jobs are changed in transactions of at most 200; when one fails, the batches before it stay done and `failure` says where it stopped.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/admin/jobs/bulk`.
+    /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)`.
+    public func adminBulkJobs(
+        headers: Operations.AdminBulkJobs.Input.Headers = .init(),
+        body: Operations.AdminBulkJobs.Input.Body
+    ) async throws -> Operations.AdminBulkJobs.Output {
+        try await adminBulkJobs(Operations.AdminBulkJobs.Input(
             headers: headers,
             body: body
         ))

@@ -36,6 +36,21 @@ public struct JobsAdminRoutes: ModuleRoutes {
         }
     }
 
+    /// `POST /v1/admin/jobs/bulk`: an action and either ids or a filter.
+    struct BulkBody: Decodable {
+        let action: String
+        let ids: [Int64]?
+        let filter: JobFilterQuery.Body?
+    }
+
+    /// A page of the job list with the total that matches.
+    struct JobPage: Encodable {
+        let items: [JobRecord]
+        let nextCursor: String?
+        let total: Int
+        let totalIsLowerBound: Bool
+    }
+
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = runtime.service
         let registry = runtime.registry
@@ -45,12 +60,14 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 let query = request.uri.queryParameters
                 let limit = try pageLimit(query["limit"].map(String.init))
                 let before = try PageCursor.lastID(query["cursor"].map(String.init))
-                let states = try query["state"].map { try Self.states(String($0)) }
-                let jobs = try await service.list(
-                    states: states, queue: query["queue"].map(String.init), kind: query["kind"].map(String.init),
-                    before: before, limit: limit + 1
+                let filter = try JobFilterQuery.filter(from: request)
+                let jobs = try await service.list(filter, before: before, limit: limit + 1)
+                let page = Page(fetched: jobs, limit: limit, id: \.id)
+                let (total, isLowerBound) = try await service.total(matching: filter)
+                return try GatewayJSON.response(
+                    JobPage(items: page.items, nextCursor: page.nextCursor, total: total, totalIsLowerBound: isLowerBound),
+                    nextCursor: page.nextCursor, for: request
                 )
-                return try GatewayJSON.response(page: Page(fetched: jobs, limit: limit, id: \.id), for: request)
             }
             .post { request, context in
                 let body = try await GatewayJSON.decode(EnqueueBody.self, from: request, context: context)
@@ -90,6 +107,25 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 return try GatewayJSON.response(
                     record, status: result.duplicate ? .ok : .created, headers: [.location: "/v1/admin/jobs/\(record.id)"]
                 )
+            }
+            .post("bulk") { request, context in
+                let body = try await GatewayJSON.decode(BulkBody.self, from: request, context: context)
+                guard let action = JobsService.BulkAction(rawValue: body.action) else {
+                    throw Problem.validation(
+                        "action is one of \(JobsService.BulkAction.allCases.map(\.rawValue).joined(separator: ", ")).", field: "action"
+                    )
+                }
+                switch (body.ids, body.filter) {
+                case (nil, nil), (.some, .some):
+                    throw Problem.validation("Give either ids or filter.", field: body.ids == nil ? "ids" : "filter")
+                case (let ids?, nil):
+                    guard !ids.isEmpty, ids.count <= JobsService.bulkLimit else {
+                        throw Problem.validation("ids holds 1 to \(JobsService.bulkLimit) job ids.", field: "ids")
+                    }
+                    return try GatewayJSON.response(try await service.bulk(action, ids: ids, filter: nil))
+                case (nil, let filter?):
+                    return try GatewayJSON.response(try await service.bulk(action, ids: nil, filter: try filter.filter()))
+                }
             }
             .get(":id") { _, context in
                 let id = try Self.jobID(context)

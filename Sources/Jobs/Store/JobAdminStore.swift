@@ -7,6 +7,10 @@ public protocol JobAdminStoring: Sendable {
     func job(id: Int64, in transaction: any StoreTransaction) throws -> JobRecord?
     /// Jobs matching `filter`, newest first, before id `before`.
     func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord]
+    /// How many jobs match `filter`, counting no further than `limit`.
+    func count(_ filter: JobFilter, upTo limit: Int, in transaction: any StoreTransaction) throws -> Int
+    /// Sets a waiting job's run time to `now`.
+    func runNow(id: Int64, now: Date, in transaction: any StoreTransaction) throws
     func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers]
     func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws
     func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool

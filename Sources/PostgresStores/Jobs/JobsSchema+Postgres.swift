@@ -67,5 +67,11 @@ extension JobsSchema {
         ]),
         // The W3C traceparent of what queued a job, so its run joins that trace.
         PostgresMigration("jobs.pg.002.trace-context", ["ALTER TABLE jobs ADD COLUMN trace_context text"]),
+        // The operators' `args.` filter is a containment test on the arguments as jsonb. jsonb
+        // can't hold an escaped NUL (`\u0000`), which JSON text may: such arguments are left
+        // out of the index (and of `args.` matches) instead of refusing the job.
+        PostgresMigration("jobs.pg.003.arguments-index", [
+            "CREATE INDEX jobs_args ON jobs USING gin ((\(PostgresJobAdminStore.argumentsAsJSONB)) jsonb_path_ops)",
+        ]),
     ]
 }

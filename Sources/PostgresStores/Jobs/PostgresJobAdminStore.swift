@@ -43,13 +43,52 @@ struct PostgresJobAdminStore: JobAdminStoring {
 
     /// Newest first, ids below `before` (the cursor). Unset filters match everything.
     func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
-        let states = filter.states.flatMap { $0.isEmpty ? nil : $0.map(\.rawValue) }
-        return try transaction.postgres().query("""
-            SELECT \(unescaped: Self.columns) FROM jobs
-            WHERE (\(before)::bigint IS NULL OR id < \(before)) AND (\(states)::text[] IS NULL OR state = ANY(\(states)))
-              AND (\(filter.queue)::text IS NULL OR queue = \(filter.queue)) AND (\(filter.kind)::text IS NULL OR kind = \(filter.kind))
-            ORDER BY id DESC LIMIT \(limit)
-            """).map(Self.record)
+        let query = Self.matching(filter, before: before, select: "SELECT \(Self.columns) FROM jobs", suffix: " ORDER BY id DESC LIMIT ", last: limit)
+        return try transaction.postgres().query(query).map(Self.record)
+    }
+
+    func count(_ filter: JobFilter, upTo limit: Int, in transaction: any StoreTransaction) throws -> Int {
+        let inner = Self.matching(filter, before: nil, select: "SELECT COUNT(*)::bigint FROM (SELECT 1 FROM jobs", suffix: " LIMIT ", last: limit, close: ") AS matched")
+        return try transaction.postgres().query(inner).first.map { Int(try $0.decode(Int64.self)) } ?? 0
+    }
+
+    func runNow(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
+        try transaction.postgres().execute("UPDATE jobs SET run_at = \(now.millisecondsSince1970) WHERE id = \(id)")
+    }
+
+    /// The arguments as jsonb, the expression the `jobs_args` index holds: NULL for arguments
+    /// with an escaped NUL, which jsonb can't hold.
+    static let argumentsAsJSONB = #"CASE WHEN strpos(args, '\u0000') = 0 THEN args::jsonb END"#
+
+    /// `select`, the WHERE clause of `filter` (and `id < before`), `suffix`, the bound `last`,
+    /// then `close`: every value is a bind. An `args.` match is a containment test on the
+    /// arguments as jsonb, which the `jobs_args` GIN index answers.
+    static func matching(_ filter: JobFilter, before: Int64?, select: String, suffix: String, last: Int, close: String = "") -> PostgresQuery {
+        var sql = select
+        var bindings = PostgresBindings()
+        var clauses: [String] = []
+        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
+            bindings.append(value)
+            return "$\(bindings.count)"
+        }
+        if let before { clauses.append("id < \(bind(before))") }
+        if let states = filter.states, !states.isEmpty { clauses.append("state = ANY(\(bind(states.map(\.rawValue))))") }
+        if let queue = filter.queue { clauses.append("queue = \(bind(queue))") }
+        if let kind = filter.kind { clauses.append("kind = \(bind(kind))") }
+        if let ids = filter.ids { clauses.append("id = ANY(\(bind(ids)))") }
+        for match in filter.arguments {
+            let tests = match.containmentObjects.map { "(\(Self.argumentsAsJSONB)) @> \(bind($0))::jsonb" }
+            clauses.append("(" + tests.joined(separator: " OR ") + ")")
+        }
+        if let since = filter.scheduledSince { clauses.append("run_at >= \(bind(since.millisecondsSince1970))") }
+        if let until = filter.scheduledUntil { clauses.append("run_at < \(bind(until.millisecondsSince1970))") }
+        if let text = filter.errorContains {
+            clauses.append("strpos(lower(COALESCE(errors -> -1 ->> 'error', '')), lower(\(bind(text)))) > 0")
+        }
+        if let attempts = filter.minAttempt { clauses.append("attempt >= \(bind(attempts))") }
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        sql += suffix + bind(last) + close
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {

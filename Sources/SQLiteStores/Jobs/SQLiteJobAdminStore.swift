@@ -34,6 +34,25 @@ struct SQLiteJobAdminStore: JobAdminStoring {
     /// Newest first, ids below `before` (the cursor).
     func list(_ filter: JobFilter, before: Int64?, limit: Int, in transaction: any StoreTransaction) throws -> [JobRecord] {
         let db = try transaction.sqlite()
+        var (whereClause, arguments) = Self.matching(filter, before: before)
+        arguments += [limit]
+        return try Row.fetchAll(db, sql: "SELECT * FROM jobs \(whereClause) ORDER BY id DESC LIMIT ?", arguments: arguments)
+            .map(Self.record)
+    }
+
+    func count(_ filter: JobFilter, upTo limit: Int, in transaction: any StoreTransaction) throws -> Int {
+        let db = try transaction.sqlite()
+        var (whereClause, arguments) = Self.matching(filter, before: nil)
+        arguments += [limit]
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM jobs \(whereClause) LIMIT ?)", arguments: arguments) ?? 0
+    }
+
+    func runNow(id: Int64, now: Date, in transaction: any StoreTransaction) throws {
+        try transaction.sqlite().execute(sql: "UPDATE jobs SET run_at = ? WHERE id = ?", arguments: [now.millisecondsSince1970, id])
+    }
+
+    /// The WHERE clause of `filter` (and `id < before`), with its arguments: every value bound.
+    static func matching(_ filter: JobFilter, before: Int64?) -> (String, StatementArguments) {
         var clauses: [String] = []
         var arguments: StatementArguments = []
         if let before {
@@ -52,12 +71,35 @@ struct SQLiteJobAdminStore: JobAdminStoring {
             clauses.append("kind = ?")
             arguments += [kind]
         }
-        let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-        arguments += [limit]
-        return try Row.fetchAll(db, sql: "SELECT * FROM jobs \(whereClause) ORDER BY id DESC LIMIT ?", arguments: arguments)
-            .map(Self.record)
+        if let ids = filter.ids {
+            clauses.append(ids.isEmpty ? "0" : "id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += StatementArguments(ids)
+        }
+        for match in filter.arguments {
+            // `->` gives the argument as JSON text, which one of the candidates must equal.
+            let candidates = match.candidates
+            clauses.append("(args -> ?) IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += [match.sqlitePath]
+            arguments += StatementArguments(candidates)
+        }
+        if let since = filter.scheduledSince {
+            clauses.append("run_at >= ?")
+            arguments += [since.millisecondsSince1970]
+        }
+        if let until = filter.scheduledUntil {
+            clauses.append("run_at < ?")
+            arguments += [until.millisecondsSince1970]
+        }
+        if let text = filter.errorContains {
+            clauses.append("instr(lower(COALESCE(json_extract(errors, '$[#-1].error'), '')), lower(?)) > 0")
+            arguments += [text]
+        }
+        if let attempts = filter.minAttempt {
+            clauses.append("attempt >= ?")
+            arguments += [attempts]
+        }
+        return (clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND "), arguments)
     }
-
 
     func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers] {
         let db = try transaction.sqlite()
