@@ -62,6 +62,27 @@ extension GatewayPostgres: TransactionRunner {
         }
     }
 
+    /// A leased connection in the caller's task: no unit-of-work thread, so a statement costs
+    /// the hops of its answer only (docs/postgres.md, "Statements from the request's task").
+    public func inTask<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        guard GatewayTracing.isEnabled else { return try await statementsInTask(body) }
+        return try await GatewayTracing.transaction("statement", system: "postgresql") { _ in try await self.statementsInTask(body) }
+    }
+
+    func statementsInTask<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await withPooledConnection { connection in
+                    try await body(PostgresTransaction(connection: connection, logger: self.logger))
+                }
+            } catch let error as PSQLError where attempt < Self.attempts && Self.isConflict(error) {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 10)))))
+            }
+        }
+    }
+
     /// Connects once outside the pool, blocking the caller: start-up only.
     public func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try atStartup(.read) { try body($0) }

@@ -28,6 +28,24 @@ public final class PostgresTransaction: StoreTransaction, @unchecked Sendable {
         return try Self.wait(for: connection.query(query, logger: logger, file: file, line: line), on: connection)
     }
 
+    /// Runs a prepared statement from the caller's task (``TransactionRunner/inTask(_:)``) and
+    /// returns its rows. postgres-nio prepares it once per connection, by its type's name, and
+    /// afterwards sends only its values: the server neither parses nor plans it again.
+    ///
+    /// A statement written to a connection that has just closed is never answered (see
+    /// ``wait(for:on:)``); the connection is looked at first, and the pool hands out none that
+    /// it knows closed, which leaves the instant between the look and the write.
+    public func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, file: String = #fileID, line: Int = #line
+    ) async throws -> [Statement.Row] {
+        guard !connection.isClosed else { throw PostgresUnavailable(reason: "the connection is closed") }
+        var rows: [Statement.Row] = []
+        for try await row in try await connection.execute(statement, logger: logger, file: file, line: line) {
+            rows.append(row)
+        }
+        return rows
+    }
+
     /// How long a statement's answer may be missing once its connection has closed.
     static let closedGrace: DispatchTimeInterval = .seconds(1)
 

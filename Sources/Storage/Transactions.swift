@@ -54,6 +54,14 @@ public protocol TransactionRunner: Sendable {
     /// never waits for a kept connection. On PostgreSQL its statements run outside a
     /// transaction (autocommit), each its own.
     func readPreferringInline<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T
+    /// Runs `body` in the caller's own task, on one connection, its statements outside any
+    /// transaction (each its own, as in ``autocommit(_:)``): for the request path's hottest
+    /// statements, which a backend's stores send from async methods as prepared statements,
+    /// with no thread of a unit-of-work pool between the request and the database. A body the
+    /// server aborts for a deadlock is run again from the start. Backends whose statements
+    /// must run on threads of their own (SQLite) have no such path and throw
+    /// ``NoStatementsInTask``: use it only where a store of the backend asks for it.
+    func inTask<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T
     /// Runs `body` in a read transaction, blocking the caller: for start-up only (building
     /// services before anything is served).
     func readAtStartup<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
@@ -66,6 +74,18 @@ public protocol TransactionRunner: Sendable {
     /// `transaction` outside a write transaction throws ``SavepointOutsideTransaction``;
     /// PostgreSQL does not check (every transaction it hands a unit of work is open).
     func savepoint<T>(in transaction: any StoreTransaction, _ body: () throws -> T) throws -> T
+}
+
+extension TransactionRunner {
+    public func inTask<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        throw NoStatementsInTask()
+    }
+}
+
+/// ``TransactionRunner/inTask(_:)`` on a backend whose statements can't be sent from a task.
+public struct NoStatementsInTask: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "this storage backend sends no statements from the caller's task" }
 }
 
 /// ``TransactionRunner/savepoint(in:_:)`` was called outside a write transaction.

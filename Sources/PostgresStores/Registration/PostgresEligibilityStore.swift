@@ -20,15 +20,26 @@ struct PostgresEligibilityStore: EligibilityStoring {
     }
 
     func facts(accountID: Int64, term: String, courses: [String], in transaction: any StoreTransaction) throws -> EligibilityFacts {
-        let keys = Array(Set(courses.map(CourseLabelKey.normalized))).sorted()
         guard let row = try transaction.postgres().query("""
-            SELECT record, holds, windows, max_units, time_zone, requirements, overrides, refuse_duplicate_courses
-            FROM registration_eligibility_facts(\(accountID), \(term), \(keys)::text[])
+            SELECT \(unescaped: Self.factsColumns)
+            FROM registration_eligibility_facts(\(accountID), \(term), \(Self.courseKeys(courses))::text[])
             """).first
         else { return EligibilityFacts() }
-        let (record, holds, windows, maxUnits, timeZone, requirements, overrides, duplicates) = try row.decode(
-            (String?, String?, String?, Double?, String?, String?, String?, Bool?).self
-        )
+        return try Self.facts(row.decode(FactsColumns.self))
+    }
+
+    /// The columns of `registration_eligibility_facts`, in the order of ``FactsColumns``.
+    static let factsColumns = "record, holds, windows, max_units, time_zone, requirements, overrides, refuse_duplicate_courses"
+    typealias FactsColumns = (String?, String?, String?, Double?, String?, String?, String?, Bool?)
+
+    /// The requirement keys of `courses`, as the facts function takes them.
+    static func courseKeys(_ courses: [String]) -> [String] {
+        Array(Set(courses.map(CourseLabelKey.normalized))).sorted()
+    }
+
+    /// The facts those columns hold (all nil: a student the registrar knows nothing about).
+    static func facts(_ columns: FactsColumns) throws -> EligibilityFacts {
+        let (record, holds, windows, maxUnits, timeZone, requirements, overrides, duplicates) = columns
         let decoder = JSONDecoder()
         return EligibilityFacts(
             record: try record.map { try EligibilityText.decode(AcademicRecord.self, $0) },

@@ -225,21 +225,23 @@ public struct EnrollmentService: RegistrationUseCase {
 
     // MARK: One trip (PostgreSQL)
 
-    /// A registration in two round trips where the backend offers them (``OneTripEnrollmentStoring``):
-    /// one read of what the rules need (the class's counts, the student's classes, the catalog
-    /// version; meetings and terms from the in-memory catalog of that version), the same rules
-    /// as below, then one guarded write that locks the class's and the student's rows and
-    /// enrolls only if nothing the rules saw has changed. Nil when the use case must run in a
-    /// transaction after all: no such backend, the class holds seats for offers (due offers
-    /// to sweep), the student is in its line or holds its offer, or something changed.
+    /// A registration in two round trips where the backend offers them (``OneTripEnrollmentStoring``),
+    /// sent from the request's own task: one read of what the rules need (the class's counts,
+    /// the student's classes and eligibility facts, the catalog version; meetings and terms
+    /// from the in-memory catalog of that version), the same rules as below, then one guarded
+    /// write that locks the class's and the student's rows and enrolls only if nothing the
+    /// rules saw has changed. Nil when the use case must run in a transaction after all: no
+    /// such backend, the class holds seats for offers (due offers to sweep), the student is in
+    /// its line or holds its offer, or something changed.
     func registerInOneTrip(studentID: Int64, classID: Int64, term: String?) async throws -> Result<Void, RegistrationError>? {
         guard let oneTrip = stores.oneTrip else { return nil }
         let snapshot = catalog.cachedSnapshot(), now = clock.now(), judge = self.judge
         let wasOpen = snapshot.wasOpen(classID)
-        let (refusal, outcome) = try await transactions.autocommit { db -> (RegistrationError?, OneTripOutcome?) in
-            guard let facts = try oneTrip.facts(studentID: studentID, classID: classID, in: db),
+        let course = judge.course(of: classID)
+        let (refusal, outcome) = try await transactions.inTask { db -> (RegistrationError?, OneTripOutcome?) in
+            guard let facts = try await oneTrip.facts(studentID: studentID, classID: classID, eligibilityOf: [course], in: db),
                 facts.catalogVersion == snapshot.index.version, facts.seats.held == 0, !facts.isWaitlisted, !facts.holdsOffer,
-                let target = Self.classSeats(facts.seats, from: snapshot)
+                let eligibility = facts.eligibility, let target = Self.classSeats(facts.seats, from: snapshot)
             else { return (nil, nil) }
             guard Self.isIn(term, target) else { return (.unknownClass(classID), nil) }
             var enrolled: [ClassSeats] = []
@@ -248,10 +250,11 @@ public struct EnrollmentService: RegistrationUseCase {
                 guard listing.info.term == target.term else { continue }
                 enrolled.append(ClassSeats(id: id, term: listing.info.term, meetings: listing.info.meetings, seats: listing.seats.seats, enrolled: listing.seats.enrolled))
             }
-            if let refusal = try Self.refusal(toEnroll: studentID, in: target, standing: StudentStanding(enrolledClasses: enrolled), judge: judge, now: now, db: db) {
+            if let refusal = Self.refusalBeforeRules(toEnroll: target, standing: StudentStanding(enrolledClasses: enrolled)) { return (refusal, nil) }
+            if let refusal = judge.add(studentID: studentID, target: target, enrolled: enrolled, hasOffer: false, now: now, facts: eligibility).refusal {
                 return (refusal, nil)
             }
-            let outcome = try oneTrip.enroll(
+            let outcome = try await oneTrip.enroll(
                 studentID: studentID, classID: classID, at: now, enrolledClassIDs: facts.enrolledClassIDs, catalogVersion: facts.catalogVersion,
                 wasOpen: wasOpen, in: db
             )
@@ -267,16 +270,19 @@ public struct EnrollmentService: RegistrationUseCase {
         }
     }
 
-    /// A drop in one round trip where the backend offers it: nil when the class has a line or
-    /// holds seats (the waitlist policy runs in a transaction) or no such backend.
+    /// A drop in one round trip where the backend offers it (two more reads first: the
+    /// student's classes, then the facts of their courses' requirements): nil when the class
+    /// has a line or holds seats (the waitlist policy runs in a transaction) or no such backend.
     func dropInOneTrip(studentID: Int64, classID: Int64, term: String?) async throws -> Result<Void, RegistrationError>? {
         guard let oneTrip = stores.oneTrip else { return nil }
         let snapshot = catalog.cachedSnapshot(), now = clock.now(), judge = self.judge
         let wasOpen = snapshot.wasOpen(classID)
-        let decided = try await transactions.autocommit { db -> Result<OneTripOutcome, RegistrationError> in
+        let decided = try await transactions.inTask { db -> Result<OneTripOutcome, RegistrationError> in
             // The drop's own rules first (a hold on drops, a corequisite left unmet), on what
             // the student has now.
-            guard let facts = try oneTrip.facts(studentID: studentID, classID: classID, in: db) else { return .success(.unknownClass) }
+            guard let facts = try await oneTrip.facts(studentID: studentID, classID: classID, eligibilityOf: nil, in: db) else {
+                return .success(.unknownClass)
+            }
             guard Self.isIn(term, facts.seats) else { return .success(.unknownClass) }
             if facts.seats.seatsAtRegistrar { return .success(.atRegistrar) }
             guard facts.enrolledClassIDs.contains(classID) else { return .success(.notEnrolled) }
@@ -285,8 +291,11 @@ public struct EnrollmentService: RegistrationUseCase {
                 return ClassSeats(id: id, term: listing.info.term, meetings: listing.info.meetings, seats: listing.seats.seats, enrolled: listing.seats.enrolled)
             }
             let dropping = Self.classSeats(facts.seats, from: snapshot) ?? facts.seats
-            if let refusal = try judge.drop(studentID: studentID, dropping: dropping, kept: kept, now: now, in: db) { return .failure(refusal) }
-            return .success(try oneTrip.drop(studentID: studentID, classID: classID, term: term, at: now, wasOpen: wasOpen, in: db))
+            let eligibility = try await oneTrip.eligibility(
+                studentID: studentID, term: dropping.term, courses: judge.keptCourses(dropping: dropping, kept: kept), in: db
+            )
+            if let refusal = judge.drop(studentID: studentID, dropping: dropping, kept: kept, now: now, facts: eligibility) { return .failure(refusal) }
+            return .success(try await oneTrip.drop(studentID: studentID, classID: classID, term: term, at: now, wasOpen: wasOpen, in: db))
         }
         let outcome: OneTripOutcome
         switch decided {
@@ -348,9 +357,15 @@ public struct EnrollmentService: RegistrationUseCase {
     static func refusal(
         toEnroll studentID: Int64, in target: ClassSeats, standing: StudentStanding, judge: EligibilityJudge, now: Date, db: any StoreTransaction
     ) throws -> RegistrationError? {
+        if let refusal = refusalBeforeRules(toEnroll: target, standing: standing) { return refusal }
+        return try judge.add(studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: standing.holdsOffer, now: now, in: db).refusal
+    }
+
+    /// What is refused before the eligibility rules: a registrar's term, a class the student is in.
+    static func refusalBeforeRules(toEnroll target: ClassSeats, standing: StudentStanding) -> RegistrationError? {
         if target.seatsAtRegistrar { return .violation(.registrationAtRegistrar) }
         if standing.enrolledClasses.contains(where: { $0.id == target.id }) { return .violation(.alreadyEnrolled) }
-        return try judge.add(studentID: studentID, target: target, enrolled: standing.enrolledClasses, hasOffer: standing.holdsOffer, now: now, in: db).refusal
+        return nil
     }
 
     /// What the rules need to know about the student, read inside the transaction.

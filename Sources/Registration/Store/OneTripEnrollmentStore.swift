@@ -13,13 +13,19 @@ public struct RegistrationFacts: Sendable, Equatable {
     public var enrolledClassIDs: [Int64]
     public var isWaitlisted: Bool
     public var holdsOffer: Bool
+    /// The student's eligibility facts for the class's term, when they were asked for.
+    public var eligibility: EligibilityFacts?
 
-    public init(seats: ClassSeats, catalogVersion: Int64, enrolledClassIDs: [Int64], isWaitlisted: Bool, holdsOffer: Bool) {
+    public init(
+        seats: ClassSeats, catalogVersion: Int64, enrolledClassIDs: [Int64], isWaitlisted: Bool, holdsOffer: Bool,
+        eligibility: EligibilityFacts? = nil
+    ) {
         self.seats = seats
         self.catalogVersion = catalogVersion
         self.enrolledClassIDs = enrolledClassIDs
         self.isWaitlisted = isWaitlisted
         self.holdsOffer = holdsOffer
+        self.eligibility = eligibility
     }
 }
 
@@ -52,24 +58,29 @@ public struct SeatEvent: Sendable, Equatable {
     }
 }
 
-/// Registrations in one round trip each, where the backend offers it (PostgreSQL: functions
-/// the migration installs lock the class's and the student's rows, check that what the use
-/// case decided on still holds, and write). Each call is its own statement, outside any
-/// transaction (``TransactionRunner/autocommit(_:)``). The rules stay in the use case: these
-/// only refuse to write what it did not see.
+/// Registrations in two round trips, where the backend offers them (PostgreSQL: functions the
+/// migration installs lock the class's and the student's rows, check that what the use case
+/// decided on still holds, and write). Each call is one prepared statement sent from the
+/// request's own task (``TransactionRunner/inTask(_:)``), outside any transaction. The rules
+/// stay in the use case: these only refuse to write what it did not see.
 public protocol OneTripEnrollmentStoring: Sendable {
-    /// What the rules of a registration of `studentID` in `classID` need; nil without such a class.
-    func facts(studentID: Int64, classID: Int64, in transaction: any StoreTransaction) throws -> RegistrationFacts?
+    /// What the rules of a registration of `studentID` in `classID` need, with the student's
+    /// eligibility facts for the class's term and `courses` when `courses` is given, in one
+    /// statement; nil without such a class.
+    func facts(studentID: Int64, classID: Int64, eligibilityOf courses: [String]?, in transaction: any StoreTransaction) async throws -> RegistrationFacts?
+    /// The student's eligibility facts in `term` with the requirements of `courses` (a drop's
+    /// corequisites, known once the student's classes are).
+    func eligibility(studentID: Int64, term: String, courses: [String], in transaction: any StoreTransaction) async throws -> EligibilityFacts
     /// Enrolls the student if nothing the use case decided on (`enrolledClassIDs`, sorted; the
     /// catalog version) changed, the class holds no seat and the student is neither in its line
     /// nor holds its offer; `.full` without a seat, `.stale` otherwise.
     func enroll(
         studentID: Int64, classID: Int64, at now: Date, enrolledClassIDs: [Int64], catalogVersion: Int64, wasOpen: Bool?,
         in transaction: any StoreTransaction
-    ) throws -> OneTripOutcome
+    ) async throws -> OneTripOutcome
     /// Drops the student from a class with no line and no held seat (`.stale` when it has
     /// either); of `term` only, when given.
-    func drop(studentID: Int64, classID: Int64, term: String?, at now: Date, wasOpen: Bool?, in transaction: any StoreTransaction) throws -> OneTripOutcome
+    func drop(studentID: Int64, classID: Int64, term: String?, at now: Date, wasOpen: Bool?, in transaction: any StoreTransaction) async throws -> OneTripOutcome
     /// Deletes and returns up to `limit` events of the outbox, oldest first, skipping those
     /// another instance is taking.
     func takeSeatEvents(limit: Int, in transaction: any StoreTransaction) throws -> [SeatEvent]

@@ -40,9 +40,23 @@ struct EligibilityJudge: Sendable {
         studentID: Int64, target: ClassSeats, enrolled: [ClassSeats], dropping: Int64? = nil, hasOffer: Bool, kind: AddKind = .enroll,
         now: Date, in db: any StoreTransaction
     ) throws -> Verdict {
+        let facts = try stores.eligibility.facts(accountID: studentID, term: target.term, courses: [course(of: target.id)], in: db)
+        return add(studentID: studentID, target: target, enrolled: enrolled, dropping: dropping, hasOffer: hasOffer, kind: kind, now: now, facts: facts)
+    }
+
+    /// The course whose requirements an add of `classID` reads: ask for its facts with it.
+    func course(of classID: Int64) -> String {
+        catalog.cachedSnapshot().listing(id: classID)?.info.courseLabel ?? ""
+    }
+
+    /// ``add(studentID:target:enrolled:dropping:hasOffer:kind:now:in:)`` on facts already read
+    /// (with the requirements of ``course(of:)``): the rules alone, no I/O.
+    func add(
+        studentID: Int64, target: ClassSeats, enrolled: [ClassSeats], dropping: Int64? = nil, hasOffer: Bool, kind: AddKind = .enroll,
+        now: Date, facts: EligibilityFacts
+    ) -> Verdict {
         let snapshot = catalog.cachedSnapshot()
         let targetClass = Self.eligibilityClass(target, snapshot)
-        let facts = try stores.eligibility.facts(accountID: studentID, term: target.term, courses: [targetClass.course], in: db)
         let kept = enrolled.filter { $0.id != target.id && $0.id != dropping && $0.term == target.term }.map { Self.eligibilityClass($0, snapshot) }
         let overrides = facts.overrides(for: target.id)
         // A seat: open to newcomers, held for this student, or (with a `closed` override) a
@@ -63,12 +77,24 @@ struct EligibilityJudge: Sendable {
     /// its term; in a swap, with the added class): a hold on drops, or a corequisite of a kept
     /// class that only `dropping` met.
     func drop(studentID: Int64, dropping: ClassSeats, kept: [ClassSeats], now: Date, in db: any StoreTransaction) throws -> RegistrationError? {
+        let facts = try stores.eligibility.facts(
+            accountID: studentID, term: dropping.term, courses: keptCourses(dropping: dropping, kept: kept), in: db
+        )
+        return drop(studentID: studentID, dropping: dropping, kept: kept, now: now, facts: facts)
+    }
+
+    /// The courses whose requirements a drop reads: ask for its facts with them.
+    func keptCourses(dropping: ClassSeats, kept: [ClassSeats]) -> [String] {
+        let snapshot = catalog.cachedSnapshot()
+        return kept.filter { $0.term == dropping.term && $0.id != dropping.id }.map { Self.eligibilityClass($0, snapshot).course }
+    }
+
+    /// ``drop(studentID:dropping:kept:now:in:)`` on facts already read (with the requirements
+    /// of ``keptCourses(dropping:kept:)``): the rules alone, no I/O.
+    func drop(studentID: Int64, dropping: ClassSeats, kept: [ClassSeats], now: Date, facts: EligibilityFacts) -> RegistrationError? {
         let snapshot = catalog.cachedSnapshot()
         let droppingClass = Self.eligibilityClass(dropping, snapshot)
         let keptClasses = kept.filter { $0.term == dropping.term && $0.id != dropping.id }.map { Self.eligibilityClass($0, snapshot) }
-        let facts = try stores.eligibility.facts(
-            accountID: studentID, term: dropping.term, courses: keptClasses.map(\.course), in: db
-        )
         let reasons = EligibilityRules.drop(
             droppingClass, kept: keptClasses, record: facts.record, holds: facts.holds, now: now,
             requirements: facts.requirements(of:), overrides: facts.overrides(for:)
