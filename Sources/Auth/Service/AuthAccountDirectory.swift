@@ -76,10 +76,12 @@ public struct AuthAccountDirectory: AccountDirectory {
     }
 
     public func verifyPassword(_ password: String, accountID: Int64?, signInName: String, clientAddress: String?) async throws -> Int64 {
-        let store = service.store
+        let store = service.store, transactions = service.transactions
         do {
-            let account = try await service.checkPassword(password, signInName: signInName, clientAddress: clientAddress, cache: cache) { db in
-                try accountID.flatMap { try store.find(id: $0, in: db) }
+            let account = try await service.checkPassword(password, signInName: signInName, clientAddress: clientAddress, cache: cache) {
+                guard let accountID else { return nil }
+                if store.findsInTask { return try await transactions.inTask { db in try await store.findInTask(id: accountID, in: db) } }
+                return try await transactions.readPreferringInline { db in try store.find(id: accountID, in: db) }
             }
             return account.id ?? 0
         } catch AuthError.invalidCredentials {

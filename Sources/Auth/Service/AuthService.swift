@@ -104,9 +104,9 @@ public final class AuthService: Sendable {
     /// 403 on bad credentials, with the same work done whether or not the account exists.
     public func verifyCredentials(username rawUsername: String, password: String, clientAddress: String?) async throws -> Account {
         let username = rawUsername.trimmingCharacters(in: .whitespaces).lowercased()
-        let store = self.store
-        let account = try await checkPassword(password, signInName: username, clientAddress: clientAddress) { db in
-            try store.find(username: username, in: db)
+        let store = self.store, transactions = self.transactions
+        let account = try await checkPassword(password, signInName: username, clientAddress: clientAddress) {
+            try await transactions.readPreferringInline { db in try store.find(username: username, in: db) }
         }
         // With a campus provider and `admins-only`, a student's right password still signs
         // nobody in here: they use the provider.
@@ -122,13 +122,13 @@ public final class AuthService: Sendable {
     /// ``AuthError/busy(retryAfterSeconds:)``.
     func checkPassword(
         _ password: String, signInName: String, clientAddress: String?, cache: CredentialCache? = nil,
-        account lookup: @escaping @Sendable (any StoreTransaction) throws -> Account?
+        account lookup: @Sendable () async throws -> Account?
     ) async throws -> Account {
         guard !signInName.isEmpty, signInName.utf8.count <= Username.maximumBytes, password.utf8.count <= PasswordPolicy.maximumBytes else {
             throw AuthError.invalidCredentials
         }
         // One indexed lookup on this thread (the credential cache makes it most of a check).
-        let usable = try await transactions.readPreferringInline(lookup).flatMap { $0.disabled || !$0.hasPassword ? nil : $0 }
+        let usable = try await lookup().flatMap { $0.disabled || !$0.hasPassword ? nil : $0 }
         // A request whose exact credential is being verified right now (the same student's app
         // sending a burst, cold) waits for that answer: it is the same guess, already counted,
         // so it needs no reservation of its own and costs the hasher nothing.

@@ -1,6 +1,7 @@
 public import Contracts
 public import Foundation
 public import GatewayCore
+import Storage
 
 /// Everything Auth keeps, behind one protocol: ``SQLiteAccountStore`` on the service's SQLite
 /// file; a PostgreSQL backend would add a second implementation without touching services or
@@ -14,6 +15,12 @@ public protocol AccountStoring: Sendable {
     func find(username: String, in transaction: any StoreTransaction) throws -> Account?
     func find(email: String, in transaction: any StoreTransaction) throws -> Account?
     func find(id: Int64, in transaction: any StoreTransaction) throws -> Account?
+    /// Whether ``findInTask(id:in:)`` is offered: the request path's lookup of an account by
+    /// id sent from the caller's task (``TransactionRunner/inTask(_:)``), a prepared statement
+    /// on PostgreSQL. SQLite's statements run on its own threads, so it offers none.
+    var findsInTask: Bool { get }
+    /// ``find(id:in:)`` from the caller's task, where ``findsInTask``.
+    func findInTask(id: Int64, in transaction: any StoreTransaction) async throws -> Account?
     func updatePasswordHash(accountID: Int64, hash: String, in transaction: any StoreTransaction) throws
     /// Changes the username; a taken one is ``AuthError/accountExists(field:)``.
     func rename(accountID: Int64, to username: String, in transaction: any StoreTransaction) throws
@@ -40,4 +47,12 @@ public protocol AccountStoring: Sendable {
     /// Deletes tokens that expired or were revoked before `cutoff`; returns how many.
     @discardableResult
     func pruneTokens(before cutoff: Date, in transaction: any StoreTransaction) throws -> Int
+}
+
+extension AccountStoring {
+    public var findsInTask: Bool { false }
+
+    public func findInTask(id: Int64, in transaction: any StoreTransaction) async throws -> Account? {
+        throw NoStatementsInTask()
+    }
 }

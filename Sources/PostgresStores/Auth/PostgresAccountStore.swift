@@ -74,6 +74,28 @@ public struct PostgresAccountStore: AccountStoring {
         try transaction.postgres().query("SELECT \(unescaped: Self.accountColumns) FROM accounts WHERE id = \(id)").first.map(Self.account)
     }
 
+    public var findsInTask: Bool { true }
+
+    public func findInTask(id: Int64, in transaction: any StoreTransaction) async throws -> Account? {
+        try await transaction.postgres().rows(AccountByID(id: id)).first
+    }
+
+    /// The credential check's lookup, prepared once per connection.
+    struct AccountByID: PostgresPreparedStatement {
+        static let name = "auth_account_by_id_v1"
+        static let sql = "SELECT \(accountColumns) FROM accounts WHERE id = $1::bigint"
+        typealias Row = Account
+        var id: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Account { try PostgresAccountStore.account(row) }
+    }
+
     public func updatePasswordHash(accountID: Int64, hash: String, in transaction: any StoreTransaction) throws {
         try transaction.postgres().execute("UPDATE accounts SET password_hash = \(hash) WHERE id = \(accountID)")
     }

@@ -14,6 +14,22 @@ enum OneTripStatements {
 
     static let factsColumns = "f.term, f.seats, f.enrolled, f.held, f.status, f.seats_from, f.catalog_version, f.enrolled_classes, f.waitlisted, f.holds_offer"
 
+    /// The account of a red id: an SDSU request's first statement.
+    struct StudentAccount: PostgresPreparedStatement {
+        static let name = "registration_student_account_v1"
+        static let sql = "SELECT account_id FROM registration_students WHERE red_id = $1::text"
+        typealias Row = Int64
+        var redID: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(redID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int64.self) }
+    }
+
     /// What a drop decides on: the class's counts, the student's classes.
     struct Facts: PostgresPreparedStatement {
         static let name = "registration_facts_v1"

@@ -77,6 +77,10 @@ struct PostgresOneTripEnrollmentStore: OneTripEnrollmentStoring {
         }
     }
 
+    func accountID(redID: String, in transaction: any StoreTransaction) async throws -> Int64? {
+        try await transaction.postgres().rows(OneTripStatements.StudentAccount(redID: redID)).first
+    }
+
     func takeSeatEvents(limit: Int, in transaction: any StoreTransaction) throws -> [SeatEvent] {
         try transaction.postgres().query("""
             DELETE FROM registration_seat_events WHERE id IN (

@@ -162,7 +162,12 @@ public struct StudentService: RegistrationUseCase {
         do {
             // Registration's own table says whose red id it is; Auth then checks that account's
             // password in its own. No module reads inside another's transaction.
-            let accountID = try await transactions.readPreferringInline { db in try students.profile(redID: redID, in: db)?.accountID }
+            let accountID: Int64?
+            if let requestPath = stores.oneTrip {
+                accountID = try await transactions.inTask { db in try await requestPath.accountID(redID: redID, in: db) }
+            } else {
+                accountID = try await transactions.readPreferringInline { db in try students.profile(redID: redID, in: db)?.accountID }
+            }
             return try await accounts.verifyPassword(password, accountID: accountID, signInName: redID, clientAddress: clientAddress)
         } catch let error as AccountDirectoryError {
             throw RegistrationError(error)

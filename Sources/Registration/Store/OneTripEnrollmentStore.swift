@@ -81,6 +81,9 @@ public protocol OneTripEnrollmentStoring: Sendable {
     /// Drops the student from a class with no line and no held seat (`.stale` when it has
     /// either); of `term` only, when given.
     func drop(studentID: Int64, classID: Int64, term: String?, at now: Date, wasOpen: Bool?, in transaction: any StoreTransaction) async throws -> OneTripOutcome
+    /// The account whose red id this is (an SDSU request's credential check, before Auth
+    /// checks that account's password).
+    func accountID(redID: String, in transaction: any StoreTransaction) async throws -> Int64?
     /// Deletes and returns up to `limit` events of the outbox, oldest first, skipping those
     /// another instance is taking.
     func takeSeatEvents(limit: Int, in transaction: any StoreTransaction) throws -> [SeatEvent]
