@@ -5952,6 +5952,65 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Queue/limit`.
             public var limit: Swift.Int?
+            /// The concurrency an operator set for every instance (`PATCH /v1/admin/queues/{name}`); null when each instance runs its configured number.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Queue/concurrency`.
+            public var concurrency: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Queue/InstancesPayload`.
+            public struct InstancesPayloadPayload: Codable, Hashable, Sendable {
+                /// The instance's id (`host:pid:random`), as in `GET /v1/admin/instances`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Queue/InstancesPayload/instance`.
+                public var instance: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Queue/InstancesPayload/host`.
+                public var host: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Queue/InstancesPayload/pid`.
+                public var pid: Swift.Int
+                /// Jobs of the queue that may run at once there.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Queue/InstancesPayload/concurrency`.
+                public var concurrency: Swift.Int
+                /// Jobs of the queue running there.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Queue/InstancesPayload/running`.
+                public var running: Swift.Int
+                /// Creates a new `InstancesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - instance: The instance's id (`host:pid:random`), as in `GET /v1/admin/instances`.
+                ///   - host:
+                ///   - pid:
+                ///   - concurrency: Jobs of the queue that may run at once there.
+                ///   - running: Jobs of the queue running there.
+                public init(
+                    instance: Swift.String,
+                    host: Swift.String,
+                    pid: Swift.Int,
+                    concurrency: Swift.Int,
+                    running: Swift.Int
+                ) {
+                    self.instance = instance
+                    self.host = host
+                    self.pid = pid
+                    self.concurrency = concurrency
+                    self.running = running
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case instance
+                    case host
+                    case pid
+                    case concurrency
+                    case running
+                }
+            }
+            /// Each live instance working the queue, as its last heartbeat said.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Queue/instances`.
+            public typealias InstancesPayload = [Components.Schemas.Queue.InstancesPayloadPayload]
+            /// Each live instance working the queue, as its last heartbeat said.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Queue/instances`.
+            public var instances: Components.Schemas.Queue.InstancesPayload
             /// Running now, in every process.
             ///
             /// - Remark: Generated from `#/components/schemas/Queue/running`.
@@ -6004,6 +6063,8 @@ extension Components {
             ///   - name:
             ///   - paused:
             ///   - limit: Jobs that may run at once in the answering process (null when it does not work the queue).
+            ///   - concurrency: The concurrency an operator set for every instance (`PATCH /v1/admin/queues/{name}`); null when each instance runs its configured number.
+            ///   - instances: Each live instance working the queue, as its last heartbeat said.
             ///   - running: Running now, in every process.
             ///   - counts: Jobs per state.
             ///   - latencySeconds: Age of the oldest job that is due and waiting.
@@ -6016,6 +6077,8 @@ extension Components {
                 name: Swift.String,
                 paused: Swift.Bool,
                 limit: Swift.Int? = nil,
+                concurrency: Swift.Int? = nil,
+                instances: Components.Schemas.Queue.InstancesPayload,
                 running: Swift.Int,
                 counts: Components.Schemas.Queue.CountsPayload,
                 latencySeconds: Swift.Double,
@@ -6028,6 +6091,8 @@ extension Components {
                 self.name = name
                 self.paused = paused
                 self.limit = limit
+                self.concurrency = concurrency
+                self.instances = instances
                 self.running = running
                 self.counts = counts
                 self.latencySeconds = latencySeconds
@@ -6041,6 +6106,8 @@ extension Components {
                 case name
                 case paused
                 case limit
+                case concurrency
+                case instances
                 case running
                 case counts
                 case latencySeconds
@@ -6049,6 +6116,297 @@ extension Components {
                 case completedLastDay
                 case failedLastDay
                 case unworked
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QueueSettings`.
+        public struct QueueSettings: Codable, Hashable, Sendable {
+            /// Jobs of the queue one instance runs at once; null for each instance's configured number. Outside 1 to 256, a 422 naming `concurrency`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QueueSettings/concurrency`.
+            public var concurrency: Swift.Int?
+            /// Creates a new `QueueSettings`.
+            ///
+            /// - Parameters:
+            ///   - concurrency: Jobs of the queue one instance runs at once; null for each instance's configured number. Outside 1 to 256, a 422 naming `concurrency`.
+            public init(concurrency: Swift.Int? = nil) {
+                self.concurrency = concurrency
+            }
+            public enum CodingKeys: String, CodingKey {
+                case concurrency
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.concurrency = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .concurrency
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "concurrency"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JobStatsBucket`.
+        public struct JobStatsBucket: Codable, Hashable, Sendable {
+            /// The start of the step (of the window
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/completed`.
+            public var completed: Swift.Int
+            /// Failed attempts that will be retried.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/retryable`.
+            public var retryable: Swift.Int
+            /// Failed last attempts: the job is discarded.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/discarded`.
+            public var discarded: Swift.Int
+            /// Jobs their handler cancelled.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/cancelled`.
+            public var cancelled: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/enqueued`.
+            public var enqueued: Swift.Int
+            /// Milliseconds, from the histogram; null when nothing ran.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/runMsMedian`.
+            public var runMsMedian: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/JobStatsBucket/runMsP95`.
+            public var runMsP95: Swift.Double?
+            /// Creates a new `JobStatsBucket`.
+            ///
+            /// - Parameters:
+            ///   - at: The start of the step (of the window
+            ///   - completed:
+            ///   - retryable: Failed attempts that will be retried.
+            ///   - discarded: Failed last attempts: the job is discarded.
+            ///   - cancelled: Jobs their handler cancelled.
+            ///   - enqueued:
+            ///   - runMsMedian: Milliseconds, from the histogram; null when nothing ran.
+            ///   - runMsP95:
+            public init(
+                at: Foundation.Date,
+                completed: Swift.Int,
+                retryable: Swift.Int,
+                discarded: Swift.Int,
+                cancelled: Swift.Int,
+                enqueued: Swift.Int,
+                runMsMedian: Swift.Double? = nil,
+                runMsP95: Swift.Double? = nil
+            ) {
+                self.at = at
+                self.completed = completed
+                self.retryable = retryable
+                self.discarded = discarded
+                self.cancelled = cancelled
+                self.enqueued = enqueued
+                self.runMsMedian = runMsMedian
+                self.runMsP95 = runMsP95
+            }
+            public enum CodingKeys: String, CodingKey {
+                case at
+                case completed
+                case retryable
+                case discarded
+                case cancelled
+                case enqueued
+                case runMsMedian
+                case runMsP95
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JobStats`.
+        public struct JobStats: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JobStats/from`.
+            public var from: Foundation.Date
+            /// The end of the last step (after now).
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobStats/until`.
+            public var until: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/JobStats/stepSeconds`.
+            public var stepSeconds: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/JobStats/QueuesPayload`.
+            public struct QueuesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/JobStats/QueuesPayload/queue`.
+                public var queue: Swift.String
+                /// Every step, oldest first.
+                ///
+                /// - Remark: Generated from `#/components/schemas/JobStats/QueuesPayload/buckets`.
+                public var buckets: [Components.Schemas.JobStatsBucket]
+                /// - Remark: Generated from `#/components/schemas/JobStats/QueuesPayload/total`.
+                public var total: Components.Schemas.JobStatsBucket
+                /// Creates a new `QueuesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - queue:
+                ///   - buckets: Every step, oldest first.
+                ///   - total:
+                public init(
+                    queue: Swift.String,
+                    buckets: [Components.Schemas.JobStatsBucket],
+                    total: Components.Schemas.JobStatsBucket
+                ) {
+                    self.queue = queue
+                    self.buckets = buckets
+                    self.total = total
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case queue
+                    case buckets
+                    case total
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/JobStats/queues`.
+            public typealias QueuesPayload = [Components.Schemas.JobStats.QueuesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/JobStats/queues`.
+            public var queues: Components.Schemas.JobStats.QueuesPayload
+            /// Creates a new `JobStats`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - until: The end of the last step (after now).
+            ///   - stepSeconds:
+            ///   - queues:
+            public init(
+                from: Foundation.Date,
+                until: Foundation.Date,
+                stepSeconds: Swift.Int,
+                queues: Components.Schemas.JobStats.QueuesPayload
+            ) {
+                self.from = from
+                self.until = until
+                self.stepSeconds = stepSeconds
+                self.queues = queues
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case until
+                case stepSeconds
+                case queues
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JobInstance`.
+        public struct JobInstance: Codable, Hashable, Sendable {
+            /// `host:pid:random`, as jobs' `attemptedBy` names it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/JobInstance/host`.
+            public var host: Swift.String
+            /// - Remark: Generated from `#/components/schemas/JobInstance/pid`.
+            public var pid: Swift.Int
+            /// The gateway release it runs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/version`.
+            public var version: Swift.String
+            /// - Remark: Generated from `#/components/schemas/JobInstance/startedAt`.
+            public var startedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/JobInstance/lastHeartbeatAt`.
+            public var lastHeartbeatAt: Foundation.Date
+            /// `gone` after 30 seconds without a heartbeat.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case alive = "alive"
+                case gone = "gone"
+            }
+            /// `gone` after 30 seconds without a heartbeat.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/state`.
+            public var state: Components.Schemas.JobInstance.StatePayload
+            /// Jobs running there
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/running`.
+            public var running: Swift.Int
+            /// Each queue it works, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/queues`.
+            public struct QueuesPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/JobInstance/queues/additionalProperties`.
+                public struct AdditionalPropertiesPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/JobInstance/queues/additionalProperties/concurrency`.
+                    public var concurrency: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/JobInstance/queues/additionalProperties/running`.
+                    public var running: Swift.Int
+                    /// Creates a new `AdditionalPropertiesPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - concurrency:
+                    ///   - running:
+                    public init(
+                        concurrency: Swift.Int,
+                        running: Swift.Int
+                    ) {
+                        self.concurrency = concurrency
+                        self.running = running
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case concurrency
+                        case running
+                    }
+                }
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Components.Schemas.JobInstance.QueuesPayload.AdditionalPropertiesPayload]
+                /// Creates a new `QueuesPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Components.Schemas.JobInstance.QueuesPayload.AdditionalPropertiesPayload] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Each queue it works, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JobInstance/queues`.
+            public var queues: Components.Schemas.JobInstance.QueuesPayload
+            /// Creates a new `JobInstance`.
+            ///
+            /// - Parameters:
+            ///   - id: `host:pid:random`, as jobs' `attemptedBy` names it.
+            ///   - host:
+            ///   - pid:
+            ///   - version: The gateway release it runs.
+            ///   - startedAt:
+            ///   - lastHeartbeatAt:
+            ///   - state: `gone` after 30 seconds without a heartbeat.
+            ///   - running: Jobs running there
+            ///   - queues: Each queue it works, by name.
+            public init(
+                id: Swift.String,
+                host: Swift.String,
+                pid: Swift.Int,
+                version: Swift.String,
+                startedAt: Foundation.Date,
+                lastHeartbeatAt: Foundation.Date,
+                state: Components.Schemas.JobInstance.StatePayload,
+                running: Swift.Int,
+                queues: Components.Schemas.JobInstance.QueuesPayload
+            ) {
+                self.id = id
+                self.host = host
+                self.pid = pid
+                self.version = version
+                self.startedAt = startedAt
+                self.lastHeartbeatAt = lastHeartbeatAt
+                self.state = state
+                self.running = running
+                self.queues = queues
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case host
+                case pid
+                case version
+                case startedAt
+                case lastHeartbeatAt
+                case state
+                case running
+                case queues
             }
         }
         /// - Remark: Generated from `#/components/schemas/Schedule`.

@@ -1310,6 +1310,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/admin/jobs/bulk`.
     /// - Remark: Generated from `#/paths//v1/admin/jobs/bulk/post(adminBulkJobs)`.
     func adminBulkJobs(_ input: Operations.AdminBulkJobs.Input) async throws -> Operations.AdminBulkJobs.Output
+    /// Per step and queue, jobs completed, failed, cancelled and enqueued, with run-time percentiles (admin)
+    ///
+    /// From the per-minute counts the workers record with each outcome and each enqueue (kept 7 days), never from the job table. The last step holds the current minute. Every step of the window is listed, zeros included, for each queue with anything counted in it. `runMsMedian` and `runMsP95` are estimated from a fixed log-scale histogram of run times (1, 2, 5, 10, 20, 50 ms … 30 min), within the bounds of the bucket they fall in.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/jobs/stats`.
+    /// - Remark: Generated from `#/paths//v1/admin/jobs/stats/get(adminJobStats)`.
+    func adminJobStats(_ input: Operations.AdminJobStats.Input) async throws -> Operations.AdminJobStats.Output
     /// A job with its arguments, attempts, errors and timestamps (admin)
     ///
     /// - Remark: HTTP `GET /v1/admin/jobs/{id}`.
@@ -1344,6 +1352,22 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/admin/queues`.
     /// - Remark: Generated from `#/paths//v1/admin/queues/get(adminListQueues)`.
     func adminListQueues(_ input: Operations.AdminListQueues.Input) async throws -> Operations.AdminListQueues.Output
+    /// Change how many jobs of a queue each instance runs at once (admin)
+    ///
+    /// `concurrency` (1 to 256) applies to every instance that works the queue, live: each instance's workers read it within a second (running jobs finish; a lower number retires workers as their jobs end). `null` gives each instance its configured number again (`--job-queues`). The answer is the queue; its `instances` follow at their next heartbeat.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/admin/queues/{name}`.
+    /// - Remark: Generated from `#/paths//v1/admin/queues/{name}/patch(adminUpdateQueue)`.
+    func adminUpdateQueue(_ input: Operations.AdminUpdateQueue.Input) async throws -> Operations.AdminUpdateQueue.Output
+    /// Every instance running job workers, with its heartbeat and jobs running (admin)
+    ///
+    /// Each instance's worker pool writes a heartbeat row every 5 seconds. One silent for 30 seconds is listed with `state: gone` (alive ones first); its row is deleted an hour after its last heartbeat, and at once when it stops cleanly. Instances started without workers are not listed.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/instances`.
+    /// - Remark: Generated from `#/paths//v1/admin/instances/get(adminListInstances)`.
+    func adminListInstances(_ input: Operations.AdminListInstances.Input) async throws -> Operations.AdminListInstances.Output
     /// Pause a queue in every process (admin)
     ///
     /// No new claims; running jobs finish; jobs can still be enqueued.
@@ -3961,6 +3985,22 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Per step and queue, jobs completed, failed, cancelled and enqueued, with run-time percentiles (admin)
+    ///
+    /// From the per-minute counts the workers record with each outcome and each enqueue (kept 7 days), never from the job table. The last step holds the current minute. Every step of the window is listed, zeros included, for each queue with anything counted in it. `runMsMedian` and `runMsP95` are estimated from a fixed log-scale histogram of run times (1, 2, 5, 10, 20, 50 ms … 30 min), within the bounds of the bucket they fall in.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/jobs/stats`.
+    /// - Remark: Generated from `#/paths//v1/admin/jobs/stats/get(adminJobStats)`.
+    public func adminJobStats(
+        query: Operations.AdminJobStats.Input.Query = .init(),
+        headers: Operations.AdminJobStats.Input.Headers = .init()
+    ) async throws -> Operations.AdminJobStats.Output {
+        try await adminJobStats(Operations.AdminJobStats.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// A job with its arguments, attempts, errors and timestamps (admin)
     ///
     /// - Remark: HTTP `GET /v1/admin/jobs/{id}`.
@@ -4028,6 +4068,34 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/admin/queues/get(adminListQueues)`.
     public func adminListQueues(headers: Operations.AdminListQueues.Input.Headers = .init()) async throws -> Operations.AdminListQueues.Output {
         try await adminListQueues(Operations.AdminListQueues.Input(headers: headers))
+    }
+    /// Change how many jobs of a queue each instance runs at once (admin)
+    ///
+    /// `concurrency` (1 to 256) applies to every instance that works the queue, live: each instance's workers read it within a second (running jobs finish; a lower number retires workers as their jobs end). `null` gives each instance its configured number again (`--job-queues`). The answer is the queue; its `instances` follow at their next heartbeat.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/admin/queues/{name}`.
+    /// - Remark: Generated from `#/paths//v1/admin/queues/{name}/patch(adminUpdateQueue)`.
+    public func adminUpdateQueue(
+        path: Operations.AdminUpdateQueue.Input.Path,
+        headers: Operations.AdminUpdateQueue.Input.Headers = .init(),
+        body: Operations.AdminUpdateQueue.Input.Body
+    ) async throws -> Operations.AdminUpdateQueue.Output {
+        try await adminUpdateQueue(Operations.AdminUpdateQueue.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Every instance running job workers, with its heartbeat and jobs running (admin)
+    ///
+    /// Each instance's worker pool writes a heartbeat row every 5 seconds. One silent for 30 seconds is listed with `state: gone` (alive ones first); its row is deleted an hour after its last heartbeat, and at once when it stops cleanly. Instances started without workers are not listed.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/instances`.
+    /// - Remark: Generated from `#/paths//v1/admin/instances/get(adminListInstances)`.
+    public func adminListInstances(headers: Operations.AdminListInstances.Input.Headers = .init()) async throws -> Operations.AdminListInstances.Output {
+        try await adminListInstances(Operations.AdminListInstances.Input(headers: headers))
     }
     /// Pause a queue in every process (admin)
     ///

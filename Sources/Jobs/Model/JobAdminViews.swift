@@ -9,6 +9,8 @@ public struct QueueNumbers: Sendable {
     public var completedLastDay = 0
     public var failedLastDay = 0
     public var paused = false
+    /// The concurrency an operator set (nil: each instance's configured number).
+    public var concurrency: Int?
 
     public init() {}
 }

@@ -137,12 +137,16 @@ public struct JobResolution: Sendable {
     public let queue: String
     public let kind: String
     public let action: Action
+    /// How long the handler ran, in milliseconds (nil when it did not run: a release), for the
+    /// run-time histogram of `job_stats`.
+    public let runMs: Int64?
 
-    public init(id: Int64, attempt: Int, queue: String, kind: String, action: Action) {
+    public init(id: Int64, attempt: Int, queue: String, kind: String, action: Action, runMs: Int64? = nil) {
         self.id = id
         self.attempt = attempt
         self.queue = queue
         self.kind = kind
         self.action = action
+        self.runMs = runMs
     }
 }

@@ -4,8 +4,8 @@ import GatewayCore
 public import Hummingbird
 
 /// The admin endpoints of the job system (admin role), under `/v1/admin/`: `jobs`,
-/// `jobs/{id}` (+ `retry`, `cancel`, delete), `queues` (+ `pause`, `resume`) and `schedules`
-/// (+ `enable`, `disable`, `run`).
+/// `jobs/{id}` (+ `retry`, `cancel`, delete), `queues` (+ `pause`, `resume`, PATCH for the
+/// concurrency), `instances` and `schedules` (+ `enable`, `disable`, `run`).
 public struct JobsAdminRoutes: ModuleRoutes {
     let runtime: JobsRuntime
 
@@ -41,6 +41,19 @@ public struct JobsAdminRoutes: ModuleRoutes {
         let action: String
         let ids: [Int64]?
         let filter: JobFilterQuery.Body?
+    }
+
+    /// `PATCH /v1/admin/queues/{name}`: `{"concurrency": n}` (1 to 256), or null for each
+    /// instance's configured number again. The key is required.
+    struct QueueSettingsBody: Decodable {
+        let concurrency: Int?
+
+        enum Keys: String, CodingKey { case concurrency }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            concurrency = try container.decodeNil(forKey: .concurrency) ? nil : try container.decode(Int.self, forKey: .concurrency)
+        }
     }
 
     /// A page of the job list with the total that matches.
@@ -127,6 +140,15 @@ public struct JobsAdminRoutes: ModuleRoutes {
                     return try GatewayJSON.response(try await service.bulk(action, ids: nil, filter: try filter.filter()))
                 }
             }
+            .get("stats") { request, _ in
+                let query = request.uri.queryParameters
+                let (window, step) = try Self.statsWindow(
+                    window: query["window"].map(String.init), step: query["step"].map(String.init)
+                )
+                let queue = query["queue"].map(String.init)
+                if let queue { try Self.checkQueueName(queue, field: "queue", status: .badRequest) }
+                return try GatewayJSON.response(try await service.stats(windowSeconds: window, stepSeconds: step, queue: queue))
+            }
             .get(":id") { _, context in
                 let id = try Self.jobID(context)
                 guard let job = try await service.job(id: id) else { throw JobsService.noSuchJob(id) }
@@ -150,6 +172,18 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 let queues = try await service.queues()
                 return try GatewayJSON.response(["items": queues])
             }
+            .patch(":name") { request, context in
+                let name = try Self.queueName(context)
+                let body = try await GatewayJSON.decode(QueueSettingsBody.self, from: request, context: context)
+                let range = JobsConfiguration.concurrencyRange
+                if let concurrency = body.concurrency, !range.contains(concurrency) {
+                    throw Problem.validation(
+                        "'concurrency' must be between \(range.lowerBound) and \(range.upperBound), or null.", field: "concurrency"
+                    )
+                }
+                try await service.setConcurrency(queue: name, to: body.concurrency)
+                return try GatewayJSON.response(try await service.queue(name))
+            }
             .post(":name/pause") { _, context in
                 let name = try Self.queueName(context)
                 try await service.pause(queue: name)
@@ -161,6 +195,11 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 try await service.resume(queue: name)
                 let queue = try await service.queue(name)
                 return try GatewayJSON.response(queue)
+            }
+
+        guarded.group(router, "v1/admin/instances", access: .role(.admin))
+            .get { _, _ in
+                try GatewayJSON.response(["items": try await service.instances()])
             }
 
         guarded.group(router, "v1/admin/schedules", access: .role(.admin))
@@ -201,13 +240,44 @@ public struct JobsAdminRoutes: ModuleRoutes {
     }
 
     /// Queue names: 1 to 64 of a-z, A-Z, 0-9, '.', '_', '-'.
-    static func checkQueueName(_ name: String, field: String) throws {
+    static func checkQueueName(_ name: String, field: String, status: HTTPResponse.Status = .unprocessableContent) throws {
         let allowed = name.utf8.allSatisfy { c in
             (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2E || c == 0x5F || c == 0x2D
         }
         guard !name.isEmpty, name.utf8.count <= 64, allowed else {
-            throw Problem.validation("Queue names are 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
+            let detail = "Queue names are 1 to 64 letters, digits, '.', '_' or '-'."
+            throw status == .badRequest ? Problem.badRequest(detail, invalidFields: [field]) : Problem.validation(detail, field: field)
         }
+    }
+
+    /// The most steps one stats answer holds.
+    static let maxStatsSteps = 1440
+
+    /// `window` and `step` of `GET /v1/admin/jobs/stats` in seconds: `<n>m`, `<n>h` or `<n>d`
+    /// (`s` too, in whole minutes); the step whole minutes, the window a multiple of it, at most
+    /// the 7 days kept and 1,440 steps. Defaults: 1 hour in 1-minute steps.
+    static func statsWindow(window: String?, step: String?) throws -> (window: Int, step: Int) {
+        func seconds(_ text: String, field: String) throws -> Int {
+            let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+            let digits = text.dropLast()
+            guard (1...7).contains(digits.utf8.count), digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let unit = text.last.flatMap({ units[$0] }), let number = Int(digits), number > 0
+            else {
+                throw Problem.badRequest("'\(field)' is a number and a unit: 30m, 1h, 7d.", invalidFields: [field])
+            }
+            return number * unit
+        }
+        let stepSeconds = try seconds(step ?? "1m", field: "step")
+        let windowSeconds = try seconds(window ?? "1h", field: "window")
+        guard stepSeconds % 60 == 0 else { throw Problem.badRequest("'step' is whole minutes.", invalidFields: ["step"]) }
+        guard windowSeconds <= 7 * 86400 else { throw Problem.badRequest("'window' is at most 7d (what is kept).", invalidFields: ["window"]) }
+        guard windowSeconds % stepSeconds == 0 else {
+            throw Problem.badRequest("'window' is a whole number of steps.", invalidFields: ["window"])
+        }
+        guard windowSeconds / stepSeconds <= maxStatsSteps else {
+            throw Problem.badRequest("At most \(maxStatsSteps) steps: a longer 'step' for this 'window'.", invalidFields: ["step"])
+        }
+        return (windowSeconds, stepSeconds)
     }
 
     /// `state=retryable,discarded`.

@@ -21,6 +21,8 @@ public struct JobsConfiguration: Sendable {
     public var finishedRetention: TimeInterval = 24 * 3600
     /// Discarded jobs are kept longer, for post-mortems.
     public var discardedRetention: TimeInterval = 7 * 24 * 3600
+    /// The per-minute counts of `GET /v1/admin/jobs/stats` are kept this long.
+    public var statsRetention: TimeInterval = 7 * 24 * 3600
     /// How often pruning runs.
     public var pruneInterval: TimeInterval = 300
     /// The time zone cron expressions are read in.
@@ -43,9 +45,18 @@ public struct JobsConfiguration: Sendable {
     public var prefetch = 500
     /// How often the per-queue gauges (depth, latency) are refreshed.
     public var metricsInterval: TimeInterval = 5
+    /// How often a worker pool writes its heartbeat row (`GET /v1/admin/instances`).
+    public var heartbeatInterval: TimeInterval = 5
+    /// An instance with no heartbeat for this long is listed as gone.
+    public var instanceGoneAfter: TimeInterval = 30
+    /// A gone instance's row is deleted this long after its last heartbeat.
+    public var instancePruneAfter: TimeInterval = 3600
 
     public init() {}
 
     /// The concurrency limit of `queue` in this process; nil when it does not work the queue.
     public func limit(of queue: String) -> Int? { queues[queue] }
+
+    /// The concurrencies operators may set per queue (`PATCH /v1/admin/queues/{name}`).
+    public static let concurrencyRange = 1...256
 }

@@ -23,6 +23,12 @@ public struct JobsService: Sendable {
         public let paused: Bool
         /// How many jobs of this queue may run at once in this process (nil: not worked here).
         public let limit: Int?
+        /// The concurrency an operator set for every instance (nil: each instance runs its
+        /// configured number).
+        public let concurrency: Int?
+        /// Each live instance working the queue: its concurrency and its jobs running, as its
+        /// last heartbeat said.
+        public let instances: [QueueInstance]
         /// Running now, in every process.
         public let running: Int
         /// Jobs per state, every state listed.
@@ -41,13 +47,15 @@ public struct JobsService: Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             enum K: String, CodingKey {
-                case name, paused, limit, running, counts, latencySeconds, completedLastHour, failedLastHour
+                case name, paused, limit, concurrency, instances, running, counts, latencySeconds, completedLastHour, failedLastHour
                 case completedLastDay, failedLastDay, unworked
             }
             var c = encoder.container(keyedBy: K.self)
             try c.encode(name, forKey: .name)
             try c.encode(paused, forKey: .paused)
             try c.encode(limit, forKey: .limit) // null when not worked here: the key is always there
+            try c.encode(concurrency, forKey: .concurrency)
+            try c.encode(instances, forKey: .instances)
             try c.encode(running, forKey: .running)
             try c.encode(counts, forKey: .counts)
             try c.encode(latencySeconds, forKey: .latencySeconds)
@@ -57,6 +65,15 @@ public struct JobsService: Sendable {
             try c.encode(failedLastDay, forKey: .failedLastDay)
             try c.encode(unworked, forKey: .unworked)
         }
+    }
+
+    /// One instance's share of a queue.
+    public struct QueueInstance: Encodable, Sendable, Equatable {
+        public let instance: String
+        public let host: String
+        public let pid: Int
+        public let concurrency: Int
+        public let running: Int
     }
 
     /// A schedule as operators see it.
@@ -212,15 +229,23 @@ public struct JobsService: Sendable {
     /// Every queue that is configured here, has jobs, or has been paused.
     public func queues() async throws -> [QueueStatus] {
         let now = clock.now()
-        let numbers = try await transactions.read { [admin] db in try admin.queueNumbers(now: now, in: db) }
+        let (numbers, beats) = try await transactions.read { [admin] db in
+            (try admin.queueNumbers(now: now, in: db), try admin.instances(in: db))
+        }
+        let live = beats.filter { isAlive($0, now: now) }
         let names = Set(numbers.keys).union(configuration.workersEnabled ? Array(configuration.queues.keys) : [])
         let nowMs = now.millisecondsSince1970
         return names.sorted().map { name in
             let n = numbers[name] ?? .init()
-            let limit = configuration.workersEnabled ? configuration.limit(of: name) : nil
+            let limit = configuration.workersEnabled ? configuration.limit(of: name).map { n.concurrency ?? $0 } : nil
+            let instances = live.compactMap { beat in
+                beat.queues[name].map {
+                    QueueInstance(instance: beat.id, host: beat.host, pid: beat.pid, concurrency: $0.concurrency, running: $0.running)
+                }
+            }
             let waiting = (n.counts[.available] ?? 0) + (n.counts[.retryable] ?? 0)
             return QueueStatus(
-                name: name, paused: n.paused, limit: limit,
+                name: name, paused: n.paused, limit: limit, concurrency: n.concurrency, instances: instances,
                 running: n.counts[.running] ?? 0,
                 counts: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, n.counts[$0] ?? 0) }),
                 latencySeconds: Double(max(0, nowMs - (n.oldestReadyMs ?? nowMs))) / 1000,
@@ -234,7 +259,7 @@ public struct JobsService: Sendable {
     public func queue(_ name: String) async throws -> QueueStatus {
         if let status = try await queues().first(where: { $0.name == name }) { return status }
         return QueueStatus(
-            name: name, paused: false, limit: nil, running: 0,
+            name: name, paused: false, limit: nil, concurrency: nil, instances: [], running: 0,
             counts: Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0.rawValue, 0) }), latencySeconds: 0,
             completedLastHour: 0, failedLastHour: 0, completedLastDay: 0, failedLastDay: 0, unworked: false
         )
@@ -262,6 +287,46 @@ public struct JobsService: Sendable {
         let now = clock.now()
         try await transactions.write { [admin] db in try admin.setPaused(false, queue: queue, now: now, in: db) }
         signals.notify(queue)
+    }
+
+    /// Sets how many jobs of `queue` each instance runs at once (nil: each instance's configured
+    /// number again). Every instance's workers follow within a second (``Maintenance``).
+    public func setConcurrency(queue: String, to concurrency: Int?) async throws {
+        try await requireKnown(queue)
+        let now = clock.now()
+        try await transactions.write { [admin] db in try admin.setConcurrency(concurrency, queue: queue, now: now, in: db) }
+    }
+
+    // MARK: Stats
+
+    /// The per-minute counts of the last `windowSeconds`, summed into steps of `stepSeconds` (a
+    /// multiple of 60), the last step holding the current minute.
+    public func stats(windowSeconds: Int, stepSeconds: Int, queue: String?) async throws -> JobStats {
+        let stepMs = Int64(stepSeconds) * 1000
+        let currentMinuteEnd = JobStatsCount.minute(of: clock.now()) + 60_000
+        let end = (currentMinuteEnd + stepMs - 1) / stepMs * stepMs
+        let from = end - Int64(windowSeconds) * 1000
+        let counts = try await transactions.read { [admin] db in
+            try admin.statsCounts(fromMs: from, untilMs: end, queue: queue, in: db)
+        }
+        return JobStats.build(
+            from: Date(millisecondsSince1970: from), until: Date(millisecondsSince1970: end), stepSeconds: stepSeconds, counts: counts
+        )
+    }
+
+    // MARK: Instances
+
+    /// Every instance whose worker pool wrote a heartbeat since its row was last pruned, alive
+    /// ones first.
+    public func instances() async throws -> [JobInstance] {
+        let now = clock.now()
+        let beats = try await transactions.read { [admin] db in try admin.instances(in: db) }
+        let listed = beats.map { JobInstance($0, alive: isAlive($0, now: now)) }
+        return listed.filter { $0.state == "alive" } + listed.filter { $0.state != "alive" }
+    }
+
+    func isAlive(_ beat: InstanceHeartbeat, now: Date) -> Bool {
+        now.timeIntervalSince(beat.at) < configuration.instanceGoneAfter
     }
 
     func requireKnown(_ queue: String) async throws {

@@ -14,6 +14,14 @@ public protocol JobAdminStoring: Sendable {
     func queueNumbers(now: Date, in transaction: any StoreTransaction) throws -> [String: QueueNumbers]
     func setPaused(_ paused: Bool, queue: String, now: Date, in transaction: any StoreTransaction) throws
     func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool
+    /// Sets how many jobs of `queue` one instance runs at once (nil: each instance's configured
+    /// number again).
+    func setConcurrency(_ concurrency: Int?, queue: String, now: Date, in transaction: any StoreTransaction) throws
+    /// The counts of `job_stats` (and the enqueues not rolled up yet) for the minutes from
+    /// `fromMs` up to `untilMs`, of one queue or all.
+    func statsCounts(fromMs: Int64, untilMs: Int64, queue: String?, in transaction: any StoreTransaction) throws -> [JobStatsCount]
+    /// Every instance's last heartbeat, oldest start first.
+    func instances(in transaction: any StoreTransaction) throws -> [InstanceHeartbeat]
     /// Every schedule with its last job's state and error, by name.
     func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus]
     /// Makes a finished or waiting job available again now; ``JobsError/uniqueKeyTaken(jobID:)``

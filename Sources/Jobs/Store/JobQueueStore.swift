@@ -26,4 +26,22 @@ public protocol JobQueueStoring: Sendable {
 
     /// Per-queue numbers for the metrics: ready jobs and the oldest ready job's due time.
     func readiness(now: Date) async throws -> [String: (ready: Int, oldestDueMs: Int64?)]
+
+    /// The concurrency operators set per queue (`PATCH /v1/admin/queues/{name}`), by queue name;
+    /// queues left at each instance's configured number are absent.
+    func queueConcurrency() async throws -> [String: Int]
+
+    /// Writes this instance's heartbeat row (`job_instances`), and deletes the rows of
+    /// instances with no heartbeat since `pruneBefore`.
+    func heartbeat(_ beat: InstanceHeartbeat, pruneBefore: Date) async throws
+
+    /// Deletes an instance's row (its pool stopped cleanly).
+    func removeInstance(id: String) async throws
+
+    /// Moves the enqueue rows (`job_stats_enqueued`, one per job, written in the enqueuing
+    /// transaction without contention) into the per-minute counts of `job_stats`.
+    func rollUpStats() async throws
+
+    /// Deletes the counts of minutes before `before`; returns how many rows went.
+    func pruneStats(before: Date) async throws -> Int
 }

@@ -4,5 +4,5 @@ public import Storage
 ///
 /// Times are integer milliseconds since the Unix epoch, so the claim query compares integers.
 public enum JobsSchema: ModuleSchema {
-    public static let tables = ["jobs", "job_schedules", "job_queues"]
+    public static let tables = ["jobs", "job_schedules", "job_queues", "job_instances", "job_stats", "job_stats_enqueued"]
 }

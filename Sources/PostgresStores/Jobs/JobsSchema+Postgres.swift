@@ -73,5 +73,36 @@ extension JobsSchema {
         PostgresMigration("jobs.pg.003.arguments-index", [
             "CREATE INDEX jobs_args ON jobs USING gin ((\(PostgresJobAdminStore.argumentsAsJSONB)) jsonb_path_ops)",
         ]),
+        // The operators' per-queue concurrency (NULL: each instance's configured number), and
+        // one heartbeat row per running worker pool.
+        PostgresMigration("jobs.pg.004.concurrency-and-instances", [
+            "ALTER TABLE job_queues ADD COLUMN concurrency integer CHECK (concurrency BETWEEN 1 AND 256)",
+            """
+            CREATE TABLE job_instances (
+                id text PRIMARY KEY,
+                host text NOT NULL,
+                pid integer NOT NULL,
+                version text NOT NULL,
+                started_at bigint NOT NULL,
+                heartbeat_at bigint NOT NULL,
+                running integer NOT NULL DEFAULT 0,
+                queues text NOT NULL DEFAULT '{}'
+            )
+            """,
+        ]),
+        // Per-minute counts per queue for the stats route; enqueues land first in an
+        // append-only table (no row another transaction waits for), rolled up by the workers.
+        PostgresMigration("jobs.pg.005.stats", [
+            """
+            CREATE TABLE job_stats (
+                minute_ms bigint NOT NULL,
+                queue text NOT NULL,
+                metric text NOT NULL,
+                count bigint NOT NULL,
+                PRIMARY KEY (minute_ms, queue, metric)
+            )
+            """,
+            "CREATE TABLE job_stats_enqueued (minute_ms bigint NOT NULL, queue text NOT NULL)",
+        ]),
     ]
 }

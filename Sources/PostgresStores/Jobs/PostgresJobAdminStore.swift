@@ -122,9 +122,10 @@ struct PostgresJobAdminStore: JobAdminStoring {
                 numbers[queue, default: .init()].failedLastDay = day
             }
         }
-        for row in try transaction.query("SELECT name, paused FROM job_queues") {
-            let (name, paused) = try row.decode((String, Bool).self)
+        for row in try transaction.query("SELECT name, paused, concurrency FROM job_queues") {
+            let (name, paused, concurrency) = try row.decode((String, Bool, Int?).self)
             numbers[name, default: .init()].paused = paused
+            numbers[name, default: .init()].concurrency = concurrency
         }
         return numbers
     }
@@ -138,6 +139,39 @@ struct PostgresJobAdminStore: JobAdminStoring {
 
     func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
         try transaction.postgres().query("SELECT paused FROM job_queues WHERE name = \(queue)").first?.decode(Bool.self) ?? false
+    }
+
+    func setConcurrency(_ concurrency: Int?, queue: String, now: Date, in transaction: any StoreTransaction) throws {
+        try transaction.postgres().execute("""
+            INSERT INTO job_queues (name, concurrency, updated_at) VALUES (\(queue), \(concurrency), \(now.millisecondsSince1970))
+            ON CONFLICT (name) DO UPDATE SET concurrency = excluded.concurrency, updated_at = excluded.updated_at
+            """)
+    }
+
+    func statsCounts(fromMs: Int64, untilMs: Int64, queue: String?, in transaction: any StoreTransaction) throws -> [JobStatsCount] {
+        try transaction.postgres().query("""
+            SELECT minute_ms, queue, metric, count FROM job_stats
+            WHERE minute_ms >= \(fromMs) AND minute_ms < \(untilMs) AND (\(queue)::text IS NULL OR queue = \(queue)::text)
+            UNION ALL
+            SELECT minute_ms, queue, 'enqueued', COUNT(*) FROM job_stats_enqueued
+            WHERE minute_ms >= \(fromMs) AND minute_ms < \(untilMs) AND (\(queue)::text IS NULL OR queue = \(queue)::text)
+            GROUP BY minute_ms, queue
+            """).map { row in
+            let (minute, queue, metric, count) = try row.decode((Int64, String, String, Int64).self)
+            return JobStatsCount(minuteMs: minute, queue: queue, metric: metric, count: Int(count))
+        }
+    }
+
+    func instances(in transaction: any StoreTransaction) throws -> [InstanceHeartbeat] {
+        try transaction.postgres().query("""
+            SELECT id, host, pid, version, started_at, heartbeat_at, running, queues FROM job_instances ORDER BY started_at, id
+            """).map { row in
+            let (id, host, pid, version, started, beat, running, queues) = try row.decode((String, String, Int, String, Int64, Int64, Int, String).self)
+            return InstanceHeartbeat(
+                id: id, host: host, pid: pid, version: version, startedAt: Date(millisecondsSince1970: started),
+                at: Date(millisecondsSince1970: beat), running: running, queues: InstanceHeartbeat.queues(fromJSON: queues)
+            )
+        }
     }
 
     func scheduleStatuses(timeZone zone: String, in transaction: any StoreTransaction) throws -> [JobsService.ScheduleStatus] {

@@ -48,15 +48,23 @@ struct PostgresJobEnqueuer: JobEnqueuing {
         let runAt = job.runAt?.millisecondsSince1970 ?? nowMs
         let state: JobState = runAt > nowMs ? .scheduled : .available
         let args = String(decoding: job.args, as: UTF8.self)
+        // The stats' enqueue row goes in the same statement (no second round trip), only when
+        // the job was inserted.
+        let minute = JobStatsCount.minute(of: now)
         let inserted = try transaction.query("""
-            INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at, trace_context)
-            VALUES (
-                \(job.queue), \(job.kind), \(args), \(state.rawValue), \(job.maxAttempts), \(job.priority), \(runAt), \(job.uniqueKey),
-                \(nowMs), \(job.traceparent)
+            WITH inserted AS (
+                INSERT INTO jobs (queue, kind, args, state, max_attempts, priority, run_at, unique_key, created_at, trace_context)
+                VALUES (
+                    \(job.queue), \(job.kind), \(args), \(state.rawValue), \(job.maxAttempts), \(job.priority), \(runAt), \(job.uniqueKey),
+                    \(nowMs), \(job.traceparent)
+                )
+                ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
+                DO NOTHING
+                RETURNING id, queue
+            ), counted AS (
+                INSERT INTO job_stats_enqueued (minute_ms, queue) SELECT \(minute), queue FROM inserted
             )
-            ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
-            DO NOTHING
-            RETURNING id
+            SELECT id FROM inserted
             """)
         if let row = inserted.first {
             if state == .available { try transaction.execute("SELECT pg_notify(\(Self.channel), \(job.queue))") }

@@ -26,6 +26,7 @@ struct PostgresJobStore: JobQueueStoring {
         if resolutions.isEmpty && limit <= 0 { return ([], []) }
         return try await database.transaction(.lockStep) { transaction in
             let finished = try Self.finish(resolutions, worker: worker, now: now, in: transaction)
+            try Self.count(JobStatsMetric.counts(for: finished, at: now), in: transaction)
             let claimed = limit > 0
                 ? try Self.claim(queue: queue, limit: limit, worker: worker, now: now, leaseUntil: leaseUntil, in: transaction)
                 : []
@@ -203,5 +204,72 @@ struct PostgresJobStore: JobQueueStoring {
         var result: [String: (ready: Int, oldestDueMs: Int64?)] = [:]
         for (queue, ready, oldest) in rows { result[queue] = (ready, oldest) }
         return result
+    }
+}
+
+// MARK: Queue settings and instances
+
+extension PostgresJobStore {
+    /// Adds `counts` to `job_stats` in one statement, in the transaction recording the outcomes.
+    /// The rows come sorted by queue and metric, so instances recording together lock them in
+    /// one order and never deadlock.
+    static func count(_ counts: [JobStatsCount], in transaction: PostgresTransaction) throws {
+        guard !counts.isEmpty else { return }
+        try transaction.execute("""
+            INSERT INTO job_stats (minute_ms, queue, metric, count)
+            SELECT * FROM unnest(\(counts.map(\.minuteMs))::bigint[], \(counts.map(\.queue))::text[],
+                \(counts.map(\.metric))::text[], \(counts.map { Int64($0.count) })::bigint[])
+            ON CONFLICT (minute_ms, queue, metric) DO UPDATE SET count = job_stats.count + excluded.count
+            """)
+    }
+
+    func rollUpStats() async throws {
+        try await database.transaction(.lockStep) { transaction in
+            // Two instances rolling up at once: the second waits on the rows the first deletes,
+            // then skips them, so each enqueue is counted once.
+            try transaction.execute("""
+                WITH moved AS (DELETE FROM job_stats_enqueued RETURNING minute_ms, queue)
+                INSERT INTO job_stats (minute_ms, queue, metric, count)
+                SELECT minute_ms, queue, 'enqueued', COUNT(*) FROM moved GROUP BY minute_ms, queue ORDER BY queue
+                ON CONFLICT (minute_ms, queue, metric) DO UPDATE SET count = job_stats.count + excluded.count
+                """)
+        }
+    }
+
+    func pruneStats(before: Date) async throws -> Int {
+        let cutoff = before.millisecondsSince1970
+        return try await database.transaction(.lockStep) { transaction in
+            try transaction.execute("DELETE FROM job_stats WHERE minute_ms < \(cutoff)")
+        }
+    }
+
+    func queueConcurrency() async throws -> [String: Int] {
+        let rows = try await database.transaction(.read) { transaction in
+            try transaction.query("SELECT name, concurrency FROM job_queues WHERE concurrency IS NOT NULL")
+                .map { try $0.decode((String, Int).self) }
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    func heartbeat(_ beat: InstanceHeartbeat, pruneBefore: Date) async throws {
+        let started = beat.startedAt.millisecondsSince1970
+        let at = beat.at.millisecondsSince1970
+        let cutoff = pruneBefore.millisecondsSince1970
+        let queues = beat.queuesJSON
+        try await database.transaction(.lockStep) { transaction in
+            try transaction.execute("""
+                INSERT INTO job_instances (id, host, pid, version, started_at, heartbeat_at, running, queues)
+                VALUES (\(beat.id), \(beat.host), \(beat.pid), \(beat.version), \(started), \(at), \(beat.running), \(queues))
+                ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, running = excluded.running,
+                    queues = excluded.queues, version = excluded.version
+                """)
+            try transaction.execute("DELETE FROM job_instances WHERE heartbeat_at < \(cutoff)")
+        }
+    }
+
+    func removeInstance(id: String) async throws {
+        try await database.transaction(.lockStep) { transaction in
+            try transaction.execute("DELETE FROM job_instances WHERE id = \(id)")
+        }
     }
 }

@@ -75,5 +75,41 @@ extension JobsSchema {
             // that trace; NULL when tracing was off.
             try db.execute(sql: "ALTER TABLE jobs ADD COLUMN trace_context TEXT")
         },
+        Migration("jobs.004.concurrency-and-instances") { db in
+            // The operators' per-queue concurrency (NULL: each instance's configured number),
+            // and one heartbeat row per running worker pool (docs/operations.md, "Console").
+            try db.execute(sql: """
+                ALTER TABLE job_queues ADD COLUMN concurrency INTEGER CHECK (concurrency BETWEEN 1 AND 256);
+                CREATE TABLE job_instances (
+                    id TEXT PRIMARY KEY,
+                    host TEXT NOT NULL,
+                    pid INTEGER NOT NULL,
+                    version TEXT NOT NULL,
+                    started_at INTEGER NOT NULL,
+                    heartbeat_at INTEGER NOT NULL,
+                    running INTEGER NOT NULL DEFAULT 0,
+                    queues TEXT NOT NULL DEFAULT '{}'
+                );
+                """)
+        },
+        Migration("jobs.005.stats") { db in
+            // Per-minute counts per queue for `GET /v1/admin/jobs/stats`: outcomes, enqueues and
+            // a run-time histogram (`JobStatsMetric`), kept 7 days. Enqueues land first in
+            // `job_stats_enqueued`, one row per job in the enqueuing transaction, rolled up by the
+            // workers' chores.
+            try db.execute(sql: """
+                CREATE TABLE job_stats (
+                    minute_ms INTEGER NOT NULL,
+                    queue TEXT NOT NULL,
+                    metric TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (minute_ms, queue, metric)
+                ) WITHOUT ROWID;
+                CREATE TABLE job_stats_enqueued (
+                    minute_ms INTEGER NOT NULL,
+                    queue TEXT NOT NULL
+                );
+                """)
+        },
     ]
 }

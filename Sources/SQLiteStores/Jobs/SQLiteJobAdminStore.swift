@@ -138,8 +138,9 @@ struct SQLiteJobAdminStore: JobAdminStoring {
                 numbers[queue, default: .init()].failedLastDay = day
             }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT name, paused FROM job_queues") {
+        for row in try Row.fetchAll(db, sql: "SELECT name, paused, concurrency FROM job_queues") {
             numbers[row["name"], default: .init()].paused = row["paused"]
+            numbers[row["name"], default: .init()].concurrency = row["concurrency"]
         }
         return numbers
     }
@@ -158,6 +159,44 @@ struct SQLiteJobAdminStore: JobAdminStoring {
     func isPaused(_ queue: String, in transaction: any StoreTransaction) throws -> Bool {
         let db = try transaction.sqlite()
         return try Bool.fetchOne(db, sql: "SELECT paused FROM job_queues WHERE name = ?", arguments: [queue]) ?? false
+    }
+
+    func setConcurrency(_ concurrency: Int?, queue: String, now: Date, in transaction: any StoreTransaction) throws {
+        let db = try transaction.sqlite()
+        try db.execute(
+            sql: """
+                INSERT INTO job_queues (name, concurrency, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET concurrency = excluded.concurrency, updated_at = excluded.updated_at
+                """,
+            arguments: [queue, concurrency, now.millisecondsSince1970]
+        )
+    }
+
+    func statsCounts(fromMs: Int64, untilMs: Int64, queue: String?, in transaction: any StoreTransaction) throws -> [JobStatsCount] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT minute_ms, queue, metric, count FROM job_stats
+                WHERE minute_ms >= ?1 AND minute_ms < ?2 AND (?3 IS NULL OR queue = ?3)
+                UNION ALL
+                SELECT minute_ms, queue, 'enqueued', COUNT(*) FROM job_stats_enqueued
+                WHERE minute_ms >= ?1 AND minute_ms < ?2 AND (?3 IS NULL OR queue = ?3)
+                GROUP BY minute_ms, queue
+                """,
+            arguments: [fromMs, untilMs, queue]
+        ).map { JobStatsCount(minuteMs: $0["minute_ms"], queue: $0["queue"], metric: $0["metric"], count: $0["count"]) }
+    }
+
+    func instances(in transaction: any StoreTransaction) throws -> [InstanceHeartbeat] {
+        let db = try transaction.sqlite()
+        return try Row.fetchAll(db, sql: "SELECT * FROM job_instances ORDER BY started_at, id").map { row in
+            InstanceHeartbeat(
+                id: row["id"], host: row["host"], pid: row["pid"], version: row["version"],
+                startedAt: Date(millisecondsSince1970: row["started_at"]), at: Date(millisecondsSince1970: row["heartbeat_at"]),
+                running: row["running"], queues: InstanceHeartbeat.queues(fromJSON: row["queues"])
+            )
+        }
     }
 
     /// Every schedule with its last job's state and error, by name.

@@ -13,6 +13,8 @@ extension JobEnqueuer {
         ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('available', 'scheduled', 'running', 'retryable')
         DO NOTHING
         """
+    /// The enqueue's row for the stats (rolled up into `job_stats` by the workers).
+    static let countSQL = "INSERT INTO job_stats_enqueued (minute_ms, queue) VALUES (?, ?)"
     static let existingSQL = """
         SELECT id, state FROM jobs
         WHERE unique_key = ? AND state IN ('available', 'scheduled', 'running', 'retryable')
@@ -40,6 +42,7 @@ extension JobEnqueuer {
             return Result(id: row["id"], state: JobState(rawValue: row["state"]) ?? .available, duplicate: true)
         }
         let id = db.lastInsertedRowID
+        try db.cachedStatement(sql: countSQL).execute(arguments: [JobStatsCount.minute(of: now), job.queue])
         if state == .available { signals?.enqueued(queue: job.queue, in: db) }
         return Result(id: id, state: state, duplicate: false)
     }

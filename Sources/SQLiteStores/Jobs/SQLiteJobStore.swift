@@ -53,6 +53,7 @@ struct SQLiteJobStore: JobQueueStoring {
         if resolutions.isEmpty && limit <= 0 { return ([], []) }
         return try await database.writeSQLite { db in
             let finished = try Self.finish(resolutions, worker: worker, now: now, in: db)
+            try Self.count(JobStatsMetric.counts(for: finished, at: now), in: db)
             let claimed = limit > 0
                 ? try Self.claim(queue: queue, limit: limit, worker: worker, now: now, leaseUntil: leaseUntil, in: db)
                 : []
@@ -236,6 +237,76 @@ struct SQLiteJobStore: JobQueueStoring {
                 result[row["queue"]] = (row["ready"], row["oldest"])
             }
             return result
+        }
+    }
+}
+
+// MARK: Queue settings and instances
+
+extension SQLiteJobStore {
+    static let countSQL = """
+        INSERT INTO job_stats (minute_ms, queue, metric, count) VALUES (?, ?, ?, ?)
+        ON CONFLICT (minute_ms, queue, metric) DO UPDATE SET count = count + excluded.count
+        """
+
+    /// Adds `counts` to `job_stats`, in `db`'s transaction (the one recording the outcomes).
+    static func count(_ counts: [JobStatsCount], in db: Database) throws {
+        guard !counts.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: countSQL)
+        for count in counts {
+            try statement.execute(arguments: [count.minuteMs, count.queue, count.metric, count.count])
+        }
+    }
+
+    func rollUpStats() async throws {
+        try await database.writeSQLite { db in
+            try db.execute(sql: """
+                INSERT INTO job_stats (minute_ms, queue, metric, count)
+                SELECT minute_ms, queue, 'enqueued', COUNT(*) FROM job_stats_enqueued WHERE true GROUP BY minute_ms, queue
+                ON CONFLICT (minute_ms, queue, metric) DO UPDATE SET count = count + excluded.count;
+                DELETE FROM job_stats_enqueued;
+                """)
+        }
+    }
+
+    func pruneStats(before: Date) async throws -> Int {
+        try await database.writeSQLite { db in
+            try db.execute(sql: "DELETE FROM job_stats WHERE minute_ms < ?", arguments: [before.millisecondsSince1970])
+            return db.changesCount
+        }
+    }
+
+    func queueConcurrency() async throws -> [String: Int] {
+        try await database.pool.read { db in
+            var result: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, concurrency FROM job_queues WHERE concurrency IS NOT NULL") {
+                result[row["name"]] = row["concurrency"]
+            }
+            return result
+        }
+    }
+
+    func heartbeat(_ beat: InstanceHeartbeat, pruneBefore: Date) async throws {
+        try await database.writeSQLite { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO job_instances (id, host, pid, version, started_at, heartbeat_at, running, queues)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, running = excluded.running,
+                        queues = excluded.queues, version = excluded.version
+                    """,
+                arguments: [
+                    beat.id, beat.host, beat.pid, beat.version, beat.startedAt.millisecondsSince1970, beat.at.millisecondsSince1970,
+                    beat.running, beat.queuesJSON,
+                ]
+            )
+            try db.execute(sql: "DELETE FROM job_instances WHERE heartbeat_at < ?", arguments: [pruneBefore.millisecondsSince1970])
+        }
+    }
+
+    func removeInstance(id: String) async throws {
+        try await database.writeSQLite { db in
+            try db.execute(sql: "DELETE FROM job_instances WHERE id = ?", arguments: [id])
         }
     }
 }

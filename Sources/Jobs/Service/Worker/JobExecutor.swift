@@ -42,8 +42,9 @@ struct JobExecutor: Sendable {
             return outcome
         }) ?? .retry(after: nil, message: "the run was not recorded")
         let elapsed = ContinuousClock.now - started
-        kindMetrics.duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-        return resolution(for: job, outcome: outcome, context: context)
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        kindMetrics.duration.recordNanoseconds(nanoseconds)
+        return resolution(for: job, outcome: outcome, context: context, runMs: max(0, nanoseconds / 1_000_000))
     }
 
     /// The handler's outcome, errors turned into outcomes.
@@ -62,7 +63,7 @@ struct JobExecutor: Sendable {
         }
     }
 
-    func resolution(for job: ClaimedJob, outcome: JobOutcome, context: JobContext) -> JobResolution {
+    func resolution(for job: ClaimedJob, outcome: JobOutcome, context: JobContext, runMs: Int64? = nil) -> JobResolution {
         let now = clock.now()
         let action: JobResolution.Action
         switch outcome {
@@ -78,7 +79,7 @@ struct JobExecutor: Sendable {
         case .snooze(let seconds):
             action = .snooze(untilMs: now.addingTimeInterval(seconds).millisecondsSince1970)
         }
-        return JobResolution(id: job.id, attempt: job.attempt, queue: job.queue, kind: job.kind, action: action)
+        return JobResolution(id: job.id, attempt: job.attempt, queue: job.queue, kind: job.kind, action: action, runMs: runMs)
     }
 
     static func describe(_ error: any Error) -> String {

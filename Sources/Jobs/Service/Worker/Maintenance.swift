@@ -9,11 +9,14 @@ import Logging
 final class Maintenance: Sendable {
     let core: WorkerPool.Core
     let schedules: any ScheduleStoring
+    /// The pool's queue runners, whose concurrency follows the operators' settings.
+    let runners: [QueueRunner]
     let bell = Doorbell()
 
-    init(core: WorkerPool.Core, schedules: any ScheduleStoring) {
+    init(core: WorkerPool.Core, schedules: any ScheduleStoring, runners: [QueueRunner] = []) {
         self.core = core
         self.schedules = schedules
+        self.runners = runners
     }
 
     /// Runs chores until `done` says stop; `tick` is the real-time pause between rounds.
@@ -30,11 +33,20 @@ final class Maintenance: Sendable {
         var reap = Date.distantPast
         var prune = Date.distantPast
         var metrics = Date.distantPast
+        var heartbeat = Date.distantPast
     }
 
     func round(_ last: inout LastRuns) async {
         let config = core.configuration
         let now = core.clock.now()
+        // Every round (at most a second apart): an operator's new concurrency applies here
+        // within a second, and the heartbeat says so at once.
+        let changed = await applyConcurrency()
+        if changed || now.timeIntervalSince(last.heartbeat) >= config.heartbeatInterval {
+            last.heartbeat = now
+            await heartbeat(now: now)
+            await rollUpStats()
+        }
         if now.timeIntervalSince(last.renew) >= config.leaseDuration / 3 {
             last.renew = now
             await renewLeases(now: now)
@@ -51,6 +63,42 @@ final class Maintenance: Sendable {
         if now.timeIntervalSince(last.metrics) >= config.metricsInterval {
             last.metrics = now
             await refreshGauges(now: now)
+        }
+    }
+
+    /// Reads the operators' per-queue concurrency and applies it to this pool's runners (the
+    /// configured number where none is set); true when a limit changed.
+    func applyConcurrency() async -> Bool {
+        guard !runners.isEmpty else { return false }
+        let settings: [String: Int]
+        do {
+            settings = try await core.store.queueConcurrency()
+        } catch {
+            core.logger.error("could not read the queues' concurrency", metadata: ["error": "\(error)"])
+            return false
+        }
+        var changed = false
+        for runner in runners where runner.setLimit(settings[runner.queue] ?? runner.configuredLimit) {
+            changed = true
+            core.logger.info("queue concurrency changed", metadata: ["queue": "\(runner.queue)", "concurrency": "\(runner.limit)"])
+        }
+        return changed
+    }
+
+    /// Writes this pool's heartbeat row (what it runs, per queue) and prunes long-gone rows.
+    func heartbeat(now: Date) async {
+        let config = core.configuration
+        var queues: [String: QueueLoad] = [:]
+        for runner in runners { queues[runner.queue] = QueueLoad(concurrency: runner.limit, running: runner.running) }
+        let beat = InstanceHeartbeat(
+            id: core.workerID, host: ProcessInfo.processInfo.hostName, pid: Int(ProcessInfo.processInfo.processIdentifier),
+            version: BuildInfo.version, startedAt: core.startedAt, at: now,
+            running: queues.values.reduce(0) { $0 + $1.running }, queues: queues
+        )
+        do {
+            try await core.store.heartbeat(beat, pruneBefore: now.addingTimeInterval(-config.instancePruneAfter))
+        } catch {
+            core.logger.error("heartbeat failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -107,8 +155,19 @@ final class Maintenance: Sendable {
                 discardedBefore: now.addingTimeInterval(-config.discardedRetention)
             )
             if deleted > 0 { core.logger.info("pruned finished jobs", metadata: ["deleted": "\(deleted)"]) }
+            _ = try await core.store.pruneStats(before: now.addingTimeInterval(-config.statsRetention))
         } catch {
             core.logger.error("pruning failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Folds the enqueue rows into the per-minute counts (the stats read both, so this only
+    /// keeps the enqueue table small).
+    func rollUpStats() async {
+        do {
+            try await core.store.rollUpStats()
+        } catch {
+            core.logger.error("stats roll-up failed", metadata: ["error": "\(error)"])
         }
     }
 

@@ -95,7 +95,8 @@ extension QueueRunner {
                 inbox.finished.append(outcome)
                 ring = inbox.finished.count == 1 && !inbox.pacing
             }
-            let next = retiring ? nil : inbox.pop()
+            // A worker beyond a lowered limit retires after its job.
+            let next = retiring || inbox.workers > limit ? nil : inbox.pop()
             if next == nil {
                 inbox.workers -= 1
                 ring = ring || !inbox.pacing

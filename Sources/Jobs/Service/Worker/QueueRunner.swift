@@ -19,7 +19,12 @@ import Synchronization
 ///   slow jobs are barely claimed ahead, so other processes still get their share.
 final class QueueRunner: Sendable {
     let queue: String
-    let limit: Int
+    /// The concurrency configured for this queue here, used while no operator set one.
+    let configuredLimit: Int
+    /// How many jobs of this queue run at once here now: the operator's setting
+    /// (`PATCH /v1/admin/queues/{name}`, read by ``Maintenance``) or `configuredLimit`.
+    private let currentLimit: Atomic<Int>
+    var limit: Int { currentLimit.load(ordering: .relaxed) }
     let core: WorkerPool.Core
     let stop: StopSignal
     let bell = Doorbell()
@@ -29,12 +34,27 @@ final class QueueRunner: Sendable {
 
     init(queue: String, limit: Int, core: WorkerPool.Core, stop: StopSignal) {
         self.queue = queue
-        self.limit = max(1, limit)
+        self.configuredLimit = max(1, limit)
+        self.currentLimit = Atomic(max(1, limit))
         self.core = core
         self.stop = stop
         self.metrics = QueueMetrics.forQueue(queue)
         self.batch = max(1, core.configuration.claimBatch)
     }
+
+    /// Changes how many jobs run at once; true when it changed. A lower limit retires workers as
+    /// their jobs finish (running jobs are not interrupted); a higher one starts workers at once.
+    @discardableResult
+    func setLimit(_ newLimit: Int) -> Bool {
+        let value = max(1, newLimit)
+        let old = currentLimit.exchange(value, ordering: .relaxed)
+        guard old != value else { return false }
+        if value > old { hint() }
+        return true
+    }
+
+    /// Jobs of this queue running here now (claimed ahead and waiting not counted).
+    var running: Int { inbox.withLock { $0.workers } }
 
     /// Work was enqueued to this queue in this process.
     func hint() {

@@ -18,6 +18,8 @@ public final class WorkerPool: Service, Sendable {
         let logger: Logger
         /// `host:pid:random`: names this pool in `locked_by`.
         let workerID: String
+        /// When this pool was made (its heartbeat row's `started_at`).
+        let startedAt: Date
     }
 
     let core: Core
@@ -26,6 +28,8 @@ public final class WorkerPool: Service, Sendable {
     let signals: JobSignals
     let remoteSignals: (any JobSignalSource)?
     private let stopper = Mutex<(@Sendable (TimeInterval) -> Void)?>(nil)
+    /// The queue runners while the pool runs.
+    private let active = Mutex<[QueueRunner]>([])
 
     public var workerID: String { core.workerID }
 
@@ -39,7 +43,8 @@ public final class WorkerPool: Service, Sendable {
         self.core = Core(
             store: store,
             executor: JobExecutor(registry: registry, clock: clock, backoff: configuration.backoff, logger: logger, random: random),
-            running: running, clock: clock, configuration: configuration, logger: logger, workerID: workerID
+            running: running, clock: clock, configuration: configuration, logger: logger, workerID: workerID,
+            startedAt: clock.now()
         )
         self.registry = registry
         self.schedules = schedules
@@ -59,13 +64,15 @@ public final class WorkerPool: Service, Sendable {
         let runners = config.queues.sorted { $0.key < $1.key }.map {
             QueueRunner(queue: $0.key, limit: $0.value, core: core, stop: stop)
         }
+        active.withLock { $0 = runners }
+        defer { active.withLock { $0 = [] } }
         let byQueue = Dictionary(uniqueKeysWithValues: runners.map { ($0.queue, $0) })
         let token = signals.addListener { queue in byQueue[queue]?.hint() }
         defer { signals.removeListener(token) }
         let signals = self.signals
         let listening = remoteSignals.map { source in Task { await source.listen(ringing: signals) } }
         defer { listening?.cancel() }
-        let maintenance = Maintenance(core: core, schedules: schedules)
+        let maintenance = Maintenance(core: core, schedules: schedules, runners: runners)
         let runnersDone = Flag()
         let tick = Duration.milliseconds(Int64(min(1, config.leaseDuration / 4, config.reaperInterval) * 1000))
         core.logger.info(
@@ -104,6 +111,8 @@ public final class WorkerPool: Service, Sendable {
         } onCancel: {
             beginStop(0)
         }
+        // Off the instances list at once rather than after `instanceGoneAfter`.
+        try? await core.store.removeInstance(id: core.workerID)
         core.logger.info("job workers stopped", metadata: ["worker": "\(core.workerID)"])
     }
 
@@ -140,9 +149,17 @@ public final class WorkerPool: Service, Sendable {
     /// Runs one round of the pool's chores now (renew, reap, schedules, prune, gauges), whatever
     /// their intervals: for tests that move a `ManualClock`.
     public func runMaintenance() async {
-        let maintenance = Maintenance(core: core, schedules: schedules)
+        let maintenance = Maintenance(core: core, schedules: schedules, runners: active.withLock { $0 })
         var last = Maintenance.LastRuns()
         await maintenance.round(&last)
+    }
+}
+
+extension WorkerPool {
+    /// How many jobs of `queue` this pool runs at once now; nil when it does not work the queue
+    /// or is not running.
+    public func concurrency(of queue: String) -> Int? {
+        active.withLock { $0.first { $0.queue == queue }?.limit }
     }
 }
 
