@@ -97,6 +97,8 @@ public final class CatalogCache: Sendable {
             switch change {
             case .catalog, .resync:
                 _ = try? await reload()
+            case .counts(let counts):
+                apply(counts)
             case .seats(let ids):
                 let store = self.store
                 // One indexed statement: no snapshot to share (counts carry their revision).

@@ -1,7 +1,10 @@
 /// What another instance changed in the catalog, as the in-memory catalog needs to hear it.
 public enum CatalogChange: Sendable, Equatable {
-    /// These classes' seat numbers changed.
+    /// These classes' seat numbers changed; read them.
     case seats([Int64])
+    /// These classes' seat numbers changed to these (the notice carried them, so there is
+    /// nothing to read).
+    case counts([Int64: SeatCount])
     /// A new catalog version (an import, an edit): the index is rebuilt.
     case catalog
     /// Notices may have been missed (the feed just connected or reconnected): everything is

@@ -158,5 +158,17 @@ extension CatalogSchema {
             "ALTER TABLE catalog_terms ADD COLUMN max_units double precision CHECK (max_units IS NULL OR max_units > 0)",
             "ALTER TABLE catalog_terms ADD COLUMN refuse_duplicate_courses boolean NOT NULL DEFAULT false",
         ]),
+        PostgresMigration("catalog.pg.005.seat-notices-carry-counts", [
+            // A seat notice says what the counts are now (``PostgresCatalogChangeFeed``), so an
+            // instance that hears it reads nothing.
+            """
+            CREATE OR REPLACE FUNCTION registration_classes_announce_seats() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('gateway_catalog', 'counts:' || NEW.id || ':' || NEW.seats || ':' || NEW.enrolled || ':' || NEW.held
+                    || ':' || NEW.waitlist || ':' || NEW.revision || ':' || NEW.status);
+                RETURN NULL;
+            END $$
+            """,
+        ]),
     ]
 }

@@ -10,8 +10,9 @@ import SQLiteStorage
 
 /// The promises a ``CatalogChangeFeed`` makes, on every backend that has one (PostgreSQL; a
 /// SQLite file is served by one process): `.resync` first, then each committed change in
-/// commit order (a class's seat numbers, a new catalog version), one notice per class per
-/// transaction, and nothing for a transaction rolled back or a move that changes no number.
+/// commit order (a class's seat numbers, carried by the notice, and a new catalog version),
+/// one notice per distinct change, and nothing for a transaction rolled back or a move that
+/// changes no number.
 @Suite("Catalog change feed conformance")
 struct CatalogChangeFeedConformance {
     final class Heard: Sendable {
@@ -57,12 +58,29 @@ struct CatalogChangeFeedConformance {
             _ = try await transactions.write { tx throws in try catalog.apply(edited, options: ImportOptions(), in: tx) }
             try await transactions.write { tx throws in try catalog.setSeats(classID: 506, seats: 6, in: tx) }
 
-            let expected: [CatalogChange] = [.resync, .seats([501]), .seats([504]), .catalog, .seats([505]), .catalog, .seats([506])]
+            // Each notice carries the counts it announces: 504's two changes in one
+            // transaction are two notices, in the order they were made.
+            let expected = ["resync", "seats 501", "seats 504", "seats 504", "catalog", "seats 505", "catalog", "seats 506"]
             let complete = await eventually { heard.all.count >= expected.count }
             follower.cancel()
             await follower.value
             #expect(complete)
-            #expect(heard.all == expected)
+            #expect(heard.all.map(Self.summary) == expected)
+            // What the last notice of each class said is what the database holds.
+            var announced: [Int64: SeatCount] = [:]
+            for case .counts(let counts) in heard.all { announced.merge(counts) { $1 } }
+            let stored = try await transactions.read { tx in try catalog.seatCounts(of: [501, 504, 505, 506], in: tx) }
+            #expect(announced == stored)
+            #expect(announced[504]?.held == 0 && announced[504]?.waitlist == 2)
+        }
+    }
+
+    static func summary(_ change: CatalogChange) -> String {
+        switch change {
+        case .resync: "resync"
+        case .catalog: "catalog"
+        case .seats(let ids): "seats " + ids.map(String.init).joined(separator: ",")
+        case .counts(let counts): "seats " + counts.keys.sorted().map(String.init).joined(separator: ",")
         }
     }
 }
