@@ -165,7 +165,7 @@ public struct GatewayApplication: Sendable {
         ))
 
         router.add(middleware: ConditionalRequests())
-        let guarded = RouteGuard(registry: routes, authenticator: modules.auth.authenticator)
+        let guarded = RouteGuard(registry: routes, authenticator: modules.auth.authenticator, operatorCanAct: configuration.operatorCanAct)
         OpsRoutes(
             storage: storage, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
             metricsReaders: OpsRoutes.loopback + configuration.trustedProxies

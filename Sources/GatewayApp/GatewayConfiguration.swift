@@ -54,6 +54,9 @@ public struct GatewayConfiguration: Sendable {
     public var quickHACRequestsPerMinute = 60
     /// Confirmation messages the whole gateway sends per channel in any hour.
     public var confirmationsPerHour = RecipientQuota.defaultHourlyCap
+    /// Whether accounts with the `operator` role may act on jobs, queues and schedules
+    /// (`GATEWAY_OPERATOR_CAN_ACT`); without it they only read the console.
+    public var operatorCanAct = false
     /// When set, `/metrics` needs `Authorization: Bearer <this>` (at least 16 characters).
     public var metricsToken: String?
     /// Seconds after which an idle client connection is closed.

@@ -1,14 +1,21 @@
 /// A role an account holds. Roles are ordered: an admin can do what an instructor can.
+///
+/// `operator` runs the operator console and sees no student data: it ranks just above a
+/// student (its own account's routes), below an instructor, so no `role>=instructor` or
+/// `role>=admin` route admits it. The console's routes admit it by name instead
+/// (`RouteAccess.console`): reads always, actions where the gateway allows operators to act.
 public enum Role: String, Sendable, Codable, CaseIterable, Comparable {
     case student
+    case `operator`
     case instructor
     case admin
 
     private var rank: Int {
         switch self {
         case .student: 0
-        case .instructor: 1
-        case .admin: 2
+        case .operator: 1
+        case .instructor: 2
+        case .admin: 3
         }
     }
 

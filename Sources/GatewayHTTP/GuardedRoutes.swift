@@ -8,10 +8,12 @@ public struct AccessMiddleware: RouterMiddleware {
     public typealias Context = GatewayContext
     let access: RouteAccess
     let authenticator: any Authenticator
+    let operatorCanAct: Bool
 
-    public init(access: RouteAccess, authenticator: any Authenticator) {
+    public init(access: RouteAccess, authenticator: any Authenticator, operatorCanAct: Bool = false) {
         self.access = access
         self.authenticator = authenticator
+        self.operatorCanAct = operatorCanAct
     }
 
     public func handle(
@@ -22,8 +24,12 @@ public struct AccessMiddleware: RouterMiddleware {
         if context.identity == nil {
             context.identity = try await authenticator.authenticate(request, context: context)
         }
-        if !access.admits(context.identity) {
-            throw context.identity == nil ? Problem.unauthenticated() : Problem.forbidden()
+        if !access.admits(context.identity, operatorCanAct: operatorCanAct) {
+            guard let identity = context.identity else { throw Problem.unauthenticated() }
+            if identity.role == .operator, case .console(.act) = access {
+                throw Problem.forbidden("Operators may only read here: this gateway does not let them act (GATEWAY_OPERATOR_CAN_ACT).")
+            }
+            throw Problem.forbidden()
         }
         if let identity = context.identity {
             context.logger[metadataKey: "account"] = "\(identity.accountID)"
@@ -36,10 +42,14 @@ public struct AccessMiddleware: RouterMiddleware {
 public struct RouteGuard: Sendable {
     public let registry: RouteRegistry
     public let authenticator: any Authenticator
+    /// Whether operators may act on the console's routes (`GATEWAY_OPERATOR_CAN_ACT`); they may
+    /// always read them.
+    public let operatorCanAct: Bool
 
-    public init(registry: RouteRegistry, authenticator: any Authenticator) {
+    public init(registry: RouteRegistry, authenticator: any Authenticator, operatorCanAct: Bool = false) {
         self.registry = registry
         self.authenticator = authenticator
+        self.operatorCanAct = operatorCanAct
     }
 
     /// A group under `prefix` whose routes all require `access`.
@@ -48,7 +58,7 @@ public struct RouteGuard: Sendable {
     ) -> GuardedGroup {
         var group = router.group(RouterPath(prefix))
         if access != .public {
-            group = group.add(middleware: AccessMiddleware(access: access, authenticator: authenticator))
+            group = group.add(middleware: AccessMiddleware(access: access, authenticator: authenticator, operatorCanAct: operatorCanAct))
         }
         return GuardedGroup(group: group, prefix: prefix, access: access, registry: registry)
     }

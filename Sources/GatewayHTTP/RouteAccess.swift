@@ -12,21 +12,39 @@ public enum RouteAccess: Sendable, Equatable, CustomStringConvertible {
     case authenticated
     /// Accounts whose role is at least the given one.
     case role(Role)
+    /// The operator console's job, queue, schedule, instance, stats and audit routes: admins,
+    /// and operators, who may always read and may act only where the gateway allows it
+    /// (`GATEWAY_OPERATOR_CAN_ACT=true`, ``RouteGuard/operatorCanAct``).
+    case console(ConsoleUse)
+
+    /// What a console route does with what it reaches.
+    public enum ConsoleUse: String, Sendable, Equatable {
+        case read
+        case act
+    }
 
     public var description: String {
         switch self {
         case .public: "public"
         case .authenticated: "authenticated"
         case .role(let role): "role>=\(role.rawValue)"
+        case .console(let use): "console-\(use.rawValue)"
         }
     }
 
-    /// Whether an identity (nil when anonymous) satisfies this access level.
-    public func admits(_ identity: Identity?) -> Bool {
+    /// Whether an identity (nil when anonymous) satisfies this access level; `operatorCanAct`
+    /// says whether operators may act on console routes.
+    public func admits(_ identity: Identity?, operatorCanAct: Bool = false) -> Bool {
         switch self {
         case .public: true
         case .authenticated: identity != nil
         case .role(let minimum): identity.map { $0.role >= minimum } ?? false
+        case .console(let use):
+            switch identity?.role {
+            case .admin: true
+            case .operator: use == .read || operatorCanAct
+            default: false
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ struct CreateUser: AsyncParsableCommand {
     @Option(help: "A SQLite file, or a postgres:// URL (GATEWAY_DATABASE). Default: ./data/gateway.sqlite") var database: String?
     @Option(help: "Username or email address.") var username: String
     @Option(help: "Password (prefer stdin: a flag shows up in the process list and shell history).") var password: String?
-    @Option(help: "student, instructor or admin.") var role: Role
+    @Option(help: "student, operator, instructor or admin.") var role: Role
     @Option(help: "Email address (optional).") var email: String?
 
     func run() async throws {

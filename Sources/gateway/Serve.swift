@@ -155,6 +155,7 @@ struct Serve: AsyncParsableCommand {
             }
         }
         if let subject = Env.string("vapid-subject") { config.vapidSubject = subject }
+        config.operatorCanAct = try Env.bool("operator-can-act")
         if let token = Env.string("metrics-token") {
             guard token.count >= 16 else { throw GatewayCLIError("GATEWAY_METRICS_TOKEN must be at least 16 characters") }
             config.metricsToken = token

@@ -4795,9 +4795,12 @@ extension Components {
                 case integrity
             }
         }
+        /// `operator` reads the operator console (jobs, queues, schedules, instances, stats, audit) and acts on jobs, queues and schedules only where `GATEWAY_OPERATOR_CAN_ACT=true`; it sees no student data.
+        ///
         /// - Remark: Generated from `#/components/schemas/Role`.
         @frozen public enum Role: String, Codable, Hashable, Sendable, CaseIterable {
             case student = "student"
+            case _operator = "operator"
             case instructor = "instructor"
             case admin = "admin"
         }

@@ -3,7 +3,8 @@ import Foundation
 import GatewayCore
 public import Hummingbird
 
-/// The admin endpoints of the job system (admin role), under `/v1/admin/`: `jobs`,
+/// The admin endpoints of the job system (admins; operators read them, and act on them where
+/// the gateway lets them), under `/v1/admin/`: `jobs`,
 /// `jobs/{id}` (+ `retry`, `cancel`, delete), `queues` (+ `pause`, `resume`, PATCH for the
 /// concurrency), `instances` and `schedules` (+ `enable`, `disable`, `run`).
 public struct JobsAdminRoutes: ModuleRoutes {
@@ -68,7 +69,11 @@ public struct JobsAdminRoutes: ModuleRoutes {
         let service = runtime.service
         let registry = runtime.registry
 
-        guarded.group(router, "v1/admin/jobs", access: .role(.admin))
+        // Reads: admins and operators. Actions: admins, and operators where the gateway lets
+        // them act (`RouteAccess.console`).
+        let jobsRead = guarded.group(router, "v1/admin/jobs", access: .console(.read))
+        let jobsAct = guarded.group(router, "v1/admin/jobs", access: .console(.act))
+        jobsRead
             .get { request, _ in
                 let query = request.uri.queryParameters
                 let limit = try pageLimit(query["limit"].map(String.init))
@@ -82,6 +87,21 @@ public struct JobsAdminRoutes: ModuleRoutes {
                     nextCursor: page.nextCursor, for: request
                 )
             }
+            .get("stats") { request, _ in
+                let query = request.uri.queryParameters
+                let (window, step) = try Self.statsWindow(
+                    window: query["window"].map(String.init), step: query["step"].map(String.init)
+                )
+                let queue = query["queue"].map(String.init)
+                if let queue { try Self.checkQueueName(queue, field: "queue", status: .badRequest) }
+                return try GatewayJSON.response(try await service.stats(windowSeconds: window, stepSeconds: step, queue: queue))
+            }
+            .get(":id") { _, context in
+                let id = try Self.jobID(context)
+                guard let job = try await service.job(id: id) else { throw JobsService.noSuchJob(id) }
+                return try GatewayJSON.response(job)
+            }
+        jobsAct
             .post { request, context in
                 let body = try await GatewayJSON.decode(EnqueueBody.self, from: request, context: context)
                 guard registry.handler(for: body.kind)?.adminEnqueueable == true else {
@@ -140,20 +160,6 @@ public struct JobsAdminRoutes: ModuleRoutes {
                     return try GatewayJSON.response(try await service.bulk(action, ids: nil, filter: try filter.filter()))
                 }
             }
-            .get("stats") { request, _ in
-                let query = request.uri.queryParameters
-                let (window, step) = try Self.statsWindow(
-                    window: query["window"].map(String.init), step: query["step"].map(String.init)
-                )
-                let queue = query["queue"].map(String.init)
-                if let queue { try Self.checkQueueName(queue, field: "queue", status: .badRequest) }
-                return try GatewayJSON.response(try await service.stats(windowSeconds: window, stepSeconds: step, queue: queue))
-            }
-            .get(":id") { _, context in
-                let id = try Self.jobID(context)
-                guard let job = try await service.job(id: id) else { throw JobsService.noSuchJob(id) }
-                return try GatewayJSON.response(job)
-            }
             .delete(":id") { _, context in
                 try await service.delete(id: try Self.jobID(context))
                 return Response(status: .noContent)
@@ -167,11 +173,12 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 return try GatewayJSON.response(job)
             }
 
-        guarded.group(router, "v1/admin/queues", access: .role(.admin))
+        guarded.group(router, "v1/admin/queues", access: .console(.read))
             .get { _, _ in
                 let queues = try await service.queues()
                 return try GatewayJSON.response(["items": queues])
             }
+        guarded.group(router, "v1/admin/queues", access: .console(.act))
             .patch(":name") { request, context in
                 let name = try Self.queueName(context)
                 let body = try await GatewayJSON.decode(QueueSettingsBody.self, from: request, context: context)
@@ -197,16 +204,17 @@ public struct JobsAdminRoutes: ModuleRoutes {
                 return try GatewayJSON.response(queue)
             }
 
-        guarded.group(router, "v1/admin/instances", access: .role(.admin))
+        guarded.group(router, "v1/admin/instances", access: .console(.read))
             .get { _, _ in
                 try GatewayJSON.response(["items": try await service.instances()])
             }
 
-        guarded.group(router, "v1/admin/schedules", access: .role(.admin))
+        guarded.group(router, "v1/admin/schedules", access: .console(.read))
             .get { _, _ in
                 let schedules = try await service.scheduleStatuses()
                 return try GatewayJSON.response(["items": schedules])
             }
+        guarded.group(router, "v1/admin/schedules", access: .console(.act))
             .post(":name/enable") { _, context in
                 let schedule = try await service.setSchedule(named: try Self.name(context), enabled: true)
                 return try GatewayJSON.response(schedule)

@@ -105,5 +105,10 @@ extension AuthSchema {
             )
             """,
         ]),
+        // The `operator` role (the operator console without student data).
+        PostgresMigration("auth.pg.007.operator-role", [
+            "ALTER TABLE accounts DROP CONSTRAINT accounts_role_check",
+            "ALTER TABLE accounts ADD CONSTRAINT accounts_role_check CHECK (role IN ('student', 'operator', 'instructor', 'admin'))",
+        ]),
     ]
 }

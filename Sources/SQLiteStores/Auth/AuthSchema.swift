@@ -113,5 +113,26 @@ extension AuthSchema {
                 );
                 """)
         },
+        Migration("auth.007.operator-role") { db in
+            // The `operator` role (the operator console without student data). SQLite can't
+            // change a CHECK in place: the table is rebuilt (foreign keys are off while a
+            // migration runs, and checked when it ends).
+            try db.execute(sql: """
+                CREATE TABLE accounts_new (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL UNIQUE,
+                    email TEXT,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('student', 'operator', 'instructor', 'admin')),
+                    created_at DATETIME NOT NULL,
+                    disabled INTEGER NOT NULL DEFAULT 0
+                );
+                INSERT INTO accounts_new (id, username, email, password_hash, role, created_at, disabled)
+                SELECT id, username, email, password_hash, role, created_at, disabled FROM accounts;
+                DROP TABLE accounts;
+                ALTER TABLE accounts_new RENAME TO accounts;
+                CREATE UNIQUE INDEX accounts_email ON accounts(email) WHERE email IS NOT NULL;
+                """)
+        },
     ]
 }

@@ -29,8 +29,10 @@ struct RouteGuardTests {
         let gateway = try TestGateway()
         defer { gateway.cleanUp() }
         _ = gateway.app.makeRouter()
+        // The admin role, or the console's access (admins, and operators for the job system).
+        let console = [RouteAccess.console(.read).description, RouteAccess.console(.act).description]
         for entry in gateway.app.routes.all where entry.path.hasPrefix("/v1/admin") {
-            #expect(entry.access == RouteAccess.role(.admin).description, "\(entry.method) \(entry.path)")
+            #expect(entry.access == RouteAccess.role(.admin).description || console.contains(entry.access), "\(entry.method) \(entry.path)")
         }
         for entry in gateway.app.routes.all where entry.path.hasPrefix("/v1/me") {
             #expect(entry.access != RouteAccess.public.description, "\(entry.method) \(entry.path)")
@@ -46,6 +48,13 @@ struct RouteGuardTests {
         #expect(!RouteAccess.role(.instructor).admits(student))
         #expect(RouteAccess.role(.instructor).admits(admin))
         #expect(RouteAccess.role(.admin).admits(admin))
+        let op = Identity(accountID: 3, username: "o", role: .operator)
+        #expect(!RouteAccess.role(.instructor).admits(op) && !RouteAccess.role(.admin).admits(op))
+        #expect(RouteAccess.role(.student).admits(op))
+        #expect(RouteAccess.console(.read).admits(op) && !RouteAccess.console(.act).admits(op))
+        #expect(RouteAccess.console(.act).admits(op, operatorCanAct: true))
+        #expect(RouteAccess.console(.act).admits(admin) && RouteAccess.console(.read).admits(admin))
+        #expect(!RouteAccess.console(.read).admits(student) && !RouteAccess.console(.act).admits(student, operatorCanAct: true))
     }
 
     /// Every guarded route, called for real: without credentials it answers 401, and with a
@@ -69,11 +78,12 @@ struct RouteGuardTests {
                 let anonymous = try await client.json(method, uri, body: body)
                 #expect(anonymous.status == .unauthorized, "\(entry.method) \(uri) anonymous: \(anonymous.status)")
                 let minimum = entry.access
-                if minimum == RouteAccess.role(.admin).description || minimum == RouteAccess.role(.instructor).description {
+                let console = minimum.hasPrefix("console-")
+                if minimum == RouteAccess.role(.admin).description || minimum == RouteAccess.role(.instructor).description || console {
                     let asStudent = try await client.json(method, uri, body: body, token: student)
                     #expect(asStudent.status == .forbidden, "\(entry.method) \(uri) as a student: \(asStudent.status)")
                 }
-                if minimum == RouteAccess.role(.admin).description {
+                if minimum == RouteAccess.role(.admin).description || console {
                     let asInstructor = try await client.json(method, uri, body: body, token: instructor)
                     #expect(asInstructor.status == .forbidden, "\(entry.method) \(uri) as an instructor: \(asInstructor.status)")
                 }
