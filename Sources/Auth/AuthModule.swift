@@ -38,6 +38,8 @@ public struct AuthModule: JobRunningModule {
     public let service: AuthService
     /// Campus sign-in, when a provider is configured.
     public let campus: CampusSignIn?
+    /// The audit log of admin and operator writes; nil when the module runs without it (tests).
+    public var audit: AuditService?
 
     /// What campus sign-in needs from outside: its settings, its store on the database, and the
     /// HTTP client that reaches the provider.
@@ -57,7 +59,8 @@ public struct AuthModule: JobRunningModule {
     /// throttle, whose counts `signInLedger` keeps for every instance, and token hashes.
     public static func live(
         transactions: any TransactionRunner, store: any AccountStoring, signInLedger: any SignInLedgerStoring, hasher: PasswordHasher,
-        clock: any GatewayClock, settings: Settings, revocations: [any CredentialRevocation], campus: CampusWiring? = nil, logger: Logger
+        clock: any GatewayClock, settings: Settings, revocations: [any CredentialRevocation], campus: CampusWiring? = nil, logger: Logger,
+        audit: (any AuditStoring)? = nil
     ) throws -> AuthModule {
         let serverKey = SymmetricKey(data: try transactions.readAtStartup { db in try store.serverKey(in: db) })
         let throttle = SharedSignInThrottle(
@@ -76,14 +79,18 @@ public struct AuthModule: JobRunningModule {
                 store: wiring.store, logger: logger
             )
         }
-        return AuthModule(service: service, campus: campusSignIn)
+        var module = AuthModule(service: service, campus: campusSignIn)
+        module.audit = audit.map { AuditService(transactions: transactions, store: $0, clock: clock, logger: logger) }
+        return module
     }
 
     /// Registers the hourly token pruning.
     public func register(in registry: JobRegistry) throws {
-        let service = self.service, campus = self.campus
+        let service = self.service, campus = self.campus, audit = self.audit
         try registry.registerHousekeeping(Self.pruneTokens) {
             _ = try await service.pruneTokens(olderThan: 24 * 3600)
+            // Audit records older than 400 days; none is deleted any other way.
+            try await audit?.prune()
             try await campus?.prune()
             if let shared = service.throttle as? SharedSignInThrottle {
                 // Sign-up entries share the ledger: none is pruned before its own window ends.
@@ -94,7 +101,7 @@ public struct AuthModule: JobRunningModule {
     }
 
     /// The module's HTTP routes (`/v1/auth/...`, `/v1/me`, `/v1/admin/accounts`).
-    public var routes: AuthRoutes { AuthRoutes(service: service, campus: campus) }
+    public var routes: AuthRoutes { AuthRoutes(service: service, campus: campus, audit: audit) }
 
     /// The authenticator for route groups: gateway tokens, HTTP Basic, and the provider's
     /// access tokens when campus sign-in is configured.

@@ -82,7 +82,7 @@ public struct GatewayApplication: Sendable {
             campus: configuration.campusSignIn.map { settings in
                 AuthModule.CampusWiring(settings: settings, store: stores.campusSignIn, client: Self.providerClient(for: settings))
             },
-            logger: logger
+            logger: logger, audit: stores.audit
         )
         let accounts = auth.accountDirectory(credentialCacheSeconds: configuration.registration.credentialCacheSeconds)
         let sharedEnrollments = RegistrationModule.sharedEnrollments(transactions: database, students: stores.students)
@@ -165,7 +165,9 @@ public struct GatewayApplication: Sendable {
         ))
 
         router.add(middleware: ConditionalRequests())
-        let guarded = RouteGuard(registry: routes, authenticator: modules.auth.authenticator, operatorCanAct: configuration.operatorCanAct)
+        let guarded = RouteGuard(
+            registry: routes, authenticator: modules.auth.authenticator, operatorCanAct: configuration.operatorCanAct, audit: modules.auth.audit
+        )
         OpsRoutes(
             storage: storage, openAPIPath: configuration.openAPIPath ?? OpsRoutes.locateSpec(), metricsToken: configuration.metricsToken,
             metricsReaders: OpsRoutes.loopback + configuration.trustedProxies

@@ -11,8 +11,11 @@ public struct AuthRoutes: ModuleRoutes {
     let service: AuthService
     /// Campus sign-in, when a provider is configured.
     let campus: CampusSignIn?
+    /// The audit log, listed at `GET /v1/admin/audit` (admins and operators).
+    let audit: AuditService?
 
-    public init(service: AuthService, campus: CampusSignIn? = nil) {
+    public init(service: AuthService, campus: CampusSignIn? = nil, audit: AuditService? = nil) {
+        self.audit = audit
         self.service = service
         self.campus = campus
     }
@@ -65,6 +68,20 @@ public struct AuthRoutes: ModuleRoutes {
 
     public func register(with guarded: RouteGuard, on router: some RouterMethods<GatewayContext>) {
         let service = self.service, campus = self.campus
+        if let audit {
+            guarded.group(router, "v1/admin/audit", access: .console(.read))
+                .get { request, _ in
+                    let query = request.uri.queryParameters
+                    let limit = try pageLimit(query["limit"].map(String.init))
+                    let before = try PageCursor.lastID(query["cursor"].map(String.init))
+                    let filter = try Self.auditFilter(
+                        actor: query["actor"].map(String.init), action: query["action"].map(String.init), since: query["since"].map(String.init)
+                    )
+                    let records = try await audit.list(filter, before: before, limit: limit + 1)
+                    let page = Page(fetched: records, limit: limit, id: \.id)
+                    return try GatewayJSON.response(page, nextCursor: page.nextCursor, for: request)
+                }
+        }
 
         guarded.group(router, "v1/accounts", access: .public)
             .post { request, context in
@@ -213,5 +230,25 @@ public struct AuthRoutes: ModuleRoutes {
             )
         }
         return (username, password, body.lifetimeMinutes ?? lifetime)
+    }
+}
+
+extension AuthRoutes {
+    /// `actor` (a username or an account id), `action` (`jobs.retry`) and `since` (RFC 3339) of
+    /// `GET /v1/admin/audit`, each at most 200 characters.
+    static func auditFilter(actor: String?, action: String?, since: String?) throws -> AuditFilter {
+        for (name, value) in [("actor", actor), ("action", action), ("since", since)] {
+            if let value, value.isEmpty || value.count > 200 {
+                throw Problem.badRequest("'\(name)' is 1 to 200 characters.", invalidFields: [name])
+            }
+        }
+        var date: Date?
+        if let since {
+            guard let parsed = try? Date(since, strategy: .iso8601) else {
+                throw Problem.badRequest("'since' is an RFC 3339 time, like 2026-01-01T00:00:00Z.", invalidFields: ["since"])
+            }
+            date = parsed
+        }
+        return AuditFilter(actor: actor, action: action, since: date)
     }
 }

@@ -7,5 +7,6 @@ public enum AuthSchema: ModuleSchema {
     public static let tables = [
         "accounts", "access_tokens", "auth_secrets", "auth_sign_in_entries", "auth_known_addresses",
         "auth_campus_identities", "auth_campus_flows", "auth_campus_codes", "auth_display_names",
+        "auth_audit_log",
     ]
 }

@@ -6148,6 +6148,157 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/AuditRecord`.
+        public struct AuditRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/actor`.
+            public struct ActorPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AuditRecord/actor/accountId`.
+                public var accountId: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/AuditRecord/actor/username`.
+                public var username: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AuditRecord/actor/role`.
+                public var role: Components.Schemas.Role
+                /// Creates a new `ActorPayload`.
+                ///
+                /// - Parameters:
+                ///   - accountId:
+                ///   - username:
+                ///   - role:
+                public init(
+                    accountId: Swift.Int64,
+                    username: Swift.String,
+                    role: Components.Schemas.Role
+                ) {
+                    self.accountId = accountId
+                    self.username = username
+                    self.role = role
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case accountId
+                    case username
+                    case role
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/actor`.
+            public var actor: Components.Schemas.AuditRecord.ActorPayload
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/method`.
+            @frozen public enum MethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case post = "POST"
+                case put = "PUT"
+                case patch = "PATCH"
+                case delete = "DELETE"
+            }
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/method`.
+            public var method: Components.Schemas.AuditRecord.MethodPayload
+            /// The route template, `/v1/admin/jobs/:id/retry`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/route`.
+            public var route: Swift.String
+            /// `jobs.retry`; a route ending at a collection or an item by its method: `jobs.create`, `terms.replace`, `queues.update`, `jobs.delete`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/action`.
+            public var action: Swift.String
+            /// The path parameters
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/target`.
+            public struct TargetPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `TargetPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The path parameters
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/target`.
+            public var target: Components.Schemas.AuditRecord.TargetPayload
+            /// The answer's HTTP status.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/status`.
+            public var status: Swift.Int
+            /// `{"body": …, "query": {…}}` with every secret value `[redacted]`, clipped to 8 KiB; null when the write had neither.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/arguments`.
+            public struct ArgumentsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+                /// Creates a new `ArgumentsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// `{"body": …, "query": {…}}` with every secret value `[redacted]`, clipped to 8 KiB; null when the write had neither.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuditRecord/arguments`.
+            public var arguments: Components.Schemas.AuditRecord.ArgumentsPayload?
+            /// Creates a new `AuditRecord`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - at:
+            ///   - actor:
+            ///   - method:
+            ///   - route: The route template, `/v1/admin/jobs/:id/retry`.
+            ///   - action: `jobs.retry`; a route ending at a collection or an item by its method: `jobs.create`, `terms.replace`, `queues.update`, `jobs.delete`.
+            ///   - target: The path parameters
+            ///   - status: The answer's HTTP status.
+            ///   - arguments: `{"body": …, "query": {…}}` with every secret value `[redacted]`, clipped to 8 KiB; null when the write had neither.
+            public init(
+                id: Swift.Int64,
+                at: Foundation.Date,
+                actor: Components.Schemas.AuditRecord.ActorPayload,
+                method: Components.Schemas.AuditRecord.MethodPayload,
+                route: Swift.String,
+                action: Swift.String,
+                target: Components.Schemas.AuditRecord.TargetPayload,
+                status: Swift.Int,
+                arguments: Components.Schemas.AuditRecord.ArgumentsPayload? = nil
+            ) {
+                self.id = id
+                self.at = at
+                self.actor = actor
+                self.method = method
+                self.route = route
+                self.action = action
+                self.target = target
+                self.status = status
+                self.arguments = arguments
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case at
+                case actor
+                case method
+                case route
+                case action
+                case target
+                case status
+                case arguments
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/JobStatsBucket`.
         public struct JobStatsBucket: Codable, Hashable, Sendable {
             /// The start of the step (of the window

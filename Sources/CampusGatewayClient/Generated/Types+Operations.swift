@@ -45173,6 +45173,288 @@ public enum Operations {
             }
         }
     }
+    /// The audit log of admin and operator writes, newest first (admins and operators)
+    ///
+    /// One record per POST, PUT, PATCH or DELETE under `/v1/admin/` that passed the access check: who, when, the route and its action name, the path parameters, the status, and the arguments (JSON body and query) with secrets redacted. Records are never edited; they are deleted 400 days after they were written.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/audit`.
+    /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)`.
+    public enum AdminListAudit {
+        public static let id: Swift.String = "adminListAudit"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/admin/audit/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// A username, or an account id.
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/audit/GET/query/actor`.
+                public var actor: Swift.String?
+                /// An action name, such as `jobs.retry` or `accounts.create`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/audit/GET/query/action`.
+                public var action: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/admin/audit/GET/query/since`.
+                public var since: Foundation.Date?
+                /// - Remark: Generated from `#/paths/v1/admin/audit/GET/query/limit`.
+                public var limit: Components.Parameters.Limit?
+                /// The `nextCursor` of the previous page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/admin/audit/GET/query/cursor`.
+                public var cursor: Components.Parameters.Cursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - actor: A username, or an account id.
+                ///   - action: An action name, such as `jobs.retry` or `accounts.create`.
+                ///   - since:
+                ///   - limit:
+                ///   - cursor: The `nextCursor` of the previous page.
+                public init(
+                    actor: Swift.String? = nil,
+                    action: Swift.String? = nil,
+                    since: Foundation.Date? = nil,
+                    limit: Components.Parameters.Limit? = nil,
+                    cursor: Components.Parameters.Cursor? = nil
+                ) {
+                    self.actor = actor
+                    self.action = action
+                    self.since = since
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.AdminListAudit.Input.Query
+            /// - Remark: Generated from `#/paths/v1/admin/audit/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminListAudit.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AdminListAudit.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AdminListAudit.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.AdminListAudit.Input.Query = .init(),
+                headers: Operations.AdminListAudit.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/admin/audit/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/admin/audit/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/admin/audit/GET/responses/200/content/json/items`.
+                        public var items: [Components.Schemas.AuditRecord]
+                        /// The next page's cursor; absent on the last page.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/admin/audit/GET/responses/200/content/json/nextCursor`.
+                        public var nextCursor: Swift.String?
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - items:
+                        ///   - nextCursor: The next page's cursor; absent on the last page.
+                        public init(
+                            items: [Components.Schemas.AuditRecord],
+                            nextCursor: Swift.String? = nil
+                        ) {
+                            self.items = items
+                            self.nextCursor = nextCursor
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case items
+                            case nextCursor
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/admin/audit/GET/responses/200/content/application\/json`.
+                    case json(Operations.AdminListAudit.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.AdminListAudit.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AdminListAudit.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AdminListAudit.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page of records.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AdminListAudit.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AdminListAudit.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (bad JSON, missing or mistyped field, bad cursor).
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No credentials, or an invalid, expired or revoked token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Bad credentials, or the caller's role does not allow this.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Throttled; retry after the number of seconds in `Retry-After`. Every signed-in route can answer it: HTTP Basic credentials are a sign-in, and too many wrong ones from an address or for an account are throttled like `POST /v1/auth/token`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Pause a queue in every process (admin)
     ///
     /// No new claims; running jobs finish; jobs can still be enqueued.

@@ -1368,6 +1368,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/admin/instances`.
     /// - Remark: Generated from `#/paths//v1/admin/instances/get(adminListInstances)`.
     func adminListInstances(_ input: Operations.AdminListInstances.Input) async throws -> Operations.AdminListInstances.Output
+    /// The audit log of admin and operator writes, newest first (admins and operators)
+    ///
+    /// One record per POST, PUT, PATCH or DELETE under `/v1/admin/` that passed the access check: who, when, the route and its action name, the path parameters, the status, and the arguments (JSON body and query) with secrets redacted. Records are never edited; they are deleted 400 days after they were written.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/audit`.
+    /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)`.
+    func adminListAudit(_ input: Operations.AdminListAudit.Input) async throws -> Operations.AdminListAudit.Output
     /// Pause a queue in every process (admin)
     ///
     /// No new claims; running jobs finish; jobs can still be enqueued.
@@ -4096,6 +4104,22 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/admin/instances/get(adminListInstances)`.
     public func adminListInstances(headers: Operations.AdminListInstances.Input.Headers = .init()) async throws -> Operations.AdminListInstances.Output {
         try await adminListInstances(Operations.AdminListInstances.Input(headers: headers))
+    }
+    /// The audit log of admin and operator writes, newest first (admins and operators)
+    ///
+    /// One record per POST, PUT, PATCH or DELETE under `/v1/admin/` that passed the access check: who, when, the route and its action name, the path parameters, the status, and the arguments (JSON body and query) with secrets redacted. Records are never edited; they are deleted 400 days after they were written.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/admin/audit`.
+    /// - Remark: Generated from `#/paths//v1/admin/audit/get(adminListAudit)`.
+    public func adminListAudit(
+        query: Operations.AdminListAudit.Input.Query = .init(),
+        headers: Operations.AdminListAudit.Input.Headers = .init()
+    ) async throws -> Operations.AdminListAudit.Output {
+        try await adminListAudit(Operations.AdminListAudit.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Pause a queue in every process (admin)
     ///

@@ -18,6 +18,8 @@ struct GatewayStores {
     var accounts: any AccountStoring
     var signInLedger: any SignInLedgerStoring
     var campusSignIn: any CampusSignInStoring
+    /// The audit log of admin and operator writes (Auth's table).
+    var audit: any AuditStoring
     var catalog: CatalogStores
     var scheduling: SchedulingStores
     var friends: any FriendsStoring
@@ -36,7 +38,7 @@ struct GatewayStores {
     /// The stores on the gateway's SQLite file; Push's device keys are sealed by `vault`.
     static func sqlite(database: GatewayDatabase, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
-            accounts: SQLiteAccountStore(), signInLedger: SQLiteSignInLedgerStore(), campusSignIn: SQLiteCampusSignInStore(),
+            accounts: SQLiteAccountStore(), signInLedger: SQLiteSignInLedgerStore(), campusSignIn: SQLiteCampusSignInStore(), audit: SQLiteAuditStore(),
             catalog: .sqlite(), scheduling: .sqlite(), friends: SQLiteFriendsStore(), students: RegistrationStores.studentsOnSQLite(),
             gradebook: .sqlite(),
             push: .sqlite(database: database, sealer: VaultSecretSealing(vault: vault)), jobs: .sqlite(database: database),
@@ -48,7 +50,7 @@ struct GatewayStores {
     /// sealed by `vault`.
     static func postgres(database: GatewayPostgres, vault: VaultKeyProvider) -> GatewayStores {
         GatewayStores(
-            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), campusSignIn: PostgresCampusSignInStore(),
+            accounts: PostgresAccountStore(), signInLedger: PostgresSignInLedgerStore(), campusSignIn: PostgresCampusSignInStore(), audit: PostgresAuditStore(),
             catalog: .postgres(database: database), scheduling: .postgres(), friends: PostgresFriendsStore(),
             students: RegistrationStores.studentsOnPostgres(), gradebook: .postgres(),
             push: .postgres(sealer: VaultSecretSealing(vault: vault)), jobs: .postgres(database: database),

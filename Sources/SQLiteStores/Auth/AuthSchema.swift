@@ -134,5 +134,28 @@ extension AuthSchema {
                 CREATE UNIQUE INDEX accounts_email ON accounts(email) WHERE email IS NOT NULL;
                 """)
         },
+        Migration("auth.008.audit-log") { db in
+            // Every admin and operator write (docs/operations.md, "Audit log"): append-only,
+            // pruned after 400 days. No foreign key: a record outlives its account.
+            try db.execute(sql: """
+                CREATE TABLE auth_audit_log (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at INTEGER NOT NULL,
+                    account_id INTEGER NOT NULL,
+                    username TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    method TEXT NOT NULL,
+                    route TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    target TEXT NOT NULL DEFAULT '{}',
+                    status INTEGER NOT NULL,
+                    arguments TEXT
+                );
+                CREATE INDEX auth_audit_log_at ON auth_audit_log(at);
+                CREATE INDEX auth_audit_log_account ON auth_audit_log(account_id, id);
+                CREATE INDEX auth_audit_log_username ON auth_audit_log(username, id);
+                CREATE INDEX auth_audit_log_action ON auth_audit_log(action, id);
+                """)
+        },
     ]
 }
