@@ -46,8 +46,9 @@ struct AuditLogTests {
         }
     }
 
-    @Test func argumentsAreRedactedAndTheListFilters() async throws {
-        let gateway = try TestGateway()
+    @Test(arguments: GatewayBackend.all)
+    func argumentsAreRedactedAndTheListFilters(_ backend: GatewayBackend) async throws {
+        let gateway = try await TestGateway.make(backend)
         defer { gateway.cleanUp() }
         let admin = try await gateway.account("root", role: .admin)
         let op = try await gateway.account("ops", role: .operator)
