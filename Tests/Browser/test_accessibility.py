@@ -310,28 +310,55 @@ class AccessibilityTests(unittest.TestCase):
         self.axe("console refusal")
         b.click(b.xpath("//button[contains(., 'Sign in as someone else')]"))
         self.console_sign_in(*ADMIN)
-        for selector in ("#queues table", "#jobs-table", "#schedules table", "#sources", "#deliveries", "#health"):
+        for selector in ("#queues table", "#schedules table", "#sources", "#deliveries", "#health"):
             b.visible(selector)
         # Stop the refresh so that axe reads one state of the panels.
         auto = b.css("#auto-refresh")
         if auto.is_selected():
             b.click(auto)
-        # Every panel; the enqueue form open and a job's details expanded.
+        b.click(b.css("#deep-check"))
+        b.visible("#deep-result")
+        self.axe("console overview, every panel")
+        self.size(PHONE)
+        try:
+            time.sleep(0.3)
+            self.axe("console overview, every panel (phone)")
+        finally:
+            self.size(DESKTOP)
+        # The other pages (test_console_ops runs axe on them with their journeys too); the
+        # refresh stays paused from page to page.
+        b.click(b.css("#nav a[data-route='jobs']"))
+        b.text_in("main h1", "Jobs")
+        b.visible("#jobs-table")
+        self.assertFalse(b.css("#auto-refresh").is_selected())
+        # The enqueue form open and a job's details expanded.
         b.click(b.xpath("//details[contains(@class,'enqueue')]/summary"))
         b.visible("#enqueue-form")
         details = b.all("#jobs-table button[data-key^='details-']")
         if details:
             b.click(details[0])
             b.visible("#jobs-table tr.expanded")
-        b.click(b.css("#deep-check"))
-        b.visible("#deep-result")
-        self.axe("console, every panel")
+        self.axe("console jobs")
         self.size(PHONE)
         try:
             time.sleep(0.3)
-            self.axe("console, every panel (phone)")
+            self.axe("console jobs (phone)")
         finally:
             self.size(DESKTOP)
+        for route, heading in (("instances", "Instances"), ("charts", "Charts"), ("audit", "Audit log")):
+            b.click(b.css(f"#nav a[data-route='{route}']"))
+            b.text_in("main h1", heading)
+            b.until(lambda: b.css("#refresh-status").text.startswith("Updated"), f"the {heading} page to load")
+            self.open_every_details()
+            self.axe(f"console {heading.lower()}")
+            self.size(PHONE)
+            try:
+                time.sleep(0.3)
+                self.axe(f"console {heading.lower()} (phone)")
+            finally:
+                self.size(DESKTOP)
+        b.click(b.css("#nav a[data-route='overview']"))
+        b.visible("#queues table")
         b.click(b.clickable("#sign-out"))
         b.visible("#signin-form")
 

@@ -1,6 +1,6 @@
 """The operator console in headless Chromium: a student is refused; an admin enqueues a
-diagnostic job that fails, finds it among the discarded jobs with its error history, and
-retries it from the console."""
+diagnostic job that fails, finds it among the discarded jobs (filter chips on the Jobs page)
+with its error history, and retries it from the console."""
 import unittest
 
 from browser import Browser, By, unlabelled_controls
@@ -27,7 +27,7 @@ class AdminConsoleTests(unittest.TestCase):
         b.open("/admin/")
         self.sign_in("student", "demo-student-pass")
         refusal = b.visible("#refusal")
-        self.assertIn("Administrators only", refusal.text)
+        self.assertIn("Administrators and operators only", refusal.text)
         b.screenshot("10-admin-refusal")
         b.click(refusal.find_element(By.XPATH, ".//button[contains(., 'Sign in as someone else')]"))
         b.visible("#signin-form")
@@ -40,6 +40,8 @@ class AdminConsoleTests(unittest.TestCase):
         self.sign_in("admin", "demo-admin-pass")
         b.visible("#queues table")
         b.visible("#schedules table")
+        b.click(b.css("#nav a[data-route='jobs']"))
+        b.text_in("main h1", "Jobs")
 
         # Enqueue diagnostics.fail with one attempt: it fails once and is discarded.
         b.click(b.xpath("//details[contains(@class,'enqueue')]/summary"))
@@ -52,10 +54,13 @@ class AdminConsoleTests(unittest.TestCase):
         job_id = toast.text.split()[1]
 
         # Filter the jobs to discarded diagnostics.fail ones and wait for this one.
-        filters = b.css("#job-filters")
-        b.click(filters.find_element(By.CSS_SELECTOR, "input[name=state][value=discarded]"))
-        b.fill(filters.find_element(By.NAME, "kind"), "diagnostics.fail")
-        b.click(filters.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        for key, value in (("state", "discarded"), ("kind", "diagnostics.fail")):
+            filters = b.css("#job-filters")
+            filters.find_element(By.CSS_SELECTOR, f"#job-filter-key option[value='{key}']").click()
+            b.fill(filters.find_element(By.NAME, "filterValue"), value)
+            b.click(filters.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        b.visible("#job-chips li[data-filter='state:discarded']")
+        b.visible("#job-chips li[data-filter='kind']")
         row_selector = f"#jobs-table tr[data-job-id='{job_id}'][data-state='discarded']"
         b.until(lambda: b.all(row_selector), f"job {job_id} discarded", timeout=40)
         b.click_css(f"{row_selector} button[data-key='details-{job_id}']")

@@ -1,62 +1,39 @@
 // The operator console's panels. Each mounts once (its controls) and refreshes its data region
 // in place; focus inside a refreshed region returns to the control with the same key.
-import { h, replace, append, field, errorSlot, busy, button, when, ago, showError, uid, scrollRegion } from './dom.js';
+import { h, append, errorSlot, busy, button, when, ago } from './dom.js';
+import { JOB_STATES, refill, badge, table, panelHeading } from './admin-common.js';
 import * as api from './api.js';
 import { eligibilityPanel } from './admin-eligibility.js';
 
-const JOB_STATES = ['available', 'scheduled', 'running', 'retryable', 'completed', 'discarded', 'cancelled'];
-const RETRYABLE = new Set(['scheduled', 'retryable', 'completed', 'discarded', 'cancelled']);
-const CANCELLABLE = new Set(['available', 'scheduled', 'running', 'retryable']);
-
-/** Replaces `region`'s children, keeping keyboard focus on the element with the same data-key. */
-function refill(region, ...children) {
-  const active = document.activeElement;
-  const key = region.contains(active) ? active?.dataset?.key : null;
-  const scrolled = key ? active.scrollLeft : 0;
-  replace(region, ...children);
-  if (!key) return;
-  const again = region.querySelector(`[data-key="${CSS.escape(key)}"]`);
-  if (!again) return;
-  again.focus({ preventScroll: true });
-  // A table's scroll region keeps where the keyboard had scrolled it.
-  if (scrolled) again.scrollLeft = scrolled;
-}
-
-function badge(state) {
-  return h('span', { class: `badge state-${state}`, text: state });
-}
-
-function table(caption, headers, rows, extra = {}) {
-  return scrollRegion(h('table', { class: 'data', ...extra },
-    h('caption', { class: 'visually-hidden', text: caption }),
-    h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col', text: t })))),
-    h('tbody', {}, rows)), caption, { className: 'table-scroll', key: `table-${caption}` });
-}
-
-function panelHeading(id, title, ...extra) {
-  return h('div', { class: 'panel-head' }, h('h2', { id: `${id}-title`, text: title }), ...extra);
-}
-
 // Queues -----------------------------------------------------------------------------------------
+// Each queue's concurrency (jobs one instance runs at once, set for every instance) is a number
+// field with Save; what is being typed survives the refresh every few seconds (`drafts`).
 const queuesPanel = {
   id: 'queues',
   title: 'Queues',
-  mount(el) {
+  drafts: new Map(),
+  mount(el, ctx) {
     el.region = h('div', { class: 'region' });
     el.errors = errorSlot();
-    append(el, [panelHeading(this.id, this.title), el.errors, el.region]);
+    append(el, [panelHeading(this.id, this.title, ctx), el.errors, el.region]);
   },
   async refresh(el, ctx) {
     const queues = (await api.get('/v1/admin/queues')).items;
     const rows = queues.map((q) => {
       const counts = JOB_STATES.map((s) => `${s} ${q.counts?.[s] ?? 0}`).join(' · ');
-      const toggle = q.paused
+      const toggle = !ctx.canAct ? null : q.paused
         ? button('Resume', (e) => busy(e.currentTarget, el.errors, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/resume`); ctx.toast(`Queue ${q.name} resumed.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Resume queue ${q.name}` })
         : button('Pause', (e) => busy(e.currentTarget, el.errors, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/pause`); ctx.toast(`Queue ${q.name} paused.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Pause queue ${q.name}` });
+      const instances = q.instances ?? [];
       return h('tr', { dataset: { queue: q.name } },
-        h('th', { scope: 'row' }, q.name, q.paused ? h('span', { class: 'badge badge-warn', text: 'paused' }) : null,
+        h('th', { scope: 'row' }, q.name, q.paused ? h('span', { class: 'badge badge-warn', text: 'paused' }) : h('span', { class: 'badge badge-ok', text: 'running' }),
           q.unworked ? h('span', { class: 'badge badge-bad', text: 'unworked' }) : null),
         h('td', { text: `${q.running} / ${q.limit ?? '—'}` }),
+        h('td', { class: 'concurrency' }, this.concurrencyControl(q, el, ctx)),
+        h('td', { class: 'per-instance' }, instances.length
+          ? h('ul', { class: 'plain-list compact' }, instances.map((i) => h('li', { dataset: { instance: i.instance } },
+            h('span', { class: 'break', text: `${i.host}:${i.pid}` }), ` · ${i.concurrency} at once · ${i.running} running`)))
+          : h('span', { class: 'muted', text: 'no live instance' })),
         h('td', { class: 'counts', text: counts }),
         h('td', { text: `${Number(q.latencySeconds ?? 0).toFixed(1)} s` }),
         h('td', { text: `${q.completedLastHour} ok · ${q.failedLastHour} failed` }),
@@ -64,145 +41,59 @@ const queuesPanel = {
         h('td', {}, toggle));
     });
     refill(el.region, queues.length
-      ? table('Queues', ['Queue', 'Running / limit', 'Jobs by state', 'Latency', 'Last hour', 'Last day', ''], rows)
+      ? table('Queues', ['Queue', 'Running / limit', 'Concurrency', 'Per instance', 'Jobs by state', 'Latency', 'Last hour', 'Last day', { text: 'Actions', hidden: true }], rows, { id: 'queues-table' })
       : h('p', { class: 'muted', text: 'No queue yet.' }));
   },
-};
-
-// Jobs -------------------------------------------------------------------------------------------
-const jobsPanel = {
-  id: 'jobs',
-  title: 'Jobs',
-  filters: { state: [], kind: '', queue: '', limit: '25' },
-  expanded: new Set(),
-  mount(el, ctx) {
-    const f = this.filters;
-    const states = h('fieldset', { class: 'states' }, h('legend', { text: 'State' }), JOB_STATES.map((s) => {
-      const id = uid('state');
-      return h('span', { class: 'day-check' }, h('input', { type: 'checkbox', id, name: 'state', value: s, checked: f.state.includes(s) }), h('label', { for: id, text: s }));
-    }));
-    const kind = field('Kind', h('input', { name: 'kind', value: f.kind, placeholder: 'e.g. diagnostics.fail', list: 'job-kinds', autocomplete: 'off' }));
-    const queue = field('Queue', h('input', { name: 'queue', value: f.queue, placeholder: 'any', autocomplete: 'off' }));
-    const limit = field('Show', h('select', { name: 'limit' }, ['25', '50', '100', '200'].map((n) => h('option', { value: n, selected: n === f.limit }, n))));
-    const filterSlot = errorSlot();
-    const form = h('form', { class: 'filters-inline', id: 'job-filters', 'aria-label': 'Job filters' },
-      states, h('div', { class: 'row row-end' }, kind.wrap, queue.wrap, limit.wrap, h('button', { type: 'submit', class: 'btn btn-primary' }, 'Filter')), filterSlot,
-      h('datalist', { id: 'job-kinds' }));
+  concurrencyControl(q, el, ctx) {
+    const setting = q.concurrency === null || q.concurrency === undefined
+      ? 'Each instance runs its configured number.' : `Set to ${q.concurrency} on every instance.`;
+    if (!ctx.canAct) return h('span', { text: q.concurrency ?? `${q.limit ?? '—'} (configured)` });
+    const id = `concurrency-${q.name}`;
+    const current = q.concurrency ?? q.limit ?? '';
+    const input = h('input', { type: 'number', id, name: 'concurrency', min: 1, max: 256, step: 1, required: true, inputmode: 'numeric',
+      value: this.drafts.has(q.name) ? this.drafts.get(q.name) : String(current), 'aria-describedby': `${id}-hint`, dataset: { key: `concurrency-${q.name}` } });
+    input.addEventListener('input', () => this.drafts.set(q.name, input.value));
+    const slot = errorSlot();
+    const save = h('button', { type: 'submit', class: 'btn btn-secondary', dataset: { key: `concurrency-save-${q.name}` }, 'aria-label': `Save the concurrency of queue ${q.name}` }, 'Save');
+    const form = h('form', { class: 'concurrency-form', dataset: { queue: q.name }, novalidate: true },
+      h('div', { class: 'row row-end' },
+        h('div', { class: 'field' }, h('label', { for: id }, 'Jobs at once', h('span', { class: 'visually-hidden', text: ` per instance in queue ${q.name}` })), input),
+        h('div', { class: 'field' }, save)),
+      h('small', { class: 'hint', id: `${id}-hint`, text: `1 to 256 per instance. ${setting}` }),
+      q.concurrency !== null && q.concurrency !== undefined
+        ? button('Use each instance’s own', (e) => this.saveConcurrency(q, null, e.currentTarget, slot, el, ctx), 'link', { dataset: { key: `concurrency-reset-${q.name}` }, 'aria-label': `Give each instance its configured concurrency in queue ${q.name}` })
+        : null,
+      slot);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      const data = new FormData(form);
-      this.filters = { state: data.getAll('state'), kind: String(data.get('kind') || '').trim(), queue: String(data.get('queue') || '').trim(), limit: String(data.get('limit')) };
-      this.refresh(el, ctx).catch((error) => showError(filterSlot, error, form));
+      const value = Number(input.value);
+      if (!Number.isInteger(value) || value < 1 || value > 256) {
+        input.setAttribute('aria-invalid', 'true');
+        slot.replaceChildren(h('p', { class: 'problem', text: 'Enter a whole number from 1 to 256.' }));
+        input.focus();
+        return;
+      }
+      this.saveConcurrency(q, value, save, slot, el, ctx);
     });
-    el.filterSlot = filterSlot;
-    el.filterForm = form;
-    el.errors = errorSlot();
-    el.region = h('div', { class: 'region', id: 'jobs-region' });
-    append(el, [panelHeading(this.id, this.title), form, enqueueForm(ctx), el.errors, el.region]);
+    return form;
   },
-  async refresh(el, ctx) {
-    const f = this.filters;
-    let page;
-    try {
-      page = await api.get('/v1/admin/jobs', { state: f.state.join(','), kind: f.kind, queue: f.queue, limit: f.limit });
-      el.filterSlot.replaceChildren();
-    } catch (error) {
-      showError(el.filterSlot, error, el.filterForm);
-      throw error;
-    }
-    const kinds = new Set(page.items.map((j) => j.kind));
-    replace(el.filterForm.querySelector('datalist'), [...kinds].sort().map((k) => h('option', { value: k })));
-    const rows = [];
-    for (const job of page.items) {
-      const open = this.expanded.has(job.id);
-      const actions = h('div', { class: 'actions tight' },
-        button(open ? 'Hide' : 'Details', () => { if (open) this.expanded.delete(job.id); else this.expanded.add(job.id); this.refresh(el, ctx); }, 'link',
-          { 'aria-expanded': String(open), dataset: { key: `details-${job.id}` }, 'aria-label': `${open ? 'Hide' : 'Show'} details of job ${job.id}` }),
-        RETRYABLE.has(job.state) ? button('Retry', (e) => busy(e.currentTarget, el.errors, async () => {
-          const retried = await api.post(`/v1/admin/jobs/${job.id}/retry`);
-          ctx.toast(`Job ${job.id} is ${retried.state} again.`);
-          await this.refresh(el, ctx);
-        }), 'secondary', { dataset: { key: `retry-${job.id}`, action: 'retry' }, 'aria-label': `Retry job ${job.id}` }) : null,
-        CANCELLABLE.has(job.state) ? button('Cancel', (e) => busy(e.currentTarget, el.errors, async () => {
-          await api.post(`/v1/admin/jobs/${job.id}/cancel`);
-          ctx.toast(`Job ${job.id} cancelled.`);
-          await this.refresh(el, ctx);
-        }), 'danger', { dataset: { key: `cancel-${job.id}`, action: 'cancel' }, 'aria-label': `Cancel job ${job.id}` }) : null,
-        job.state !== 'running' ? button('Delete', (e) => busy(e.currentTarget, el.errors, async () => {
-          if (!window.confirm(`Delete job ${job.id} (${job.kind})? Its history goes with it.`)) return;
-          await api.del(`/v1/admin/jobs/${job.id}`);
-          this.expanded.delete(job.id);
-          ctx.toast(`Job ${job.id} deleted.`);
-          await this.refresh(el, ctx);
-        }), 'link', { dataset: { key: `delete-${job.id}`, action: 'delete' }, 'aria-label': `Delete job ${job.id}` }) : null);
-      rows.push(h('tr', { dataset: { jobId: job.id, state: job.state } },
-        h('th', { scope: 'row', text: String(job.id) }),
-        h('td', { text: job.kind }),
-        h('td', { text: job.queue }),
-        h('td', {}, badge(job.state)),
-        h('td', { class: 'attempts', text: `${job.attempt} / ${job.maxAttempts}` }),
-        h('td', { class: 'error-count', text: String(job.errors?.length ?? 0) }),
-        h('td', { text: job.finalizedAt ? `done ${ago(job.finalizedAt)}` : `due ${ago(job.scheduledAt)}` }),
-        h('td', {}, actions)));
-      if (open) rows.push(h('tr', { class: 'expanded' }, h('td', { colspan: 8 }, jobDetails(job))));
-    }
-    refill(el.region, page.items.length
-      ? table('Jobs', ['ID', 'Kind', 'Queue', 'State', 'Attempt', 'Errors', 'When', ''], rows, { id: 'jobs-table' })
-      : h('p', { class: 'muted', text: 'No job matches.' }),
-    page.nextCursor ? h('p', { class: 'muted', text: `Showing the newest ${page.items.length}; more match.` }) : null);
+  async saveConcurrency(q, value, control, slot, el, ctx) {
+    const updated = await busy(control, slot, () => api.patch(`/v1/admin/queues/${encodeURIComponent(q.name)}`, { concurrency: value }));
+    if (!updated) return;
+    this.drafts.delete(q.name);
+    ctx.toast(value === null ? `Queue ${q.name}: each instance runs its configured number again.` : `Queue ${q.name}: ${value} jobs at once on every instance.`);
+    await this.refresh(el, ctx).catch(() => {});
   },
 };
-
-function jobDetails(job) {
-  return h('div', { class: 'job-details' },
-    h('dl', { class: 'facts' },
-      [['Created', when(job.createdAt)], ['Scheduled', when(job.scheduledAt)], ['Last attempt', when(job.attemptedAt)],
-      ['Worker', job.attemptedBy ?? '—'], ['Finished', when(job.finalizedAt)], ['Priority', String(job.priority)],
-      ['Unique key', job.uniqueKey ?? '—']].flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })])),
-    h('h3', { text: 'Arguments' }),
-    h('pre', { class: 'code', text: JSON.stringify(job.args ?? {}, null, 2) }),
-    h('h3', { text: `Error history (${job.errors?.length ?? 0})` }),
-    job.errors?.length ? h('ol', { class: 'errors' }, job.errors.map((e) => h('li', {}, h('strong', { text: `Attempt ${e.attempt}` }), ` · ${when(e.at)} · `, h('code', { text: e.error }))))
-      : h('p', { class: 'muted', text: 'No error.' }));
-}
-
-function enqueueForm(ctx) {
-  const kind = field('Kind', h('select', { name: 'kind' }, ['diagnostics.noop', 'diagnostics.sleep', 'diagnostics.fail'].map((k) => h('option', { value: k }, k))));
-  const args = field('Arguments (JSON)', h('textarea', { name: 'args', rows: 2, spellcheck: 'false' }), 'sleep: {"seconds": 2}; fail: {"message": "…"}');
-  args.input.value = '{}';
-  const attempts = field('Max attempts', h('input', { name: 'maxAttempts', type: 'number', min: 1, max: 100, value: 1, inputmode: 'numeric' }));
-  const queue = field('Queue', h('input', { name: 'queue', value: 'default' }));
-  const slot = errorSlot();
-  const submit = h('button', { type: 'submit', class: 'btn btn-secondary' }, 'Enqueue');
-  const form = h('form', { id: 'enqueue-form', novalidate: true }, h('div', { class: 'row row-end' }, kind.wrap, attempts.wrap, queue.wrap), args.wrap, slot, submit);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const job = await busy(submit, slot, async () => {
-      let parsed;
-      try {
-        parsed = JSON.parse(args.input.value || '{}');
-      } catch {
-        args.input.setAttribute('aria-invalid', 'true');
-        throw new Error('The arguments are not valid JSON.');
-      }
-      return api.post('/v1/admin/jobs', { kind: kind.input.value, args: parsed, maxAttempts: Number(attempts.input.value) || 1, queue: queue.input.value.trim() || 'default' });
-    }, form);
-    if (job) {
-      ctx.toast(`Job ${job.id} (${job.kind}) enqueued.`);
-      ctx.refresh();
-    }
-  });
-  return h('details', { class: 'enqueue' }, h('summary', { text: 'Enqueue a diagnostic job' }), form);
-}
 
 // Schedules --------------------------------------------------------------------------------------
 const schedulesPanel = {
   id: 'schedules',
   title: 'Recurring schedules',
-  mount(el) {
+  mount(el, ctx) {
     el.errors = errorSlot();
     el.region = h('div', { class: 'region' });
-    append(el, [panelHeading(this.id, this.title), el.errors, el.region]);
+    append(el, [panelHeading(this.id, this.title, ctx), el.errors, el.region]);
   },
   async refresh(el, ctx) {
     const items = (await api.get('/v1/admin/schedules')).items;
@@ -220,7 +111,7 @@ const schedulesPanel = {
           s.lastJobId ? h('small', { class: 'muted', text: ` job ${s.lastJobId}` }) : null,
           s.lastError ? h('div', { class: 'error-text', text: s.lastError }) : null),
         h('td', { text: s.enabled && s.nextRunAt ? `${ago(s.nextRunAt)} (${when(s.nextRunAt)})` : '—' }),
-        h('td', {}, h('div', { class: 'actions tight' }, act(s, 'run', 'Run now'), s.enabled ? act(s, 'disable', 'Disable') : act(s, 'enable', 'Enable')))))) :
+        h('td', {}, ctx.canAct ? h('div', { class: 'actions tight' }, act(s, 'run', 'Run now'), s.enabled ? act(s, 'disable', 'Disable') : act(s, 'enable', 'Enable')) : null)))) :
       h('p', { class: 'muted', text: 'No recurring schedule.' }));
   },
 };
@@ -239,9 +130,9 @@ function describe(value) {
 const sourcesPanel = {
   id: 'sources',
   title: 'Gradebook sources',
-  mount(el) {
+  mount(el, ctx) {
     el.region = h('div', { class: 'region' });
-    append(el, [panelHeading(this.id, this.title), el.region]);
+    append(el, [panelHeading(this.id, this.title, ctx), el.region]);
   },
   async refresh(el) {
     const items = (await api.get('/v1/admin/gradebook/sources')).items;
@@ -267,7 +158,7 @@ const deliveriesPanel = {
       .map(([v, l]) => h('option', { value: v }, l)));
     select.addEventListener('change', () => { this.state = select.value; this.refresh(el, ctx); });
     el.region = h('div', { class: 'region' });
-    append(el, [panelHeading(this.id, this.title, h('span', { class: 'field inline' }, h('label', { for: 'delivery-state', text: 'Show' }), select)), el.region]);
+    append(el, [panelHeading(this.id, this.title, ctx, h('span', { class: 'field inline' }, h('label', { for: 'delivery-state', text: 'Show' }), select)), el.region]);
   },
   async refresh(el) {
     const outbox = await api.get('/v1/admin/push/notifications', { state: this.state, limit: 25 });
@@ -287,10 +178,10 @@ const deliveriesPanel = {
 const healthPanel = {
   id: 'health',
   title: 'Health and metrics',
-  mount(el) {
+  mount(el, ctx) {
     const slot = errorSlot();
     const result = h('pre', { class: 'code', id: 'deep-result', hidden: true });
-    append(el, [panelHeading(this.id, this.title),
+    append(el, [panelHeading(this.id, this.title, ctx),
       h('ul', { class: 'plain-list links' },
         h('li', {}, h('a', { href: '/metrics', target: '_blank', rel: 'noopener' }, 'Prometheus metrics (/metrics)'), h('small', { class: 'muted', text: ' needs the metrics token when one is set' })),
         h('li', {}, h('a', { href: '/readyz?deep=1', target: '_blank', rel: 'noopener' }, 'Deep readiness check (/readyz?deep=1)'), h('small', { class: 'muted', text: ' needs an admin token: use the button to run it signed in' })),
@@ -310,4 +201,8 @@ const healthPanel = {
 };
 
 // The registration eligibility panel (admin-eligibility.js) loads on demand: its refresh is a no-op.
-export const panels = [queuesPanel, jobsPanel, schedulesPanel, sourcesPanel, deliveriesPanel, eligibilityPanel, healthPanel];
+// `adminOnly`: panels with student data or admin routes, which an operator does not see.
+sourcesPanel.adminOnly = true;
+deliveriesPanel.adminOnly = true;
+eligibilityPanel.adminOnly = true;
+export { queuesPanel, schedulesPanel, sourcesPanel, deliveriesPanel, eligibilityPanel, healthPanel };

@@ -1,8 +1,13 @@
-// The operator console: sign in (admins only), then every panel, refreshed in place.
+// The operator console: sign in (admins and operators), then pages of panels by hash route
+// (#/jobs, #/instances, #/charts, #/audit; the overview without one), refreshed in place.
+// An operator whose gateway does not let operators act sees no action buttons.
 import { h, replace, append, field, errorSlot, busy, button, focusFirst } from './dom.js';
 import * as api from './api.js';
 import * as session from './session.js';
-import { panels } from './admin-panels.js';
+import { queuesPanel, schedulesPanel, sourcesPanel, deliveriesPanel, eligibilityPanel, healthPanel } from './admin-panels.js';
+import { jobsPanel } from './admin-jobs.js';
+import { instancesPanel, chartsPanel, auditPanel } from './admin-ops.js';
+import { canAct, operatorSays } from './admin-common.js';
 import { campusOffer, campusButton, finishCampusSignIn } from './campus-signin.js';
 
 const main = document.getElementById('main');
@@ -10,7 +15,19 @@ const nav = document.getElementById('nav');
 const accountBox = document.getElementById('account');
 const toastBox = document.getElementById('toast');
 const REFRESH_MS = 5000;
+const CONSOLE_ROLES = new Set(['admin', 'operator']);
+// The pages: the overview at /admin/ (no route), the others at #/<route>.
+const PAGES = [
+  { route: '', title: 'Overview', heading: 'Operator console', panels: [queuesPanel, schedulesPanel, sourcesPanel, deliveriesPanel, eligibilityPanel, healthPanel] },
+  { route: 'jobs', title: 'Jobs', panels: [jobsPanel] },
+  { route: 'instances', title: 'Instances', panels: [instancesPanel] },
+  { route: 'charts', title: 'Charts', panels: [chartsPanel] },
+  { route: 'audit', title: 'Audit', panels: [auditPanel] },
+];
 let timer = null;
+let currentPage = null;
+// Auto-refresh paused by the reader: it stays paused from page to page.
+let paused = false;
 let toastTimer = null;
 // Focus moves to each new view's heading, but not on the page's first load (the keyboard
 // starts at the skip link then).
@@ -38,6 +55,7 @@ function renderAccount() {
 
 function signInView(notice) {
   stopRefresh();
+  currentPage = null;
   const campusSlot = h('div', { id: 'campus-slot' });
   if (notice) campusSlot.append(h('p', { class: 'problem', role: 'alert', text: notice }));
   nav.replaceChildren();
@@ -52,7 +70,7 @@ function signInView(notice) {
     if (me) start();
   });
   const view = h('div', { class: 'view' }, h('h1', { text: 'Operator console' }),
-    h('p', { class: 'lead', text: 'Sign in with an administrator account.' }), campusSlot, form);
+    h('p', { class: 'lead', text: 'Sign in with an administrator or operator account.' }), campusSlot, form);
   replace(main, view);
   campusOffer().then((campus) => {
     const link = campusButton(campus, '/admin/');
@@ -65,12 +83,13 @@ function signInView(notice) {
 
 function refusal(me) {
   stopRefresh();
+  currentPage = null;
   nav.replaceChildren();
   replace(main, h('div', { class: 'view' },
     h('h1', { text: 'Operator console' }),
     h('div', { class: 'card refusal', role: 'alert', id: 'refusal' },
-      h('h2', { text: 'Administrators only' }),
-      h('p', { text: `You are signed in as ${me.username}, a${me.role === 'instructor' ? 'n' : ''} ${me.role}. This console needs an administrator account.` }),
+      h('h2', { text: 'Administrators and operators only' }),
+      h('p', { text: `You are signed in as ${me.username}, a${me.role === 'instructor' ? 'n' : ''} ${me.role}. This console needs an administrator or operator account.` }),
       h('div', { class: 'actions' },
         h('a', { href: '/', class: 'btn btn-secondary' }, 'Go to the student app'),
         button('Sign in as someone else', async () => { await api.signOut(); start(); }, 'primary')))));
@@ -84,31 +103,53 @@ function stopRefresh() {
   timer = null;
 }
 
+function routeOf(hash) {
+  const match = String(hash || '').match(/^#\/([a-z-]*)/);
+  const route = match ? match[1] : '';
+  return PAGES.some((p) => p.route === route) ? route : '';
+}
+
 function consoleView() {
+  const me = session.account();
+  const page = PAGES.find((p) => p.route === routeOf(window.location.hash));
+  currentPage = page;
+  const acting = canAct(me);
+  const panels = page.panels.filter((p) => me.role === 'admin' || !p.adminOnly);
+  const single = panels.length === 1;
   const status = h('p', { class: 'muted refresh-status', id: 'refresh-status', 'aria-live': 'off' });
-  const auto = h('input', { type: 'checkbox', id: 'auto-refresh', checked: true });
+  const auto = h('input', { type: 'checkbox', id: 'auto-refresh', checked: !paused });
   const controls = h('div', { class: 'console-controls' },
     h('span', { class: 'field-check' }, auto, h('label', { for: 'auto-refresh', text: `Refresh every ${REFRESH_MS / 1000} s` })),
     button('Refresh now', () => refreshAll(), 'secondary', { id: 'refresh-now' }), status);
-  const sections = panels.map((panel) => ({ panel, el: h('section', { class: 'card panel', id: panel.id, 'aria-labelledby': `${panel.id}-title` }) }));
-  replace(nav, h('ul', {}, panels.map((p) => h('li', {}, h('a', { href: `#${p.id}` }, p.title)))));
-  replace(main, h('div', { class: 'view' }, h('h1', { text: 'Operator console' }), controls, h('div', { class: 'panels' }, sections.map((s) => s.el))));
-  const context = { toast, refresh: () => refreshAll() };
+  const sections = panels.map((panel) => ({ panel, el: h('section', { class: single ? 'panel page-panel' : 'card panel', id: panel.id, 'aria-labelledby': `${panel.id}-title` }) }));
+  replace(nav, h('ul', {}, PAGES.map((p) => h('li', {}, h('a', { href: p.route ? `#/${p.route}` : '#/', 'aria-current': p === page ? 'page' : null, dataset: { route: p.route || 'overview' } }, p.title)))));
+  const readOnly = acting ? null : h('p', { class: 'warning', id: 'read-only', text: 'You may read the console but not act: this gateway does not let operators act (GATEWAY_OPERATOR_CAN_ACT).' });
+  replace(main, h('div', { class: 'view', dataset: { page: page.route || 'overview' } },
+    ...(single ? [] : [h('h1', { text: page.heading ?? page.title }), readOnly, controls]),
+    single ? sections[0].el : h('div', { class: 'panels' }, sections.map((s) => s.el))));
+  document.title = `${page.title} · Operator console · Campus Gateway`;
+  const context = { toast, refresh: () => refreshAll(), canAct: acting, role: me.role, single };
   for (const { panel, el } of sections) panel.mount(el, context);
+  // A page of one panel: its heading (an h1) comes first, then the refresh controls.
+  if (single) sections[0].el.querySelector('.panel-head')?.after(...[readOnly, controls].filter(Boolean));
 
   async function refreshAll() {
     if (!session.token()) return start();
+    if (currentPage !== page) return undefined;
     const results = await Promise.allSettled(sections.map(({ panel, el }) => panel.refresh(el, context)));
     const failed = results.find((r) => r.status === 'rejected');
     if (failed && failed.reason?.status === 401) return start();
     status.textContent = `Updated ${new Date().toLocaleTimeString()}${failed ? ` · some panels failed: ${failed.reason?.message}` : ''}`;
+    return undefined;
   }
   auto.addEventListener('change', () => {
     stopRefresh();
+    paused = !auto.checked;
     if (auto.checked) timer = setInterval(refreshAll, REFRESH_MS);
   });
+  stopRefresh();
   refreshAll();
-  timer = setInterval(refreshAll, REFRESH_MS);
+  if (auto.checked) timer = setInterval(refreshAll, REFRESH_MS);
   renderAccount();
   if (moveFocus) focusFirst(main);
   moveFocus = true;
@@ -119,13 +160,22 @@ async function start() {
   if (campus?.error) return signInView(campus.error);
   if (!session.token()) return signInView();
   let me;
+  const before = session.account();
   try {
     me = await api.get('/v1/me');
     session.setAccount(me);
   } catch {
     return signInView();
   }
-  if (me.role !== 'admin') return refusal(me);
+  if (!CONSOLE_ROLES.has(me.role)) return refusal(me);
+  if (me.role === 'operator' && operatorSays(me) === null) {
+    // /v1/me does not say whether operators may act here: an empty bulk action tells (403
+    // when they may not; a 400 or 422 for the empty body when they may; nothing changes).
+    const known = before?.id === me.id ? before?.consoleProbe : undefined;
+    me.consoleProbe = typeof known === 'boolean' ? known : await api.post('/v1/admin/jobs/bulk', {})
+      .then(() => true, (error) => error.status !== 403);
+    session.setAccount(me);
+  }
   consoleView();
 }
 
@@ -133,9 +183,21 @@ session.onChange((value) => { if (!value) signInView(); });
 document.addEventListener('visibilitychange', () => {
   // Nothing polls while the tab is hidden; coming back refreshes at once.
   if (document.hidden) stopRefresh();
-  else if (session.account()?.role === 'admin' && document.getElementById('auto-refresh')?.checked && !timer) {
+  else if (CONSOLE_ROLES.has(session.account()?.role) && document.getElementById('auto-refresh')?.checked && !timer) {
     document.getElementById('refresh-now')?.click();
     timer = setInterval(() => document.getElementById('refresh-now')?.click(), REFRESH_MS);
   }
+});
+// A route change redraws the page (in-page anchors, such as the skip link's #main, are no route).
+window.addEventListener('hashchange', () => {
+  if (!/^#\/|^$/.test(window.location.hash) || !CONSOLE_ROLES.has(session.account()?.role) || !session.token()) return;
+  const route = routeOf(window.location.hash);
+  if (currentPage && currentPage.route === route) return;
+  consoleView();
+});
+// The page's keyboard shortcuts (the Jobs page has them).
+document.addEventListener('keydown', (event) => {
+  const panel = currentPage?.panels.find((p) => typeof p.key === 'function');
+  if (panel && document.getElementById(panel.id) && panel.key(event)) event.preventDefault();
 });
 start();
