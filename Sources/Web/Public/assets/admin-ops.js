@@ -78,12 +78,13 @@ function timeLabel(at, stepSeconds) {
 }
 
 /** One plot: lines of `series` over the buckets, y from 0 to a round maximum, at (0, top). */
-function plot(buckets, series, { top, height, format, stepSeconds, title }) {
+function plot(buckets, series, { top, height, format, stepSeconds, title, floor = 2 }) {
   const n = buckets.length;
   const innerW = W - PAD.left - PAD.right;
   const x = (i) => PAD.left + (n <= 1 ? innerW / 2 : (i * innerW) / (n - 1));
   const values = series.flatMap((se) => buckets.map((b) => se.value(b)).filter((v) => v !== null && v !== undefined));
-  const max = niceMax(Math.max(0, ...values));
+  // At least `floor`, so that the middle gridline is a round number too.
+  const max = niceMax(Math.max(floor, ...values));
   const y = (v) => top + height - (v / max) * height;
   const g = s('g', { class: 'plot' });
   g.append(s('text', { x: PAD.left, y: top - 2, class: 'plot-title' }, title));
@@ -94,6 +95,7 @@ function plot(buckets, series, { top, height, format, stepSeconds, title }) {
   }
   if (n) {
     g.append(s('text', { x: PAD.left, y: top + height + 16, class: 'axis' }, timeLabel(buckets[0].at, stepSeconds)));
+    if (n > 2) g.append(s('text', { x: x(Math.floor((n - 1) / 2)), y: top + height + 16, class: 'axis', 'text-anchor': 'middle' }, timeLabel(buckets[Math.floor((n - 1) / 2)].at, stepSeconds)));
     g.append(s('text', { x: W - PAD.right, y: top + height + 16, class: 'axis', 'text-anchor': 'end' }, timeLabel(buckets[n - 1].at, stepSeconds)));
   }
   for (const se of series) {
@@ -126,7 +128,7 @@ function chartSvg(queue, stats, win) {
     s('title', { id: titleId }, `Queue ${queue.queue}, ${win.label.toLowerCase()}, per ${win.per}`),
     s('desc', { id: descId }, `${count(t.completed)} completed, ${count(failed)} failed, ${count(t.enqueued)} enqueued; median run time ${ms(t.runMsMedian)}, p95 ${ms(t.runMsP95)}. The table below has every step.`));
   svg.append(plot(buckets, SERIES, { top: 22, height: 130, format: (v) => count(Math.round(v)), stepSeconds: stats.stepSeconds, title: `Jobs per ${win.per}` }));
-  svg.append(plot(buckets, TIMES, { top: 200, height: 70, format: (v) => ms(v), stepSeconds: stats.stepSeconds, title: 'Run time' }));
+  svg.append(plot(buckets, TIMES, { top: 200, height: 70, format: (v) => (v === 0 ? '0' : ms(v)), stepSeconds: stats.stepSeconds, title: 'Run time', floor: 10 }));
   svg.dataset.queue = queue.queue;
   return svg;
 }
@@ -260,8 +262,9 @@ function actorText(r) {
 
 function targetText(r) {
   const t = r.target;
-  if (t && typeof t === 'object') return Object.entries(t).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ');
-  return t ? String(t) : '—';
+  const params = t && typeof t === 'object' ? Object.entries(t).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ') : (t ? String(t) : '');
+  const route = [r.method, r.route].filter(Boolean).join(' ');
+  return [route, params].filter(Boolean).join(' · ') || '—';
 }
 
 function outcomeBadge(r) {
@@ -273,9 +276,11 @@ function outcomeBadge(r) {
 }
 
 function detailsOf(r) {
-  const extra = r.args ?? r.arguments ?? r.details ?? r.detail ?? (r.outcome && typeof r.outcome === 'object' ? r.outcome : null);
+  const extra = r.arguments ?? r.args ?? r.details ?? null;
   if (extra === null || extra === undefined) return h('span', { class: 'muted', text: '—' });
   const text = typeof extra === 'string' ? extra : JSON.stringify(extra);
-  return h('code', { class: 'args', title: text.length > 80 ? text : null, text: text.length > 80 ? `${text.slice(0, 79)}…` : text });
+  if (text.length <= 80) return h('code', { class: 'args', text });
+  // Long arguments open on demand (as recorded: secrets are redacted by the gateway).
+  return h('details', { class: 'audit-args' }, h('summary', {}, h('code', { class: 'args', text: `${text.slice(0, 60)}…` })),
+    h('pre', { class: 'code', text: typeof extra === 'string' ? extra : JSON.stringify(extra, null, 2) }));
 }
-

@@ -20,7 +20,8 @@ const queuesPanel = {
   async refresh(el, ctx) {
     const queues = (await api.get('/v1/admin/queues')).items;
     const rows = queues.map((q) => {
-      const counts = JOB_STATES.map((s) => `${s} ${q.counts?.[s] ?? 0}`).join(' · ');
+      // The states with jobs in them (every state has 0 otherwise).
+      const counts = JOB_STATES.filter((s) => q.counts?.[s]).map((s) => `${s} ${q.counts[s]}`).join(' · ') || 'no job';
       const toggle = !ctx.canAct ? null : q.paused
         ? button('Resume', (e) => busy(e.currentTarget, el.errors, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/resume`); ctx.toast(`Queue ${q.name} resumed.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Resume queue ${q.name}` })
         : button('Pause', (e) => busy(e.currentTarget, el.errors, async () => { await api.post(`/v1/admin/queues/${encodeURIComponent(q.name)}/pause`); ctx.toast(`Queue ${q.name} paused.`); ctx.refresh(); }), 'secondary', { dataset: { key: `queue-${q.name}` }, 'aria-label': `Pause queue ${q.name}` });
@@ -59,7 +60,7 @@ const queuesPanel = {
       h('div', { class: 'row row-end' },
         h('div', { class: 'field' }, h('label', { for: id }, 'Jobs at once', h('span', { class: 'visually-hidden', text: ` per instance in queue ${q.name}` })), input),
         h('div', { class: 'field' }, save)),
-      h('small', { class: 'hint', id: `${id}-hint`, text: `1 to 256 per instance. ${setting}` }),
+      h('small', { class: 'hint', id: `${id}-hint`, text: `1 to 256. ${setting}` }),
       q.concurrency !== null && q.concurrency !== undefined
         ? button('Use each instance’s own', (e) => this.saveConcurrency(q, null, e.currentTarget, slot, el, ctx), 'link', { dataset: { key: `concurrency-reset-${q.name}` }, 'aria-label': `Give each instance its configured concurrency in queue ${q.name}` })
         : null,
