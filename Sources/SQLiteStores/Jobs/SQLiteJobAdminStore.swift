@@ -51,6 +51,18 @@ struct SQLiteJobAdminStore: JobAdminStoring {
         try transaction.sqlite().execute(sql: "UPDATE jobs SET run_at = ? WHERE id = ?", arguments: [now.millisecondsSince1970, id])
     }
 
+    /// The text a matching job's stored arguments must contain, for a value made only of
+    /// characters no JSON writer of the gateway escapes (letters, digits, `.`, `_`, `-`, `@`,
+    /// `+`, `:`, space): arguments are stored as the gateway encoded them, so such a value, as a
+    /// number or inside a string, appears as itself. Nil for any other value (it could be
+    /// stored escaped): the JSON test alone decides then.
+    static func literalText(of value: String) -> String? {
+        guard !value.isEmpty, value.unicodeScalars.allSatisfy({ scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar)) || "._-@+: ".unicodeScalars.contains(scalar))
+        }) else { return nil }
+        return value
+    }
+
     /// The WHERE clause of `filter` (and `id < before`), with its arguments: every value bound.
     static func matching(_ filter: JobFilter, before: Int64?) -> (String, StatementArguments) {
         var clauses: [String] = []
@@ -76,6 +88,12 @@ struct SQLiteJobAdminStore: JobAdminStoring {
             arguments += StatementArguments(ids)
         }
         for match in filter.arguments {
+            // A cheap test first, where it is exact: the value's own text is in the stored
+            // arguments (a substring search), so the JSON is parsed only for rows that hold it.
+            if let needle = Self.literalText(of: match.value) {
+                clauses.append("instr(args, ?) > 0")
+                arguments += [needle]
+            }
             // `->` gives the argument as JSON text, which one of the candidates must equal.
             let candidates = match.candidates
             clauses.append("(args -> ?) IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))")

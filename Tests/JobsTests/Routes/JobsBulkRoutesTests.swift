@@ -51,6 +51,15 @@ struct JobsBulkRoutesTests {
             let page = try await client.json(.get, "/v1/admin/jobs?limit=1", token: admin)
             #expect(Self.ids(page).count == 1 && page.object["total"] as? Int == 4 && page.object["totalIsLowerBound"] as? Bool == false)
 
+            // Values a JSON writer may escape (a slash, a quote, non-ASCII) and a number inside
+            // a longer one: the substring shortcut never decides them alone.
+            let escaped = try await Self.enqueue(
+                client, #"{"kind":"diagnostics.sleep","args":{"seconds":142,"note":"a/b \"c\" \u00e9"},"scheduledAt":"2097-01-01T00:00:00Z"}"#, admin: admin
+            )
+            #expect(try await list("args.note=a%2Fb%20%22c%22%20%C3%A9") == [escaped])
+            #expect(try await list("args.seconds=142") == [escaped])
+            #expect(try await list("args.seconds=14").isEmpty)
+
             for bad in ["ids=x", "since=yesterday", "minAttempt=-1", "error=", "args.=1", "args.a..b=1"] {
                 #expect(try await client.json(.get, "/v1/admin/jobs?\(bad)", token: admin).status == .badRequest, "\(bad)")
             }
