@@ -239,7 +239,7 @@ class CampusSignInTests(unittest.TestCase):
         b.click(b.clickable("#approve"))
 
         refusal = b.visible("#refusal")
-        self.assertIn("Administrators only", refusal.text)
+        self.assertIn("Administrators and operators only", refusal.text)
         self.assertIn("You are signed in as alan.turing, a student.", refusal.text)
         self.assertFragmentGone()
         self.assertEqual(b.all("#queues"), [])
