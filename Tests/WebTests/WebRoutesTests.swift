@@ -101,7 +101,7 @@ struct WebRoutesTests {
                 #expect(text.firstMatch(of: /\sstyle\s*=/) == nil, "\(path) has a style attribute")
                 #expect(text.firstMatch(of: /<style/) == nil, "\(path) has a style element")
                 #expect(text.firstMatch(of: /\son[a-z]+\s*=/) == nil, "\(path) has an inline handler")
-                #expect(text.firstMatch(of: /https?:\/\/[A-Za-z0-9]/) == nil, "\(path) loads something from elsewhere")
+                #expect(Self.withoutNamespaces(text).firstMatch(of: /https?:\/\/[A-Za-z0-9]/) == nil, "\(path) loads something from elsewhere")
                 for match in text.matches(of: /(?:src|href)="\/(assets\/[^"]+)"/) {
                     #expect(assets[String(match.1)] != nil, "\(path) references \(match.1), which is not shipped")
                 }
@@ -113,9 +113,15 @@ struct WebRoutesTests {
                 for match in text.matches(of: /from '\.\/([A-Za-z0-9_-]+\.js)'/) {
                     #expect(assets["assets/\(match.1)"] != nil, "\(path) imports \(match.1), which is not shipped")
                 }
-                #expect(text.firstMatch(of: /https?:\/\/[A-Za-z0-9]/) == nil, "\(path) reaches outside the gateway")
+                #expect(Self.withoutNamespaces(text).firstMatch(of: /https?:\/\/[A-Za-z0-9]/) == nil, "\(path) reaches outside the gateway")
             }
         }
+    }
+
+    /// `text` without the SVG namespace name, which `createElementNS` takes: a name that is
+    /// never fetched, so no address the content security policy would have to allow.
+    static func withoutNamespaces(_ text: String) -> String {
+        text.replacing("'http://www.w3.org/2000/svg'", with: "''")
     }
 
     @Test func entityTagComparison() {

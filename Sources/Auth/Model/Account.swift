@@ -37,8 +37,11 @@ public struct Account: Sendable, Equatable, Codable {
     public var view: AccountView { view(displayName: nil) }
 
     /// The account as its owner sees it, with the name other students see it by.
-    public func view(displayName: String?) -> AccountView {
-        AccountView(id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt, disabled: disabled, displayName: displayName)
+    public func view(displayName: String?, consoleCanAct: Bool? = nil) -> AccountView {
+        AccountView(
+            id: id ?? 0, username: username, email: email, role: role, createdAt: createdAt, disabled: disabled, displayName: displayName,
+            consoleCanAct: consoleCanAct
+        )
     }
 }
 
@@ -53,6 +56,10 @@ public struct AccountView: Codable, Sendable, Equatable {
     /// The name other students see (chosen on `PATCH /v1/me`, else the registration profile's
     /// first name); only on the owner's own view.
     public let displayName: String?
+    /// Whether this account may act in the operator console (retry, cancel, pause, change a
+    /// queue): admins always, operators where `GATEWAY_OPERATOR_CAN_ACT=true`; only on the
+    /// owner's own view (`GET /v1/me`), so the console needn't try an action to find out.
+    public var consoleCanAct: Bool? = nil
 }
 
 /// A stored bearer token: only its SHA-256 is kept.

@@ -130,7 +130,7 @@ public struct AuthRoutes: ModuleRoutes {
             .get { _, context in
                 let identity = try context.requireIdentity()
                 guard let (account, name) = try await service.accountWithName(id: identity.accountID) else { throw Problem.notFound() }
-                return try GatewayJSON.response(account.view(displayName: name))
+                return try GatewayJSON.response(account.view(displayName: name, consoleCanAct: Self.consoleCanAct(account.role, guarded)))
             }
             .patch { request, context in
                 let identity = try context.requireIdentity()
@@ -139,7 +139,7 @@ public struct AuthRoutes: ModuleRoutes {
                     ? try await service.chooseDisplayName(body.displayName, accountID: identity.accountID)
                     : try await service.accountWithName(id: identity.accountID)
                 guard let (account, name) = updated else { throw Problem.notFound() }
-                return try GatewayJSON.response(account.view(displayName: name))
+                return try GatewayJSON.response(account.view(displayName: name, consoleCanAct: Self.consoleCanAct(account.role, guarded)))
             }
 
         guarded.group(router, "v1/me/password", access: .authenticated)
@@ -193,6 +193,11 @@ public struct AuthRoutes: ModuleRoutes {
     }
 
     /// A password (HTTP Basic or the JSON body) or a campus sign-in code (`{"signinCode"}`).
+    /// Whether `role` may act in the console here (``RouteAccess/console(_:)``'s `.act`).
+    static func consoleCanAct(_ role: Role, _ guarded: RouteGuard) -> Bool {
+        role == .admin || (role == .operator && guarded.operatorCanAct)
+    }
+
     static func grant(from request: Request, context: GatewayContext) async throws -> Grant {
         if request.headers[.authorization] == nil {
             let body = try await GatewayJSON.decode(TokenRequest.self, from: request, context: context)

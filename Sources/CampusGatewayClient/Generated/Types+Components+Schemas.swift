@@ -4986,6 +4986,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Account/displayName`.
             public var displayName: Swift.String?
+            /// Whether this account may act in the operator console (admins always; operators where GATEWAY_OPERATOR_CAN_ACT=true). On GET and PATCH /v1/me only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Account/consoleCanAct`.
+            public var consoleCanAct: Swift.Bool?
             /// Creates a new `Account`.
             ///
             /// - Parameters:
@@ -4996,6 +5000,7 @@ extension Components {
             ///   - createdAt:
             ///   - disabled:
             ///   - displayName: The name other students see (chosen, else the registration profile's first name); on the caller's own account only, absent when there is neither.
+            ///   - consoleCanAct: Whether this account may act in the operator console (admins always; operators where GATEWAY_OPERATOR_CAN_ACT=true). On GET and PATCH /v1/me only.
             public init(
                 id: Swift.Int64,
                 username: Swift.String,
@@ -5003,7 +5008,8 @@ extension Components {
                 role: Components.Schemas.Role,
                 createdAt: Foundation.Date,
                 disabled: Swift.Bool,
-                displayName: Swift.String? = nil
+                displayName: Swift.String? = nil,
+                consoleCanAct: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.username = username
@@ -5012,6 +5018,7 @@ extension Components {
                 self.createdAt = createdAt
                 self.disabled = disabled
                 self.displayName = displayName
+                self.consoleCanAct = consoleCanAct
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -5021,6 +5028,7 @@ extension Components {
                 case createdAt
                 case disabled
                 case displayName
+                case consoleCanAct
             }
         }
         /// - Remark: Generated from `#/components/schemas/UsernameRequest`.

@@ -39,6 +39,8 @@ struct OperatorRoleTests {
         #expect(elevated.contains { $0.path.hasPrefix("/v1/admin/accounts") } && elevated.contains { $0.path.hasPrefix("/v1/admin/registration") })
 
         try await gateway.withRouter { client async throws in
+            // The console asks /v1/me whether to offer its actions.
+            #expect(try await client.json(.get, "/v1/me", token: op).object["consoleCanAct"] as? Bool == canAct)
             for entry in consoleReads {
                 let reply = try await client.json(.get, Self.uri(entry.path), token: op)
                 #expect(reply.status != .forbidden && reply.status != .unauthorized, "GET \(entry.path): \(reply.status)")

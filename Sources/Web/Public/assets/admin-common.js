@@ -75,16 +75,6 @@ export function rfc3339(date) {
 export function canAct(me) {
   if (!me) return false;
   if (me.role === 'admin') return true;
-  if (me.role !== 'operator') return false;
-  const said = operatorSays(me);
-  return said ?? me.consoleProbe === true;
-}
-
-/** What /v1/me says about an operator acting (GATEWAY_OPERATOR_CAN_ACT), or null when it doesn't say. */
-export function operatorSays(me) {
-  for (const value of [me.consoleCanAct, me.operatorCanAct, me.canAct, me.console?.canAct]) {
-    if (typeof value === 'boolean') return value;
-  }
-  if (Array.isArray(me.permissions)) return me.permissions.includes('console:act');
-  return null;
+  // GET /v1/me says whether an operator may act here (GATEWAY_OPERATOR_CAN_ACT).
+  return me.role === 'operator' && me.consoleCanAct === true;
 }

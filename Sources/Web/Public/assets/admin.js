@@ -7,7 +7,7 @@ import * as session from './session.js';
 import { queuesPanel, schedulesPanel, sourcesPanel, deliveriesPanel, eligibilityPanel, healthPanel } from './admin-panels.js';
 import { jobsPanel } from './admin-jobs.js';
 import { instancesPanel, chartsPanel, auditPanel } from './admin-ops.js';
-import { canAct, operatorSays } from './admin-common.js';
+import { canAct } from './admin-common.js';
 import { campusOffer, campusButton, finishCampusSignIn } from './campus-signin.js';
 
 const main = document.getElementById('main');
@@ -160,7 +160,6 @@ async function start() {
   if (campus?.error) return signInView(campus.error);
   if (!session.token()) return signInView();
   let me;
-  const before = session.account();
   try {
     me = await api.get('/v1/me');
     session.setAccount(me);
@@ -168,14 +167,6 @@ async function start() {
     return signInView();
   }
   if (!CONSOLE_ROLES.has(me.role)) return refusal(me);
-  if (me.role === 'operator' && operatorSays(me) === null) {
-    // /v1/me does not say whether operators may act here: an empty bulk action tells (403
-    // when they may not; a 400 or 422 for the empty body when they may; nothing changes).
-    const known = before?.id === me.id ? before?.consoleProbe : undefined;
-    me.consoleProbe = typeof known === 'boolean' ? known : await api.post('/v1/admin/jobs/bulk', {})
-      .then(() => true, (error) => error.status !== 403);
-    session.setAccount(me);
-  }
   consoleView();
 }
 
