@@ -33,32 +33,12 @@ public enum AuditLog {
         return (words + [verb]).joined(separator: ".")
     }
 
-    /// Object keys whose values are secrets wherever they appear (compared without case):
-    /// any key containing one of ``secretKeyParts``, or equal to one of ``secretKeys``.
-    public static let secretKeyParts = [
-        "password", "passphrase", "secret", "token", "credential", "authorization", "cookie", "privatekey", "apikey",
-    ]
-    public static let secretKeys: Set<String> = ["auth", "key", "p256dh", "code", "pin"]
-
     /// The recorded arguments: at most this many bytes.
     public static let argumentsLimit = 8192
 
-    static func isSecret(_ key: String) -> Bool {
-        let lowered = key.lowercased()
-        return secretKeys.contains(lowered) || secretKeyParts.contains { lowered.contains($0) }
-    }
-
-    /// `value` with every secret key's value replaced by `"[redacted]"`, at any depth.
-    public static func redacted(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            .object(members.reduce(into: [:]) { result, member in
-                result[member.key] = isSecret(member.key) ? .string("[redacted]") : redacted(member.value)
-            })
-        case .array(let items): .array(items.map(redacted))
-        default: value
-        }
-    }
+    /// `value` with its secrets redacted (``SecretRedaction``, the list the console applies to
+    /// job arguments too).
+    public static func redacted(_ value: JSONValue) -> JSONValue { SecretRedaction.redacted(value) }
 
     /// The arguments of a write: its JSON body redacted (a body that is not JSON is only
     /// measured), and its query string with secret parameters redacted.
@@ -77,7 +57,7 @@ public enum AuditLog {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 let name = parts.first?.removingPercentEncoding ?? ""
                 let value = parts.count > 1 ? (parts[1].removingPercentEncoding ?? parts[1]) : ""
-                pairs[name] = isSecret(name) ? .string("[redacted]") : .string(value)
+                pairs[name] = SecretRedaction.isSecret(name) ? .string(SecretRedaction.placeholder) : .string(value)
             }
             object["query"] = .object(pairs)
         }

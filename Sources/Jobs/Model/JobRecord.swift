@@ -64,7 +64,9 @@ public struct JobRecord: Sendable, Equatable, Encodable {
         try c.encode(attempt, forKey: .attempt)
         try c.encode(maxAttempts, forKey: .maxAttempts)
         try c.encode(priority, forKey: .priority)
-        try c.encode(args, forKey: .args)
+        // Shown with the audit log's redaction: a secret never belongs in a job's arguments,
+        // and one that got there is not shown.
+        try c.encode(SecretRedaction.redacted(args), forKey: .args)
         try c.encode(errors, forKey: .errors)
         try c.encode(uniqueKey, forKey: .uniqueKey)
         try c.encode(scheduledAt, forKey: .scheduledAt)

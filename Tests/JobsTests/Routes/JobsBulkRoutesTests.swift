@@ -59,6 +59,14 @@ struct JobsBulkRoutesTests {
             #expect(try await list("args.note=a%2Fb%20%22c%22%20%C3%A9") == [escaped])
             #expect(try await list("args.seconds=142") == [escaped])
             #expect(try await list("args.seconds=14").isEmpty)
+            // Arguments are shown with the audit log's redaction.
+            let secret = try await Self.enqueue(
+                client, #"{"kind":"diagnostics.sleep","args":{"seconds":1,"apiToken":"s3cret-value"},"scheduledAt":"2096-01-01T00:00:00Z"}"#, admin: admin
+            )
+            let shown = try await client.json(.get, "/v1/admin/jobs/\(secret)", token: admin)
+            #expect((shown.object["args"] as? [String: Any])?["apiToken"] as? String == "[redacted]", "\(shown.body)")
+            #expect(!shown.body.contains("s3cret-value"))
+            #expect(!(try await client.json(.get, "/v1/admin/jobs?kind=diagnostics.sleep", token: admin)).body.contains("s3cret-value"))
 
             for bad in ["ids=x", "since=yesterday", "minAttempt=-1", "error=", "args.=1", "args.a..b=1"] {
                 #expect(try await client.json(.get, "/v1/admin/jobs?\(bad)", token: admin).status == .badRequest, "\(bad)")
