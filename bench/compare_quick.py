@@ -6,7 +6,7 @@
 FIGURES holds lines `script|name|value|unit` (bench/quick.sh). The recorded medians are the
 table under the heading "## Quick figures" of BENCHMARKS_MD: rows `| script | figure | median |
 spread | unit |`. A figure moved the wrong way by more than 25% is flagged: lower for ratios and
-rates, higher for milliseconds and counts of failed answers. Exits 1 when anything is flagged.
+rates, higher for milliseconds, statements and counts of failed answers. Exits 1 when anything is flagged.
 """
 import re
 import sys
@@ -15,7 +15,7 @@ THRESHOLD = 0.25
 
 
 def lower_is_better(name: str, unit: str) -> bool:
-    return unit == "ms" or "p99" in name or "failed" in name or "busy" in name
+    return unit == "ms" or "p99" in name or "failed" in name or "busy" in name or "statements" in name
 
 
 def recorded(path: str) -> dict:
